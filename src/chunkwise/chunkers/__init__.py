@@ -1,0 +1,1 @@
+"""Chunking strategies. Each is a boundary parser over the shared merge engine."""

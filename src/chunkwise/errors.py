@@ -1,0 +1,41 @@
+"""The exception tree of chunkwise.
+
+Every error chunkwise raises on purpose derives from :class:`ChunkwiseError`, and the
+two most common kinds also derive from the built-in class a caller would expect:
+invalid configuration is a :class:`ValueError`, a missing optional dependency an
+:class:`ImportError`.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ChunkwiseError", "ConfigError", "MissingDependencyError", "LoadError"]
+
+
+class ChunkwiseError(Exception):
+    """Base class of every error chunkwise raises on purpose."""
+
+
+class ConfigError(ChunkwiseError, ValueError):
+    """A parameter is invalid: the message names the parameter, its value and the fix."""
+
+
+class MissingDependencyError(ChunkwiseError, ImportError):
+    """An optional dependency is not installed: the message gives the pip command.
+
+    Args:
+        package: the distribution to install (for example ``"tiktoken"``).
+        extra: the chunkwise extra that brings it (for example ``"tokens"``).
+        purpose: what needs it, for the message.
+    """
+
+    def __init__(self, package: str, extra: str, purpose: str) -> None:
+        self.package = package
+        self.extra = extra
+        super().__init__(
+            f"{purpose} needs the package {package!r}, which is not installed; "
+            f"install the extra: pip install 'chunkwise[{extra}]'"
+        )
+
+
+class LoadError(ChunkwiseError, OSError):
+    """A file could not be read or decoded."""

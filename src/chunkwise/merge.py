@@ -1,0 +1,305 @@
+"""The merge engine: boundary levels in, size-bounded spans out. Every strategy uses it.
+
+:func:`pack` splits ``text`` at the strongest level that has cuts, merges neighbouring
+pieces greedily while they fit the budget, and splits only the pieces that are too big,
+at the next level down -- the recursive split-and-merge of LangChain's
+RecursiveCharacterTextSplitter, with exact offsets and a hard cap. Below the strategy's
+own levels come words, then grapheme clusters: a piece is cut inside a word only when a
+single word does not fit, and never inside a grapheme cluster or inside a character that
+several tokens share. A grapheme cluster larger than the budget on its own becomes a span
+of its own, flagged ``oversize``.
+
+:func:`add_overlap` is a separate pass over the packed spans: each span is extended into
+the next one by up to ``chunk_overlap`` units, ending at the strongest boundary found.
+
+Sizes come from a :class:`~chunkwise.sizers.Measure` of the whole document (one
+tokenization); token spans are counted exactly once more when a span is emitted, so no
+span's exact size ever exceeds the budget.
+
+Method:
+    Greedy split-and-merge (LangChain ``RecursiveCharacterTextSplitter``); the level
+    hierarchy and grapheme fallback follow the Rust ``text-splitter`` crate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ._text import first_cluster_end, grapheme_floor, trim
+from .boundaries import WORD, Level
+from .sizers import Measure
+
+__all__ = ["Span", "pack", "add_overlap", "HARD", "END"]
+
+HARD = "hard"  # a cut inside a word, at a grapheme cluster (or token) boundary
+END = "end"  # the end of the text being packed
+
+
+@dataclass(slots=True)
+class Span:
+    """A packed span: ``[start, end)``, its exact size, the kind of cut after it."""
+
+    start: int
+    end: int
+    size: int
+    boundary: str
+    oversize: bool = False
+
+
+class _Packer:
+    def __init__(
+        self,
+        text: str,
+        measure: Measure,
+        budget: int,
+        levels: Sequence[Level],
+        trim_spans: bool,
+        overlap_pieces: int = 0,
+        step: int | None = None,
+        max_pieces: int | None = None,
+    ) -> None:
+        self.overlap_pieces = overlap_pieces
+        self.step = step
+        self.max_pieces = max_pieces
+        self.text = text
+        self.m = measure
+        self.budget = budget
+        self.levels = list(levels)
+        self.trim = trim_spans
+        self.out: list[Span] = []
+
+    # -- emission -------------------------------------------------------------------
+
+    def emit(self, start: int, end: int, size: int, boundary: str, oversize: bool = False) -> None:
+        self.out.append(Span(start, end, size, boundary, oversize))
+
+    def fits_exact(self, start: int, end: int) -> int:
+        """Exact size of [start, end), or -1 when it exceeds the budget."""
+        n = self.m.exact(start, end)
+        return n if n <= self.budget else -1
+
+    # -- recursion ------------------------------------------------------------------
+
+    def split(self, start: int, end: int, li: int, end_cut: str, top: bool = False) -> None:
+        """Pack ``[start, end)`` (trimmed, non-empty) using levels ``li`` and below.
+
+        At the top call, pieces of the first level may be shared by neighbouring spans
+        (``overlap_pieces``) or grouped in windows (``max_pieces``, ``step``).
+        """
+        text, m, budget = self.text, self.m, self.budget
+        first_li = li
+        cuts: list[tuple[int, int]] = []
+        name = HARD
+        while li < len(self.levels):
+            cuts = list(self.levels[li].cuts(text, start, end))
+            if cuts:
+                name = self.levels[li].name
+                break
+            li += 1
+        if not cuts:
+            self.hard_cut(start, end, end_cut)
+            return
+        pieces: list[tuple[int, int, str]] = []
+        prev = start
+        for a, b in cuts:
+            ps, pe = trim(text, prev, a) if self.trim else (prev, a)
+            if ps < pe and not (not self.trim and text[ps:pe].isspace()):
+                pieces.append((ps, pe, name))
+            prev = b
+        ps, pe = trim(text, prev, end) if self.trim else (prev, end)
+        if ps < pe:
+            pieces.append((ps, pe, end_cut))
+        exact = m.is_exact
+        size = m.size
+        windows = top and li == first_li and (self.overlap_pieces > 0 or self.step is not None or self.max_pieces is not None)
+        most = (self.max_pieces or len(pieces)) if windows else len(pieces)
+        i, n = 0, len(pieces)
+        while i < n:
+            ps, pe, pc = pieces[i]
+            if size(ps, pe) > budget:
+                self.split(ps, pe, li + 1, pc)
+                i += 1
+                continue
+            j = i
+            while j + 1 < n and j + 1 - i < most and size(ps, pieces[j + 1][1]) <= budget:
+                j += 1
+            if exact:
+                got = size(ps, pieces[j][1])
+            else:
+                got = self.fits_exact(ps, pieces[j][1])
+                while got < 0 and j > i:
+                    j -= 1
+                    got = self.fits_exact(ps, pieces[j][1])
+                if got < 0:  # one piece whose estimate fitted but whose exact count does not
+                    self.split(ps, pe, li + 1, pc)
+                    i += 1
+                    continue
+            self.emit(ps, pieces[j][1], got, pieces[j][2])
+            if not windows or j + 1 >= n:
+                i = j + 1
+            elif self.step is not None:
+                i = min(i + self.step, j + 1)
+            else:
+                i = max(i + 1, j + 1 - self.overlap_pieces)
+
+    def hard_cut(self, start: int, end: int, end_cut: str) -> None:
+        """Cut ``[start, end)`` into the largest spans that fit, at cluster boundaries."""
+        text, m, budget = self.text, self.m, self.budget
+        pos = start
+        while pos < end:
+            p = grapheme_floor(text, m.advance(pos, end, budget), pos)
+            oversize = False
+            if p <= pos:
+                p = first_cluster_end(text, pos, end)
+                oversize = True
+            n = m.exact(pos, p)
+            while n > budget and not oversize:
+                q = grapheme_floor(text, p - 1, pos)
+                if q <= pos:
+                    p = first_cluster_end(text, pos, end)
+                    n = m.exact(pos, p)
+                    oversize = n > budget
+                    break
+                p = q
+                n = m.exact(pos, p)
+            s, e = trim(text, pos, p) if self.trim else (pos, p)
+            if s < e and not text[s:e].isspace():
+                if (s, e) != (pos, p):
+                    n = m.exact(s, e)
+                self.emit(s, e, n, end_cut if p >= end else HARD, oversize and n > budget)
+            pos = p
+            if self.trim:
+                pos = trim(text, pos, end)[0]
+
+
+def pack(
+    text: str,
+    measure: Measure,
+    budget: int,
+    levels: Sequence[Level],
+    *,
+    start: int = 0,
+    end: int | None = None,
+    trim_spans: bool = True,
+    words: bool = True,
+    overlap_pieces: int = 0,
+    step: int | None = None,
+    max_pieces: int | None = None,
+) -> list[Span]:
+    """Pack ``text[start:end]`` into spans of at most ``budget`` units.
+
+    Args:
+        text: the document text.
+        measure: the sizer's measure of ``text``.
+        budget: the largest size of a span, in the measure's unit (> 0).
+        levels: boundary levels, strongest first.
+        start, end: the part of ``text`` to pack (default: all of it).
+        trim_spans: trim whitespace from span edges (``False``: spans tile the text, as
+            fixed windows do; whitespace-only spans are still dropped).
+        words: add the word level (whitespace) below ``levels`` when it is not there.
+        overlap_pieces: start each span with this many pieces of the first level from the
+            end of the previous span (sentence overlap), while the span fits.
+        step, max_pieces: windows over the first level's pieces: at most ``max_pieces``
+            pieces a span, the next window starting ``step`` pieces later (never past the
+            end of the previous span, so nothing is skipped).
+
+    Returns:
+        Spans in document order, not overlapping; each fits ``budget`` exactly, except a
+        single grapheme cluster larger than the budget (``oversize``).
+    """
+    end = len(text) if end is None else end
+    all_levels = list(levels)
+    if words and not any(lv.name == WORD.name for lv in all_levels):
+        all_levels.append(WORD)
+    packer = _Packer(text, measure, budget, all_levels, trim_spans, overlap_pieces, step, max_pieces)
+    s, e = trim(text, start, end) if trim_spans else (start, end)
+    if s < e:
+        packer.split(s, e, 0, END, top=True)
+    return packer.out
+
+
+def _overlap_end(
+    text: str, measure: Measure, cur: Span, nxt: Span, chunk_size: int, overlap: int, levels: Sequence[Level], trim_spans: bool
+) -> tuple[int, str] | None:
+    """Where ``cur`` should end when extended into ``nxt`` (None: no overlap fits)."""
+    limit = min(measure.advance(nxt.start, nxt.end, overlap), measure.advance(cur.start, nxt.end, chunk_size))
+    if limit <= nxt.start:
+        return None
+    exact = measure.is_exact
+
+    def ok(p: int) -> bool:
+        if exact:
+            return True
+        return measure.exact(cur.start, p) <= chunk_size and measure.exact(nxt.start, p) <= overlap
+
+    if limit >= nxt.end and ok(nxt.end):
+        return nxt.end, nxt.boundary
+    best: tuple[int, str] | None = None
+    for level in levels:
+        candidates = []
+        for a, _b in level.cuts(text, nxt.start, nxt.end):
+            if a > limit:
+                break
+            e = trim(text, nxt.start, a)[1] if trim_spans else a
+            if e > nxt.start:
+                candidates.append(e)
+        for e in reversed(candidates):
+            if ok(e):
+                if measure.size(nxt.start, e) * 2 >= overlap:
+                    return e, level.name
+                if best is None or e > best[0]:
+                    best = (e, level.name)
+                break
+    if best is None and not levels:  # fixed windows: any cluster boundary will do
+        p = grapheme_floor(text, limit, nxt.start)
+        while p > nxt.start and not ok(p):
+            p = grapheme_floor(text, p - 1, nxt.start)
+        if p > nxt.start:
+            best = (p, HARD)
+    return best
+
+
+def add_overlap(
+    text: str,
+    measure: Measure,
+    spans: list[Span],
+    chunk_size: int,
+    chunk_overlap: int,
+    levels: Sequence[Level],
+    *,
+    trim_spans: bool = True,
+) -> list[Span]:
+    """Extend each span into the next by up to ``chunk_overlap`` units (a separate pass).
+
+    The extension ends at the strongest boundary of ``levels`` (then words) that gives at
+    least half the requested overlap, else at the one giving the most; the extended span
+    stays within ``chunk_size``. The last span is dropped when the extension covers it. With no
+    levels (fixed windows) the extension is exactly ``chunk_overlap`` units where
+    characters allow.
+
+    Returns:
+        New spans, in document order, with non-decreasing starts.
+    """
+    if chunk_overlap <= 0 or len(spans) < 2:
+        return spans
+    all_levels = list(levels)
+    if levels and not any(lv.name == WORD.name for lv in all_levels):
+        all_levels.append(WORD)
+    out: list[Span] = []
+    i = 0
+    while i < len(spans):
+        cur = spans[i]
+        if i + 1 < len(spans) and not cur.oversize:
+            nxt = spans[i + 1]
+            found = _overlap_end(text, measure, cur, nxt, chunk_size, chunk_overlap, all_levels, trim_spans)
+            if found is not None:
+                e, kind = found
+                size = measure.exact(cur.start, e)
+                cur = Span(cur.start, e, size, kind)
+                if e >= nxt.end and i + 2 == len(spans):
+                    out.append(cur)  # the last span lies inside this one: drop it
+                    break
+        out.append(cur)
+        i += 1
+    return out

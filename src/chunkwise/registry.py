@@ -1,0 +1,53 @@
+"""Strategies by name: the registry that ``chunkwise.chunk`` and the CLI read."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import ConfigError
+
+__all__ = ["register", "get_strategy", "strategy_names"]
+
+_REGISTRY: dict[str, type] = {}
+
+
+def register(name: str) -> Callable[[type], type]:
+    """Class decorator: make a chunker class available under ``name``."""
+
+    def deco(cls: type) -> type:
+        cls.name = name  # type: ignore[attr-defined]
+        _REGISTRY[name] = cls
+        return cls
+
+    return deco
+
+
+def _load_builtins() -> None:
+    from .chunkers import fixed, recursive, sentence  # noqa: F401 - registers them
+
+    try:  # strategies of later stages register themselves when their modules exist
+        from .chunkers import structure  # noqa: F401
+    except ImportError:
+        pass
+
+
+def strategy_names() -> list[str]:
+    """Names of the registered strategies, sorted."""
+    _load_builtins()
+    return sorted(_REGISTRY)
+
+
+def get_strategy(name: str) -> Any:
+    """The chunker class registered under ``name``.
+
+    Raises:
+        ConfigError: no strategy has that name (the message lists the known ones).
+    """
+    _load_builtins()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise ConfigError(
+            f"strategy {name!r} is unknown; choose one of: {', '.join(sorted(_REGISTRY))}"
+        ) from None

@@ -1,0 +1,139 @@
+"""Rule-based sentence segmentation with exact offsets.
+
+:func:`sentence_cuts` finds sentence boundaries in ``text[start:end]`` and yields them as
+cuts ``(a, b)``: the sentence before ends at ``a`` (after its terminator and any closing
+quotes or brackets), the next begins at ``b`` (after the whitespace). :class:`SentenceSegmenter`
+returns sentence spans.
+
+Rules (chosen against pysbd's golden rules, see ``benchmarks/``): a sentence ends at
+``. ! ? …`` (runs of them, and ``?!``) followed by closing quotes/brackets and whitespace,
+or at a CJK terminator ``。！？`` with no whitespace needed; also before a list item on a
+new line and at a blank line. It does not end after a title or common abbreviation
+(Dr., Mr., e.g., i.e., vs., Fig., No. 5), after a single capital initial (J. K.), after a
+list number at the start of a line, inside a number (2.5 mg), URL or e-mail address (no
+whitespace follows their dots), or when the next word starts lower-case (a mid-sentence
+ellipsis). Ambiguous abbreviations (etc., Inc., U.S.) end a sentence only before a
+capitalised word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["sentence_cuts", "SentenceSegmenter", "split_sentences"]
+
+_CLOSERS = "\"'”’»)\\]}」』】〕〉》"
+_CANDIDATE = re.compile(
+    r"(?:(?P<west>[.!?…‽]+)[" + _CLOSERS + r"]*(?P<ws>\s+|\Z))"
+    r"|(?:[。！？｡]+[" + _CLOSERS + r"]*\s*)"
+    r"|(?P<para>\n[^\S\n]*\n\s*)"
+    r"|(?P<item>\n[^\S\n]*(?=(?:[-*+•‣◦]|\d{1,3}[.)]|[a-zA-Z][.)])[^\S\n]))"
+)
+# never the end of a sentence
+_NEVER = frozenset(
+    """mr mrs ms mx dr prof sr jr st rev hon gen col capt lt sgt cpl maj adm gov pres
+    fr sen rep mt ft e.g i.e cf vs v viz al approx fig figs eq eqs ref refs vol vols ch chap
+    sec sect art no nos pp p para ed eds dept est ca resp incl esp tel ext op""".split()
+)
+# end a sentence only when a capitalised word follows
+_MAYBE = frozenset("etc inc ltd co corp llc plc bros u.s u.k u.n e.u a.m p.m jan feb mar apr jun jul aug sep sept oct nov dec".split())
+_TOKEN_BEFORE = re.compile(r"(\S+)$")
+
+
+def _word_before(text: str, pos: int, low: int) -> str:
+    i = pos
+    while i > low and not text[i - 1].isspace():
+        i -= 1
+    return text[i:pos]
+
+
+def _next_char(text: str, pos: int, end: int) -> str:
+    return text[pos] if pos < end else ""
+
+
+def sentence_cuts(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
+    """Sentence boundaries inside ``text[start:end]`` as cuts ``(a, b)``, in order.
+
+    ``text[a:b]`` is the whitespace between two sentences (empty after a CJK terminator).
+
+    Example:
+        >>> t = "Dr. Lee paid 2.5 dollars. She left."
+        >>> [(a, b) for a, b in sentence_cuts(t)]
+        [(25, 26)]
+    """
+    end = len(text) if end is None else end
+    for m in _CANDIDATE.finditer(text, start, end):
+        if m.group("para") is not None or m.group("item") is not None:
+            a, b = m.start(), m.end()
+            if start < a and b < end:
+                yield a, b
+            continue
+        west = m.group("west")
+        if west is None:  # CJK terminator: the cut is after it and its closers
+            a = m.end()
+            while a > m.start() and text[a - 1].isspace():
+                a -= 1
+            if start < a and m.end() < end:
+                yield a, m.end()
+            continue
+        ws = m.group("ws")
+        a, b = m.start("ws"), m.end()
+        if not ws or b >= end:
+            continue  # end of the span: nothing to cut
+        nxt = text[b]
+        if nxt.islower():
+            continue  # "e.g. the", "Wait... what"
+        if west == ".":
+            word = _word_before(text, m.start("west"), start).lower().lstrip("\"'“‘([{")
+            if word in _NEVER:
+                continue
+            if len(word) == 1 and word.isalpha():
+                continue  # an initial: "J. K. Rowling"
+            if word.isdigit() and len(word) <= 3:
+                line_start = m.start("west") - len(word)
+                if line_start <= start or text[line_start - 1] == "\n":
+                    continue  # "1. First" at the start of a line: a list number
+            if word in _MAYBE or ("." in word and word.replace(".", "").isalpha()):
+                if not nxt.isupper():
+                    continue
+        yield a, b
+
+
+def split_sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """Sentence spans ``(start, end)`` of ``text[start:end]``, trimmed of whitespace.
+
+    Example:
+        >>> t = "Ms. Ortiz paid 3.5 units. She left. 你好。再见！"
+        >>> [t[a:b] for a, b in split_sentences(t)]
+        ['Ms. Ortiz paid 3.5 units.', 'She left.', '你好。', '再见！']
+    """
+    from ._text import trim
+
+    end = len(text) if end is None else end
+    out: list[tuple[int, int]] = []
+    prev = start
+    for a, b in sentence_cuts(text, start, end):
+        s, e = trim(text, prev, a)
+        if s < e:
+            out.append((s, e))
+        prev = b
+    s, e = trim(text, prev, end)
+    if s < e:
+        out.append((s, e))
+    return out
+
+
+@dataclass(frozen=True)
+class SentenceSegmenter:
+    """Sentence segmentation as a boundary level (name ``"sentence"``) for the engine."""
+
+    name: str = "sentence"
+
+    def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        return sentence_cuts(text, start, end)
+
+    def split(self, text: str) -> list[tuple[int, int]]:
+        """Sentence spans of the whole text."""
+        return split_sentences(text)
