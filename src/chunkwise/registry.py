@@ -23,13 +23,19 @@ def register(name: str) -> Callable[[type], type]:
     return deco
 
 
-def _load_builtins() -> None:
-    from .chunkers import fixed, recursive, sentence  # noqa: F401 - registers them
+# Modules under chunkwise.chunkers that register strategies when imported. A module that
+# is not there (a later stage not yet built) is skipped; one that is there must import.
+_BUILTIN_MODULES = ("fixed", "recursive", "sentence", "structure", "semantic", "hierarchical", "code", "table")
 
-    try:  # strategies of later stages register themselves when their modules exist
-        from .chunkers import structure  # noqa: F401
-    except ImportError:
-        pass
+
+def _load_builtins() -> None:
+    import importlib
+    import importlib.util
+
+    for mod in _BUILTIN_MODULES:
+        name = f"chunkwise.chunkers.{mod}"
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)
 
 
 def strategy_names() -> list[str]:

@@ -125,7 +125,16 @@ class BaseChunker:
         if not doc.text or doc.text.isspace():
             return []
         measure = self._sizer.measure(doc.text)
-        return self.build_chunks(doc, self.spans(doc, measure))
+        spans = self.spans(doc, measure)
+        return self.build_chunks(doc, spans, self.span_metadata(doc, spans))
+
+    def span_metadata(self, document: Document, spans: Sequence[Span]) -> list[dict[str, Any]] | None:
+        """Per-span extra metadata (and ``"context"``), one dict per span, or None.
+
+        Strategies that know more about each span (a header path, a table header) override
+        this; the base adds nothing.
+        """
+        return None
 
     def chunk_many(self, documents: Iterable[str | Document]) -> Iterator[list[Chunk]]:
         """Chunk each document in turn (one list of chunks per document)."""
