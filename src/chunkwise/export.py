@@ -1,0 +1,79 @@
+"""Writing chunks out: JSON lines, written atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from .types import Chunk, Document
+
+__all__ = ["chunk_record", "atomic_writer", "write_jsonl"]
+
+
+def chunk_record(chunk: Chunk, document: Document) -> dict[str, Any]:
+    """One JSON line: the schema documented in the README.
+
+    Keys: ``id``, ``document_id``, ``source`` (path or null), ``index``, ``start_index``,
+    ``end_index`` (half-open character offsets into the document text), ``size``,
+    ``unit``, ``text``, ``context``, ``metadata``.
+    """
+    return {
+        "id": chunk.id,
+        "document_id": chunk.document_id,
+        "source": document.source,
+        "index": chunk.index,
+        "start_index": chunk.start_index,
+        "end_index": chunk.end_index,
+        "size": chunk.size,
+        "unit": chunk.unit,
+        "text": chunk.text,
+        "context": chunk.context,
+        "metadata": dict(chunk.metadata),
+    }
+
+
+@contextmanager
+def atomic_writer(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
+    """Open a temporary file beside ``path``; rename it over ``path`` only on success.
+
+    A failure leaves any previous file at ``path`` untouched and removes the temporary.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_jsonl(records: Iterable[dict[str, Any]], path: str | os.PathLike[str]) -> int:
+    """Write records as JSON lines to ``path`` atomically; returns the number written."""
+    n = 0
+    with atomic_writer(path) as fh:
+        for rec in records:
+            fh.write(json.dumps(rec, ensure_ascii=False, default=_jsonable))
+            fh.write("\n")
+            n += 1
+    return n
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return str(value)
