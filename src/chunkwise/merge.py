@@ -220,10 +220,22 @@ def pack(
 
 
 def _overlap_end(
-    text: str, measure: Measure, cur: Span, nxt: Span, chunk_size: int, overlap: int, levels: Sequence[Level], trim_spans: bool
+    text: str,
+    measure: Measure,
+    cur: Span,
+    nxt: Span,
+    last_end: int,
+    chunk_size: int,
+    overlap: int,
+    levels: Sequence[Level],
+    trim_spans: bool,
 ) -> tuple[int, str] | None:
-    """Where ``cur`` should end when extended into ``nxt`` (None: no overlap fits)."""
-    limit = min(measure.advance(nxt.start, nxt.end, overlap), measure.advance(cur.start, nxt.end, chunk_size))
+    """Where ``cur`` should end when extended past its end (None: no overlap fits).
+
+    The extension starts at ``nxt.start`` and may run past ``nxt`` (an overlap larger
+    than the next span), up to ``last_end``.
+    """
+    limit = min(measure.advance(nxt.start, last_end, overlap), measure.advance(cur.start, last_end, chunk_size))
     if limit <= nxt.start:
         return None
     exact = measure.is_exact
@@ -233,12 +245,12 @@ def _overlap_end(
             return True
         return measure.exact(cur.start, p) <= chunk_size and measure.exact(nxt.start, p) <= overlap
 
-    if limit >= nxt.end and ok(nxt.end):
-        return nxt.end, nxt.boundary
+    if limit >= last_end and ok(last_end):
+        return last_end, END
     best: tuple[int, str] | None = None
     for level in levels:
         candidates = []
-        for a, _b in level.cuts(text, nxt.start, nxt.end):
+        for a, _b in level.cuts(text, nxt.start, last_end):
             if a > limit:
                 break
             e = trim(text, nxt.start, a)[1] if trim_spans else a
@@ -274,7 +286,7 @@ def add_overlap(
 
     The extension ends at the strongest boundary of ``levels`` (then words) that gives at
     least half the requested overlap, else at the one giving the most; the extended span
-    stays within ``chunk_size``. The last span is dropped when the extension covers it. With no
+    stays within ``chunk_size``. Spans that an extension covers up to the end are dropped. With no
     levels (fixed windows) the extension is exactly ``chunk_overlap`` units where
     characters allow.
 
@@ -287,19 +299,15 @@ def add_overlap(
     if levels and not any(lv.name == WORD.name for lv in all_levels):
         all_levels.append(WORD)
     out: list[Span] = []
-    i = 0
-    while i < len(spans):
-        cur = spans[i]
+    last_end = spans[-1].end
+    for i, cur in enumerate(spans):
         if i + 1 < len(spans) and not cur.oversize:
-            nxt = spans[i + 1]
-            found = _overlap_end(text, measure, cur, nxt, chunk_size, chunk_overlap, all_levels, trim_spans)
+            found = _overlap_end(text, measure, cur, spans[i + 1], last_end, chunk_size, chunk_overlap, all_levels, trim_spans)
             if found is not None:
                 e, kind = found
-                size = measure.exact(cur.start, e)
-                cur = Span(cur.start, e, size, kind)
-                if e >= nxt.end and i + 2 == len(spans):
-                    out.append(cur)  # the last span lies inside this one: drop it
+                cur = Span(cur.start, e, measure.exact(cur.start, e), kind)
+                if e >= last_end:
+                    out.append(cur)  # the spans left lie inside this one: drop them
                     break
         out.append(cur)
-        i += 1
     return out

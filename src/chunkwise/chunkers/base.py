@@ -97,9 +97,12 @@ class BaseChunker:
             words=self.word_fallback,
             **self.pack_options(),
         )
-        return add_overlap(
+        spans = add_overlap(
             document.text, measure, spans, self.chunk_size, self.chunk_overlap, levels, trim_spans=self.trim_spans
         )
+        for s in spans:  # packing used chunk_size - chunk_overlap; oversize means over chunk_size
+            s.oversize = s.size > self.chunk_size
+        return spans
 
     def pack_options(self) -> dict[str, Any]:
         """Extra keyword arguments for :func:`chunkwise.merge.pack` (windows, overlaps)."""

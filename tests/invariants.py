@@ -1,0 +1,44 @@
+"""The chunk contract every strategy must keep, as reusable assertions for tests."""
+
+from __future__ import annotations
+
+
+def cluster_boundaries(text: str) -> set[int]:
+    """All extended grapheme cluster boundaries of ``text`` (UAX #29, via regex \\X)."""
+    import regex
+
+    out = {0}
+    for m in regex.finditer(r"\X", text, flags=regex.DOTALL):
+        out.add(m.end())
+    return out
+
+
+def check_invariants(text, chunks, chunk_size, sizer, *, trimmed=True, overlap_allowed=True):
+    """Assert the contract of every chunker on one result; returns nothing."""
+    bounds = cluster_boundaries(text)
+    prev_start, prev_end = -1, 0
+    covered = bytearray(len(text))
+    for i, c in enumerate(chunks):
+        assert 0 <= c.start_index < c.end_index <= len(text), (i, c.start_index, c.end_index)
+        assert c.text == text[c.start_index : c.end_index], i
+        assert c.text.strip(), f"chunk {i} is empty or whitespace-only"
+        assert c.start_index > prev_start, f"chunk {i} out of order"
+        if not overlap_allowed:
+            assert c.start_index >= prev_end, f"chunk {i} overlaps chunk {i - 1}"
+        assert c.start_index in bounds and c.end_index in bounds, f"chunk {i} cuts a grapheme cluster"
+        assert c.index == i
+        if trimmed:
+            assert not c.text[-1].isspace(), f"chunk {i} ends with whitespace"
+            assert not c.text[0].isspace() or (len(c.text) > 1 and not c.text[1].isspace()), f"chunk {i} starts with whitespace"
+        size = sizer.count(c.text)
+        assert c.size == size, f"chunk {i}: size {c.size} but the sizer counts {size}"
+        if c.metadata.get("oversize"):
+            assert size > chunk_size
+            # only a single grapheme cluster may exceed the budget in the core strategies
+            assert len(cluster_boundaries(c.text)) == 2, f"chunk {i} is oversize but not one cluster"
+        else:
+            assert size <= chunk_size, f"chunk {i} has {size} > {chunk_size} {sizer.unit}"
+        covered[c.start_index : c.end_index] = b"\x01" * (c.end_index - c.start_index)
+        prev_start, prev_end = c.start_index, c.end_index
+    lost = [i for i, ch in enumerate(text) if not covered[i] and not ch.isspace()]
+    assert not lost, f"{len(lost)} characters lost, first at {lost[0]}: {text[max(0, lost[0] - 10):lost[0] + 10]!r}"
