@@ -42,8 +42,14 @@ def atomic_writer(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
     """Open a temporary file beside ``path``; rename it over ``path`` only on success.
 
     A failure leaves any previous file at ``path`` untouched and removes the temporary.
+    A ``path`` that exists and is not a regular file (``/dev/null``, a named pipe) is
+    written directly.
     """
     target = Path(path)
+    if target.exists() and not target.is_file():  # /dev/null, a pipe: nothing to replace
+        with open(target, "w", encoding="utf-8", newline="\n") as fh:
+            yield fh
+        return
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:

@@ -1,0 +1,83 @@
+"""The command line: chunking files and folders, failures reported, output atomic."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from chunkwise.cli import cli
+
+
+@pytest.fixture()
+def corpus(tmp_path):
+    root = tmp_path / "docs"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.txt").write_text("First sentence here. Second one follows.\n\nA new paragraph.", encoding="utf-8")
+    (root / "sub" / "b.md").write_text("# Title\n\nSome *markdown* text.\n", encoding="utf-8")
+    (root / "sub" / "bad.txt").write_bytes(b"\xff\xfe not utf-8 \x80\x81")
+    (root / "ignored.bin").write_bytes(b"\x00\x01")
+    return root
+
+
+def test_chunk_writes_json_lines_and_reports_bad_files(corpus, tmp_path):
+    out = tmp_path / "out" / "chunks.jsonl"
+    result = CliRunner().invoke(cli, ["chunk", str(corpus), "--unit", "chars", "--chunk-size", "30", "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "bad.txt" in result.output and "not valid UTF-8" in result.output
+    assert "2 documents" in result.output and "1 failed" in result.output
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    sources = {r["source"] for r in rows}
+    assert {s.rsplit("/", 1)[-1] for s in sources} == {"a.txt", "b.md"}
+    for r in rows:
+        assert set(r) == {"id", "document_id", "source", "index", "start_index", "end_index", "size", "unit", "text", "context", "metadata"}
+        text = open(r["source"], encoding="utf-8").read()
+        assert text[r["start_index"] : r["end_index"]] == r["text"]
+        assert r["size"] <= 30 and r["unit"] == "chars"
+    a_rows = [r for r in rows if r["source"].endswith("a.txt")]
+    assert [r["text"] for r in a_rows] == ["First sentence here.", "Second one follows.", "A new paragraph."]
+
+
+def test_chunk_to_stdout_with_tokens_and_params(corpus):
+    pytest.importorskip("numpy")
+    result = CliRunner().invoke(
+        cli, ["chunk", str(corpus / "a.txt"), "-s", "sentence", "-n", "8", "-p", "overlap_sentences=1"]
+    )
+    assert result.exit_code == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert rows and all(r["unit"] == "tokens:cl100k_base" and r["size"] <= 8 for r in rows)
+    assert "1 documents" in result.stderr and "MB/s" in result.stderr
+
+
+def test_failed_run_leaves_previous_output_untouched(tmp_path):
+    out = tmp_path / "chunks.jsonl"
+    out.write_text("previous\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["chunk", str(tmp_path / "missing.txt"), "--chunk-size", "0", "-o", str(out)])
+    assert result.exit_code != 0
+    assert "chunk_size (0 tokens) must be greater than 0" in result.output
+    assert out.read_text(encoding="utf-8") == "previous\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["chunks.jsonl"]
+
+
+def test_missing_file_is_reported(tmp_path):
+    result = CliRunner().invoke(cli, ["chunk", str(tmp_path / "nope.txt"), "--unit", "chars"])
+    assert result.exit_code == 1
+    assert "nope.txt" in result.output and "cannot read" in result.output
+
+
+def test_strategies_lists_parameters_and_defaults():
+    result = CliRunner().invoke(cli, ["strategies"])
+    assert result.exit_code == 0
+    for name in ("fixed", "recursive", "sentence"):
+        assert f"\n{name}: " in "\n" + result.output
+    assert "overlap_sentences = 0" in result.output and "separators = None" in result.output
+
+
+def test_help_texts():
+    result = CliRunner().invoke(cli, ["--help"])
+    assert result.exit_code == 0 and "chunk" in result.output and "strategies" in result.output
+    result = CliRunner().invoke(cli, ["chunk", "--help"])
+    assert result.exit_code == 0
+    for option in ("--strategy", "--chunk-size", "--chunk-overlap", "--unit", "--tokenizer", "--output", "--param"):
+        assert option in result.output
