@@ -55,8 +55,16 @@ class RegexLevel:
     name: str
     pattern: re.Pattern[str]
     keep_separator: Literal["start", "end"] = "start"
+    whitespace: bool = False  # every match is whitespace (no need to look at it)
+    windowable = True  # a match means the same wherever the search starts
 
     def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        if self.whitespace:
+            for m in self.pattern.finditer(text, start, end):
+                a, b = m.span()
+                if start < a and b < end:
+                    yield a, b
+            return
         keep_end = self.keep_separator == "end"
         for m in self.pattern.finditer(text, start, end):
             a, b = m.span()
@@ -78,6 +86,7 @@ class PositionsLevel:
     name: str
     starts: Sequence[int]
     ends: Sequence[int]
+    windowable = True
 
     def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         i = bisect_right(self.starts, start)
@@ -104,9 +113,9 @@ class FunctionLevel:
 # A blank line: a line break, a line holding only spaces or tabs, a line break; the whole
 # whitespace run around it is the separator. Written without nested quantifiers over the
 # same characters, so long whitespace runs stay linear.
-PARAGRAPH = RegexLevel("paragraph", re.compile(r"\n[^\S\n]*\n\s*"))
-LINE = RegexLevel("line", re.compile(r"\n\s*"))
-WORD = RegexLevel("word", re.compile(r"\s+"))
+PARAGRAPH = RegexLevel("paragraph", re.compile(r"\n[^\S\n]*\n\s*"), whitespace=True)
+LINE = RegexLevel("line", re.compile(r"\n\s*"), whitespace=True)
+WORD = RegexLevel("word", re.compile(r"\s+"), whitespace=True)
 
 
 def separator_level(separator: str | re.Pattern[str], keep_separator: Literal["start", "end"] = "start") -> RegexLevel:

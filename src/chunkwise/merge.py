@@ -32,6 +32,7 @@ from .sizers import Measure
 
 __all__ = ["Span", "pack", "add_overlap", "HARD", "END"]
 
+_SLACK = 64  # whitespace allowed between a piece end and its cut when searching back
 HARD = "hard"  # a cut inside a word, at a grapheme cluster (or token) boundary
 END = "end"  # the end of the text being packed
 
@@ -81,64 +82,127 @@ class _Packer:
 
     # -- recursion ------------------------------------------------------------------
 
+    # -- piece edges ------------------------------------------------------------------
+
+    def tend(self, pos: int, a: int) -> int:
+        """End of the piece that a cut at ``a`` closes (trailing whitespace trimmed)."""
+        if self.trim:
+            text = self.text
+            while a > pos and text[a - 1].isspace():
+                a -= 1
+        return a
+
+    def tstart(self, b: int, end: int) -> int:
+        """Start of the piece after a cut ending at ``b`` (leading whitespace trimmed)."""
+        return trim(self.text, b, end)[0] if self.trim else b
+
+    def last_fitting(self, level: Level, pos: int, p: int, end: int) -> tuple[int, int] | None:
+        """The last cut of ``level`` after ``pos`` whose piece ends at or before ``p``.
+
+        Returns ``(piece_end, next_start_raw)`` or None. Levels that can be read from any
+        position (``windowable``) are searched in growing windows before ``p``, so a chunk
+        costs time in proportion to its own length, not to the number of cuts in it.
+        """
+        hi = min(end, p + _SLACK)
+        window = 256 if getattr(level, "windowable", False) else None
+        while True:
+            lo = pos if window is None else max(pos, p - window)
+            best = None
+            for a, b in level.cuts(self.text, lo, hi):
+                if a <= pos:
+                    continue
+                e = self.tend(pos, a)
+                if e > p:
+                    break
+                if e > pos:
+                    best = (e, b)
+            if best is not None or lo <= pos:
+                return best
+            window *= 8  # type: ignore[operator]
+
+    # -- recursion ------------------------------------------------------------------
+
     def split(self, start: int, end: int, li: int, end_cut: str, top: bool = False) -> None:
         """Pack ``[start, end)`` (trimmed, non-empty) using levels ``li`` and below.
 
-        At the top call, pieces of the first level may be shared by neighbouring spans
-        (``overlap_pieces``) or grouped in windows (``max_pieces``, ``step``).
+        Greedy: from ``pos``, the chunk runs to the last cut of the level that fits; a
+        piece that does not fit on its own is split at the next level down.
         """
         text, m, budget = self.text, self.m, self.budget
-        first_li = li
-        cuts: list[tuple[int, int]] = []
-        name = HARD
         while li < len(self.levels):
-            cuts = list(self.levels[li].cuts(text, start, end))
-            if cuts:
-                name = self.levels[li].name
+            if next(iter(self.levels[li].cuts(text, start, end)), None) is not None:
                 break
             li += 1
-        if not cuts:
+        else:
             self.hard_cut(start, end, end_cut)
             return
+        level = self.levels[li]
+        if top and (self.overlap_pieces > 0 or self.step is not None or self.max_pieces is not None):
+            self.split_windows(level, start, end, li, end_cut)
+            return
+        exact, name = m.is_exact, level.name
+        pos = start
+        while pos < end:
+            p = m.advance(pos, end, budget)
+            if p >= end:
+                n = m.size(pos, end) if exact else m.exact(pos, end)
+                if n <= budget:
+                    self.emit(pos, end, n, end_cut)
+                    return
+                p = end - 1  # the estimate fitted, the exact count does not
+            cut = self.last_fitting(level, pos, p, end)
+            n = 0
+            while cut is not None:
+                n = m.size(pos, cut[0]) if exact else m.exact(pos, cut[0])
+                if n <= budget:
+                    break
+                cut = self.last_fitting(level, pos, cut[0] - 1, end)
+            if cut is None:  # the first piece does not fit on its own: split it finer
+                first = next(iter(level.cuts(text, pos, end)), None)
+                if first is None:
+                    self.split(pos, end, li + 1, end_cut)
+                    return
+                pe = self.tend(pos, first[0])
+                if pe > pos:
+                    self.split(pos, pe, li + 1, name)
+                pos = self.tstart(first[1], end)
+                continue
+            self.emit(pos, cut[0], n, name)
+            pos = self.tstart(cut[1], end)
+
+    def split_windows(self, level: Level, start: int, end: int, li: int, end_cut: str) -> None:
+        """Windows over the pieces of ``level``: at most ``max_pieces`` a span, the next
+        starting ``step`` pieces later, or ``overlap_pieces`` before the previous end."""
+        text, m, budget = self.text, self.m, self.budget
         pieces: list[tuple[int, int, str]] = []
         prev = start
-        for a, b in cuts:
+        for a, b in level.cuts(text, start, end):
             ps, pe = trim(text, prev, a) if self.trim else (prev, a)
-            if ps < pe and not (not self.trim and text[ps:pe].isspace()):
-                pieces.append((ps, pe, name))
+            if ps < pe:
+                pieces.append((ps, pe, level.name))
             prev = b
         ps, pe = trim(text, prev, end) if self.trim else (prev, end)
         if ps < pe:
             pieces.append((ps, pe, end_cut))
-        exact = m.is_exact
-        size = m.size
-        windows = top and li == first_li and (self.overlap_pieces > 0 or self.step is not None or self.max_pieces is not None)
-        most = (self.max_pieces or len(pieces)) if windows else len(pieces)
+        most = self.max_pieces or len(pieces)
         i, n = 0, len(pieces)
         while i < n:
             ps, pe, pc = pieces[i]
-            if size(ps, pe) > budget:
-                self.split(ps, pe, li + 1, pc)
-                i += 1
-                continue
             j = i
-            while j + 1 < n and j + 1 - i < most and size(ps, pieces[j + 1][1]) <= budget:
+            while j + 1 < n and j + 1 - i < most and m.size(ps, pieces[j + 1][1]) <= budget:
                 j += 1
-            if exact:
-                got = size(ps, pieces[j][1])
+            got = m.exact(ps, pieces[j][1])
+            while got > budget and j > i:
+                j -= 1
+                got = m.exact(ps, pieces[j][1])
+            if got > budget:  # one piece that does not fit: split it finer
+                self.split(ps, pe, li + 1, pc)
+                j = i
             else:
-                got = self.fits_exact(ps, pieces[j][1])
-                while got < 0 and j > i:
-                    j -= 1
-                    got = self.fits_exact(ps, pieces[j][1])
-                if got < 0:  # one piece whose estimate fitted but whose exact count does not
-                    self.split(ps, pe, li + 1, pc)
-                    i += 1
-                    continue
-            self.emit(ps, pieces[j][1], got, pieces[j][2])
-            if not windows or j + 1 >= n:
-                i = j + 1
-            elif self.step is not None:
+                self.emit(ps, pieces[j][1], got, pieces[j][2])
+            if j + 1 >= n:
+                break
+            if self.step is not None:
                 i = min(i + self.step, j + 1)
             else:
                 i = max(i + 1, j + 1 - self.overlap_pieces)
@@ -250,7 +314,7 @@ def _overlap_end(
     best: tuple[int, str] | None = None
     for level in levels:
         candidates = []
-        for a, _b in level.cuts(text, nxt.start, last_end):
+        for a, _b in level.cuts(text, nxt.start, min(last_end, limit + _SLACK)):
             if a > limit:
                 break
             e = trim(text, nxt.start, a)[1] if trim_spans else a
