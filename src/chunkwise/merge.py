@@ -104,21 +104,22 @@ class _Packer:
         costs time in proportion to its own length, not to the number of cuts in it.
         """
         hi = min(end, p + _SLACK)
-        window = 256 if getattr(level, "windowable", False) else None
+        window = 64 if getattr(level, "windowable", False) else None
+        tend = self.tend
         while True:
             lo = pos if window is None else max(pos, p - window)
             best = None
             for a, b in level.cuts(self.text, lo, hi):
                 if a <= pos:
                     continue
-                e = self.tend(pos, a)
+                e = tend(pos, a)
                 if e > p:
                     break
                 if e > pos:
                     best = (e, b)
             if best is not None or lo <= pos:
                 return best
-            window *= 8  # type: ignore[operator]
+            window *= 4  # type: ignore[operator]
 
     # -- recursion ------------------------------------------------------------------
 
