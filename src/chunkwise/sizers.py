@@ -245,19 +245,22 @@ class TiktokenSizer:
         """Token ids of ``text`` (ordinary: special-token text is encoded as text)."""
         return list(self._enc.encode_ordinary(text))
 
-    def _lengths(self) -> Any:
+    def _lengths(self, ids: Any) -> Any:
+        """Byte length of each token id in ``ids`` (numpy), learning unseen ids as needed.
+
+        The table lives on this sizer: the first document pays only for the ids it uses.
+        """
         import numpy as np
 
-        if self._byte_lengths is None:
-            n = int(self._enc.n_vocab)
-            lengths = np.zeros(n + 1, dtype=np.int64)
-            for i in range(n):  # ~20 ms for 100k ids; once per sizer
-                try:
-                    lengths[i] = len(self._enc.decode_single_token_bytes(i))
-                except (KeyError, ValueError):
-                    continue
-            self._byte_lengths = lengths
-        return self._byte_lengths
+        table = self._byte_lengths
+        if table is None:
+            table = self._byte_lengths = np.full(int(self._enc.n_vocab) + 1, -1, dtype=np.int64)
+        if len(ids):
+            seen = np.zeros(len(table), dtype=bool)
+            seen[ids] = True
+            for i in np.flatnonzero(seen & (table < 0)).tolist():
+                table[i] = len(self._enc.decode_single_token_bytes(i))
+        return table[ids]
 
     def token_ids(self, text: str) -> Any:
         """Token ids of ``text`` as a numpy array."""
@@ -272,8 +275,9 @@ class TiktokenSizer:
         import numpy as np
 
         ids = self.token_ids(text)
-        ends = np.cumsum(self._lengths()[ids], dtype=np.int64)
-        starts = ends - self._lengths()[ids]
+        lengths = self._lengths(ids)
+        ends = np.cumsum(lengths, dtype=np.int64)
+        starts = ends - lengths
         cs, ce = _char_offsets(text, starts, ends)
         return _OffsetMeasure(text, cs, ce, self.count)
 
