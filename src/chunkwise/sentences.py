@@ -12,8 +12,8 @@ new line and at a blank line. It does not end after a title or common abbreviati
 (Dr., Mr., e.g., i.e., vs., Fig., No. 5), after a single capital initial (J. K.), after a
 list number at the start of a line, inside a number (2.5 mg), URL or e-mail address (no
 whitespace follows their dots), or when the next word starts lower-case (a mid-sentence
-ellipsis). Ambiguous abbreviations (etc., Inc., U.S.) end a sentence only before a
-capitalised word.
+ellipsis). Ambiguous abbreviations (etc., Inc., U.S., p.m.) end a sentence only before a
+word that commonly starts one (The, It, In, ...) or a line break.
 """
 
 from __future__ import annotations
@@ -40,8 +40,15 @@ _NEVER = frozenset(
     fr sen rep mt ft e.g i.e cf vs v viz al approx fig figs eq eqs ref refs vol vols ch chap
     sec sect art no nos pp p para ed eds dept est ca resp incl esp tel ext op""".split()
 )
-# end a sentence only when a capitalised word follows
+# end a sentence only before a word that commonly starts one ("U.S. Army" goes on,
+# "in the U.S. The next" ends)
 _MAYBE = frozenset("etc inc ltd co corp llc plc bros u.s u.k u.n e.u a.m p.m jan feb mar apr jun jul aug sep sept oct nov dec".split())
+_STARTERS = frozenset(
+    """a an the this that these those there then thus however but and so yet it its he she
+    they we i you his her their our my in on at for from as after before when while if
+    although because since during what who why how where which one some many most all no
+    yes also meanwhile today later finally first second next""".split()
+)
 
 
 def _word_before(text: str, pos: int) -> str:
@@ -50,6 +57,15 @@ def _word_before(text: str, pos: int) -> str:
     while i > low and not text[i - 1].isspace():
         i -= 1
     return text[i:pos]
+
+
+def _word_after(text: str, pos: int) -> str:
+    """The letters at ``pos`` (at most 20)."""
+    end = pos
+    limit = min(len(text), pos + 20)
+    while end < limit and text[end].isalpha():
+        end += 1
+    return text[pos:end]
 
 
 def sentence_cuts(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
@@ -95,7 +111,8 @@ def sentence_cuts(text: str, start: int = 0, end: int | None = None) -> Iterator
                 if line_start == 0 or text[line_start - 1] == "\n":
                     continue  # "1. First" at the start of a line: a list number
             if word in _MAYBE or ("." in word and word.replace(".", "").isalpha()):
-                if not nxt.isupper():
+                nxt_word = _word_after(text, b).lower()
+                if "\n" not in text[a:b] and nxt_word not in _STARTERS:
                     continue
         yield a, b
 
