@@ -147,7 +147,7 @@ def strategies_command() -> None:
     """List the strategies and their parameters with defaults."""
     for name in strategy_names():
         cls = get_strategy(name)
-        doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        doc = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
         click.echo(f"{name}: {doc}")
         for key, default in cls.parameters().items():
             click.echo(f"    {key} = {default!r}")

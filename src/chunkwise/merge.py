@@ -270,7 +270,8 @@ def pack(
             end of the previous span, so nothing is skipped).
 
     Returns:
-        Spans in document order, not overlapping; each fits ``budget`` exactly, except a
+        Spans in document order, not overlapping (unless ``overlap_pieces`` or a ``step``
+        smaller than ``max_pieces`` asks for it); each fits ``budget`` exactly, except a
         single grapheme cluster larger than the budget (``oversize``).
     """
     end = len(text) if end is None else end
