@@ -25,6 +25,9 @@ CASES = [
     ("「你好。」他说。", ["「你好。」", "他说。"]),
     ("First paragraph without end\n\nSecond one", ["First paragraph without end", "Second one"]),
     ("No terminator at all", ["No terminator at all"]),
+    ("He lives on Main St. He is nice. St. Louis is far.", ["He lives on Main St.", "He is nice.", "St. Louis is far."]),
+    ("revenue rose 5% in 2017. the company paid $3 million. debt fell.", ["revenue rose 5% in 2017.", "the company paid $3 million.", "debt fell."]),
+    ("Apple Inc. and Google agreed. Prices etc. fell.", ["Apple Inc. and Google agreed.", "Prices etc. fell."]),
     ("", []),
 ]
 

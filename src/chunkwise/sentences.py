@@ -11,9 +11,11 @@ or at a CJK terminator ``。！？`` with no whitespace needed; also before a li
 new line and at a blank line. It does not end after a title or common abbreviation
 (Dr., Mr., e.g., i.e., vs., Fig., No. 5), after a single capital initial (J. K.), after a
 list number at the start of a line, inside a number (2.5 mg), URL or e-mail address (no
-whitespace follows their dots), or when the next word starts lower-case (a mid-sentence
-ellipsis). Ambiguous abbreviations (etc., Inc., U.S., p.m.) end a sentence only before a
-word that commonly starts one (The, It, In, ...) or a line break.
+whitespace follows their dots), or, after an ellipsis, ``!`` or ``?``, when the next word
+starts lower-case ("Wait... what"). A plain period ends a sentence before a lower-case word
+too (lower-case prose is common in scraped corpora). Ambiguous abbreviations (etc., Inc.,
+St., U.S., p.m.) end a sentence only before a capitalised word that commonly starts one
+(The, It, In, ...) or a line break.
 """
 
 from __future__ import annotations
@@ -36,15 +38,15 @@ _CANDIDATE = re.compile(
 )
 # never the end of a sentence
 _NEVER = frozenset(
-    """mr mrs ms mx dr prof sr jr st rev hon gen col capt lt sgt cpl maj adm gov pres
+    """mr mrs ms mx dr prof sr jr rev hon gen col capt lt sgt cpl maj adm gov pres
     fr sen rep mt ft e.g i.e cf vs v viz al approx fig figs eq eqs ref refs vol vols ch chap
     sec sect art no nos pp p para ed eds dept est ca resp incl esp tel ext op""".split()
 )
 # end a sentence only before a word that commonly starts one ("U.S. Army" goes on,
 # "in the U.S. The next" ends)
-_MAYBE = frozenset("etc inc ltd co corp llc plc bros u.s u.k u.n e.u a.m p.m jan feb mar apr jun jul aug sep sept oct nov dec".split())
+_MAYBE = frozenset("st etc inc ltd co corp llc plc bros u.s u.k u.n e.u a.m p.m jan feb mar apr jun jul aug sep sept oct nov dec".split())
 _STARTERS = frozenset(
-    """a an the this that these those there then thus however but and so yet it its he she
+    """a an the this that these those there then thus however but it its he she
     they we i you his her their our my in on at for from as after before when while if
     although because since during what who why how where which one some many most all no
     yes also meanwhile today later finally first second next""".split()
@@ -98,8 +100,8 @@ def sentence_cuts(text: str, start: int = 0, end: int | None = None) -> Iterator
         if not ws or b >= end:
             continue  # end of the span: nothing to cut
         nxt = text[b]
-        if nxt.islower():
-            continue  # "e.g. the", "Wait... what"
+        if nxt.islower() and west != ".":
+            continue  # "Wait... what", "Yahoo! is"
         if west == ".":
             word = _word_before(text, m.start("west")).lower().lstrip("\"'“‘([{")
             if word in _NEVER:
@@ -111,8 +113,8 @@ def sentence_cuts(text: str, start: int = 0, end: int | None = None) -> Iterator
                 if line_start == 0 or text[line_start - 1] == "\n":
                     continue  # "1. First" at the start of a line: a list number
             if word in _MAYBE or ("." in word and word.replace(".", "").isalpha()):
-                nxt_word = _word_after(text, b).lower()
-                if "\n" not in text[a:b] and nxt_word not in _STARTERS:
+                nxt_word = _word_after(text, b)
+                if "\n" not in text[a:b] and not (nxt.isupper() and nxt_word.lower() in _STARTERS):
                     continue
         yield a, b
 
