@@ -23,11 +23,12 @@ Method:
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ._text import first_cluster_end, grapheme_floor, trim
-from .boundaries import WORD, Level
+from .boundaries import WORD, Level, PositionsLevel
 from .sizers import Measure
 
 __all__ = ["Span", "pack", "add_overlap", "HARD", "END"]
@@ -46,6 +47,51 @@ class Span:
     size: int
     boundary: str
     oversize: bool = False
+
+
+def _trim_end(text: str, pos: int, a: int) -> int:
+    """End of the piece that a cut at ``a`` closes: trailing whitespace trimmed, not
+    below ``pos``."""
+    while a > pos and text[a - 1].isspace():
+        a -= 1
+    return a
+
+
+def last_cut(text: str, level: Level, pos: int, p: int, end: int, trim_spans: bool = True) -> tuple[int, int] | None:
+    """The last cut of ``level`` after ``pos`` whose piece ends at or before ``p``.
+
+    Returns ``(piece_end, next_start_raw)`` or None. Levels that can be read from any
+    position (``windowable``) are searched in growing windows before ``p``, so a chunk
+    costs time in proportion to its own length, not to the number of cuts in it.
+    """
+    hi = min(end, p + _SLACK)
+    window = 64 if getattr(level, "windowable", False) else None
+    while True:
+        lo = pos if window is None else max(pos, p - window)
+        best = None
+        for a, b in level.cuts(text, lo, hi):
+            if a <= pos:
+                continue
+            e = _trim_end(text, pos, a) if trim_spans else a
+            if e > p:
+                break
+            if e > pos:
+                best = (e, b)
+        if best is not None or lo <= pos:
+            return best
+        window *= 4  # type: ignore[operator]
+
+
+def _precomputed(text: str, level: Level, start: int, end: int) -> Level:
+    """A level whose cuts cost Python work per candidate (sentences) is read once over
+    ``[start, end)`` and then searched by bisection."""
+    if not getattr(level, "precompute", False):
+        return level
+    starts, ends = array("q"), array("q")
+    for a, b in level.cuts(text, start, end):
+        starts.append(a)
+        ends.append(b)
+    return PositionsLevel(level.name, starts, ends)
 
 
 class _Packer:
@@ -80,46 +126,12 @@ class _Packer:
         n = self.m.exact(start, end)
         return n if n <= self.budget else -1
 
-    # -- recursion ------------------------------------------------------------------
-
-    # -- piece edges ------------------------------------------------------------------
-
     def tend(self, pos: int, a: int) -> int:
-        """End of the piece that a cut at ``a`` closes (trailing whitespace trimmed)."""
-        if self.trim:
-            text = self.text
-            while a > pos and text[a - 1].isspace():
-                a -= 1
-        return a
+        return _trim_end(self.text, pos, a) if self.trim else a
 
     def tstart(self, b: int, end: int) -> int:
         """Start of the piece after a cut ending at ``b`` (leading whitespace trimmed)."""
         return trim(self.text, b, end)[0] if self.trim else b
-
-    def last_fitting(self, level: Level, pos: int, p: int, end: int) -> tuple[int, int] | None:
-        """The last cut of ``level`` after ``pos`` whose piece ends at or before ``p``.
-
-        Returns ``(piece_end, next_start_raw)`` or None. Levels that can be read from any
-        position (``windowable``) are searched in growing windows before ``p``, so a chunk
-        costs time in proportion to its own length, not to the number of cuts in it.
-        """
-        hi = min(end, p + _SLACK)
-        window = 64 if getattr(level, "windowable", False) else None
-        tend = self.tend
-        while True:
-            lo = pos if window is None else max(pos, p - window)
-            best = None
-            for a, b in level.cuts(self.text, lo, hi):
-                if a <= pos:
-                    continue
-                e = tend(pos, a)
-                if e > p:
-                    break
-                if e > pos:
-                    best = (e, b)
-            if best is not None or lo <= pos:
-                return best
-            window *= 4  # type: ignore[operator]
 
     # -- recursion ------------------------------------------------------------------
 
@@ -137,7 +149,7 @@ class _Packer:
         else:
             self.hard_cut(start, end, end_cut)
             return
-        level = self.levels[li]
+        level = _precomputed(text, self.levels[li], start, end)
         if top and (self.overlap_pieces > 0 or self.step is not None or self.max_pieces is not None):
             self.split_windows(level, start, end, li, end_cut)
             return
@@ -151,13 +163,13 @@ class _Packer:
                     self.emit(pos, end, n, end_cut)
                     return
                 p = end - 1  # the estimate fitted, the exact count does not
-            cut = self.last_fitting(level, pos, p, end)
+            cut = last_cut(text, level, pos, p, end, self.trim)
             n = 0
             while cut is not None:
                 n = m.size(pos, cut[0]) if exact else m.exact(pos, cut[0])
                 if n <= budget:
                     break
-                cut = self.last_fitting(level, pos, cut[0] - 1, end)
+                cut = last_cut(text, level, pos, cut[0] - 1, end, self.trim)
             if cut is None:  # the first piece does not fit on its own: split it finer
                 first = next(iter(level.cuts(text, pos, end)), None)
                 if first is None:
@@ -315,20 +327,19 @@ def _overlap_end(
         return last_end, END
     best: tuple[int, str] | None = None
     for level in levels:
-        candidates = []
-        for a, _b in level.cuts(text, nxt.start, min(last_end, limit + _SLACK)):
-            if a > limit:
+        p = limit
+        while True:  # the last cut of this level that fits, verified exactly
+            cut = last_cut(text, level, nxt.start, p, last_end, trim_spans)
+            if cut is None or ok(cut[0]):
                 break
-            e = trim(text, nxt.start, a)[1] if trim_spans else a
-            if e > nxt.start:
-                candidates.append(e)
-        for e in reversed(candidates):
-            if ok(e):
-                if measure.size(nxt.start, e) * 2 >= overlap:
-                    return e, level.name
-                if best is None or e > best[0]:
-                    best = (e, level.name)
-                break
+            p = cut[0] - 1
+        if cut is None:
+            continue
+        e = cut[0]
+        if measure.size(nxt.start, e) * 2 >= overlap:
+            return e, level.name
+        if best is None or e > best[0]:
+            best = (e, level.name)
     if best is None and not levels:  # fixed windows: any cluster boundary will do
         p = grapheme_floor(text, limit, nxt.start)
         while p > nxt.start and not ok(p):

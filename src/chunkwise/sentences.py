@@ -149,6 +149,7 @@ class SentenceSegmenter:
 
     name: str = "sentence"
     windowable = True  # a cut depends on the text around it, not on where the search starts
+    precompute = True  # each candidate costs Python work: the engine reads a span once
 
     def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         return sentence_cuts(text, start, end)
