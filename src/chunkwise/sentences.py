@@ -32,7 +32,7 @@ _CLOSERS = "\"'”’»)\\]}」』】〕〉》"
 _CANDIDATE = re.compile(
     r"(?=[.!?…‽。！？｡\n])(?:"
     r"(?:(?P<west>[.!?…‽]+)[" + _CLOSERS + r"]*(?P<ws>\s+|\Z))"
-    r"|(?:[。！？｡]+[" + _CLOSERS + r"]*\s*)"
+    r"|(?P<cjk>[。！？｡]+[" + _CLOSERS + r"]*\s*)"
     r"|(?P<para>\n[^\S\n]*\n\s*)"
     r"|(?P<item>\n[^\S\n]*(?=(?:[-*+•‣◦]|\d{1,3}[.)]|[a-zA-Z][.)])[^\S\n])))"
 )
@@ -55,10 +55,8 @@ _STARTERS = frozenset(
 
 def _word_before(text: str, pos: int) -> str:
     """The run of non-whitespace before ``pos`` (at most 40 characters back)."""
-    i, low = pos, max(0, pos - 40)
-    while i > low and not text[i - 1].isspace():
-        i -= 1
-    return text[i:pos]
+    w = text[max(0, pos - 40) : pos]
+    return "" if not w or w[-1].isspace() else w.rsplit(None, 1)[-1]
 
 
 def _word_after(text: str, pos: int) -> str:
@@ -82,41 +80,41 @@ def sentence_cuts(text: str, start: int = 0, end: int | None = None) -> Iterator
     """
     end = len(text) if end is None else end
     for m in _CANDIDATE.finditer(text, start, end):
-        if m.group("para") is not None or m.group("item") is not None:
-            a, b = m.start(), m.end()
-            if start < a and b < end:
+        kind = m.lastgroup
+        if kind == "ws":  # . ! ? … then whitespace
+            a, b = m.span("ws")
+            if b >= end:
+                continue  # end of the span: nothing to cut
+            west_start, west_end = m.span("west")
+            nxt = text[b]
+            if west_end - west_start != 1 or text[west_start] != ".":
+                if nxt.islower():
+                    continue  # "Wait... what", "Yahoo! is"
                 yield a, b
-            continue
-        west = m.group("west")
-        if west is None:  # CJK terminator: the cut is after it and its closers
-            a = m.end()
-            while a > m.start() and text[a - 1].isspace():
-                a -= 1
-            if start < a and m.end() < end:
-                yield a, m.end()
-            continue
-        ws = m.group("ws")
-        a, b = m.start("ws"), m.end()
-        if not ws or b >= end:
-            continue  # end of the span: nothing to cut
-        nxt = text[b]
-        if nxt.islower() and west != ".":
-            continue  # "Wait... what", "Yahoo! is"
-        if west == ".":
-            word = _word_before(text, m.start("west")).lower().lstrip("\"'“‘([{")
+                continue
+            word = _word_before(text, west_start).lower().lstrip("\"'“‘([{")
             if word in _NEVER:
                 continue
             if len(word) == 1 and word.isalpha():
                 continue  # an initial: "J. K. Rowling"
             if word.isdigit() and len(word) <= 3:
-                line_start = m.start("west") - len(word)
+                line_start = west_start - len(word)
                 if line_start == 0 or text[line_start - 1] == "\n":
                     continue  # "1. First" at the start of a line: a list number
             if word in _MAYBE or ("." in word and word.replace(".", "").isalpha()):
-                nxt_word = _word_after(text, b)
-                if "\n" not in text[a:b] and not (nxt.isupper() and nxt_word.lower() in _STARTERS):
+                if "\n" not in text[a:b] and not (nxt.isupper() and _word_after(text, b).lower() in _STARTERS):
                     continue
-        yield a, b
+            yield a, b
+        elif kind == "cjk":  # CJK terminator: the cut is after it and its closers
+            a = b = m.end()
+            while a > m.start() and text[a - 1].isspace():
+                a -= 1
+            if start < a and b < end:
+                yield a, b
+        else:  # a blank line, or a line break before a list item
+            a, b = m.span()
+            if start < a and b < end:
+                yield a, b
 
 
 def split_sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
