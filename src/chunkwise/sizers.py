@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -163,7 +163,7 @@ class _OffsetMeasure:
 
     is_exact = False
 
-    def __init__(self, text: str, starts: array, ends: array, count: Callable[[str], int]) -> None:
+    def __init__(self, text: str, starts: Sequence[int], ends: Sequence[int], count: Callable[[str], int]) -> None:
         self._text = text
         self._starts = starts
         self._ends = ends
@@ -179,23 +179,6 @@ class _OffsetMeasure:
         j = bisect_right(self._ends, start) + budget
         p = self._starts[j] if j < len(self._starts) else len(self._text)
         return min(end, max(p, start))
-
-
-def _char_offsets(text: str, byte_starts: Any, byte_ends: Any) -> tuple[array, array]:
-    """Map token byte offsets (numpy int64) to character offsets, as ``array('q')``."""
-    import numpy as np
-
-    if text.isascii():
-        cs, ce = byte_starts, byte_ends
-    else:
-        raw = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
-        # index of the character each byte belongs to
-        char_of_byte = np.cumsum((raw & 0xC0) != 0x80, dtype=np.int64) - 1
-        cs = char_of_byte[byte_starts] if len(byte_starts) else byte_starts
-        ce = char_of_byte[byte_ends - 1] + 1 if len(byte_ends) else byte_ends
-    return array("q", np.ascontiguousarray(cs, dtype=np.int64).tobytes()), array(
-        "q", np.ascontiguousarray(ce, dtype=np.int64).tobytes()
-    )
 
 
 def _need_numpy(purpose: str) -> None:
@@ -221,8 +204,8 @@ class TiktokenSizer:
         ConfigError: the encoding name is unknown.
 
     Method:
-        The document is encoded once; token byte offsets come from the byte length of each
-        token id, and are mapped to character offsets.
+        The document is encoded once; each token's character span comes from the number
+        of UTF-8 lead bytes in each token id (a per-id table), summed along the document.
     """
 
     def __init__(self, encoding: Any = "cl100k_base") -> None:
@@ -245,22 +228,26 @@ class TiktokenSizer:
         """Token ids of ``text`` (ordinary: special-token text is encoded as text)."""
         return list(self._enc.encode_ordinary(text))
 
-    def _lengths(self, ids: Any) -> Any:
-        """Byte length of each token id in ``ids`` (numpy), learning unseen ids as needed.
+    def _char_counts(self, ids: Any) -> tuple[Any, Any]:
+        """Per token of ``ids``: how many characters start in it (its UTF-8 lead bytes),
+        and whether it begins inside a character (with a continuation byte).
 
-        The table lives on this sizer: the first document pays only for the ids it uses.
+        The tables live on this sizer and learn only the ids that documents use.
         """
         import numpy as np
 
-        table = self._byte_lengths
-        if table is None:
-            table = self._byte_lengths = np.full(int(self._enc.n_vocab) + 1, -1, dtype=np.int64)
+        if self._byte_lengths is None:
+            n = int(self._enc.n_vocab) + 1
+            self._byte_lengths = (np.full(n, -1, dtype=np.int32), np.zeros(n, dtype=np.int32))
+        lead, cont = self._byte_lengths
         if len(ids):
-            seen = np.zeros(len(table), dtype=bool)
+            seen = np.zeros(len(lead), dtype=bool)
             seen[ids] = True
-            for i in np.flatnonzero(seen & (table < 0)).tolist():
-                table[i] = len(self._enc.decode_single_token_bytes(i))
-        return table[ids]
+            for i in np.flatnonzero(seen & (lead < 0)).tolist():
+                raw = self._enc.decode_single_token_bytes(i)
+                lead[i] = sum(1 for x in raw if x & 0xC0 != 0x80)
+                cont[i] = 1 if raw and raw[0] & 0xC0 == 0x80 else 0
+        return lead[ids], cont[ids]
 
     def token_ids(self, text: str) -> Any:
         """Token ids of ``text`` as a numpy array."""
@@ -275,11 +262,14 @@ class TiktokenSizer:
         import numpy as np
 
         ids = self.token_ids(text)
-        lengths = self._lengths(ids)
-        ends = np.cumsum(lengths, dtype=np.int64)
-        starts = ends - lengths
-        cs, ce = _char_offsets(text, starts, ends)
-        return _OffsetMeasure(text, cs, ce, self.count)
+        lead, cont = self._char_counts(ids)
+        del ids
+        # characters started up to and including each token: the end of its span; a token
+        # that begins inside a character also touches that character
+        ends = np.cumsum(lead, dtype=np.int32)
+        lead += cont
+        starts = np.subtract(ends, lead, out=lead)
+        return _OffsetMeasure(text, memoryview(starts), memoryview(ends), self.count)
 
     def __repr__(self) -> str:
         return f"TiktokenSizer({self.name!r})"
