@@ -10,7 +10,6 @@ a cut is made, so long documents are never segmented whole.
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
 from typing import Any
 
 _EXTEND_CATEGORIES = frozenset({"Mn", "Me", "Mc"})
@@ -45,9 +44,10 @@ def trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-@lru_cache(maxsize=1)
 def _cluster_pattern() -> Any:
-    import regex  # the Unicode-aware regex engine: \X is UAX #29 extended grapheme clusters
+    """``\\X``: UAX #29 extended grapheme clusters (the regex module caches compiled
+    patterns itself)."""
+    import regex
 
     return regex.compile(r"\X", regex.DOTALL)
 
