@@ -18,6 +18,7 @@ from .chunkers.base import BaseChunker
 from .chunkers.fixed import FixedChunker
 from .chunkers.recursive import RecursiveChunker
 from .chunkers.sentence import SentenceChunker
+from .embeddings import embed_chunks as embed
 from .errors import ChunkwiseError, ConfigError, LoadError, MissingDependencyError
 from .loaders import load, parse
 from .registry import get_strategy, strategy_names
@@ -47,6 +48,7 @@ __all__ = [
     "WordSizer",
     "__version__",
     "chunk",
+    "embed",
     "get_sizer",
     "get_strategy",
     "load",

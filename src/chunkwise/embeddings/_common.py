@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import ConfigError, MissingDependencyError
 
-__all__ = ["need", "l2_normalize", "batches", "progress", "package_dir", "check_batch_size"]
+__all__ = ["batches", "check_batch_size", "l2_normalize", "need", "package_dir", "progress"]
 
 
 def need(module: str, package: str, extra: str, purpose: str) -> Any:
@@ -45,10 +45,14 @@ def batches(n: int, batch_size: int) -> Iterator[tuple[int, int]]:
 
 
 def progress(total: int, enabled: bool | None, desc: str) -> Any:
-    """A tqdm bar on standard error (``enabled=None``: only for jobs of 1000+ texts)."""
+    """A tqdm bar on standard error.
+
+    ``enabled=None`` (the default of every embedder): shown for jobs of 1000+ texts when
+    standard error is a terminal; ``True``/``False`` force it on/off.
+    """
     from tqdm.auto import tqdm
 
-    disable = (total < 1000) if enabled is None else not enabled
+    disable: bool | None = (None if total >= 1000 else True) if enabled is None else not enabled
     return tqdm(total=total, desc=desc, unit="text", disable=disable, leave=False)
 
 

@@ -1,0 +1,120 @@
+"""Topic chunking: a cut where the dominant LDA topic of consecutive paragraphs changes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..boundaries import LINE, PARAGRAPH
+from ..errors import ConfigError
+from ..merge import Span, add_overlap, pack
+from ..registry import register
+from ..sentences import SentenceSegmenter
+from ..sizers import Measure
+from ..types import Document
+from .base import BaseChunker
+
+__all__ = ["TopicChunker"]
+
+TOPIC = "topic"
+
+@register("topic")
+@dataclass(frozen=True, kw_only=True)
+class TopicChunker(BaseChunker):
+    """Cut where the dominant LDA topic of consecutive paragraphs changes.
+
+    Paragraphs (blank-line separated) are turned into word counts (scikit-learn
+    ``CountVectorizer``, English stop words removed) and an LDA model with ``n_topics``
+    topics is fitted on the document's own paragraphs; each paragraph gets its most
+    probable topic, and a boundary goes where it changes. Each topic run is then packed by
+    the engine (paragraphs, lines, sentences, words) within ``chunk_size``.
+
+    Args:
+        n_topics: number of LDA topics (>= 2).
+        random_state: seed of the first LDA fit (results are deterministic for a seed).
+        restarts: LDA fits with seeds ``random_state``, ``random_state + 1``, ...; the one
+            with the highest likelihood bound is kept (LDA has local optima).
+
+    Raises:
+        MissingDependencyError: scikit-learn is not installed (extra ``topic``).
+
+    Method:
+        Latent Dirichlet Allocation (Blei, Ng & Jordan 2003), online variational Bayes as
+        in scikit-learn; topic-change segmentation in the spirit of TopicTiling (Riedl &
+        Biemann 2012).
+    """
+
+    n_topics: int = 5
+    random_state: int = 0
+    restarts: int = 4
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if isinstance(self.n_topics, bool) or not isinstance(self.n_topics, int) or self.n_topics < 2:
+            raise ConfigError(f"n_topics ({self.n_topics!r}) must be an integer >= 2")
+        if isinstance(self.restarts, bool) or not isinstance(self.restarts, int) or self.restarts < 1:
+            raise ConfigError(f"restarts ({self.restarts!r}) must be an integer >= 1")
+
+    def paragraphs(self, text: str) -> list[tuple[int, int]]:
+        """Paragraph spans, trimmed."""
+        from .._text import trim
+
+        out, prev = [], 0
+        for a, b in PARAGRAPH.cuts(text, 0, len(text)):
+            s, e = trim(text, prev, a)
+            if s < e:
+                out.append((s, e))
+            prev = b
+        s, e = trim(text, prev, len(text))
+        if s < e:
+            out.append((s, e))
+        return out
+
+    def spans(self, document: Document, measure: Measure) -> list[Span]:
+        text = document.text
+        paras = self.paragraphs(text)
+        if not paras:
+            return []
+        labels = _lda_labels([text[s:e] for s, e in paras], self.n_topics, self.random_state, self.restarts)
+        budget = self.chunk_size - self.chunk_overlap
+        levels = (PARAGRAPH, LINE, SentenceSegmenter())
+        spans: list[Span] = []
+        i = 0
+        while i < len(paras):
+            j = i
+            while j + 1 < len(paras) and labels[j + 1] == labels[i]:
+                j += 1
+            part = pack(text, measure, budget, levels, start=paras[i][0], end=paras[j][1])
+            if part and j + 1 < len(paras):
+                part[-1].boundary = TOPIC
+            spans.extend(part)
+            i = j + 1
+        return add_overlap(text, measure, spans, self.chunk_size, self.chunk_overlap, levels)
+
+    def span_metadata(self, document: Document, spans: Sequence[Span]) -> list[dict[str, Any]] | None:
+        return None
+
+
+def _lda_labels(paragraphs: list[str], n_topics: int, seed: int, restarts: int = 4) -> list[int]:
+    from ..embeddings._common import need
+
+    need("sklearn", "scikit-learn", "topic", "the topic strategy")
+    from sklearn.decomposition import LatentDirichletAllocation
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    if len(paragraphs) < 2:
+        return [0] * len(paragraphs)
+    try:
+        counts = CountVectorizer(stop_words="english").fit_transform(paragraphs)
+    except ValueError:  # no word left (numbers, punctuation, stop words only)
+        return [0] * len(paragraphs)
+    best: tuple[float, Any] | None = None
+    for k in range(restarts):  # LDA has local optima on small inputs: keep the likeliest fit
+        lda = LatentDirichletAllocation(n_components=n_topics, random_state=seed + k, learning_method="batch")
+        dist = lda.fit_transform(counts)
+        score = float(lda.score(counts))
+        if best is None or score > best[0]:
+            best = (score, dist)
+    assert best is not None
+    return [int(x) for x in best[1].argmax(axis=1)]

@@ -1,0 +1,162 @@
+"""``chunkwise inspect FILE``: see where a strategy cuts, and why.
+
+Prints the chunks with their boundaries marked (kind of cut, size, and for the semantic
+strategies the similarity at the cut) and, with ``--plot out.png``, draws the similarity
+of consecutive sentences with the threshold line and the chosen boundaries (matplotlib,
+imported only then).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import click
+
+__all__ = ["command", "plot_analysis", "render_chunks"]
+
+
+def render_chunks(chunks: list[Any], width: int = 0) -> str:
+    """A text view: each chunk's header line (index, offsets, size, boundary), its text, and
+    a marked line at each cut. ``width`` > 0 shortens each chunk's text to that many
+    characters (middle elided)."""
+    lines: list[str] = []
+    for c in chunks:
+        body = c.text
+        if width and len(body) > width:
+            half = max(1, width // 2 - 2)
+            body = f"{body[:half]} ... {body[-half:]}"
+        lines.append(f"[{c.index}] {c.start_index}:{c.end_index}  {c.size} {c.unit}")
+        lines.append(body)
+        kind = c.metadata.get("boundary", "")
+        if c.index < len(chunks) - 1 or kind != "end":
+            sim = c.metadata.get("boundary_similarity")
+            extra = f", similarity {sim:.3f}" if isinstance(sim, float) else ""
+            lines.append(f"──── cut: {kind}{extra} " + "─" * 20)
+    return "\n".join(lines)
+
+
+def plot_analysis(analysis: Any, threshold_type: str | None, out: Path, title: str = "") -> None:
+    """Draw the similarity curve, the threshold line and the boundaries to ``out`` (PNG, SVG, PDF).
+
+    Raises:
+        MissingDependencyError: matplotlib is not installed (extra ``plot``).
+    """
+    from ..embeddings._common import need
+
+    need("matplotlib", "matplotlib", "plot", "chunkwise inspect --plot")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sims = [float(x) for x in analysis.similarities]
+    fig, ax = plt.subplots(figsize=(max(6.0, min(24.0, len(sims) * 0.15)), 4.0))
+    xs = [i + 0.5 for i in range(len(sims))]  # the gap after sentence i
+    ax.plot(xs, sims, marker="o", markersize=3, linewidth=1, label="similarity of consecutive sentences")
+    thr = analysis.threshold
+    if threshold_type and not math.isnan(thr):
+        if threshold_type == "absolute":
+            ax.axhline(thr, color="red", linestyle="--", label=f"threshold ({threshold_type}) {thr:.3f}")
+        elif threshold_type != "gradient":  # distance threshold: similarity 1 - d
+            ax.axhline(1 - thr, color="red", linestyle="--", label=f"threshold ({threshold_type}) {1 - thr:.3f}")
+    for k, c in enumerate(analysis.cuts):
+        ax.axvline(c + 0.5, color="green", alpha=0.5, linewidth=1, label="semantic cut" if k == 0 else None)
+    starts = {a: i for i, (a, _) in enumerate(analysis.sentences)}
+    cuts = set(analysis.cuts)
+    first = True
+    for s in analysis.spans[1:]:
+        i = starts.get(s.start)
+        if i is not None and i > 0 and (i - 1) not in cuts:
+            ax.axvline(i - 0.5, color="orange", alpha=0.6, linestyle=":", label="size cut" if first else None)
+            first = False
+    ax.set_xlabel("sentence")
+    ax.set_ylabel("cosine similarity")
+    ax.set_title(title or "semantic boundaries")
+    ax.legend(loc="lower left", fontsize="small")
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
+@click.command("inspect")
+@click.argument("path", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option(
+    "--strategy", "-s", default="semantic", show_default=True, help="Strategy name (see `chunkwise strategies`)."
+)
+@click.option("--chunk-size", "-n", default=512, show_default=True, type=int, help="Largest chunk, in --unit.")
+@click.option(
+    "--chunk-overlap", default=0, show_default=True, type=int, help="Overlap of consecutive chunks, in --unit."
+)
+@click.option("--unit", "-u", default="tokens", show_default=True, type=click.Choice(["chars", "words", "tokens"]))
+@click.option(
+    "--tokenizer", default="cl100k_base", show_default=True, help="Encoding name or tokenizer.json path (unit tokens)."
+)
+@click.option(
+    "--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="A strategy parameter (JSON value), repeatable."
+)
+@click.option(
+    "--plot",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Write the similarity curve here (PNG/SVG/PDF; semantic strategies).",
+)
+@click.option(
+    "--width",
+    default=0,
+    show_default=True,
+    type=int,
+    help="Shorten each chunk's text to this many characters (0: full).",
+)
+def command(
+    path: Path,
+    strategy: str,
+    chunk_size: int,
+    chunk_overlap: int,
+    unit: str,
+    tokenizer: str,
+    params: tuple[str, ...],
+    plot: Path | None,
+    width: int,
+) -> None:
+    """Show the chunks of FILE with their boundaries marked; --plot draws the similarity curve."""
+    from ..api import make_chunker
+    from ..cli import _parse_params
+    from ..errors import ChunkwiseError
+    from ..loaders import load
+
+    try:
+        chunker = make_chunker(
+            strategy,
+            chunk_size=chunk_size,
+            chunk_overlap=chunk_overlap,
+            unit=unit,
+            tokenizer=tokenizer,
+            **_parse_params(params),
+        )
+        doc = load(path)
+        analysis = None
+        if hasattr(chunker, "analyze"):
+            analysis = chunker.analyze(doc)
+            chunks = chunker.build_chunks(doc, analysis.spans, analysis.metadata)
+        else:
+            chunks = chunker.chunk(doc)
+        click.echo(render_chunks(chunks, width))
+        summary = f"{len(chunks)} chunks, strategy {strategy}, unit {chunker.sizer.unit}"
+        if analysis is not None:
+            summary += f"; {len(analysis.sentences)} sentences, {len(analysis.cuts)} semantic cuts"
+            if not math.isnan(analysis.threshold):
+                summary += f", threshold {analysis.threshold:.4f} ({getattr(chunker, 'threshold_type', '')})"
+        click.echo(summary, err=True)
+        if plot is not None:
+            if analysis is None:
+                raise click.UsageError(
+                    f"--plot needs a semantic strategy ('semantic', 'semantic_cluster'), not {strategy!r}"
+                )
+            plot_analysis(analysis, getattr(chunker, "threshold_type", None), plot, title=f"{path.name}: {strategy}")
+            click.echo(f"plot written to {plot}", err=True)
+    except ChunkwiseError as exc:
+        raise click.UsageError(str(exc)) from exc
+    except ImportError as exc:
+        raise click.UsageError(str(exc)) from exc
