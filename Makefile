@@ -20,6 +20,7 @@ test: $(VENV)/.installed
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed
+	bash benchmarks/setup.sh
 	$(BIN)/python benchmarks/run.py
 
 clean:
