@@ -18,8 +18,9 @@ from .chunkers.base import BaseChunker
 from .chunkers.fixed import FixedChunker
 from .chunkers.recursive import RecursiveChunker
 from .chunkers.sentence import SentenceChunker
+from .chunkers.structure import MarkdownChunker, SectionsChunker
 from .embeddings import embed_chunks as embed
-from .errors import ChunkwiseError, ConfigError, LoadError, MissingDependencyError
+from .errors import ChunkwiseError, ConfigError, LoadError, MissingDependencyError, OversizeError
 from .loaders import load, parse
 from .registry import get_strategy, strategy_names
 from .sentences import SentenceSegmenter, split_sentences
@@ -39,8 +40,11 @@ __all__ = [
     "FixedChunker",
     "HFTokenizerSizer",
     "LoadError",
+    "MarkdownChunker",
     "MissingDependencyError",
+    "OversizeError",
     "RecursiveChunker",
+    "SectionsChunker",
     "SentenceChunker",
     "SentenceSegmenter",
     "Sizer",

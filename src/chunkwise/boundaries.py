@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 __all__ = [
-    "Level",
-    "RegexLevel",
-    "PositionsLevel",
-    "FunctionLevel",
-    "PARAGRAPH",
     "LINE",
+    "PARAGRAPH",
     "WORD",
+    "FunctionLevel",
+    "Level",
+    "PositionsLevel",
+    "RegexLevel",
     "separator_level",
 ]
 

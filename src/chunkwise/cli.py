@@ -19,7 +19,7 @@ from .errors import ChunkwiseError
 from .loaders import find_files, load
 from .registry import get_strategy, strategy_names
 
-__all__ = ["main", "cli"]
+__all__ = ["cli", "main"]
 
 
 def _parse_params(items: tuple[str, ...]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ invalid configuration is a :class:`ValueError`, a missing optional dependency an
 
 from __future__ import annotations
 
-__all__ = ["ChunkwiseError", "ConfigError", "MissingDependencyError", "LoadError"]
+__all__ = ["ChunkwiseError", "ConfigError", "LoadError", "MissingDependencyError", "OversizeError"]
 
 
 class ChunkwiseError(Exception):
@@ -39,3 +39,8 @@ class MissingDependencyError(ChunkwiseError, ImportError):
 
 class LoadError(ChunkwiseError, OSError):
     """A file could not be read or decoded."""
+
+
+class OversizeError(ChunkwiseError, ValueError):
+    """An atomic block (a code block, a table) is larger than chunk_size under
+    ``oversize="raise"``."""

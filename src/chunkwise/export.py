@@ -12,7 +12,7 @@ from typing import IO, Any
 
 from .types import Chunk, Document
 
-__all__ = ["chunk_record", "atomic_writer", "write_jsonl"]
+__all__ = ["atomic_writer", "chunk_record", "write_jsonl"]
 
 
 def chunk_record(chunk: Chunk, document: Document) -> dict[str, Any]:

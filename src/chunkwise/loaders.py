@@ -2,27 +2,48 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError, LoadError
+from .errors import ConfigError, LoadError, MissingDependencyError
 from .types import Document
 
-__all__ = ["load", "parse", "find_files", "FORMATS", "SUFFIXES"]
+__all__ = ["FORMATS", "SUFFIXES", "find_files", "load", "parse"]
 
-FORMATS = ("text", "markdown")
-SUFFIXES = {".txt": "text", ".text": "text", ".md": "markdown", ".markdown": "markdown"}
+logger = logging.getLogger(__name__)
+
+FORMATS = ("text", "markdown", "html")
+SUFFIXES = {
+    ".txt": "text",
+    ".text": "text",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".html": "html",
+    ".htm": "html",
+}
 
 
-def parse(content: str | bytes, format: str = "text", *, source: str | None = None, metadata: dict[str, Any] | None = None, id: str = "") -> Document:
+def parse(
+    content: str | bytes,
+    format: str = "text",
+    *,
+    source: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    id: str = "",
+) -> Document:
     """A :class:`Document` from content in a format.
 
     Args:
         content: the text (``str``), or UTF-8 bytes.
-        format: ``"text"`` or ``"markdown"`` (Markdown text is kept as it is; the
-            ``markdown`` strategy reads its structure).
+        format: ``"text"``, ``"markdown"`` (the text is kept as it is; the ``markdown``
+            strategy reads its structure; YAML front matter is parsed into
+            ``metadata["front_matter"]``, and its ``title`` into ``metadata["title"]``)
+            or ``"html"`` (the document's text is Markdown rendered from the HTML in
+            reading order, without scripts, styles or navigation; the page's title and
+            language go to ``metadata["title"]`` and ``metadata["language"]``).
         source: where the content came from, if known.
         metadata: document metadata, copied onto every chunk.
         id: the document id (default: derived from ``source`` or the text).
@@ -30,15 +51,43 @@ def parse(content: str | bytes, format: str = "text", *, source: str | None = No
     Raises:
         ConfigError: an unknown format.
         LoadError: bytes that are not UTF-8.
+        MissingDependencyError: ``"html"`` without ``pip install 'chunkwise[html]'``, or
+            Markdown front matter without ``pip install 'chunkwise[markdown]'``.
+
+    Example:
+        >>> doc = parse("<title>T</title><h1>Hi</h1><p>Text.</p>", format="html")
+        >>> doc.text, doc.metadata["title"]
+        ('# Hi\\n\\nText.\\n', 'T')
     """
     if isinstance(content, bytes):
         content = _decode(content, source or "<bytes>")
     fmt = format.lower()
     if fmt in ("md",):
         fmt = "markdown"
+    elif fmt in ("htm",):
+        fmt = "html"
     if fmt not in FORMATS:
         raise ConfigError(f"format {format!r} is unknown; choose one of: {', '.join(FORMATS)}")
     meta = dict(metadata or {})
+    if fmt == "html":
+        from .parsers.html import html_to_markdown
+
+        content, found = html_to_markdown(content)
+        for key, value in found.items():
+            meta.setdefault(key, value)
+    elif fmt == "markdown" and content.startswith("---"):
+        from .parsers.markdown import parse_front_matter
+
+        try:
+            fm = parse_front_matter(content)
+        except MissingDependencyError as exc:  # the text loads; only its metadata waits for PyYAML
+            logger.warning("%s: front matter not read: %s", source or "<text>", exc)
+            fm = None
+        if fm is not None:
+            meta.setdefault("front_matter", fm[1])
+            title = fm[1].get("title")
+            if isinstance(title, str):
+                meta.setdefault("title", title)
     meta.setdefault("format", fmt)
     return Document(content, id=id, source=source, metadata=meta)
 
@@ -50,11 +99,13 @@ def _decode(data: bytes, source: str) -> str:
         raise LoadError(f"{source}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from exc
 
 
-def load(path: str | os.PathLike[str], format: str | None = None, *, metadata: dict[str, Any] | None = None) -> Document:
+def load(
+    path: str | os.PathLike[str], format: str | None = None, *, metadata: dict[str, Any] | None = None
+) -> Document:
     """Read a file into a :class:`Document` (UTF-8; a byte-order mark is dropped).
 
-    The format comes from the suffix (``.txt`` text, ``.md``/``.markdown`` Markdown) unless
-    given. The document's ``source`` is the path as given and its id derives from it.
+    The format comes from the suffix (``.txt`` text, ``.md``/``.markdown`` Markdown,
+    ``.html``/``.htm`` HTML) unless given. The document's ``source`` is the path as given and its id derives from it.
 
     Raises:
         LoadError: the file cannot be read or is not UTF-8.

@@ -31,7 +31,7 @@ from ._text import first_cluster_end, grapheme_floor, trim
 from .boundaries import WORD, Level, PositionsLevel
 from .sizers import Measure
 
-__all__ = ["Span", "pack", "add_overlap", "HARD", "END"]
+__all__ = ["END", "HARD", "Span", "add_overlap", "pack"]
 
 _SLACK = 64  # whitespace allowed between a piece end and its cut when searching back
 HARD = "hard"  # a cut inside a word, at a grapheme cluster (or token) boundary

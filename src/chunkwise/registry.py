@@ -7,7 +7,7 @@ from typing import Any
 
 from .errors import ConfigError
 
-__all__ = ["register", "get_strategy", "strategy_names"]
+__all__ = ["get_strategy", "register", "strategy_names"]
 
 _REGISTRY: dict[str, type] = {}
 

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["sentence_cuts", "SentenceSegmenter", "split_sentences"]
+__all__ = ["SentenceSegmenter", "sentence_cuts", "split_sentences"]
 
 _CLOSERS = "\"'”’»)\\]}」』】〕〉》"
 # The leading lookahead lets the regex engine skip quickly to the characters that can

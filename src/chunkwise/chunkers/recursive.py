@@ -14,7 +14,7 @@ from ..sentences import SentenceSegmenter
 from ..types import Document
 from .base import BaseChunker
 
-__all__ = ["RecursiveChunker", "DEFAULT_LEVELS", "CLAUSE"]
+__all__ = ["CLAUSE", "DEFAULT_LEVELS", "RecursiveChunker"]
 
 # CJK clause punctuation: a cut after it (CJK text has no spaces to fall back on)
 CLAUSE = RegexLevel("clause", re.compile(r"[，、；：,;](?!\s)"), keep_separator="end")

@@ -88,7 +88,7 @@ class BertEmbedder:
         self.window = window
         w: dict[str, Any] = {}
         with safe_open(str(p / "model.safetensors"), framework="np") as f:
-            for k in f.keys():  # noqa: SIM118 (a safetensors handle, not a dict)
+            for k in f.keys():
                 key = k.removeprefix("bert.")
                 w[key] = f.get_tensor(k)
         self.w = {k: np.ascontiguousarray(v.astype(np.float32)) for k, v in w.items() if v.dtype.kind == "f"}

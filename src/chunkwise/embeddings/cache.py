@@ -89,7 +89,7 @@ class EmbeddingCache:
         with self._lock:
             self._db.close()
 
-    def __enter__(self) -> EmbeddingCache:  # noqa: PYI034
+    def __enter__(self) -> EmbeddingCache:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -1,0 +1,256 @@
+"""Markdown structure with exact offsets, from a CommonMark parser (markdown-it-py).
+
+:class:`MarkdownParser` parses a Markdown text once and returns an
+:class:`~chunkwise.parsers.outline.Outline`: ATX and setext headings with plain-text titles
+(the closing ``#`` sequence of an ATX heading is not part of its title), and the blocks --
+paragraphs, fenced code (``` or ~~~ of any length; an unclosed fence runs to the end of the
+document, as CommonMark says), indented code, tables, lists and their items, block
+quotes, thematic breaks, HTML blocks -- as character offsets of the original text. CRLF and
+CR line ends are handled exactly like LF: markdown-it normalises them and reports line
+numbers, which are mapped back to offsets of the original text here. YAML front matter
+(a ``---`` line first, closed by ``---`` or ``...``) is parsed with PyYAML into
+``Outline.metadata``.
+
+Method:
+    CommonMark 0.31 block structure via markdown-it-py (token ``map`` gives line ranges),
+    with the GFM table extension; titles rendered from the inline parse of each heading.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import MissingDependencyError
+from .outline import Block, Heading, Outline, line_starts
+
+__all__ = ["MarkdownParser", "parse_front_matter"]
+
+_FM_OPEN = re.compile(r"---[ \t]*(?:\r\n?|\n)")
+_FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r\n?|\n|\Z)", re.MULTILINE)
+# characters that may start inline markup (emphasis, code, links, HTML, entities, escapes)
+_INLINE_SYNTAX = re.compile(r"[*_`\[\]<>&\\!]")
+_BLOCK_KINDS = {
+    "paragraph_open": "paragraph",
+    "heading_open": "heading",
+    "fence": "fence",
+    "code_block": "code",
+    "table_open": "table",
+    "bullet_list_open": "list",
+    "ordered_list_open": "list",
+    "blockquote_open": "blockquote",
+    "hr": "hr",
+    "html_block": "html",
+}
+
+
+def _markdown_it() -> Any:
+    try:
+        from markdown_it import MarkdownIt
+    except ImportError:
+        raise MissingDependencyError("markdown-it-py", "markdown", "Markdown parsing") from None
+    return MarkdownIt
+
+
+def parse_front_matter(text: str) -> tuple[tuple[int, int], dict[str, Any]] | None:
+    """The YAML front matter at the start of ``text``: its span (from the opening ``---``
+    to the end of the closing line) and the parsed mapping, or None when there is none (or
+    when the block between the ``---`` lines is not a YAML mapping).
+
+    Raises:
+        MissingDependencyError: front matter present but PyYAML is not installed.
+    """
+    m = _FM_OPEN.match(text)
+    if m is None:
+        return None
+    close = _FM_CLOSE.search(text, m.end())
+    if close is None:
+        return None
+    try:
+        import yaml
+    except ImportError:
+        raise MissingDependencyError("pyyaml", "markdown", "YAML front matter") from None
+    try:
+        data = yaml.safe_load(text[m.end() : close.start()])
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, Mapping):
+        return None
+    return (0, close.end()), {str(k): v for k, v in data.items()}
+
+
+def _plain(children: Any) -> str:
+    parts: list[str] = []
+    for t in children or ():
+        if t.type in ("text", "code_inline"):
+            parts.append(t.content)
+        elif t.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif t.type == "image":
+            parts.append(_plain(t.children))
+    return " ".join("".join(parts).split())
+
+
+class MarkdownParser:
+    """Parse Markdown into an :class:`Outline` of headings and blocks.
+
+    Args:
+        front_matter: recognise YAML front matter at the start of the text.
+        piece_chars: parse long texts in pieces of about this many characters (see
+            :meth:`parse`); the outline does not depend on it.
+
+    Raises:
+        MissingDependencyError: markdown-it-py (or PyYAML, for front matter) is missing:
+            ``pip install 'chunkwise[markdown]'``.
+
+    Example:
+        >>> o = MarkdownParser().parse("# A #\\n\\ntext\\n")
+        >>> [(h.level, h.title, h.start) for h in o.headings]
+        [(1, 'A', 0)]
+    """
+
+    def __init__(self, *, front_matter: bool = True, piece_chars: int = 1 << 16) -> None:
+        self.front_matter = front_matter
+        self.piece_chars = max(1, piece_chars)
+
+    def parse(self, text: str) -> Outline:
+        """The outline of ``text`` (offsets are ``str`` indices of ``text``).
+
+        Long texts are parsed in pieces of about ``piece_chars`` characters, which keeps
+        time linear in the length (one token list for a whole 16 MB document makes
+        markdown-it-py markedly slower per megabyte). A piece ends before a line that
+        starts at column 0 with a letter or ``#`` after a blank line: no CommonMark block
+        can continue across it except a top-level fenced code or HTML block, and the parser
+        confirms that none does (when one reaches the end of a piece, the piece is cut
+        before it, or grown). The outline is the same as from one parse of the whole text.
+        """
+        markdown_it = _markdown_it()
+        starts = line_starts(text)
+        nlines = len(starts) - 1  # the last entry is len(text)
+        fm = parse_front_matter(text) if self.front_matter else None
+        blocks: list[Block] = []
+        headings: list[Heading] = []
+        items: list[int] = []
+        meta: dict[str, Any] = {}
+        fm_span = None
+        pos = 0
+        if fm is not None:
+            fm_span, meta = fm
+            blocks.append(Block("front_matter", 0, fm_span[1]))
+            pos = bisect_left(starts, fm_span[1])  # parse from the line after it
+        # a token's map may end one line past the last: pad so that lookups never fail
+        starts.extend([len(text)] * 2)
+        md = markdown_it("commonmark", {"maxNesting": 64}).enable("table")
+        md.disable("inline")
+        inline = markdown_it("commonmark")
+        size = self.piece_chars
+        while pos < nlines:
+            end = nlines
+            target = starts[pos] + size
+            if target < len(text):
+                m = _PIECE_BREAK.search(text, target)
+                if m is not None:
+                    end = bisect_left(starts, m.end(), pos)
+            tokens = md.parse(text[starts[pos] : starts[end]])
+            if end < nlines:
+                cut = _open_block(tokens, end - pos)
+                if cut is not None:
+                    index, line = cut
+                    if line == 0:  # the piece is one open block: grow it
+                        size *= 2
+                        continue
+                    tokens = tokens[:index]
+                    end = pos + line
+            _collect(tokens, pos, text, starts, inline, headings, blocks, items)
+            pos = end
+            size = self.piece_chars
+        return Outline(tuple(headings), tuple(blocks), fm_span, meta, tuple(items))
+
+
+# A place where a piece may end: a blank line, then a line at column 0 that starts with a
+# letter or "#" (a paragraph, a heading, a table); the parser confirms it.
+_PIECE_BREAK = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)(?=[#A-Za-z])")
+
+
+def _open_block(tokens: Any, nlines: int) -> tuple[int, int] | None:
+    """The last top-level token, when it is a fenced code or HTML block that runs to the
+    end of the piece (and might go on after it): its index and first line."""
+    for i in range(len(tokens) - 1, -1, -1):
+        t = tokens[i]
+        if t.level == 0 and t.map:
+            if t.type in ("fence", "html_block") and t.map[1] >= nlines:
+                return i, t.map[0]
+            return None
+    return None
+
+
+def _collect(
+    tokens: Any,
+    base: int,
+    text: str,
+    starts: Any,
+    inline: Any,
+    headings: list[Heading],
+    blocks: list[Block],
+    items: list[int],
+) -> None:
+    """Headings, blocks and list items from the tokens of a piece starting at line ``base``."""
+
+    def off(line: int) -> int:
+        return starts[line + base]  # type: ignore[no-any-return]
+
+    rows: list[int] = []  # first lines of the rows of the table being read
+    table_at = 0  # its index in blocks
+    kinds = _BLOCK_KINDS
+    for i, t in enumerate(tokens):
+        ttype = t.type
+        kind = kinds.get(ttype)
+        if kind is None:
+            if ttype == "list_item_open" and t.map:
+                items.append(off(t.map[0]))
+            elif ttype == "tr_open" and t.map:
+                rows.append(t.map[0])
+            elif ttype == "table_close" and rows:
+                b = blocks[table_at]
+                # the header row and separator stay with the first body row
+                header = (b.start, off(rows[0] + 2))
+                blocks[table_at] = Block("table", b.start, b.end, b.depth, "", tuple(off(k) for k in rows[2:]), header)
+                rows = []
+            continue
+        if not t.map:
+            continue
+        l0, l1 = t.map
+        s, e = off(l0), off(l1)
+        if kind == "paragraph":
+            if t.level == 0:  # nested paragraphs are not boundaries of their own
+                blocks.append(Block(kind, s, e, 0))
+        elif kind == "heading" and t.level == 0:  # a heading in a quote or list is not a section
+            content = tokens[i + 1].content if i + 1 < len(tokens) else ""
+            if _INLINE_SYNTAX.search(content):
+                title = _plain(inline.parseInline(content)[0].children)
+            else:  # plain text: the inline parse would only collapse its whitespace
+                title = " ".join(content.split())
+            headings.append(Heading(int(t.tag[1]), title, s, e))
+            blocks.append(Block(kind, s, e, 0))
+        elif kind == "fence":
+            closed = l1 - l0 >= 2 and _closes(text[off(l1 - 1) : off(l1)], t.markup)
+            inner_end = l1 - 1 if closed else l1
+            # no cut after the opening line or before the closing one: the fence stays
+            # with the code it opens and closes
+            cuts = tuple(off(k) for k in range(l0 + 2, inner_end))
+            blocks.append(Block(kind, s, e, t.level, t.info.strip(), cuts))
+        elif kind == "code":
+            blocks.append(Block(kind, s, e, t.level, "", tuple(off(k) for k in range(l0 + 1, l1))))
+        elif kind == "table":
+            table_at = len(blocks)
+            rows = []
+            blocks.append(Block(kind, s, e, t.level))
+        elif t.level == 0:
+            blocks.append(Block(kind, s, e, 0))
+
+
+def _closes(line: str, markup: str) -> bool:
+    s = line.strip()
+    return bool(s) and len(s) >= len(markup) and set(s) == {markup[0]}
