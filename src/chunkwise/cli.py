@@ -66,7 +66,13 @@ def cli() -> None:
 
 @cli.command("chunk")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--strategy", "-s", default="recursive", show_default=True, help="Strategy name (see `chunkwise strategies`).")
+@click.option(
+    "--strategy",
+    "-s",
+    default="auto",
+    show_default=True,
+    help="Strategy name (see `chunkwise strategies`); auto: markdown for .md/.html files, recursive for the rest.",
+)
 @click.option("--chunk-size", "-n", default=512, show_default=True, type=int, help="Largest chunk, in --unit.")
 @click.option("--chunk-overlap", default=0, show_default=True, type=int, help="Overlap of consecutive chunks, in --unit.")
 @click.option("--unit", "-u", default="tokens", show_default=True, type=click.Choice(["chars", "words", "tokens"]))
@@ -85,7 +91,7 @@ def chunk_command(
     output: Path | None,
     progress: bool | None,
 ) -> None:
-    """Chunk files or folders (recursively: .txt, .md, ...) into JSON lines.
+    """Chunk files or folders (recursively: .txt, .md, .markdown, .html, .htm) into JSON lines.
 
     One line per chunk: id, document_id, source, index, start_index, end_index, size, unit,
     text, context, metadata. A summary goes to standard error. A file that cannot be read
@@ -95,12 +101,17 @@ def chunk_command(
 
     from .export import atomic_writer, chunk_record
 
+    common = {"chunk_size": chunk_size, "chunk_overlap": chunk_overlap, "unit": unit, "tokenizer": tokenizer}
     try:
-        chunker = make_chunker(
-            strategy, chunk_size=chunk_size, chunk_overlap=chunk_overlap, unit=unit, tokenizer=tokenizer, **_parse_params(params)
-        )
+        extra = _parse_params(params)
+        if strategy == "auto":
+            text_chunker = make_chunker("recursive", **common, **extra)
+            structured_chunker = make_chunker("markdown", **common, **extra)
+        else:
+            text_chunker = structured_chunker = make_chunker(strategy, **common, **extra)
     except ChunkwiseError as exc:
         raise click.UsageError(str(exc)) from exc
+    chunker = text_chunker
     files = list(find_files(paths))
     stats, failed, docs, nbytes = _Stats(), [], 0, 0
     show = sys.stderr.isatty() if progress is None else progress
@@ -111,7 +122,8 @@ def chunk_command(
         for path in tqdm(files, desc="chunking", unit="file", disable=not show, file=sys.stderr):
             try:
                 doc = load(path)
-                chunks = chunker.chunk(doc)
+                structured = doc.metadata.get("format") in ("markdown", "html")
+                chunks = (structured_chunker if structured else text_chunker).chunk(doc)
             except (ChunkwiseError, OSError, UnicodeError) as exc:
                 failed.append(path)
                 click.echo(f"error: {exc}", err=True)
