@@ -48,3 +48,22 @@ def test_cli_examples_run(tmp_path):
                 args = [a for a in args if a != "-o" and not a.endswith(".jsonl")]
                 result = CliRunner().invoke(cli, [*args, "-o", str(tmp_path / "out.jsonl")], catch_exceptions=False)
                 assert result.exit_code == 0, result.output
+
+
+def test_evaluation_examples_use_real_options(tmp_path):
+    """The eval and calibrate examples name options the commands have; stats runs as shown."""
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    lines = [line for block in _blocks("console") for line in block.splitlines()]
+    for name in ("eval", "calibrate"):
+        line = next(x for x in lines if x.startswith(f"chunkwise {name} "))
+        command = cli.commands[name]
+        known = {opt for p in command.params for opt in getattr(p, "opts", [])}
+        used = {a for a in line.split()[2:] if a.startswith("-")}
+        assert used <= known, (name, used - known)
+    line = next(x for x in lines if x.startswith("chunkwise stats "))
+    result = CliRunner().invoke(cli, line.split()[1:], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "recursive" in result.output and "fixed" in result.output

@@ -21,6 +21,7 @@ from .chunkers.sentence import SentenceChunker
 from .chunkers.structure import MarkdownChunker, SectionsChunker
 from .embeddings import embed_chunks as embed
 from .errors import ChunkwiseError, ConfigError, LoadError, MissingDependencyError, OversizeError
+from .evaluation import evaluate
 from .loaders import load, parse
 from .registry import get_strategy, strategy_names
 from .sentences import SentenceSegmenter, split_sentences
@@ -53,6 +54,7 @@ __all__ = [
     "__version__",
     "chunk",
     "embed",
+    "evaluate",
     "get_sizer",
     "get_strategy",
     "load",

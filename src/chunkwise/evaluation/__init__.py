@@ -1,0 +1,44 @@
+"""Measure which chunking retrieves best.
+
+* :func:`evaluate` / :func:`evaluate_grid`: chunk, embed, retrieve top-k over the whole
+  collection, and score span recall, precision, IoU, precision_omega, recall@k, MRR and
+  nDCG (after Smith & Troynikov, "Evaluating Chunking Strategies for Retrieval", Chroma
+  technical report, 2024), plus the tokens retrieved per question.
+* :func:`score_question`: the metrics alone, over spans ``(document_id, start, end)``.
+* :func:`load_questions` / :func:`load_corpus`: probe sets (Chroma's CSV or JSON lines).
+* :func:`calibrate`: the configuration of a grid that maximises a metric.
+* :func:`chunk_stats`: size, fill and boundary statistics without embeddings.
+
+Importing this package loads no numpy; the search and the embeddings load it when run.
+"""
+
+from __future__ import annotations
+
+from .calibration import calibrate
+from .diagnostics import ChunkStats, chunk_stats
+from .index import ExactIndex
+from .metrics import METRIC_NAMES, QuestionScores, SpanRef, mean_scores, score_question
+from .probes import Question, check_questions, load_corpus, load_questions
+from .runner import EvalConfig, EvaluationResult, choose_k, evaluate, evaluate_grid, make_grid
+
+__all__ = [
+    "METRIC_NAMES",
+    "ChunkStats",
+    "EvalConfig",
+    "EvaluationResult",
+    "ExactIndex",
+    "Question",
+    "QuestionScores",
+    "SpanRef",
+    "calibrate",
+    "check_questions",
+    "choose_k",
+    "chunk_stats",
+    "evaluate",
+    "evaluate_grid",
+    "load_corpus",
+    "load_questions",
+    "make_grid",
+    "mean_scores",
+    "score_question",
+]

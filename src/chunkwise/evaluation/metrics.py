@@ -1,0 +1,250 @@
+"""Span-level retrieval metrics: recall, precision, IoU, precision_omega, recall@k, MRR, nDCG.
+
+Metrics take *spans*, never chunk objects: a span is ``(document_id, start, end)``, a
+half-open range of ``str`` offsets (characters) into one document. Whatever produced the
+ranked list -- plain chunks, children expanded to their parents, a reranker -- only has to
+say which spans of which documents it returns, in rank order.
+
+Method:
+    Brandon Smith and Anton Troynikov, "Evaluating Chunking Strategies for Retrieval",
+    Chroma technical report, July 2024 (https://research.trychroma.com/evaluating-chunking).
+    For a question with reference excerpts ``t_e`` and retrieved chunks ``t_r``::
+
+        recall    = |t_e ∩ t_r| / |t_e|
+        precision = |t_e ∩ t_r| / |t_r|
+        IoU       = |t_e ∩ t_r| / (|t_e| + |t_r| - |t_e ∩ t_r|)
+
+    and precision_omega is the precision obtained if every chunk containing part of a
+    reference were retrieved (an upper bound on precision at full recall). The report
+    counts tokens; here the unit is characters, which is exact because chunks carry their
+    offsets (Chroma's evaluator has to re-find chunk strings in the corpus).
+
+    Sets: ``t_e`` is the union of the reference spans (overlapping, nested or duplicate
+    references count once) and ``t_r`` the union of the retrieved spans. Chroma's
+    reference code instead sums the lengths of the retrieved chunks in the precision
+    and IoU denominators, so text retrieved twice (overlapping chunks) counts twice;
+    that variant is reported as ``precision_redundant`` and ``iou_redundant``.
+
+    Ranked metrics (standard IR, Manning et al., *Introduction to Information Retrieval*,
+    ch. 8; Järvelin & Kekäläinen 2002 for nDCG): a retrieved span is *relevant* when it
+    overlaps a reference by at least one character; ``recall_at_k`` is 1 when any of the
+    top k is relevant; ``mrr`` is 1/rank of the first relevant span; ``ndcg`` uses the
+    gain of a span = its share of the reference characters ``|span ∩ t_e| / |t_e|``,
+    discount ``1 / log2(rank + 1)``, and the ideal DCG of the best k candidate spans.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = [
+    "METRIC_NAMES",
+    "QuestionScores",
+    "SpanRef",
+    "intersection_length",
+    "mean_scores",
+    "score_question",
+    "span_length",
+    "union",
+]
+
+SpanRef = tuple[str, int, int]
+"""``(document_id, start, end)``: half-open character offsets into one document."""
+
+METRIC_NAMES = (
+    "recall",
+    "precision",
+    "iou",
+    "precision_omega",
+    "precision_redundant",
+    "iou_redundant",
+    "recall_at_k",
+    "mrr",
+    "ndcg",
+    "tokens",
+)
+
+
+def union(spans: Iterable[SpanRef]) -> dict[str, list[tuple[int, int]]]:
+    """The union of spans, per document: sorted, disjoint, non-adjacent-merged ranges.
+
+    Adjacent ranges (``(0, 5)`` and ``(5, 9)``) merge into one; empty ranges vanish.
+
+    Example:
+        >>> union([("a", 5, 9), ("a", 0, 6), ("b", 1, 1)])
+        {'a': [(0, 9)]}
+    """
+    by_doc: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for doc, s, e in spans:
+        if e > s:
+            by_doc[doc].append((s, e))
+    out: dict[str, list[tuple[int, int]]] = {}
+    for doc, ranges in by_doc.items():
+        ranges.sort()
+        merged: list[tuple[int, int]] = []
+        for s, e in ranges:
+            if merged and s <= merged[-1][1]:
+                if e > merged[-1][1]:
+                    merged[-1] = (merged[-1][0], e)
+            else:
+                merged.append((s, e))
+        out[doc] = merged
+    return out
+
+
+def span_length(sets: Mapping[str, Sequence[tuple[int, int]]]) -> int:
+    """Number of characters in a union (as returned by :func:`union`)."""
+    return sum(e - s for ranges in sets.values() for s, e in ranges)
+
+
+def intersection_length(a: Mapping[str, Sequence[tuple[int, int]]], b: Mapping[str, Sequence[tuple[int, int]]]) -> int:
+    """Characters common to two unions (each sorted and disjoint per document)."""
+    total = 0
+    for doc, ra in a.items():
+        rb = b.get(doc)
+        if not rb:
+            continue
+        i = j = 0
+        while i < len(ra) and j < len(rb):
+            lo = max(ra[i][0], rb[j][0])
+            hi = min(ra[i][1], rb[j][1])
+            if hi > lo:
+                total += hi - lo
+            if ra[i][1] < rb[j][1]:
+                i += 1
+            else:
+                j += 1
+    return total
+
+
+@dataclass(frozen=True)
+class QuestionScores:
+    """The scores of one question (each in [0, 1] except ``tokens``).
+
+    Attributes:
+        recall: share of reference characters covered by the retrieved spans.
+        precision: share of retrieved characters (union) that are reference characters.
+        iou: reference ∩ retrieved over reference ∪ retrieved (characters).
+        precision_omega: precision if exactly the candidate spans overlapping a reference
+            were retrieved (0 when no candidate overlaps one).
+        precision_redundant: as precision, but the denominator sums the lengths of the
+            retrieved spans, so text retrieved twice counts twice (Chroma's code).
+        iou_redundant: as iou with that denominator (Chroma's code).
+        recall_at_k: 1.0 if any retrieved span overlaps a reference, else 0.0.
+        mrr: 1 / rank of the first retrieved span overlapping a reference (0 if none).
+        ndcg: normalised discounted cumulative gain at k (see the module docstring).
+        tokens: tokens in the retrieved spans (the context an LLM would read), summed
+            over spans as retrieved (a repeated passage counts again).
+        k: number of spans retrieved.
+    """
+
+    recall: float
+    precision: float
+    iou: float
+    precision_omega: float
+    precision_redundant: float
+    iou_redundant: float
+    recall_at_k: float
+    mrr: float
+    ndcg: float
+    tokens: float
+    k: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of the fields."""
+        return asdict(self)
+
+
+def _ratio(num: float, den: float) -> float:
+    return num / den if den > 0 else 0.0
+
+
+def score_question(
+    retrieved: Sequence[SpanRef],
+    references: Sequence[SpanRef],
+    candidates: Sequence[SpanRef] | None = None,
+    tokens: Sequence[int] | None = None,
+) -> QuestionScores:
+    """Score one question's ranked retrieval against its reference spans.
+
+    Args:
+        retrieved: the spans returned, best first (k of them; may be empty, may repeat,
+            may belong to other documents -- those cover nothing).
+        references: the answer's reference spans (overlapping, nested or duplicate spans
+            are merged: their union is what counts).
+        candidates: every span the retriever could have returned (all chunks of the
+            collection); used for precision_omega and the ideal DCG. Defaults to
+            ``retrieved``.
+        tokens: the token count of each retrieved span (same order); summed into
+            ``tokens``. Defaults to zeros.
+
+    Returns:
+        A :class:`QuestionScores`; all ratios are 0.0 when their denominator is 0
+        (empty retrieval).
+
+    Raises:
+        ValueError: no reference span has a character, or ``tokens`` has the wrong length.
+
+    Method:
+        Smith & Troynikov, "Evaluating Chunking Strategies for Retrieval" (Chroma, 2024)
+        for recall, precision, IoU and precision_omega; nDCG after Järvelin & Kekäläinen
+        (2002). See the module docstring for the exact definitions.
+
+    Example:
+        >>> s = score_question([("d", 0, 10)], [("d", 5, 15)])
+        >>> (s.recall, s.precision, round(s.iou, 3))
+        (0.5, 0.5, 0.333)
+    """
+    ref = union(references)
+    ref_len = span_length(ref)
+    if ref_len == 0:
+        raise ValueError("a question needs at least one non-empty reference span")
+    if tokens is not None and len(tokens) != len(retrieved):
+        raise ValueError(f"tokens has {len(tokens)} entries for {len(retrieved)} retrieved spans")
+    got = union(retrieved)
+    got_len = span_length(got)
+    inter = intersection_length(ref, got)
+    summed = sum(max(0, e - s) for _, s, e in retrieved)
+
+    def hit(span: SpanRef) -> int:
+        return intersection_length(ref, union([span]))
+
+    gains = [hit(sp) / ref_len for sp in retrieved]
+    relevant = [g > 0 for g in gains]
+    first = next((i for i, r in enumerate(relevant) if r), None)
+    dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains))
+    pool = retrieved if candidates is None else candidates
+    pool_gains = sorted((hit(sp) / ref_len for sp in pool), reverse=True)[: len(retrieved)]
+    idcg = sum(g / math.log2(i + 2) for i, g in enumerate(pool_gains))
+
+    touching = [sp for sp in pool if hit(sp) > 0]
+    omega_set = union(touching)
+    omega_inter = intersection_length(ref, omega_set)
+    # Chroma adds reference text no candidate covers to the denominator.
+    omega_den = span_length(union([sp for sp in touching] + list(references)))
+    return QuestionScores(
+        recall=inter / ref_len,
+        precision=_ratio(inter, got_len),
+        iou=_ratio(inter, ref_len + got_len - inter),
+        precision_omega=_ratio(omega_inter, omega_den),
+        precision_redundant=_ratio(inter, summed),
+        iou_redundant=_ratio(inter, summed + ref_len - inter),
+        recall_at_k=1.0 if first is not None else 0.0,
+        mrr=1.0 / (first + 1) if first is not None else 0.0,
+        ndcg=_ratio(dcg, idcg),
+        tokens=float(sum(tokens)) if tokens is not None else 0.0,
+        k=len(retrieved),
+    )
+
+
+def mean_scores(scores: Sequence[QuestionScores]) -> dict[str, float]:
+    """The mean of each metric over questions (macro average; empty input gives zeros)."""
+    n = len(scores)
+    out = {}
+    for name in METRIC_NAMES + ("k",):
+        out[name] = sum(getattr(s, name) for s in scores) / n if n else 0.0
+    return out

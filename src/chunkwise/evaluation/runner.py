@@ -1,0 +1,357 @@
+"""Run a retrieval evaluation: chunk, embed, search, score.
+
+:func:`evaluate` scores one chunking configuration; :func:`evaluate_grid` runs a list of
+configurations side by side, embedding each question once. Retrieval is over the whole
+collection (every document's chunks), as in Chroma's evaluation: a chunk of another
+document counts as retrieved and covers nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..api import make_chunker
+from ..chunkers.base import BaseChunker
+from ..errors import ConfigError
+from ..sizers import Sizer, get_sizer
+from ..types import Chunk, Document
+from .index import ExactIndex
+from .metrics import QuestionScores, SpanRef, mean_scores, score_question
+from .probes import Question, check_questions
+
+__all__ = ["Embedder", "EvalConfig", "EvaluationResult", "choose_k", "evaluate", "evaluate_grid", "make_grid"]
+
+logger = logging.getLogger(__name__)
+
+
+class Embedder(Protocol):
+    """What the evaluation needs of an embedder (``chunkwise.embeddings`` provides them)."""
+
+    name: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        """float32 ``[len(texts), dim]``, rows L2-normalised."""
+        ...
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """One chunking configuration of a grid.
+
+    Attributes:
+        strategy: a registered strategy name.
+        chunk_size: the largest chunk, in ``unit``.
+        chunk_overlap: overlap of consecutive chunks, in ``unit``.
+        unit: ``"chars"``, ``"words"`` or ``"tokens"``.
+        tokenizer: for tokens: an encoding name or tokenizer path.
+        params: the strategy's own parameters, as sorted ``(name, value)`` pairs.
+    """
+
+    strategy: str
+    chunk_size: int
+    chunk_overlap: int = 0
+    unit: str = "tokens"
+    tokenizer: str = "cl100k_base"
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def label(self) -> str:
+        """A short name: ``recursive/400/100`` (plus parameters)."""
+        extra = "".join(f" {k}={json.dumps(v)}" for k, v in self.params)
+        return f"{self.strategy}/{self.chunk_size}/{self.chunk_overlap}{extra}"
+
+    def make_chunker(self) -> BaseChunker:
+        """The configured chunker. Raises ConfigError for an invalid configuration."""
+        return make_chunker(
+            self.strategy,
+            chunk_size=self.chunk_size,
+            chunk_overlap=self.chunk_overlap,
+            unit=self.unit,
+            tokenizer=self.tokenizer,
+            **dict(self.params),
+        )
+
+
+def make_grid(
+    strategies: Iterable[str],
+    chunk_sizes: Iterable[int],
+    chunk_overlaps: Iterable[int] = (0,),
+    unit: str = "tokens",
+    tokenizer: str = "cl100k_base",
+    params: dict[str, Any] | None = None,
+) -> list[EvalConfig]:
+    """Every combination of strategy x chunk size x overlap, in that order.
+
+    Combinations whose overlap is not smaller than the chunk size are skipped (logged).
+
+    Raises:
+        ConfigError: a list is empty, or no combination is valid.
+    """
+    strategies, sizes, overlaps = list(strategies), list(chunk_sizes), list(chunk_overlaps)
+    for name, values in (("strategy", strategies), ("chunk_size", sizes), ("chunk_overlap", overlaps)):
+        if not values:
+            raise ConfigError(f"{name} needs at least one value")
+    frozen = tuple(sorted((params or {}).items()))
+    out = []
+    for s in strategies:
+        for n in sizes:
+            for o in overlaps:
+                if o >= n:
+                    logger.info("skipping %s/%s/%s: overlap not smaller than chunk size", s, n, o)
+                    continue
+                out.append(EvalConfig(s, n, o, unit, tokenizer, frozen))
+    if not out:
+        raise ConfigError(
+            f"no valid configuration: every chunk_overlap {overlaps} is >= every chunk_size {sizes}; "
+            "use overlaps smaller than the chunk sizes"
+        )
+    return out
+
+
+@dataclass
+class EvaluationResult:
+    """The outcome of one configuration.
+
+    Attributes:
+        label: the configuration's name (``recursive/400/0``).
+        config: the configuration, when it came from a grid.
+        k: chunks retrieved per question.
+        n_chunks: chunks in the collection (all documents).
+        mean_chunk_tokens: mean tokens of a chunk (token counter of the evaluation).
+        scores: per-question scores, in question order.
+        question_ids: the ids of the questions, same order.
+        means: the mean of every metric over the questions.
+        seconds: wall time of each stage (``chunk``, ``embed``, ``search``, ``score``).
+        embedded: texts sent to the embedder (after any cache).
+    """
+
+    label: str
+    k: int
+    n_chunks: int
+    mean_chunk_tokens: float
+    scores: list[QuestionScores]
+    question_ids: list[str]
+    means: dict[str, float]
+    seconds: dict[str, float] = field(default_factory=dict)
+    config: EvalConfig | None = None
+
+    def row(self) -> dict[str, Any]:
+        """A flat record: configuration, k, chunk count and mean metrics (for CSV/JSON)."""
+        cfg = self.config
+        out: dict[str, Any] = {"config": self.label}
+        if cfg is not None:
+            out.update(strategy=cfg.strategy, chunk_size=cfg.chunk_size, chunk_overlap=cfg.chunk_overlap, unit=cfg.unit)
+        out.update(k=self.k, chunks=self.n_chunks, mean_chunk_tokens=round(self.mean_chunk_tokens, 2))
+        out.update({name: value for name, value in self.means.items() if name != "k"})
+        out["seconds"] = round(sum(self.seconds.values()), 3)
+        return out
+
+
+def choose_k(budget_tokens: int, mean_chunk_tokens: float) -> int:
+    """k that retrieves about ``budget_tokens`` tokens: ``round(budget / mean chunk tokens)``, at least 1.
+
+    Raises:
+        ConfigError: ``budget_tokens`` is not positive.
+    """
+    if budget_tokens <= 0:
+        raise ConfigError(f"budget_tokens ({budget_tokens}) must be a positive number of tokens")
+    if mean_chunk_tokens <= 0:
+        return 1
+    return max(1, round(budget_tokens / mean_chunk_tokens))
+
+
+def _embed(embedder: Embedder, texts: Sequence[str], batch: int, tick: Callable[[int], None] | None) -> Any:
+    import numpy as np
+
+    if not texts:
+        return np.zeros((0, int(getattr(embedder, "dim", 0) or 0)), dtype=np.float32)
+    parts = []
+    for i in range(0, len(texts), batch):
+        part = texts[i : i + batch]
+        parts.append(np.asarray(embedder.embed(part), dtype=np.float32))
+        if tick is not None:
+            tick(len(part))
+    return np.concatenate(parts, axis=0)
+
+
+def evaluate(
+    documents: Sequence[Document],
+    questions: Sequence[Question],
+    chunker: BaseChunker,
+    embedder: Embedder,
+    k: int = 5,
+    *,
+    budget_tokens: int | None = None,
+    token_sizer: Sizer | None = None,
+    expand: Callable[[Chunk], SpanRef] | None = None,
+    query_vectors: Any = None,
+    label: str | None = None,
+    batch_size: int = 256,
+    tick: Callable[[int], None] | None = None,
+) -> EvaluationResult:
+    """Evaluate one chunking configuration on a labelled probe set.
+
+    Chunks every document, embeds every chunk (``chunk.text_for_embedding()``), retrieves
+    the top-k chunks of the whole collection for each question by cosine similarity, and
+    scores the character spans returned against the references.
+
+    Args:
+        documents: the collection; question references name these documents' ids.
+        questions: the probe set (see :mod:`chunkwise.evaluation.probes`).
+        chunker: any chunker (``chunkwise.make_chunker(...)``).
+        embedder: an object with ``embed(texts) -> float32 [n, dim]`` (L2-normalised rows),
+            such as ``chunkwise.embeddings.get_embedder()``; wrap it in the embeddings
+            cache so that a re-run embeds nothing.
+        k: chunks retrieved per question (more than the collection holds returns all).
+        budget_tokens: if given, k is chosen so that a question retrieves about this many
+            tokens (``round(budget / mean chunk tokens)``), replacing ``k``.
+        token_sizer: counts the tokens retrieved (default cl100k, exact).
+        expand: maps a retrieved chunk to the span actually returned (a parent-child
+            configuration returns the parent's span for a child); returned spans that
+            repeat keep their first rank. Default: the chunk's own span.
+        query_vectors: the questions' vectors, ``[len(questions), dim]``, if already
+            computed (a grid embeds them once).
+        label: a name for the result (default: the chunker's strategy and sizes).
+        batch_size: texts per call to ``embedder.embed``.
+        tick: called with the number of texts after each embedding batch (progress).
+
+    Returns:
+        An :class:`EvaluationResult` with per-question scores and their means.
+
+    Raises:
+        ConfigError: ``k < 1``, or a reference names an unknown document or does not
+            match its text.
+
+    Method:
+        Smith & Troynikov, "Evaluating Chunking Strategies for Retrieval" (Chroma
+        technical report, 2024): retrieval over all corpora at once, scores over
+        character spans (see :mod:`chunkwise.evaluation.metrics`). Search is exact
+        (:class:`~chunkwise.evaluation.index.ExactIndex`).
+
+    Example:
+        >>> # result = evaluate(docs, load_questions("q.csv"), make_chunker("recursive",
+        >>> #     chunk_size=200, unit="tokens"), get_embedder(), k=5); result.means["iou"]
+    """
+    if k < 1:
+        raise ConfigError(f"k ({k}) must be at least 1")
+    check_questions(questions, documents)
+    texts = {d.id: d.text for d in documents}
+    sizer = token_sizer if token_sizer is not None else get_sizer("tokens", "cl100k_base")
+    seconds: dict[str, float] = {}
+
+    t0 = time.perf_counter()
+    chunks: list[Chunk] = [c for d in documents for c in chunker.chunk(d)]
+    seconds["chunk"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    vectors = _embed(embedder, [c.text_for_embedding() for c in chunks], batch_size, tick)
+    if query_vectors is None:
+        query_vectors = _embed(embedder, [q.text for q in questions], batch_size, None)
+    seconds["embed"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    spans: list[SpanRef] = [expand(c) if expand else (c.document_id, c.start_index, c.end_index) for c in chunks]
+    token_memo: dict[SpanRef, int] = {}
+
+    def tokens_of(span: SpanRef) -> int:
+        if span not in token_memo:
+            doc, s, e = span
+            token_memo[span] = sizer.count(texts[doc][s:e]) if doc in texts else 0
+        return token_memo[span]
+
+    candidates = list(dict.fromkeys(spans))
+    mean_tokens = sum(tokens_of(s) for s in candidates) / len(candidates) if candidates else 0.0
+    if budget_tokens is not None:
+        k = choose_k(budget_tokens, mean_tokens)
+    index = ExactIndex(vectors)
+    # Search deeper than k when expansion can merge hits, so k distinct spans come back.
+    depth = len(chunks) if expand else k
+    ids, _ = index.search(query_vectors, depth)
+    seconds["search"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    scores = []
+    for q, hits in zip(questions, ids):
+        returned = list(dict.fromkeys(spans[i] for i in hits))[:k]
+        scores.append(score_question(returned, q.references, candidates, [tokens_of(s) for s in returned]))
+    seconds["score"] = time.perf_counter() - t0
+    name = label or f"{chunker.name or type(chunker).__name__}/{chunker.chunk_size}/{chunker.chunk_overlap}"
+    return EvaluationResult(
+        label=name,
+        k=k,
+        n_chunks=len(chunks),
+        mean_chunk_tokens=mean_tokens,
+        scores=scores,
+        question_ids=[q.id for q in questions],
+        means=mean_scores(scores),
+        seconds=seconds,
+    )
+
+
+def evaluate_grid(
+    documents: Sequence[Document],
+    questions: Sequence[Question],
+    configs: Sequence[EvalConfig],
+    embedder: Embedder,
+    k: int = 5,
+    *,
+    budget_tokens: int | None = None,
+    progress: bool = False,
+    batch_size: int = 256,
+) -> list[EvaluationResult]:
+    """Evaluate several configurations on the same probe set, questions embedded once.
+
+    Args:
+        documents, questions, embedder, k, budget_tokens, batch_size: as :func:`evaluate`.
+        configs: the configurations (see :func:`make_grid`).
+        progress: show progress bars (tqdm, on standard error): configurations done, and
+            chunks embedded or found in the cache.
+
+    Returns:
+        One :class:`EvaluationResult` per configuration, in order.
+
+    Raises:
+        ConfigError: an invalid configuration (raised before any embedding).
+    """
+    import sys
+
+    from tqdm import tqdm
+
+    chunkers = [c.make_chunker() for c in configs]  # validate every configuration first
+    sizer = get_sizer("tokens", "cl100k_base")
+    check_questions(questions, documents)
+    qvecs = _embed(embedder, [q.text for q in questions], batch_size, None)
+    results = []
+    with (
+        tqdm(
+            total=len(configs), desc="evaluating", unit="config", disable=not progress, file=sys.stderr, position=0
+        ) as bar,
+        tqdm(
+            desc="chunks embedded", unit="chunk", disable=not progress, file=sys.stderr, position=1, leave=False
+        ) as texts,
+    ):
+        for cfg, chunker in zip(configs, chunkers):
+            bar.set_postfix_str(cfg.label)
+            res = evaluate(
+                documents,
+                questions,
+                chunker,
+                embedder,
+                k,
+                budget_tokens=budget_tokens,
+                token_sizer=sizer,
+                query_vectors=qvecs,
+                label=cfg.label,
+                batch_size=batch_size,
+                tick=texts.update,
+            )
+            res.config = cfg
+            results.append(res)
+            bar.update(1)
+    return results
