@@ -65,7 +65,8 @@ def last_cut(text: str, level: Level, pos: int, p: int, end: int, trim_spans: bo
     costs time in proportion to its own length, not to the number of cuts in it.
     """
     hi = min(end, p + _SLACK)
-    window = 64 if getattr(level, "windowable", False) else None
+    # start with a quarter of the span: one search usually finds a cut, however dense
+    window = max(64, (p - pos) >> 2) if getattr(level, "windowable", False) else None
     while True:
         lo = pos if window is None else max(pos, p - window)
         best = None

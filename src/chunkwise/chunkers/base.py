@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from ..boundaries import Level
@@ -174,7 +175,7 @@ class BaseChunker:
                     size=s.size,
                     unit=unit,
                     document_id=doc.id,
-                    metadata=meta,
+                    metadata=MappingProxyType(meta),  # the dict is ours alone: no copy
                     context=context,
                     id=ids[k],
                 )
