@@ -25,6 +25,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .._text import trim
 from ..boundaries import LINE, PARAGRAPH, WORD, FunctionLevel, Level, PositionsLevel
 from ..errors import ConfigError, OversizeError
 from ..merge import Span, add_overlap, pack
@@ -307,12 +308,7 @@ class _StructureChunker(BaseChunker):
 
 
 def _trimmed(text: str, b: Block) -> tuple[int, int]:
-    s, e = b.start, b.end
-    while s < e and text[s].isspace():
-        s += 1
-    while e > s and text[e - 1].isspace():
-        e -= 1
-    return s, e
+    return trim(text, b.start, b.end)
 
 
 @register("markdown")
