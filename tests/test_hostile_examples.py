@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from invariants import check_invariants
 
 from chunkwise import FixedChunker, RecursiveChunker, SentenceChunker
 from chunkwise.sizers import CharSizer, WordSizer
-
-from invariants import check_invariants
 
 INPUTS = {
     "giant-word": "x" * 10_000,

@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from invariants import check_invariants
 
 from chunkwise import FixedChunker, RecursiveChunker, SentenceChunker
 from chunkwise.sizers import CharSizer, WordSizer
-
-from invariants import check_invariants
 
 PIECES = [
     "word", "a", "The", "quick", "brown", " ", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\r\n\r\n", ".", ". ",

@@ -74,7 +74,7 @@ def test_o200k_counts_equal_tiktoken():
 
 
 def _word_level_tokenizer():
-    tokenizers = pytest.importorskip("tokenizers")
+    pytest.importorskip("tokenizers")
     from tokenizers import Tokenizer, models, pre_tokenizers
 
     vocab = {"[UNK]": 0, "hello": 1, "world": 2, ",": 3, "again": 4}
