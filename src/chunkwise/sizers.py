@@ -182,10 +182,10 @@ class _OffsetMeasure:
 
 
 def _need_numpy(purpose: str) -> None:
-    try:
-        import numpy
-    except ImportError as exc:
-        raise MissingDependencyError("numpy", "tokens", purpose) from exc
+    import importlib.util
+
+    if importlib.util.find_spec("numpy") is None:
+        raise MissingDependencyError("numpy", "tokens", purpose)
 
 
 class TiktokenSizer:
