@@ -92,3 +92,18 @@ def test_auto_strategy_reads_markdown_structure(corpus, tmp_path):
     assert md and all(r["metadata"]["header_path"] == ["Title"] for r in md), result.output
     assert md[0]["context"] == "Title"
     assert txt and all("header_path" not in r["metadata"] for r in txt)
+
+
+def test_output_file_gets_the_usual_mode(tmp_path):
+    import os
+
+    src = tmp_path / "a.txt"
+    src.write_text("Some text here.", encoding="utf-8")
+    out = tmp_path / "chunks.jsonl"
+    old = os.umask(0o022)
+    try:
+        result = CliRunner().invoke(cli, ["chunk", str(src), "--unit", "chars", "-o", str(out)])
+    finally:
+        os.umask(old)
+    assert result.exit_code == 0, result.output
+    assert oct(out.stat().st_mode & 0o777) == oct(0o644)

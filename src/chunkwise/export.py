@@ -57,6 +57,9 @@ def atomic_writer(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        umask = os.umask(0)  # mkstemp makes the file private: give it the usual mode
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
     except BaseException:
         try:
