@@ -24,7 +24,7 @@ Method:
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ._text import first_cluster_end, grapheme_floor, trim
@@ -308,8 +308,9 @@ def _overlap_end(
     overlap: int,
     levels: Sequence[Level],
     trim_spans: bool,
-) -> tuple[int, str] | None:
-    """Where ``cur`` should end when extended past its end (None: no overlap fits).
+) -> tuple[int, str, int] | None:
+    """Where ``cur`` should end when extended past its end, the kind of that cut and the
+    extended span's exact size (None: no overlap fits).
 
     The extension starts at ``nxt.start`` and may run past ``nxt`` (an overlap larger
     than the next span), up to ``last_end``.
@@ -318,11 +319,34 @@ def _overlap_end(
     if limit <= nxt.start:
         return None
     exact = measure.is_exact
+    counted: dict[int, int] = {}  # exact sizes of cur.start..p already counted
 
     def ok(p: int) -> bool:
         if exact:
             return True
-        return measure.exact(cur.start, p) <= chunk_size and measure.exact(nxt.start, p) <= overlap
+        n = counted[p] = measure.exact(cur.start, p)
+        return n <= chunk_size and measure.exact(nxt.start, p) <= overlap
+
+    found = _overlap_choice(text, measure, nxt, last_end, overlap, limit, levels, trim_spans, ok)
+    if found is None:
+        return None
+    e, kind = found
+    return e, kind, counted[e] if e in counted else measure.exact(cur.start, e)
+
+
+def _overlap_choice(
+    text: str,
+    measure: Measure,
+    nxt: Span,
+    last_end: int,
+    overlap: int,
+    limit: int,
+    levels: Sequence[Level],
+    trim_spans: bool,
+    ok: Callable[[int], bool],
+) -> tuple[int, str] | None:
+    """The end of an extension: the strongest level's last fitting cut that gives at least
+    half the overlap, else the cut giving the most."""
 
     if limit >= last_end and ok(last_end):
         return last_end, END
@@ -382,8 +406,8 @@ def add_overlap(
         if i + 1 < len(spans) and not cur.oversize:
             found = _overlap_end(text, measure, cur, spans[i + 1], last_end, chunk_size, chunk_overlap, all_levels, trim_spans)
             if found is not None:
-                e, kind = found
-                cur = Span(cur.start, e, measure.exact(cur.start, e), kind)
+                e, kind, size = found
+                cur = Span(cur.start, e, size, kind)
                 if e >= last_end:
                     out.append(cur)  # the spans left lie inside this one: drop them
                     break
