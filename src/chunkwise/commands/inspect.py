@@ -145,9 +145,13 @@ def command(
         click.echo(render_chunks(chunks, width))
         summary = f"{len(chunks)} chunks, strategy {strategy}, unit {chunker.sizer.unit}"
         if analysis is not None:
-            summary += f"; {len(analysis.sentences)} sentences, {len(analysis.cuts)} semantic cuts"
+            summary += f"; {len(analysis.sentences)} sentences, {len(analysis.cuts)} semantic cut(s)"
             if not math.isnan(analysis.threshold):
-                summary += f", threshold {analysis.threshold:.4f} ({getattr(chunker, 'threshold_type', '')})"
+                kind = getattr(chunker, "threshold_type", "")
+                if kind in ("absolute", "gradient"):
+                    summary += f", threshold {analysis.threshold:.4f} ({kind})"
+                else:  # a distance threshold: report it as a similarity, as the plot does
+                    summary += f", threshold: similarity {1 - analysis.threshold:.4f} ({kind})"
         click.echo(summary, err=True)
         if plot is not None:
             if analysis is None:
