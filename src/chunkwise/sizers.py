@@ -243,10 +243,15 @@ class TiktokenSizer:
         if len(ids):
             seen = np.zeros(len(lead), dtype=bool)
             seen[ids] = True
-            for i in np.flatnonzero(seen & (lead < 0)).tolist():
-                raw = self._enc.decode_single_token_bytes(i)
-                lead[i] = sum(1 for x in raw if x & 0xC0 != 0x80)
-                cont[i] = 1 if raw and raw[0] & 0xC0 == 0x80 else 0
+            new = np.flatnonzero(seen & (lead < 0))
+            if len(new):
+                raws = [self._enc.decode_single_token_bytes(i) for i in new.tolist()]
+                sizes = np.fromiter(map(len, raws), dtype=np.int64, count=len(raws))
+                starts = np.cumsum(sizes) - sizes
+                is_lead = (np.frombuffer(b"".join(raws), dtype=np.uint8) & 0xC0) != 0x80
+                # every token holds at least one byte, so each start is a valid index
+                lead[new] = np.add.reduceat(is_lead.astype(np.int32), starts)
+                cont[new] = ~is_lead[starts]
         return lead[ids], cont[ids]
 
     def token_ids(self, text: str) -> Any:
