@@ -257,7 +257,10 @@ def evaluate(
 
     t0 = time.perf_counter()
     spans: list[SpanRef] = [expand(c) if expand else (c.document_id, c.start_index, c.end_index) for c in chunks]
-    token_memo: dict[SpanRef, int] = {}
+    # a chunk measured in this sizer's unit already knows its exact count
+    token_memo: dict[SpanRef, int] = {
+        (c.document_id, c.start_index, c.end_index): c.size for c in chunks if not expand and c.unit == sizer.unit
+    }
 
     def tokens_of(span: SpanRef) -> int:
         if span not in token_memo:
