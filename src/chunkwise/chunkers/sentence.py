@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..boundaries import Level, PositionsLevel
+from ..boundaries import Level
 from ..errors import ConfigError
 from ..registry import register
-from ..sentences import sentence_cuts
+from ..sentences import SentenceSegmenter
 from ..types import Document
 from .base import BaseChunker
 
@@ -75,12 +74,7 @@ class SentenceChunker(BaseChunker):
         object.__setattr__(self, "_window", size)
 
     def levels(self, document: Document) -> Sequence[Level]:
-        # one pass over the document: the engine then reads cuts by bisection
-        starts, ends = array("q"), array("q")
-        for a, b in sentence_cuts(document.text):
-            starts.append(a)
-            ends.append(b)
-        return (PositionsLevel("sentence", starts, ends),)
+        return (SentenceSegmenter(),)  # the engine reads its cuts once per span
 
     def pack_options(self) -> dict[str, Any]:
         window = self._window  # type: ignore[attr-defined]
