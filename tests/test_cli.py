@@ -26,7 +26,8 @@ def test_chunk_writes_json_lines_and_reports_bad_files(corpus, tmp_path):
     result = CliRunner().invoke(cli, ["chunk", str(corpus), "--unit", "chars", "--chunk-size", "30", "-o", str(out)])
     assert result.exit_code == 1, result.output
     assert "bad.txt" in result.output and "not valid UTF-8" in result.output
-    assert "2 documents" in result.output and "1 failed" in result.output
+    assert "2 documents" in result.output and "skipped 2 files: " in result.output
+    assert "ignored.bin (unsupported)" in result.output and "bad.txt (undecodable)" in result.output
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     sources = {r["source"] for r in rows}
     assert {s.rsplit("/", 1)[-1] for s in sources} == {"a.txt", "b.md"}

@@ -3,25 +3,106 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar
 
 from .chunkers.base import BaseChunker
 from .errors import ConfigError
-from .registry import get_strategy
+from .registry import AUTO, auto_strategy, get_strategy, register
+from .sizers import Sizer
 from .types import Chunk, Document
 
-__all__ = ["chunk", "make_chunker"]
+__all__ = ["AutoChunker", "chunk", "make_chunker"]
 
 
-def make_chunker(strategy: str = "recursive", **params: Any) -> BaseChunker:
-    """A configured chunker of a registered strategy.
+def _init_fields(cls: type) -> set[str]:
+    return {f.name for f in dataclasses.fields(cls) if f.init}
+
+
+@dataclasses.dataclass(frozen=True)
+class AutoChunker:
+    """markdown for documents whose format is markdown or html (.md, .markdown, .html,
+    .htm files), recursive for the rest (plain text, a str).
+
+    Made by ``make_chunker("auto", **params)``: each parameter goes to the strategies that
+    have it (``chunk_size``, ``chunk_overlap``, ``unit`` and ``tokenizer`` to both,
+    ``separators`` to recursive, ``split_level`` to markdown, ...).
+    """
+
+    name: ClassVar[str] = AUTO
+
+    text_chunker: BaseChunker
+    structured_chunker: BaseChunker
+
+    @classmethod
+    def configure(cls, **params: Any) -> AutoChunker:
+        """The two chunkers for ``params``.
+
+        Raises:
+            ConfigError: a parameter neither strategy has, or an invalid value.
+        """
+        text_cls, structured_cls = get_strategy("recursive"), get_strategy("markdown")
+        text_known, structured_known = _init_fields(text_cls), _init_fields(structured_cls)
+        unknown = sorted(set(params) - text_known - structured_known)
+        if unknown:
+            raise ConfigError(
+                f"strategy 'auto' has no parameter {', '.join(map(repr, unknown))}; its parameters are: "
+                f"{', '.join(sorted(text_known | structured_known))}"
+            )
+        return cls(
+            text_chunker=text_cls(**{k: v for k, v in params.items() if k in text_known}),
+            structured_chunker=structured_cls(**{k: v for k, v in params.items() if k in structured_known}),
+        )
+
+    @classmethod
+    def parameters(cls) -> dict[str, Any]:
+        """The parameters of recursive, then those only markdown has, with their defaults."""
+        out = dict(get_strategy("recursive").parameters())
+        for key, value in get_strategy("markdown").parameters().items():
+            out.setdefault(key, value)
+        return out
+
+    @property
+    def chunk_size(self) -> int:
+        return self.text_chunker.chunk_size
+
+    @property
+    def chunk_overlap(self) -> int:
+        return self.text_chunker.chunk_overlap
+
+    @property
+    def sizer(self) -> Sizer:
+        """The sizer of both chunkers (same unit and tokenizer)."""
+        return self.text_chunker.sizer
+
+    def chunker_for(self, document: str | Document) -> BaseChunker:
+        """The chunker ``auto`` uses for ``document`` (see :func:`chunkwise.registry.auto_strategy`)."""
+        return self.structured_chunker if auto_strategy(document) == "markdown" else self.text_chunker
+
+    def chunk(self, document: str | Document) -> list[Chunk]:
+        """Chunk with the chunker of this document's format."""
+        return self.chunker_for(document).chunk(document)
+
+    def chunk_many(self, documents: Iterable[str | Document]) -> Iterator[list[Chunk]]:
+        """Chunk each document in turn (one list of chunks per document)."""
+        for d in documents:
+            yield self.chunk(d)
+
+
+register(AUTO)(AutoChunker)
+
+
+def make_chunker(strategy: str = "recursive", **params: Any) -> Any:
+    """A configured chunker of a registered strategy (``"auto"``: an :class:`AutoChunker`).
 
     Raises:
         ConfigError: an unknown strategy or parameter (the message lists the valid ones),
             or an invalid value.
     """
+    if strategy == AUTO:
+        return AutoChunker.configure(**params)
     cls = get_strategy(strategy)
-    known = {f.name for f in dataclasses.fields(cls) if f.init}
+    known = _init_fields(cls)
     unknown = sorted(set(params) - known)
     if unknown:
         raise ConfigError(
@@ -45,7 +126,9 @@ def chunk(
     Args:
         text_or_document: a ``str`` or a :class:`Document`.
         strategy: a registered strategy name (``"recursive"``, ``"sentence"``,
-            ``"fixed"``, ...; see ``chunkwise.strategy_names()``).
+            ``"fixed"``, ...; see ``chunkwise.strategy_names()``), or ``"auto"``:
+            ``"markdown"`` for a :class:`Document` whose ``metadata["format"]`` is
+            ``"markdown"`` or ``"html"``, ``"recursive"`` otherwise (a ``str`` is text).
         chunk_size: the largest chunk, in ``unit``.
         chunk_overlap: how much consecutive chunks share, in ``unit``.
         unit: ``"chars"`` (code points), ``"words"`` or ``"tokens"``.

@@ -1,38 +1,118 @@
 """The command line: ``chunkwise chunk``, ``chunkwise strategies`` and the subcommands of
-:mod:`chunkwise.commands`. Thin: every option maps onto the library's API."""
+:mod:`chunkwise.commands`. Thin: every option maps onto the library's API, and the options
+are declared once, in :mod:`chunkwise.commands._options`.
+
+Exit status: 0 everything done, 1 some files failed (each reported and skipped; the rest
+is complete), 2 a usage error (nothing done), 130 interrupted (Ctrl-C or SIGTERM; an
+output file being written is removed and any previous one left as it was).
+"""
 
 from __future__ import annotations
 
+import errno
 import importlib
 import importlib.util
-import json
 import math
+import os
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 
-from .api import make_chunker
-from .errors import ChunkwiseError
-from .loaders import find_files, load
+from .commands._options import (
+    CLI_DEFAULTS,
+    PYTHON_DEFAULTS,
+    chunking_options,
+    input_options,
+    make_chunker_or_fail,
+    parse_params,
+    progress_option,
+    refuse_folder,
+)
 from .registry import get_strategy, strategy_names
 
-__all__ = ["cli", "main"]
+__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "Terminated", "cli", "main"]
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+_parse_params = parse_params  # the name the commands used before the options module
 
 
-def _parse_params(items: tuple[str, ...]) -> dict[str, Any]:
-    params: dict[str, Any] = {}
-    for item in items:
-        if "=" not in item:
-            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--param")
-        key, raw = item.split("=", 1)
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is, so that cleanup runs as for Ctrl-C."""
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """Turn SIGTERM into :class:`Terminated` while the command runs; the previous handler
+    comes back afterwards. Only the main thread can install one; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
+        yield
+        return
+    try:
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    except (ValueError, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+class _Cli(click.Group):
+    """The group with chunkwise's exit statuses: 0, 1 (files failed), 2 (usage), 130
+    (interrupted, SIGTERM included)."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        code = EXIT_OK
         try:
-            params[key.strip().replace("-", "_")] = json.loads(raw)
-        except json.JSONDecodeError:
-            params[key.strip().replace("-", "_")] = raw
-    return params
+            with _sigterm_as_interrupt():
+                rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            code = rv if isinstance(rv, int) else EXIT_OK
+        except (click.Abort, KeyboardInterrupt) as exc:
+            term = isinstance(exc, Terminated) or isinstance(exc.__cause__ or exc.__context__, Terminated)
+            click.echo("terminated (SIGTERM)" if term else "interrupted", err=True)
+            code = EXIT_INTERRUPTED
+        except click.ClickException as exc:
+            exc.show()
+            code = exc.exit_code
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                raise
+            _silence_stdout()  # the reader of standard output left (`| head`)
+            code = EXIT_FAILED
+        sys.exit(code)
 
 
 class _Stats:
@@ -58,29 +138,32 @@ class _Stats:
         return math.sqrt(self.m2 / self.n) if self.n else 0.0
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="chunkwise")
 def cli() -> None:
-    """chunkwise: retrieval-ready chunks with exact offsets."""
+    """chunkwise: retrieval-ready chunks with exact offsets.
+
+    Exit status: 0 done, 1 some files failed (reported and skipped), 2 usage error,
+    130 interrupted.
+    """
 
 
 @cli.command("chunk")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, allow_dash=True))
+@chunking_options()
+@input_options()
 @click.option(
-    "--strategy",
-    "-s",
-    default="auto",
-    show_default=True,
-    help="Strategy name (see `chunkwise strategies`); auto: markdown for .md/.html files, recursive for the rest.",
+    "--output",
+    "-o",
+    type=click.Path(allow_dash=True, path_type=Path),
+    callback=refuse_folder,
+    default=None,
+    help="JSON lines file, written atomically (default, or -: standard output).",
 )
-@click.option("--chunk-size", "-n", default=512, show_default=True, type=int, help="Largest chunk, in --unit.")
-@click.option("--chunk-overlap", default=0, show_default=True, type=int, help="Overlap of consecutive chunks, in --unit.")
-@click.option("--unit", "-u", default="tokens", show_default=True, type=click.Choice(["chars", "words", "tokens"]))
-@click.option("--tokenizer", default="cl100k_base", show_default=True, help="Encoding name or tokenizer.json path (unit tokens).")
-@click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="A strategy parameter (JSON value), repeatable.")
-@click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="JSON lines file (default: standard output).")
-@click.option("--progress/--no-progress", default=None, help="Progress bar on standard error (default: when it is a terminal).")
+@progress_option
+@click.pass_context
 def chunk_command(
+    ctx: click.Context,
     paths: tuple[Path, ...],
     strategy: str,
     chunk_size: int,
@@ -88,75 +171,105 @@ def chunk_command(
     unit: str,
     tokenizer: str,
     params: tuple[str, ...],
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    encoding: str | None,
+    fmt: str,
     output: Path | None,
     progress: bool | None,
 ) -> None:
-    """Chunk files or folders (recursively: .txt, .md, .markdown, .html, .htm) into JSON lines.
+    """Chunk files, folders (recursively: .txt, .md, .markdown, .html, .htm) or standard
+    input (-) into JSON lines.
 
     One line per chunk: id, document_id, source, index, start_index, end_index, size, unit,
-    text, context, metadata. A summary goes to standard error. A file that cannot be read
-    or decoded is reported and skipped; the exit status is then 1.
+    text, context, metadata. A summary goes to standard error. A file that cannot be read,
+    decoded, chunked or written is reported with the fix and skipped, and so is a file of a
+    folder in a format chunkwise does not read; the exit status is then 1.
     """
     from tqdm import tqdm
 
-    from .export import atomic_writer, chunk_record
+    from .commands._inputs import Failures, classify, gather, read
+    from .export import atomic_writer, chunk_record, dumps
 
-    common = {"chunk_size": chunk_size, "chunk_overlap": chunk_overlap, "unit": unit, "tokenizer": tokenizer}
-    try:
-        extra = _parse_params(params)
-        if strategy == "auto":
-            text_chunker = make_chunker("recursive", **common, **extra)
-            structured_chunker = make_chunker("markdown", **common, **extra)
-        else:
-            text_chunker = structured_chunker = make_chunker(strategy, **common, **extra)
-    except ChunkwiseError as exc:
-        raise click.UsageError(str(exc)) from exc
-    chunker = text_chunker
-    files = list(find_files(paths))
-    stats, failed, docs, nbytes = _Stats(), [], 0, 0
+    chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
+    inputs, skipped = gather(paths, include, exclude)
+    if not inputs and not skipped:
+        raise click.UsageError(
+            "no file to read under the given paths" + (" (see --include and --exclude)" if include or exclude else "")
+        )
+    failures = Failures()
+    failures.extend(skipped)
+    stats, docs, nbytes = _Stats(), 0, 0
     show = sys.stderr.isatty() if progress is None else progress
     t0 = time.perf_counter()
 
-    def run(out: Any) -> None:
+    def run(out: IO[bytes]) -> None:
         nonlocal docs, nbytes
-        for path in tqdm(files, desc="chunking", unit="file", disable=not show, file=sys.stderr):
+        for inp in tqdm(inputs, desc="chunking", unit="file", disable=not show, file=sys.stderr):
             try:
-                doc = load(path)
-                structured = doc.metadata.get("format") in ("markdown", "html")
-                chunks = (structured_chunker if structured else text_chunker).chunk(doc)
-            except (ChunkwiseError, OSError, UnicodeError) as exc:
-                failed.append(path)
-                click.echo(f"error: {exc}", err=True)
+                doc = read(inp, encoding=encoding, fmt=fmt)
+            except Exception as exc:  # noqa: BLE001 - every per-file failure is reported, then skipped
+                failures.add(classify(exc, inp, "read", encoding))
                 continue
+            try:
+                chunks = chunker.chunk(doc)
+            except Exception as exc:  # noqa: BLE001
+                failures.add(classify(exc, inp, "chunk"))
+                continue
+            try:  # the whole document, serialised before any of its lines is written
+                payload = "".join(dumps(chunk_record(c, doc)) + "\n" for c in chunks).encode("utf-8")
+            except Exception as exc:  # noqa: BLE001
+                failures.add(classify(exc, inp, "write"))
+                continue
+            out.write(payload)
             docs += 1
             nbytes += len(doc.text.encode("utf-8", "surrogatepass"))
             for c in chunks:
                 stats.add(c.size)
-                out.write(json.dumps(chunk_record(c, doc), ensure_ascii=False))
-                out.write("\n")
 
-    if output is None:
-        run(sys.stdout)
-    else:
-        with atomic_writer(output) as fh:
-            run(fh)
+    to_stdout = output is None or str(output) == "-"
+    try:
+        if to_stdout:
+            sys.stdout.flush()
+            stream = sys.stdout.buffer
+            run(stream)
+            stream.flush()
+        else:
+            assert output is not None
+            with atomic_writer(output) as fh:
+                run(fh.buffer)
+    except OSError as exc:
+        if exc.errno == errno.EPIPE or to_stdout:
+            raise
+        raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from exc
     elapsed = time.perf_counter() - t0
-    unit_name = chunker.sizer.unit
     click.echo(
-        f"{docs} documents, {stats.n} chunks; size in {unit_name}: mean {stats.mean:.1f}, std {stats.std:.1f}, "
-        f"min {stats.min if stats.min is not None else 0}, max {stats.max if stats.max is not None else 0}; "
+        f"{docs} documents, {stats.n} chunks; size in {chunker.sizer.unit}: mean {stats.mean:.1f}, "
+        f"std {stats.std:.1f}, min {stats.min if stats.min is not None else 0}, "
+        f"max {stats.max if stats.max is not None else 0}; "
         f"{nbytes / 1e6:.2f} MB in {elapsed:.2f} s ({nbytes / 1e6 / max(elapsed, 1e-9):.1f} MB/s)"
-        + (f"; {len(failed)} failed" if failed else "")
-        + (f"; written to {output}" if output else ""),
+        + ("" if to_stdout else f"; written to {output}"),
         err=True,
     )
-    if failed:
-        sys.exit(1)
+    if failures:
+        click.echo(failures.summary(), err=True)
+        ctx.exit(EXIT_FAILED)
+
+
+def _defaults_line(defaults: dict[str, Any], python: bool) -> str:
+    if python:
+        return "chunkwise.chunk(text_or_document, " + ", ".join(f"{k}={v!r}" for k, v in defaults.items()) + ")"
+    return "chunkwise chunk PATH... " + " ".join(f"--{k.replace('_', '-')} {v}" for k, v in defaults.items())
 
 
 @cli.command("strategies")
 def strategies_command() -> None:
-    """List the strategies and their parameters with defaults."""
+    """List the strategies and their parameters with defaults, and the defaults of the
+    Python API and of the command line."""
+    click.echo("defaults:")
+    click.echo(f"    Python:       {_defaults_line(PYTHON_DEFAULTS, True)}")
+    click.echo(f"    command line: {_defaults_line(CLI_DEFAULTS, False)}")
+    click.echo("strategies (parameters with their defaults in Python):")
     for name in strategy_names():
         cls = get_strategy(name)
         doc = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())

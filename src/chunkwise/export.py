@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
 from .types import Chunk, Document
 
-__all__ = ["atomic_writer", "chunk_record", "write_jsonl"]
+__all__ = ["atomic_writer", "chunk_record", "dumps", "jsonable", "write_jsonl"]
 
 
 def chunk_record(chunk: Chunk, document: Document) -> dict[str, Any]:
@@ -46,6 +47,8 @@ def atomic_writer(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
     written directly.
     """
     target = Path(path)
+    if target.is_dir():
+        raise IsADirectoryError(f"{target} is a directory; name a file to write")
     if target.exists() and not target.is_file():  # /dev/null, a pipe: nothing to replace
         with open(target, "w", encoding="utf-8", newline="\n") as fh:
             yield fh
@@ -74,15 +77,35 @@ def write_jsonl(records: Iterable[dict[str, Any]], path: str | os.PathLike[str])
     n = 0
     with atomic_writer(path) as fh:
         for rec in records:
-            fh.write(json.dumps(rec, ensure_ascii=False, default=_jsonable))
+            fh.write(dumps(rec))
             fh.write("\n")
             n += 1
     return n
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, (tuple, set, frozenset)):
+def dumps(record: Any) -> str:
+    """``record`` as one line of JSON (UTF-8 text kept as it is), with :func:`jsonable`
+    for the values JSON has no type for. The one encoder of the library and the CLI."""
+    return json.dumps(record, ensure_ascii=False, default=jsonable)
+
+
+def jsonable(value: Any) -> Any:
+    """A JSON value for one JSON has no type for: dates and times in ISO 8601 (YAML front
+    matter reads ``date: 2024-01-02`` as a date), mappings as objects, tuples and sets as
+    lists, arrays by ``tolist()``, anything else as its ``str``."""
+    if isinstance(value, (datetime.date, datetime.time)):  # datetime is a date
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {str(k): v for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        try:
+            return sorted(value)
+        except TypeError:
+            return list(value)
+    if isinstance(value, tuple):
         return list(value)
     if hasattr(value, "tolist"):
         return value.tolist()
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
     return str(value)

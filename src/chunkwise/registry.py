@@ -7,7 +7,13 @@ from typing import Any
 
 from .errors import ConfigError
 
-__all__ = ["get_strategy", "register", "strategy_names"]
+__all__ = ["AUTO", "STRUCTURED_FORMATS", "auto_strategy", "get_strategy", "register", "strategy_names"]
+
+AUTO = "auto"
+"""The strategy that picks one per document (see :func:`auto_strategy`)."""
+
+STRUCTURED_FORMATS = ("markdown", "html")
+"""Document formats (``metadata["format"]``) that ``auto`` chunks by their headings."""
 
 _REGISTRY: dict[str, type] = {}
 
@@ -59,3 +65,13 @@ def get_strategy(name: str) -> Any:
         raise ConfigError(
             f"strategy {name!r} is unknown; choose one of: {', '.join(sorted(_REGISTRY))}"
         ) from None
+
+
+def auto_strategy(document: Any) -> str:
+    """The strategy ``auto`` uses for ``document``: ``"markdown"`` when its
+    ``metadata["format"]`` is ``"markdown"`` or ``"html"`` (what :func:`chunkwise.load`
+    records for ``.md``, ``.markdown``, ``.html`` and ``.htm`` files), ``"recursive"``
+    otherwise; a plain ``str`` is text, so ``"recursive"``."""
+    metadata = getattr(document, "metadata", None)
+    fmt = metadata.get("format") if metadata is not None else None
+    return "markdown" if fmt in STRUCTURED_FORMATS else "recursive"

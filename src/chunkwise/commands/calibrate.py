@@ -37,7 +37,9 @@ __all__ = ["command"]
     default=None,
     help="Also write the ranked table and the winner as JSON.",
 )
+@click.pass_context
 def command(
+    ctx: click.Context,
     corpus: Path,
     questions: Path,
     k: int,
@@ -47,6 +49,9 @@ def command(
     no_cache: bool,
     only_referenced: bool,
     progress: bool | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    encoding: str | None,
     strategy: str,
     chunk_size: str,
     chunk_overlap: str,
@@ -73,8 +78,20 @@ def command(
     from ..evaluation.report import format_table, write_json
 
     configs = build_grid(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
-    results, info = run_grid(
-        corpus, questions, configs, k, budget_tokens, model, cache_path, no_cache, only_referenced, progress
+    results, info, failures = run_grid(
+        corpus,
+        questions,
+        configs,
+        k,
+        budget_tokens,
+        model,
+        cache_path,
+        no_cache,
+        only_referenced,
+        progress,
+        include,
+        exclude,
+        encoding,
     )
     try:
         best, ranked = calibrate(results, metric, max_tokens)
@@ -95,3 +112,6 @@ def command(
         write_json(
             {"run": info, "metric": metric, "max_tokens": max_tokens, "best": best.row(), "ranked": rows}, json_path
         )
+    if failures:
+        click.echo(failures.summary(), err=True)
+        ctx.exit(1)

@@ -12,8 +12,18 @@ from typing import Any
 import click
 
 from ..errors import ChunkwiseError
+from ._inputs import Failures, Input, classify, matches, unsupported
+from ._options import chunking_options, input_options, parse_params, progress_option
 
-__all__ = ["TABLE_COLUMNS", "build_grid", "command", "grid_options", "load_inputs", "make_embedder"]
+__all__ = [
+    "TABLE_COLUMNS",
+    "build_grid",
+    "command",
+    "grid_options",
+    "load_corpus_files",
+    "load_inputs",
+    "make_embedder",
+]
 
 TABLE_COLUMNS = (
     "config",
@@ -40,60 +50,20 @@ def _int_list(value: str, name: str) -> list[int]:
     return out
 
 
-def grid_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """The options shared by ``eval``, ``calibrate`` and ``stats``: the configuration grid."""
-    opts = [
-        click.option(
-            "--strategy",
-            "-s",
-            default="recursive,sentence,fixed",
-            show_default=True,
-            help="Strategies, comma-separated.",
-        ),
-        click.option(
-            "--chunk-size",
-            "-n",
-            default="200,400,800",
-            show_default=True,
-            help="Chunk sizes in --unit, comma-separated.",
-        ),
-        click.option(
-            "--chunk-overlap",
-            default="0",
-            show_default=True,
-            help="Overlaps in --unit, comma-separated (pairs with overlap >= size are skipped).",
-        ),
-        click.option(
-            "--unit", "-u", default="tokens", show_default=True, type=click.Choice(["chars", "words", "tokens"])
-        ),
-        click.option(
-            "--tokenizer",
-            default="cl100k_base",
-            show_default=True,
-            help="Encoding name or tokenizer.json path (unit tokens).",
-        ),
-        click.option(
-            "--param",
-            "-p",
-            "params",
-            multiple=True,
-            metavar="KEY=VALUE",
-            help="A strategy parameter (JSON value), repeatable.",
-        ),
-    ]
-    for opt in reversed(opts):
-        fn = opt(fn)
-    return fn
+grid_options = chunking_options(grid=True)
+"""The options shared by ``eval``, ``calibrate`` and ``stats``: the configuration grid
+(declared in :mod:`chunkwise.commands._options`)."""
 
 
 def eval_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """The options of ``eval`` and ``calibrate``: data, retrieval, embedder."""
+    """The options of ``eval`` and ``calibrate``: data, retrieval, embedder, and the
+    shared ``--include``, ``--exclude``, ``--encoding`` for the files of --corpus."""
     opts = [
         click.option(
             "--corpus",
             required=True,
             type=click.Path(exists=True, file_okay=False, path_type=Path),
-            help="Folder of corpus files (.md, .txt); a document's id is its file name without suffix.",
+            help="Folder of corpus files (.md, .txt, .markdown, .rst); a document's id is its file name without suffix.",
         ),
         click.option(
             "--questions",
@@ -128,22 +98,17 @@ def eval_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             is_flag=True,
             help="Index only the documents some question refers to (default: every file of --corpus).",
         ),
-        click.option(
-            "--progress/--no-progress",
-            default=None,
-            help="Progress bar on standard error (default: when it is a terminal).",
-        ),
+        progress_option,
     ]
     for opt in reversed(opts):
         fn = opt(fn)
-    return fn
+    return input_options(format=False)(fn)
 
 
 def build_grid(
     strategy: str, chunk_size: str, chunk_overlap: str, unit: str, tokenizer: str, params: Sequence[str]
 ) -> list[Any]:
     """The list of :class:`~chunkwise.evaluation.EvalConfig` for the grid options."""
-    from ..cli import _parse_params
     from ..evaluation import make_grid
     from ..registry import strategy_names
 
@@ -160,7 +125,7 @@ def build_grid(
             _int_list(chunk_overlap, "--chunk-overlap"),
             unit,
             tokenizer,
-            _parse_params(tuple(params)),
+            parse_params(tuple(params)),
         )
         for cfg in configs:
             cfg.make_chunker()
@@ -185,22 +150,88 @@ def make_embedder(model: str | None, cache_path: Path | None, no_cache: bool) ->
     return CachedEmbedder(embedder, EmbeddingCache(cache_path or default_cache_path()))
 
 
-def load_inputs(corpus: Path, questions: Path, only_referenced: bool) -> tuple[list[Any], list[Any]]:
-    """Documents and questions, checked against each other."""
-    from ..evaluation import check_questions, load_corpus, load_questions
+def load_corpus_files(
+    corpus: Path, include: Sequence[str] = (), exclude: Sequence[str] = (), encoding: str | None = None
+) -> tuple[list[Any], Failures]:
+    """The documents of a corpus folder, read as :func:`chunkwise.evaluation.load_corpus`
+    reads them (the files directly in it, sorted; universal newlines; the id is the file
+    stem), with each file that cannot be read reported and skipped instead of stopping.
 
+    Files in other formats are skipped and reported too, unless an ``exclude`` glob names
+    them (or an ``include`` glob leaves them out); an ``include`` glob naming one reads it.
+    """
+    from ..evaluation import probes
+    from ..types import Document
+
+    suffixes = {s.lower() for s in getattr(probes, "_CORPUS_SUFFIXES", (".md", ".txt", ".markdown", ".rst"))}
+    failures = Failures()
+    docs = []
+    for p in sorted(corpus.iterdir()):
+        if not p.is_file():
+            continue
+        if include and not matches(p.name, p.name, include):
+            continue
+        if exclude and matches(p.name, p.name, exclude):
+            continue
+        if p.suffix.lower() not in suffixes and not include:
+            failures.add(unsupported(p.as_posix(), p, sorted(suffixes)))
+            continue
+        try:
+            text = p.read_bytes().decode(encoding or "utf-8")
+        except Exception as exc:  # noqa: BLE001 - reported with its fix, then skipped
+            failures.add(classify(exc, Input(p), "read", encoding))
+            continue
+        text = text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as Chroma reads
+        docs.append(Document(text, id=p.stem, source=str(p)))
+    return docs, failures
+
+
+def load_inputs(
+    corpus: Path,
+    questions: Path,
+    only_referenced: bool,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    encoding: str | None = None,
+) -> tuple[list[Any], list[Any], Failures]:
+    """Documents and questions, checked against each other, and the corpus files skipped.
+
+    A question about a skipped file is left out (and counted); one about a document the
+    corpus never had is a usage error.
+    """
+    from ..evaluation import check_questions, load_questions
+
+    docs, failures = load_corpus_files(corpus, include, exclude, encoding)
     try:
-        docs = load_corpus(corpus)
         qs = load_questions(questions)
+    except ChunkwiseError as exc:
+        raise click.UsageError(str(exc)) from exc
+    if not qs:
+        raise click.UsageError(f"{questions} holds no question")
+    lost = {Path(s.name).stem for s in failures.items} - {d.id for d in docs}
+    if lost:
+        kept = [q for q in qs if not any(d in lost for d, _, _ in q.references)]
+        if len(kept) < len(qs):
+            click.echo(
+                f"left out {len(qs) - len(kept)} of {len(qs)} questions: they refer to skipped files "
+                f"({', '.join(sorted(lost)[:5])})",
+                err=True,
+            )
+        qs = kept
+    if not docs:
+        click.echo(failures.summary(), err=True)
+        raise click.ClickException(f"no file of {corpus} could be read")
+    if not qs:
+        click.echo(failures.summary(), err=True)
+        raise click.ClickException("no question left: every question refers to a skipped file")
+    try:
         if only_referenced:
             wanted = {d for q in qs for d, _, _ in q.references}
             docs = [d for d in docs if d.id in wanted]
         check_questions(qs, docs)
     except ChunkwiseError as exc:
         raise click.UsageError(str(exc)) from exc
-    if not qs:
-        raise click.UsageError(f"{questions} holds no question")
-    return docs, qs
+    return docs, qs, failures
 
 
 def run_grid(
@@ -214,11 +245,15 @@ def run_grid(
     no_cache: bool,
     only_referenced: bool,
     progress: bool | None,
-) -> tuple[list[Any], dict[str, Any]]:
-    """Evaluate the grid; returns the results and a run description (for JSON and logs)."""
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    encoding: str | None = None,
+) -> tuple[list[Any], dict[str, Any], Failures]:
+    """Evaluate the grid; returns the results, a run description (for JSON and logs) and
+    the corpus files skipped."""
     from ..evaluation import evaluate_grid
 
-    docs, qs = load_inputs(corpus, questions, only_referenced)
+    docs, qs, failures = load_inputs(corpus, questions, only_referenced, include, exclude, encoding)
     try:
         embedder = make_embedder(model, cache_path, no_cache)
     except ChunkwiseError as exc:
@@ -240,8 +275,9 @@ def run_grid(
         "budget_tokens": budget_tokens,
         "seconds": round(elapsed, 2),
         "embedded": getattr(embedder, "calls", None),
+        "skipped": [{"file": f.name, "kind": f.kind, "reason": f.reason} for f in failures.items],
     }
-    return results, info
+    return results, info, failures
 
 
 def _summary(info: dict[str, Any]) -> str:
@@ -270,7 +306,9 @@ def _summary(info: dict[str, Any]) -> str:
     show_default=True,
     help="Write results.png (needs matplotlib: pip install 'chunkwise[eval]').",
 )
+@click.pass_context
 def command(
+    ctx: click.Context,
     corpus: Path,
     questions: Path,
     k: int,
@@ -280,6 +318,9 @@ def command(
     no_cache: bool,
     only_referenced: bool,
     progress: bool | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    encoding: str | None,
     strategy: str,
     chunk_size: str,
     chunk_overlap: str,
@@ -307,8 +348,20 @@ def command(
     from ..evaluation.report import format_table, plot_results, write_csv, write_json
 
     configs = build_grid(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
-    results, info = run_grid(
-        corpus, questions, configs, k, budget_tokens, model, cache_path, no_cache, only_referenced, progress
+    results, info, failures = run_grid(
+        corpus,
+        questions,
+        configs,
+        k,
+        budget_tokens,
+        model,
+        cache_path,
+        no_cache,
+        only_referenced,
+        progress,
+        include,
+        exclude,
+        encoding,
     )
     rows = [r.row() for r in results]
     click.echo(format_table(rows, TABLE_COLUMNS))
@@ -330,3 +383,6 @@ def command(
         except ImportError as exc:
             click.echo(f"warning: no plot: {exc}", err=True)
     click.echo("written: " + ", ".join(str(p) for p in written), err=True)
+    if failures:
+        click.echo(failures.summary(), err=True)
+        ctx.exit(1)

@@ -14,6 +14,8 @@ from typing import Any
 
 import click
 
+from ._options import chunking_options, input_options, make_chunker_or_fail
+
 __all__ = ["command", "plot_analysis", "render_chunks"]
 
 
@@ -81,21 +83,9 @@ def plot_analysis(analysis: Any, threshold_type: str | None, out: Path, title: s
 
 
 @click.command("inspect")
-@click.argument("path", type=click.Path(path_type=Path, exists=True, dir_okay=False))
-@click.option(
-    "--strategy", "-s", default="semantic", show_default=True, help="Strategy name (see `chunkwise strategies`)."
-)
-@click.option("--chunk-size", "-n", default=512, show_default=True, type=int, help="Largest chunk, in --unit.")
-@click.option(
-    "--chunk-overlap", default=0, show_default=True, type=int, help="Overlap of consecutive chunks, in --unit."
-)
-@click.option("--unit", "-u", default="tokens", show_default=True, type=click.Choice(["chars", "words", "tokens"]))
-@click.option(
-    "--tokenizer", default="cl100k_base", show_default=True, help="Encoding name or tokenizer.json path (unit tokens)."
-)
-@click.option(
-    "--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="A strategy parameter (JSON value), repeatable."
-)
+@click.argument("path", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True))
+@chunking_options(strategy="semantic")
+@input_options(globs=False)
 @click.option(
     "--plot",
     type=click.Path(path_type=Path, dir_okay=False),
@@ -109,7 +99,9 @@ def plot_analysis(analysis: Any, threshold_type: str | None, out: Path, title: s
     type=int,
     help="Shorten each chunk's text to this many characters (0: full).",
 )
+@click.pass_context
 def command(
+    ctx: click.Context,
     path: Path,
     strategy: str,
     chunk_size: int,
@@ -117,31 +109,38 @@ def command(
     unit: str,
     tokenizer: str,
     params: tuple[str, ...],
+    encoding: str | None,
+    fmt: str,
     plot: Path | None,
     width: int,
 ) -> None:
     """Show the chunks of FILE with their boundaries marked; --plot draws the similarity curve."""
-    from ..api import make_chunker
-    from ..cli import _parse_params
     from ..errors import ChunkwiseError
-    from ..loaders import load
+    from ._inputs import Failures, Input, classify, read
 
+    chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
+    if plot is not None and not hasattr(chunker, "analyze"):
+        raise click.UsageError(f"--plot needs a semantic strategy ('semantic', 'semantic_cluster'), not {strategy!r}")
+    inp = Input(None if str(path) == "-" else path)
+    failures = Failures()
     try:
-        chunker = make_chunker(
-            strategy,
-            chunk_size=chunk_size,
-            chunk_overlap=chunk_overlap,
-            unit=unit,
-            tokenizer=tokenizer,
-            **_parse_params(params),
-        )
-        doc = load(path)
+        doc = read(inp, encoding=encoding, fmt=fmt)
+    except Exception as exc:  # noqa: BLE001 - reported with its fix
+        failures.add(classify(exc, inp, "read", encoding))
+        ctx.exit(1)
+    try:
         analysis = None
-        if hasattr(chunker, "analyze"):
-            analysis = chunker.analyze(doc)
-            chunks = chunker.build_chunks(doc, analysis.spans, analysis.metadata)
-        else:
-            chunks = chunker.chunk(doc)
+        try:
+            if hasattr(chunker, "analyze"):
+                analysis = chunker.analyze(doc)
+                chunks = chunker.build_chunks(doc, analysis.spans, analysis.metadata)
+            else:
+                chunks = chunker.chunk(doc)
+        except (ChunkwiseError, ImportError):
+            raise
+        except Exception as exc:  # noqa: BLE001
+            failures.add(classify(exc, inp, "chunk"))
+            ctx.exit(1)
         click.echo(render_chunks(chunks, width))
         summary = f"{len(chunks)} chunks, strategy {strategy}, unit {chunker.sizer.unit}"
         if analysis is not None:
@@ -153,12 +152,9 @@ def command(
                 else:  # a distance threshold: report it as a similarity, as the plot does
                     summary += f", threshold: similarity {1 - analysis.threshold:.4f} ({kind})"
         click.echo(summary, err=True)
-        if plot is not None:
-            if analysis is None:
-                raise click.UsageError(
-                    f"--plot needs a semantic strategy ('semantic', 'semantic_cluster'), not {strategy!r}"
-                )
-            plot_analysis(analysis, getattr(chunker, "threshold_type", None), plot, title=f"{path.name}: {strategy}")
+        if plot is not None and analysis is not None:
+            title = f"{inp.name.rsplit('/', 1)[-1]}: {strategy}"
+            plot_analysis(analysis, getattr(chunker, "threshold_type", None), plot, title=title)
             click.echo(f"plot written to {plot}", err=True)
     except ChunkwiseError as exc:
         raise click.UsageError(str(exc)) from exc

@@ -2,16 +2,37 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import click
 
-from ..errors import ChunkwiseError
+from ._inputs import Failures, Input, classify, gather, read
+from ._options import input_options
 from .eval import build_grid, grid_options
 
 __all__ = ["command"]
 
 _COLUMNS = ("config", "chunks", "mean", "std", "min", "max", "fill", "mid_sentence")
+
+
+class _Guarded:
+    """A chunker whose failure on one document is reported and counted as no chunks."""
+
+    def __init__(self, chunker: Any, label: str, failures: Failures, names: dict[int, Input]) -> None:
+        self._chunker, self._label, self._failures, self._names = chunker, label, failures, names
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._chunker, name)
+
+    def chunk(self, doc: Any) -> list[Any]:
+        try:
+            return list(self._chunker.chunk(doc))
+        except Exception as exc:  # noqa: BLE001 - reported with its fix, then skipped
+            s = classify(exc, self._names.get(id(doc), Input(None)), "chunk")
+            self._failures.add(replace(s, reason=f"{s.reason} (configuration {self._label})"))
+            return []
 
 
 def _bars(hist: list[int]) -> str:
@@ -21,8 +42,9 @@ def _bars(hist: list[int]) -> str:
 
 
 @click.command("stats")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, allow_dash=True))
 @grid_options
+@input_options()
 @click.option(
     "--json",
     "json_path",
@@ -37,7 +59,9 @@ def _bars(hist: list[int]) -> str:
     default=None,
     help="Also write the statistics as CSV.",
 )
+@click.pass_context
 def command(
+    ctx: click.Context,
     paths: tuple[Path, ...],
     strategy: str,
     chunk_size: str,
@@ -45,6 +69,10 @@ def command(
     unit: str,
     tokenizer: str,
     params: tuple[str, ...],
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    encoding: str | None,
+    fmt: str,
     json_path: Path | None,
     csv_path: Path | None,
 ) -> None:
@@ -61,16 +89,30 @@ def command(
     """
     from ..evaluation import chunk_stats
     from ..evaluation.report import format_table, write_csv, write_json
-    from ..loaders import find_files, load
 
     configs = build_grid(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
-    try:
-        docs = [load(p) for p in find_files(paths)]
-    except (ChunkwiseError, OSError, UnicodeError) as exc:
-        raise click.ClickException(str(exc)) from exc
+    inputs, skipped = gather(paths, include, exclude)
+    failures = Failures()
+    failures.extend(skipped)
+    docs: list[Any] = []
+    names: dict[int, Input] = {}
+    for inp in inputs:
+        try:
+            doc = read(inp, encoding=encoding, fmt=fmt)
+        except Exception as exc:  # noqa: BLE001 - reported with its fix, then skipped
+            failures.add(classify(exc, inp, "read", encoding))
+            continue
+        docs.append(doc)
+        names[id(doc)] = inp
     if not docs:
+        if failures:
+            click.echo(failures.summary(), err=True)
+            ctx.exit(1)
         raise click.UsageError("no file to read under the given paths")
-    stats = [chunk_stats(docs, cfg.make_chunker(), label=cfg.label) for cfg in configs]
+    stats = [
+        chunk_stats(docs, _Guarded(cfg.make_chunker(), cfg.label, failures, names), label=cfg.label)
+        for cfg in configs
+    ]
     rows = [s.row() for s in stats]
     kinds = sorted({k for s in stats for k in s.boundaries})
     cut_cols = [f"cut_{k}" for k in kinds]
@@ -83,3 +125,6 @@ def command(
         write_json([dict(r, boundaries=s.boundaries) for r, s in zip(rows, stats)], json_path)
     if csv_path is not None:
         write_csv(rows, csv_path)
+    if failures:
+        click.echo(failures.summary(), err=True)
+        ctx.exit(1)

@@ -1,0 +1,311 @@
+"""The inputs of the commands: files, folders and standard input, read one at a time, with
+every per-file failure reported (the file, what went wrong, the fix) and skipped."""
+
+from __future__ import annotations
+
+import fnmatch
+import inspect
+import os
+import sys
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+__all__ = ["STDIN", "STDIN_SOURCE", "Failures", "Input", "Skipped", "classify", "gather", "matches", "read"]
+
+STDIN = "-"
+STDIN_SOURCE = "<stdin>"
+LISTED = 5
+"""How many skipped files the summary names before "and N more"."""
+
+
+@dataclass(frozen=True)
+class Input:
+    """A file to read (``path``; ``root``: the folder it was found in, if any; ``found``:
+    the loader's record of it, when :func:`chunkwise.loaders.find_files` gives one) or
+    standard input (``path`` None)."""
+
+    path: Path | None
+    root: Path | None = None
+    found: Any = None
+
+    @property
+    def name(self) -> str:
+        return STDIN_SOURCE if self.path is None else self.path.as_posix()
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file left out: its name, the kind of failure, what happened and the fix."""
+
+    name: str
+    kind: str
+    reason: str
+    fix: str = ""
+
+    def line(self) -> str:
+        return f"skipped {self.name}: {self.reason}" + (f"; fix: {self.fix}" if self.fix else "")
+
+
+@dataclass
+class Failures:
+    """The files skipped so far; each is reported on standard error when added."""
+
+    items: list[Skipped] = field(default_factory=list)
+
+    def add(self, skipped: Skipped) -> None:
+        self.items.append(skipped)
+        click.echo(skipped.line(), err=True)
+
+    def extend(self, items: Iterable[Skipped]) -> None:
+        for s in items:
+            self.add(s)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def names(self) -> set[str]:
+        return {s.name for s in self.items}
+
+    def summary(self) -> str:
+        """``skipped 3 files: 2 undecodable, 1 unsupported`` and the first files, then
+        ``and N more``; empty when nothing was skipped."""
+        if not self.items:
+            return ""
+        kinds = Counter(s.kind for s in self.items)
+        n = len(self.items)
+        lines = [
+            f"skipped {n} file{'s' if n != 1 else ''}: " + ", ".join(f"{c} {k}" for k, c in kinds.most_common())
+        ]
+        lines += [f"  {s.name} ({s.kind})" for s in self.items[:LISTED]]
+        if n > LISTED:
+            lines.append(f"  and {n - LISTED} more")
+        return "\n".join(lines)
+
+
+# -- finding files ---------------------------------------------------------------------
+
+
+def _supported_suffixes() -> set[str]:
+    from .. import loaders
+
+    suffixes = getattr(loaders, "SUFFIXES", None)
+    if suffixes is None:
+        return {".txt", ".text", ".md", ".markdown", ".html", ".htm"}
+    return {s.lower() for s in suffixes}
+
+
+def _matches_one(rel: str, name: str, pattern: str) -> bool:
+    pats = {pattern}
+    if pattern.startswith("**/"):
+        pats.add(pattern[3:])
+    return any(fnmatch.fnmatchcase(rel, p) or fnmatch.fnmatchcase(name, p) for p in pats)
+
+
+def matches(rel: str, name: str, patterns: Sequence[str]) -> bool:
+    """Whether a glob of ``patterns`` matches the path ``rel`` (``/``-separated; ``*``
+    also crosses ``/``) or the file name."""
+    return any(_matches_one(rel, name, p) for p in patterns)
+
+
+def _selected(rel: str, name: str, include: Sequence[str], exclude: Sequence[str]) -> bool:
+    if include and not matches(rel, name, include):
+        return False
+    return not (exclude and matches(rel, name, exclude))
+
+
+def unsupported(name: str, path: Path, suffixes: Iterable[str] | None = None, reason: str = "") -> Skipped:
+    """The skip of a file whose format chunkwise (or this command) does not read."""
+    if not reason:
+        supported = ", ".join(sorted(suffixes if suffixes is not None else _supported_suffixes()))
+        kind = f"({path.suffix})" if path.suffix else "(no suffix)"
+        reason = f"unsupported format {kind}; chunkwise reads {supported}"
+    glob = f"*{path.suffix}" if path.suffix else path.name
+    return Skipped(name, "unsupported", reason, f"leave such files out with --exclude '{glob}'")
+
+
+def gather(
+    paths: Iterable[str | os.PathLike[str]], include: Sequence[str] = (), exclude: Sequence[str] = ()
+) -> tuple[list[Input], list[Skipped]]:
+    """The inputs named by ``paths`` (``-``: standard input, once), folders searched
+    recursively in sorted order, and the files of those folders skipped because chunkwise
+    does not read their format (or cannot open them).
+
+    ``include`` and ``exclude`` globs choose among the files of folders (files named
+    directly are always read): a glob without ``/`` matches a file or folder name
+    (``*.md``, ``drafts``), one with ``/`` the path under the folder given
+    (``guide/*.md``, ``**/api/*``). A file named directly that does not exist or that
+    chunkwise does not read is kept, so that reading it reports it.
+    """
+    paths = list(paths)
+    inputs: list[Input] = []
+    if any(str(p) == STDIN for p in paths):
+        inputs.append(Input(None))
+    files = [p for p in paths if str(p) != STDIN]
+    if not files:
+        return inputs, []
+    from ..loaders import find_files
+
+    if _accepts(find_files, "skipped"):
+        found_skipped: list[Any] = []
+        for f in find_files(files, include=list(include) or None, exclude=list(exclude) or None, skipped=found_skipped):
+            inputs.append(Input(Path(f.path), root=Path(f.root), found=f))
+        skipped = []
+        for f in found_skipped:
+            path = Path(f.path)
+            reason = str(getattr(f, "reason", "") or "")
+            if reason.startswith("cannot read"):
+                skipped.append(Skipped(path.as_posix(), "unreadable", reason, "check the file and its permissions"))
+            else:
+                skipped.append(unsupported(path.as_posix(), path, reason=reason))
+        return inputs, skipped
+    skipped_here: list[Skipped] = []
+    return inputs + _gather_here(files, include, exclude, skipped_here), skipped_here
+
+
+def _gather_here(
+    paths: list[Any], include: Sequence[str], exclude: Sequence[str], skipped: list[Skipped]
+) -> list[Input]:
+    """:func:`gather` for a loader whose ``find_files`` does not report what it skips."""
+    supported = _supported_suffixes()
+    inputs: list[Input] = []
+    seen: set[Path] = set()
+    for raw in paths:
+        p = Path(raw)
+        if not p.is_dir():
+            if p.resolve() not in seen:
+                seen.add(p.resolve())
+                inputs.append(Input(p))
+            continue
+        for f in sorted(p.rglob("*")):
+            if not f.is_file() or f.resolve() in seen:
+                continue
+            rel = f.relative_to(p).as_posix()
+            if any(part.startswith(".") for part in rel.split("/")) or not _selected(rel, f.name, include, exclude):
+                continue
+            seen.add(f.resolve())
+            if f.suffix.lower() in supported:
+                inputs.append(Input(f, root=p))
+            else:
+                skipped.append(unsupported(f.as_posix(), f))
+    return inputs
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+def read(inp: Input, *, encoding: str | None = None, fmt: str = "text") -> Any:
+    """The :class:`~chunkwise.Document` of an input (standard input: in ``fmt``).
+
+    Raises whatever reading raises (``LoadError``, ``UnsupportedFormatError``,
+    ``OSError``, ``UnicodeError``, ...); :func:`classify` turns it into a :class:`Skipped`.
+    """
+    from .. import loaders
+
+    if inp.path is None:
+        data = sys.stdin.buffer.read()
+        if _accepts(loaders.parse, "encoding"):
+            return loaders.parse(data, fmt, source=STDIN_SOURCE, encoding=encoding)
+        return loaders.parse(data.decode(encoding) if encoding else data, fmt, source=STDIN_SOURCE)
+    kwargs: dict[str, Any] = {}
+    target: Any = inp.path
+    if inp.found is not None:
+        target = inp.found  # carries its root and the path its id derives from
+    elif inp.root is not None and _accepts(loaders.load, "root"):
+        kwargs["root"] = inp.root
+    if encoding:
+        if _accepts(loaders.load, "encoding"):
+            kwargs["encoding"] = encoding
+        else:  # a loader without encoding=: decode here, as load would
+            p = inp.path
+            text = p.read_bytes().decode(encoding)
+            if text.startswith("\ufeff"):
+                text = text[1:]
+            suffixes = getattr(loaders, "SUFFIXES", {})
+            return loaders.parse(
+                text, suffixes.get(p.suffix.lower(), "text"), source=p.as_posix(), metadata={"filename": p.name}
+            )
+    return loaders.load(target, **kwargs)
+
+
+def _accepts(fn: Any, name: str) -> bool:
+    try:
+        return name in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _strip_name(message: str, name: str) -> str:
+    for prefix in (f"{name}: ", f"{name} ", f"cannot read {name}: "):
+        if message.startswith(prefix):
+            return message[len(prefix) :]
+    return message
+
+
+def classify(exc: BaseException, inp: Input | str, stage: str = "read", encoding: str | None = None) -> Skipped:
+    """What a failure to read (``stage="read"``), chunk (``"chunk"``) or write
+    (``"write"``) one input means, and its fix (``encoding``: the ``--encoding`` given)."""
+    from ..errors import ConfigError, MissingDependencyError, OversizeError
+
+    name = inp if isinstance(inp, str) else inp.name
+    chain: list[BaseException] = []
+    e: BaseException | None = exc
+    while e is not None and e not in chain:
+        chain.append(e)
+        e = e.__cause__ or e.__context__
+    message = _strip_name(str(exc), name) or type(exc).__name__
+    if isinstance(exc, UnicodeDecodeError):
+        message = f"not valid {exc.encoding} ({exc.reason} at byte {exc.start})"
+
+    def has(*types: type) -> bool:
+        return any(isinstance(x, types) for x in chain)
+
+    if stage == "write":
+        return Skipped(
+            name,
+            "unserialisable",
+            f"a value that cannot be written as JSON in UTF-8 ({type(exc).__name__}: {message})",
+            "correct that value (front matter, metadata) in the file",
+        )
+    if has(ConfigError) and stage == "chunk":
+        return Skipped(name, "not chunked", message, "change the options named in the message")
+    if has(MissingDependencyError):
+        return Skipped(name, "missing dependency", message, "")
+    if any("unsupported" in type(x).__name__.lower() for x in chain):
+        suffix = Path(name).suffix
+        glob = f"*{suffix}" if suffix else Path(name).name
+        return Skipped(name, "unsupported", message, f"leave such files out with --exclude '{glob}'")
+    if has(UnicodeDecodeError) or "not valid utf-8" in message.lower() or "decode" in message.lower():
+        # the library's hints name its Python argument (encoding=); the fix below names the option
+        message = "; ".join(part for part in message.split("; ") if "encoding=" not in part)
+        fix = (
+            "give the file's real encoding with --encoding, or leave --encoding out to detect it"
+            if encoding
+            else "give its encoding with --encoding (for example --encoding cp1252), or convert it to UTF-8"
+        )
+        return Skipped(name, "undecodable", message, fix)
+    if has(FileNotFoundError):
+        return Skipped(name, "unreadable", message, "check the path")
+    if has(IsADirectoryError):
+        return Skipped(name, "unreadable", message, "name a file, or the folder alone to read the files in it")
+    if has(PermissionError):
+        return Skipped(name, "unreadable", message, "give yourself permission to read it")
+    if stage == "read" and has(OSError):
+        return Skipped(name, "unreadable", message, "check the file and the disk it is on")
+    if has(OversizeError):
+        return Skipped(name, "oversize", message, "")
+    if stage == "read":
+        return Skipped(name, "unreadable", f"{type(exc).__name__}: {message}", "check that the file is in its format")
+    return Skipped(
+        name,
+        "not chunked",
+        f"{type(exc).__name__}: {message}",
+        "this looks like a bug of chunkwise; please report it with the file",
+    )

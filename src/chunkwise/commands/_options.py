@@ -1,0 +1,231 @@
+"""The options of the commands, declared once and shared.
+
+* :func:`chunking_options` (``chunk``, ``inspect``; ``stats``, ``eval``, ``calibrate`` as
+  comma-separated grids): ``--strategy``, ``--chunk-size``, ``--chunk-overlap``,
+  ``--unit``, ``--tokenizer``, ``--param`` -- the arguments of :func:`chunkwise.chunk`.
+* :func:`input_options`: ``--include``, ``--exclude``, ``--encoding`` and ``--format``
+  (standard input).
+* :func:`progress_option`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import os
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+__all__ = [
+    "CLI_DEFAULTS",
+    "FORMATS",
+    "PYTHON_DEFAULTS",
+    "UNITS",
+    "chunking_options",
+    "input_options",
+    "make_chunker_or_fail",
+    "parse_params",
+    "progress_option",
+    "refuse_folder",
+]
+
+UNITS = ("chars", "words", "tokens")
+FORMATS = ("text", "markdown", "html")
+
+PYTHON_DEFAULTS = {"strategy": "recursive", "chunk_size": 512, "chunk_overlap": 0, "unit": "chars", "tokenizer": "cl100k_base"}
+"""The defaults of ``chunkwise.chunk(...)``."""
+
+CLI_DEFAULTS = {"strategy": "auto", "chunk_size": 512, "chunk_overlap": 0, "unit": "tokens", "tokenizer": "cl100k_base"}
+"""The defaults of ``chunkwise chunk``: the same, but tokens and ``auto``."""
+
+GRID_DEFAULTS = {"strategy": "recursive,sentence,fixed", "chunk_size": "200,400,800", "chunk_overlap": "0"}
+"""The defaults of the grids of ``stats``, ``eval`` and ``calibrate``."""
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def _apply(options: list[Decorator]) -> Decorator:
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        for opt in reversed(options):  # the first option listed first in --help
+            fn = opt(fn)
+        return fn
+
+    return deco
+
+
+def parse_params(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """``-p KEY=VALUE`` items as keyword arguments (the value read as JSON when it parses).
+
+    Raises:
+        click.BadParameter: an item without ``=``.
+    """
+    params: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--param")
+        key, raw = item.split("=", 1)
+        try:
+            params[key.strip().replace("-", "_")] = json.loads(raw)
+        except json.JSONDecodeError:
+            params[key.strip().replace("-", "_")] = raw
+    return params
+
+
+def make_chunker_or_fail(
+    strategy: str, chunk_size: int, chunk_overlap: int, unit: str, tokenizer: str, params: tuple[str, ...]
+) -> Any:
+    """The chunker for the chunking options; an invalid value is a usage error (exit 2)."""
+    from ..api import make_chunker
+    from ..errors import ChunkwiseError
+
+    try:
+        return make_chunker(
+            strategy,
+            chunk_size=chunk_size,
+            chunk_overlap=chunk_overlap,
+            unit=unit,
+            tokenizer=tokenizer,
+            **parse_params(params),
+        )
+    except (ChunkwiseError, ImportError) as exc:
+        raise click.UsageError(str(exc)) from exc
+
+
+def chunking_options(*, grid: bool = False, strategy: str | None = None) -> Decorator:
+    """``--strategy``, ``--chunk-size``, ``--chunk-overlap``, ``--unit``, ``--tokenizer``,
+    ``--param``: one configuration (``grid=False``: ``chunk``, ``inspect``) or
+    comma-separated lists whose every combination is run (``grid=True``)."""
+    if grid:
+        strategy_opt = click.option(
+            "--strategy",
+            "-s",
+            default=strategy or GRID_DEFAULTS["strategy"],
+            show_default=True,
+            help="Strategies, comma-separated (see `chunkwise strategies`).",
+        )
+        size_opt = click.option(
+            "--chunk-size",
+            "-n",
+            default=GRID_DEFAULTS["chunk_size"],
+            show_default=True,
+            help="Largest chunks in --unit, comma-separated.",
+        )
+        overlap_opt = click.option(
+            "--chunk-overlap",
+            default=GRID_DEFAULTS["chunk_overlap"],
+            show_default=True,
+            help="Overlaps in --unit, comma-separated (pairs with overlap >= size are skipped).",
+        )
+    else:
+        strategy_opt = click.option(
+            "--strategy",
+            "-s",
+            default=strategy or CLI_DEFAULTS["strategy"],
+            show_default=True,
+            help="Strategy (see `chunkwise strategies`); auto: markdown for Markdown and HTML, recursive for the rest.",
+        )
+        size_opt = click.option(
+            "--chunk-size",
+            "-n",
+            default=CLI_DEFAULTS["chunk_size"],
+            show_default=True,
+            type=int,
+            help="Largest chunk, in --unit.",
+        )
+        overlap_opt = click.option(
+            "--chunk-overlap",
+            default=CLI_DEFAULTS["chunk_overlap"],
+            show_default=True,
+            type=int,
+            help="Overlap of consecutive chunks, in --unit.",
+        )
+    return _apply(
+        [
+            strategy_opt,
+            size_opt,
+            overlap_opt,
+            click.option("--unit", "-u", default=CLI_DEFAULTS["unit"], show_default=True, type=click.Choice(UNITS)),
+            click.option(
+                "--tokenizer",
+                default=CLI_DEFAULTS["tokenizer"],
+                show_default=True,
+                help="Encoding name or tokenizer.json path (unit tokens).",
+            ),
+            click.option(
+                "--param",
+                "-p",
+                "params",
+                multiple=True,
+                metavar="KEY=VALUE",
+                help="A strategy parameter (JSON value), repeatable.",
+            ),
+        ]
+    )
+
+
+def refuse_folder(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Callback of a file to write: an existing folder is a usage error, before any work."""
+    if value is not None and str(value) != "-" and os.path.isdir(value):
+        raise click.BadParameter(
+            f"{value} is a folder; name a file to write, for example {os.path.join(str(value), 'chunks.jsonl')}"
+        )
+    return value
+
+
+def _check_encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return codecs.lookup(value).name
+    except LookupError:
+        raise click.BadParameter(f"{value!r} is not an encoding Python knows (for example utf-8, cp1252, latin-1)") from None
+
+
+def input_options(*, globs: bool = True, format: bool = True) -> Decorator:
+    """``--include`` and ``--exclude`` (``globs=True``), ``--encoding``, and ``--format``
+    of standard input (``format=True``)."""
+    options = []
+    if globs:
+        options += [
+            click.option(
+                "--include",
+                multiple=True,
+                metavar="GLOB",
+                help="Read only the files matching this glob (path under the folder given, or name; repeatable).",
+            ),
+            click.option(
+                "--exclude",
+                multiple=True,
+                metavar="GLOB",
+                help="Leave out the files matching this glob (repeatable); wins over --include.",
+            ),
+        ]
+    options.append(
+        click.option(
+            "--encoding",
+            default=None,
+            callback=_check_encoding,
+            help="Text encoding of the files [default: UTF-8].",
+        )
+    )
+    if format:
+        options.append(
+            click.option(
+                "--format",
+                "fmt",
+                type=click.Choice(FORMATS),
+                default="text",
+                show_default=True,
+                help="Format of standard input (path -); files go by their suffix.",
+            )
+        )
+    return _apply(options)
+
+
+progress_option: Decorator = click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on standard error (default: when it is a terminal).",
+)
