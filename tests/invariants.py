@@ -42,3 +42,22 @@ def check_invariants(text, chunks, chunk_size, sizer, *, trimmed=True, overlap_a
         prev_start, prev_end = c.start_index, c.end_index
     lost = [i for i, ch in enumerate(text) if not covered[i] and not ch.isspace()]
     assert not lost, f"{len(lost)} characters lost, first at {lost[0]}: {text[max(0, lost[0] - 10):lost[0] + 10]!r}"
+
+
+def check_sections(text, chunks, headings):
+    """No chunk holds text of two sections: a heading may lie inside a chunk only when
+    everything before it in the chunk is headings above it (a heading glued to the
+    subsection that is its section's body)."""
+    for i, c in enumerate(chunks):
+        inside = [h for h in headings if c.start_index < h.start < c.end_index]
+        if not inside:
+            continue
+        last = inside[-1]
+        spans = [(h.start, h.end) for h in headings if c.start_index <= h.start < last.start]
+        rest = list(text[c.start_index : last.start])
+        for s, e in spans:
+            for k in range(max(s, c.start_index), min(e, last.start)):
+                rest[k - c.start_index] = " "
+        assert "".join(rest).strip() == "", f"chunk {i} holds text of two sections"
+        levels = [h.level for h in headings if c.start_index <= h.start <= last.start]
+        assert all(a < b for a, b in zip(levels, levels[1:])), f"chunk {i} joins sibling headings"

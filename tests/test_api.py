@@ -114,8 +114,9 @@ def test_custom_separators_strings_and_regex():
 
     text = "a;b;c---d"
     chunks = chunkwise.chunk(text, chunk_size=3, separators=["---", ";"])
-    # "---" first: "a;b;c" | "---d"; then ";" inside the first; "---d" has no separator left
-    assert [c.text for c in chunks] == ["a;b", ";c", "---", "d"]
+    # "---" first: "a;b;c" | "---d"; then ";" inside the first (closing punctuation stays
+    # with the text before it); "---d" has no separator left
+    assert [c.text for c in chunks] == ["a;", "b;c", "---", "d"]
     assert all(c.text == text[c.start_index : c.end_index] for c in chunks)
     chunks = chunkwise.chunk("x1y22z", chunk_size=3, separators=[re.compile(r"\d+")], keep_separator="end")
     assert [c.text for c in chunks] == ["x1", "y22", "z"]
@@ -124,4 +125,5 @@ def test_custom_separators_strings_and_regex():
 def test_cjk_text_is_split_at_cjk_punctuation():
     text = "今天天气很好。我们去公园散步，然后吃午饭。晚上看电影！"
     chunks = chunkwise.chunk(text, chunk_size=12)
-    assert [c.text for c in chunks] == ["今天天气很好。", "我们去公园散步，", "然后吃午饭。", "晚上看电影！"]
+    # the second sentence is too big: cut at its comma, and its rest goes on with the next
+    assert [c.text for c in chunks] == ["今天天气很好。", "我们去公园散步，", "然后吃午饭。晚上看电影！"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from invariants import check_sections
 from test_markdown import assert_invariants
 
 import chunkwise
@@ -46,16 +47,11 @@ def test_markdown_strategy_invariants_on_corpus(path, size):
     assert [(c.start_index, c.end_index, c.id, dict(c.metadata), c.context) for c in again] == [
         (c.start_index, c.end_index, c.id, dict(c.metadata), c.context) for c in chunks
     ]
-    # every chunk lies inside one section: no heading line inside it
+    # every chunk lies inside one section (a heading may carry its subsection along)
     if strategy == "markdown":
         from chunkwise.parsers.markdown import MarkdownParser
 
-        starts = [h.start for h in MarkdownParser().parse(doc.text).headings]
-        import bisect
-
-        for c in chunks:
-            k = bisect.bisect_right(starts, c.start_index)
-            assert k >= len(starts) or starts[k] >= c.end_index
+        check_sections(doc.text, chunks, MarkdownParser().parse(doc.text).headings)
 
 
 @pytest.mark.parametrize("path", [p for p in FILES if p.stat().st_size > 100_000][:2], ids=lambda p: p.name)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 __all__ = [
+    "HARD_LINE",
     "LINE",
     "PARAGRAPH",
     "WORD",
@@ -26,6 +27,7 @@ __all__ = [
     "Level",
     "PositionsLevel",
     "RegexLevel",
+    "closing_punctuation",
     "separator_level",
 ]
 
@@ -117,6 +119,45 @@ PARAGRAPH = RegexLevel("paragraph", re.compile(r"\n[^\S\n]*\n\s*"), whitespace=T
 LINE = RegexLevel("line", re.compile(r"\n\s*"), whitespace=True)
 WORD = RegexLevel("word", re.compile(r"\s+"), whitespace=True)
 
+# What may end a line that the writer broke on purpose (not a wrap of running prose).
+_LINE_FINAL = frozenset(".!?:;\u3002\uff01\uff1f\u2026\"'\u201d\u2019)]\u00bb|`*_-=")
+# What may start a line that begins something new: a list marker, a quote, a table row,
+# a heading, a numbered item.
+_LINE_OPENER = re.compile(r"[-*+\u2022>|#]|\d{1,3}[.)]\s|[A-Za-z][.)]\s")
+_SHORT_LINE = 40  # characters: shorter lines (titles, addresses, verse) are broken on purpose
+
+
+@dataclass(frozen=True)
+class HardLineLevel:
+    """Line breaks that a writer meant: after sentence-final punctuation, before a list
+    marker, a quote, a table row or an indented line, or after a short line.
+
+    The other line breaks wrap running prose; they are weaker than a sentence end (the
+    plain :data:`LINE` level, placed below sentences, still has them).
+    """
+
+    name: str = "line"
+    windowable = True
+
+    def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        for m in LINE.pattern.finditer(text, start, end):
+            a, b = m.span()
+            if not (start < a and b < end):
+                continue
+            j = a
+            while j > start and text[j - 1] in " \t\r":
+                j -= 1
+            if (
+                (j > start and text[j - 1] in _LINE_FINAL)
+                or text[b - 1] != "\n"  # the next line is indented
+                or _LINE_OPENER.match(text, b) is not None
+                or j - (text.rfind("\n", 0, j) + 1) < _SHORT_LINE
+            ):
+                yield a, b
+
+
+HARD_LINE = HardLineLevel()
+
 
 def separator_level(separator: str | re.Pattern[str], keep_separator: Literal["start", "end"] = "start") -> RegexLevel:
     """A level for a user separator: a literal string, or a compiled regular expression.
@@ -128,4 +169,17 @@ def separator_level(separator: str | re.Pattern[str], keep_separator: Literal["s
         return RegexLevel(f"regex:{separator.pattern}", separator, keep_separator)
     if not separator:
         raise ValueError("an empty separator cuts nowhere; the character fallback is built in")
+    if closing_punctuation(separator):
+        keep_separator = "end"  # a full stop or comma never starts the next chunk
     return RegexLevel(f"separator:{separator!r}", re.compile(re.escape(separator)), keep_separator)
+
+
+def closing_punctuation(separator: str) -> bool:
+    """Whether a separator is punctuation that closes what comes before it: its
+    non-whitespace characters are all Unicode ``Terminal_Punctuation`` (``. , ; : ! ?``,
+    ``。 ， 、``, ``।``, ...) or closing quotes and brackets. Such a separator stays with
+    the text before it whatever ``keep_separator`` says."""
+    import regex
+
+    core = separator.strip()
+    return bool(core) and regex.fullmatch(r"[\p{Terminal_Punctuation}\p{Pe}\p{Pf}]+", core) is not None

@@ -115,6 +115,8 @@ class _Packer:
         self.budget = budget
         self.levels = list(levels)
         self.trim = trim_spans
+        # windows and sentence overlap count whole pieces: no continuation across them
+        self.continue_pieces = not (overlap_pieces or step is not None or max_pieces is not None)
         self.out: list[Span] = []
 
     # -- emission -------------------------------------------------------------------
@@ -177,8 +179,17 @@ class _Packer:
                     self.split(pos, end, li + 1, end_cut)
                     return
                 pe = self.tend(pos, first[0])
+                mark = len(self.out)
                 if pe > pos:
                     self.split(pos, pe, li + 1, name)
+                # the last piece of that finer split goes on with the pieces after it at
+                # this level (no runt at the end of every big piece)
+                if len(self.out) - mark >= 2 and self.continue_pieces:
+                    tail = self.out[-1]
+                    if not tail.oversize and tail.start > pos and tail.end == pe:
+                        self.out.pop()
+                        pos = tail.start
+                        continue
                 pos = self.tstart(first[1], end)
                 continue
             self.emit(pos, cut[0], n, name)

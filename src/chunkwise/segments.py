@@ -71,6 +71,8 @@ class Label:
             * ``"end"``: the value of the label whose closed range ``[start, end]`` holds
               the chunk's end (a property of the cut after the chunk, such as the
               similarity across a semantic breakpoint).
+        weak: under ``"common_prefix"``, the label counts only for a chunk that overlaps
+            no other label of its key (the line of a heading that leads its subsection).
     """
 
     start: int
@@ -78,6 +80,7 @@ class Label:
     key: str
     value: Any
     rule: LabelRule = "overlap"
+    weak: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,8 @@ class Region:
         end_boundary: the boundary name of the cut after the region ("h2", "semantic",
             "topic"); the last region's is "end".
         levels: boundary levels for this region instead of ``Segments.levels``.
+        level: its rank for merging small regions (a section's heading level, 0 for the
+            text before the first heading); -1: never merged with a neighbour.
     """
 
     start: int
@@ -98,6 +103,7 @@ class Region:
     reserve: int = 0
     end_boundary: str = "end"
     levels: tuple[Level, ...] | None = None
+    level: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,23 +1,28 @@
 """The base of every chunker: validated configuration, sizing, chunk construction.
 
 A chunker is a frozen, keyword-only configuration. Subclasses answer one question in
-:meth:`BaseChunker.levels` -- where are the boundaries, and how strong is each -- and the
-shared engine (:mod:`chunkwise.merge`) does the rest: pack to size, add overlap, build
-:class:`~chunkwise.types.Chunk` values with exact offsets and metadata.
+:meth:`BaseChunker.parse` (or just :meth:`BaseChunker.levels`) -- where are the
+boundaries, how strong is each, what stays whole, what does each part mean -- as
+:class:`~chunkwise.segments.Segments`; the one packer (:mod:`chunkwise.packer`) packs
+them to size with overlap, and the enrichment pass (:mod:`chunkwise.enrich`) builds
+:class:`~chunkwise.types.Chunk` values with exact offsets, metadata and ids.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from types import MappingProxyType
 from typing import Any, ClassVar
 
 from ..boundaries import Level
+from ..enrich import build_chunks
 from ..errors import ConfigError
-from ..merge import Span, add_overlap, pack
+from ..merge import Span
+from ..packer import PackConfig, pack_segments
+from ..segments import Segments
 from ..sizers import Measure, Sizer, get_sizer
-from ..types import Chunk, Document, chunk_id
+from ..types import Chunk, Document
 
 __all__ = ["BaseChunker", "as_document"]
 
@@ -33,6 +38,11 @@ def as_document(source: str | Document) -> Document:
 
 def _unit_label(sizer: Sizer) -> str:
     return "tokens" if sizer.unit.startswith("tokens") else sizer.unit
+
+
+def _rebuild(cls: type, params: dict[str, Any]) -> Any:
+    """A pickled chunker, rebuilt through its constructor (see ``BaseChunker.__reduce__``)."""
+    return cls(**params)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,6 +65,7 @@ class BaseChunker:
     name: ClassVar[str] = ""
     trim_spans: ClassVar[bool] = True
     word_fallback: ClassVar[bool] = True
+    balance: ClassVar[bool] = True
 
     chunk_size: int = 512
     chunk_overlap: int = 0
@@ -83,31 +94,43 @@ class BaseChunker:
     # -- what a strategy supplies ------------------------------------------------------
 
     def levels(self, document: Document) -> Sequence[Level]:
-        """Boundary levels for ``document``, strongest first."""
+        """Boundary levels for ``document``, strongest first (used by the default
+        :meth:`parse`)."""
         return ()
 
-    def spans(self, document: Document, measure: Measure) -> list[Span]:
-        """Packed spans of ``document`` (the engine; strategies rarely override this)."""
-        levels = self.levels(document)
-        spans = pack(
-            document.text,
-            measure,
-            self.chunk_size - self.chunk_overlap,
-            levels,
+    def parse(self, document: Document) -> Segments:
+        """What the strategy finds in ``document``: levels, regions, atoms, glue, labels.
+
+        The only method a strategy must supply (the default turns :meth:`levels` into
+        segments); packing and enrichment are shared.
+        """
+        return Segments(levels=tuple(self.levels(document)))
+
+    def pack_config(self) -> PackConfig:
+        """Sizes and policies for the packer (:func:`chunkwise.packer.pack_segments`)."""
+        return PackConfig(
+            chunk_size=self.chunk_size,
+            chunk_overlap=self.chunk_overlap,
             trim_spans=self.trim_spans,
             words=self.word_fallback,
+            balance=self.balance,
+            unit=self._sizer.unit,
             **self.pack_options(),
         )
-        spans = add_overlap(
-            document.text, measure, spans, self.chunk_size, self.chunk_overlap, levels, trim_spans=self.trim_spans
-        )
-        for s in spans:  # packing used chunk_size - chunk_overlap; oversize means over chunk_size
-            s.oversize = s.size > self.chunk_size
-        return spans
 
     def pack_options(self) -> dict[str, Any]:
-        """Extra keyword arguments for :func:`chunkwise.merge.pack` (windows, overlaps)."""
+        """Extra :class:`~chunkwise.packer.PackConfig` fields (windows, overlaps, policies)."""
         return {}
+
+    def context(self, metadata: Mapping[str, Any], span: Span) -> str:
+        """The ``context`` of a chunk from its resolved metadata (default: none)."""
+        return ""
+
+    # -- the pipeline ----------------------------------------------------------------
+
+    def spans(self, document: Document, measure: Measure) -> list[Span]:
+        """Packed spans of ``document``: parse, then the one packer."""
+        return pack_segments(document.text, measure, self.parse(document), self.pack_config())
 
     # -- the public surface ------------------------------------------------------------
 
@@ -116,29 +139,33 @@ class BaseChunker:
         """The sizer that measures chunks (its ``unit`` names what ``size`` counts)."""
         return self._sizer
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and deep-copy the configuration (the init fields) only: the sizer and
+        # per-instance caches (a measured text, an embedder) are rebuilt, not copied
+        return (_rebuild, (type(self), {f.name: getattr(self, f.name) for f in fields(self) if f.init}))
+
     def chunk(self, document: str | Document) -> list[Chunk]:
-        """Chunk one text or document.
+        """Chunk one text or document: parse -> pack -> enrich.
 
         Returns:
             Chunks in document order, each with ``text == document.text[start_index:
             end_index]``, no empty or whitespace-only chunk, every non-whitespace character
             of the document in some chunk, and ``size <= chunk_size`` in the unit (except a
             chunk flagged ``metadata["oversize"]``).
+
+        Raises:
+            OversizeError: an atomic unit larger than chunk_size under ``oversize="raise"``.
         """
         doc = as_document(document)
         if not doc.text or doc.text.isspace():
             return []
         measure = self._sizer.measure(doc.text)
-        spans = self.spans(doc, measure)
-        return self.build_chunks(doc, spans, self.span_metadata(doc, spans))
+        segments = self.parse(doc)
+        spans = pack_segments(doc.text, measure, segments, self.pack_config())
+        return build_chunks(doc, spans, self._sizer.unit, segments.labels, self._context_fn())
 
-    def span_metadata(self, document: Document, spans: Sequence[Span]) -> list[dict[str, Any]] | None:
-        """Per-span extra metadata (and ``"context"``), one dict per span, or None.
-
-        Strategies that know more about each span (a header path, a table header) override
-        this; the base adds nothing.
-        """
-        return None
+    def _context_fn(self) -> Any:
+        return self.context if type(self).context is not BaseChunker.context else None
 
     def chunk_many(self, documents: Iterable[str | Document]) -> Iterator[list[Chunk]]:
         """Chunk each document in turn (one list of chunks per document)."""
@@ -146,40 +173,16 @@ class BaseChunker:
             yield self.chunk(d)
 
     def build_chunks(self, doc: Document, spans: Sequence[Span], extra: Sequence[dict[str, Any]] | None = None) -> list[Chunk]:
-        """Chunk values for packed spans, with ids, neighbours and metadata."""
-        text, unit = doc.text, self._sizer.unit
-        ids = [chunk_id(doc.id, s.start, s.end) for s in spans]
-        base = dict(doc.metadata)
-        if doc.source is not None and "source" not in base:
-            base["source"] = doc.source
+        """Chunk values for packed spans (see :func:`chunkwise.enrich.build_chunks`);
+        ``extra`` adds per-span metadata (a ``"context"`` key becomes the context)."""
+        chunks = build_chunks(doc, spans, self._sizer.unit)
+        if extra is None:
+            return chunks
         out = []
-        last = len(spans) - 1
-        for k, s in enumerate(spans):
-            meta = dict(base)
-            meta["boundary"] = s.boundary
-            meta["prev_id"] = ids[k - 1] if k > 0 else None
-            meta["next_id"] = ids[k + 1] if k < last else None
-            if s.oversize:
-                meta["oversize"] = True
-            context = ""
-            if extra is not None:
-                more = extra[k]
-                context = more.pop("context", "") if "context" in more else ""
-                meta.update(more)
-            out.append(
-                Chunk(
-                    text=text[s.start : s.end],
-                    start_index=s.start,
-                    end_index=s.end,
-                    index=k,
-                    size=s.size,
-                    unit=unit,
-                    document_id=doc.id,
-                    metadata=MappingProxyType(meta),  # the dict is ours alone: no copy
-                    context=context,
-                    id=ids[k],
-                )
-            )
+        for c, more in zip(chunks, extra):
+            more = dict(more)
+            ctx = more.pop("context", c.context)
+            out.append(dataclasses.replace(c, metadata={**c.metadata, **more}, context=ctx))
         return out
 
     @classmethod

@@ -35,3 +35,4 @@ class FixedChunker(BaseChunker):
 
     trim_spans = False
     word_fallback = False
+    balance = False

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..boundaries import LINE, PARAGRAPH, WORD, Level, RegexLevel, separator_level
+from ..boundaries import HARD_LINE, LINE, PARAGRAPH, WORD, Level, RegexLevel, separator_level
 from ..errors import ConfigError
 from ..registry import register
 from ..sentences import SentenceSegmenter
@@ -18,7 +18,7 @@ __all__ = ["CLAUSE", "DEFAULT_LEVELS", "RecursiveChunker"]
 
 # CJK clause punctuation: a cut after it (CJK text has no spaces to fall back on)
 CLAUSE = RegexLevel("clause", re.compile(r"[，、；：,;](?!\s)"), keep_separator="end")
-DEFAULT_LEVELS: tuple[Level, ...] = (PARAGRAPH, LINE, SentenceSegmenter(), CLAUSE, WORD)
+DEFAULT_LEVELS: tuple[Level, ...] = (PARAGRAPH, HARD_LINE, SentenceSegmenter(), LINE, CLAUSE, WORD)
 
 
 @register("recursive")
@@ -29,13 +29,16 @@ class RecursiveChunker(BaseChunker):
 
     Args:
         separators: ordered separators, strongest first: literal strings, or compiled
-            regular expressions (``re.compile(...)``). Default: blank line (paragraph), line
-            break, sentence end (CJK terminators included), CJK clause punctuation, space;
-            then grapheme clusters always. ``""`` in the list means "characters" and is
-            implied.
+            regular expressions (``re.compile(...)``). Default: blank line (paragraph), a
+            line break the writer meant (after sentence-final punctuation, before a list
+            marker or an indented line, after a short line), sentence end (CJK terminators
+            included), any other line break (a wrap inside running prose), CJK clause
+            punctuation, space; then grapheme clusters always. ``""`` in the list means
+            "characters" and is implied.
         keep_separator: where a separator that is not whitespace goes: ``"start"`` of the
             next chunk (default) or ``"end"`` of the previous one. Whitespace separators
-            are trimmed away from both.
+            are trimmed away from both, and a separator made of closing punctuation
+            (``"."``, ``"。"``, ``","``, ...) always stays at the end of the text before it.
 
     Every chunk fits ``chunk_size`` (a hard cap): a piece no separator can split is cut at
     grapheme cluster boundaries.

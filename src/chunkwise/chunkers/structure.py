@@ -20,61 +20,24 @@ Method:
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 from dataclasses import dataclass
-from typing import Any, Literal
 
 from .._text import trim
-from ..boundaries import LINE, PARAGRAPH, WORD, FunctionLevel, Level, PositionsLevel
+from ..boundaries import HARD_LINE, LINE, PARAGRAPH, WORD, Level, PositionsLevel
 from ..errors import ConfigError, OversizeError
-from ..merge import Span, add_overlap, pack
-from ..parsers.outline import Block, Outline
+from ..merge import Span
+from ..packer import OVERSIZE_POLICIES, OversizePolicy
+from ..parsers.outline import Outline
 from ..registry import register
+from ..segments import Atom, Label, Region, Segments
 from ..sentences import SentenceSegmenter
-from ..sizers import Measure
-from ..types import Chunk, Document
-from .base import BaseChunker, as_document
+from ..types import Document
+from .base import BaseChunker
 
 __all__ = ["MarkdownChunker", "OversizeError", "OversizePolicy", "SectionsChunker"]
 
-OversizePolicy = Literal["split", "keep", "raise"]
-_POLICIES = ("split", "keep", "raise")
-
-
-@dataclass(frozen=True, slots=True)
-class _Section:
-    start: int
-    end: int
-    level: int  # 0: the text before the first heading
-    path: tuple[str, ...]
-
-
-def _common(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return a[:n]
-
-
-def _guarded(level: Level, starts: Sequence[int], ends: Sequence[int]) -> Level:
-    """``level`` without the cuts that fall strictly inside a protected range."""
-    if not starts:
-        return level
-
-    def cuts(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-        for a, b in level.cuts(text, start, end):
-            k = bisect_right(starts, a) - 1
-            if k >= 0 and starts[k] < a < ends[k]:
-                continue
-            k = bisect_right(starts, b) - 1
-            if k >= 0 and starts[k] < b < ends[k]:
-                continue
-            yield a, b
-
-    return FunctionLevel(level.name, cuts)
 
 
 def _positions(name: str, points: Sequence[int]) -> PositionsLevel:
@@ -117,7 +80,7 @@ class _StructureChunker(BaseChunker):
             or not 1 <= self.split_level <= 6
         ):
             raise ConfigError(f"split_level must be an integer from 1 to 6, not {self.split_level!r}")
-        if self.oversize not in _POLICIES:
+        if self.oversize not in OVERSIZE_POLICIES:
             raise ConfigError(f"oversize must be one of 'split', 'keep', 'raise', not {self.oversize!r}")
         m = self.min_chunk_size
         if isinstance(m, bool) or not isinstance(m, int) or m < 0:
@@ -137,26 +100,9 @@ class _StructureChunker(BaseChunker):
         """The headings and blocks of ``document`` (offsets into its text)."""
         raise NotImplementedError
 
-    # -- the engine --------------------------------------------------------------------
+    # -- parse: what the one packer and the enrichment pass need ------------------------
 
-    def chunk(self, document: str | Document) -> list[Chunk]:
-        """Chunk one text or document (see the class docstring for the rules).
-
-        Raises:
-            OversizeError: ``oversize="raise"`` and a code block or table is too big.
-            MissingDependencyError: the parser's optional library is not installed.
-        """
-        doc = as_document(document)
-        if not doc.text or doc.text.isspace():
-            return []
-        measure = self._sizer.measure(doc.text)
-        spans, extra = self._plan(doc, measure)
-        return self.build_chunks(doc, spans, extra)
-
-    def spans(self, document: Document, measure: Measure) -> list[Span]:
-        return self._plan(document, measure)[0]
-
-    def _context(self, path: tuple[str, ...], budget: int) -> tuple[str, int]:
+    def _context(self, path: Sequence[str], budget: int) -> tuple[str, int]:
         """The breadcrumb for ``path`` and what it costs of the budget (0 unless counted)."""
         if not path:
             return "", 0
@@ -181,8 +127,24 @@ class _StructureChunker(BaseChunker):
                 return c, n
         return "", 0
 
-    def _sections(self, text: str, outline: Outline) -> tuple[list[_Section], list[tuple[str, ...]]]:
-        heads = outline.headings
+    def context(self, metadata: Mapping[str, Any], span: Span) -> str:
+        """The breadcrumb of the chunk's header path, then, for a chunk that continues a
+        split table, the table's header row and separator."""
+        meta = metadata  # the enrichment pass hands over the chunk's own dict
+        path = meta.get("header_path") or ()
+        c = self._context(path, self.chunk_size - self.chunk_overlap)[0]
+        head = meta.pop("_table_header", None) if isinstance(meta, dict) else None
+        if head:
+            c = f"{c}\n{head}" if c else head
+        return c
+
+    def parse(self, document: Document) -> Segments:
+        """Sections (regions at headings of ``split_level`` or stronger), inner levels,
+        atoms (code blocks, tables, list items with their sub-items), the glue between a
+        heading and its body, and labels (header path, code language, table header)."""
+        text = document.text
+        outline = self.outline(document)
+        heads = list(outline.headings)
         stack: list[tuple[int, str]] = []
         paths: list[tuple[str, ...]] = []
         for h in heads:
@@ -190,45 +152,89 @@ class _StructureChunker(BaseChunker):
                 stack.pop()
             stack.append((h.level, h.title))
             paths.append(tuple(t for _, t in stack if t))
-        body = outline.front_matter[1] if outline.front_matter else 0
-        split = [(h, p) for h, p in zip(heads, paths) if h.level <= self.split_level]
-        out: list[_Section] = []
-        first = split[0][0].start if split else len(text)
-        if body < first:
-            out.append(_Section(body, first, 0, ()))
-        for k, (h, p) in enumerate(split):
-            end = split[k + 1][0].start if k + 1 < len(split) else len(text)
-            out.append(_Section(max(h.start, body), end, h.level, p))
-        return out, paths
-
-    def _merge_small(self, sections: list[_Section], measure: Measure, budget: int) -> list[_Section]:
-        small = self.min_chunk_size
-        out: list[_Section] = []
-        for sec in sections:
-            if out:
-                prev = out[-1]
-                tiny = measure.size(prev.start, prev.end) < small or measure.size(sec.start, sec.end) < small
-                if tiny and sec.level >= prev.level and measure.size(prev.start, sec.end) <= budget:
-                    path = _common(prev.path, sec.path)
-                    if self._context(path, budget)[1] + measure.size(prev.start, sec.end) <= budget:
-                        out[-1] = _Section(prev.start, sec.end, prev.level, path)
-                        continue
-            out.append(sec)
-        return out
-
-    def _plan(self, doc: Document, measure: Measure) -> tuple[list[Span], list[dict[str, Any]]]:
-        text = doc.text
-        outline = self.outline(doc)
-        heads = outline.headings
-        sections, paths = self._sections(text, outline)
-        budget0 = self.chunk_size - self.chunk_overlap
-        if self.merge_small_sections:
-            sections = self._merge_small(sections, measure, budget0)
-        head_starts = [h.start for h in heads]
         blocks = [b for b in outline.blocks if b.kind != "front_matter"]
-        atoms = [b for b in blocks if b.atomic]
-        fences = [b for b in atoms if b.kind == "fence" and b.info]
-        fence_starts = [b.start for b in fences]
+        body = outline.front_matter[1] if outline.front_matter else 0
+        n = len(text)
+        # where the body of each heading starts: the first character after it, before the
+        # next heading (None: the heading is followed by another heading or nothing)
+        head_starts = [h.start for h in heads]
+        body_of: list[int | None] = []
+        for k, h in enumerate(heads):
+            nxt = head_starts[k + 1] if k + 1 < len(heads) else n
+            b0, b1 = trim(text, max(h.end, body), nxt)
+            body_of.append(b0 if b0 < b1 else None)
+        # a heading with no body of its own, followed by a heading under it, leads that
+        # subsection: glued to it (up to the first body) and a weak label of its path
+        glue_end: list[int | None] = [None] * len(heads)
+        for k in range(len(heads) - 1, -1, -1):
+            b = body_of[k]
+            if b is not None:
+                glue_end[k] = b + 1
+            elif k + 1 < len(heads) and len(paths[k + 1]) > len(paths[k]) and paths[k + 1][: len(paths[k])] == paths[k]:
+                glue_end[k] = glue_end[k + 1]
+        leads = [body_of[k] is None and glue_end[k] is not None for k in range(len(heads))]
+        budget0 = self.chunk_size - self.chunk_overlap
+        # sections: a heading of split_level or stronger starts one, unless the section
+        # before it holds nothing but headings above this one (then they go with it: a
+        # heading is never a chunk alone when its section has a body)
+        split = [k for k, h in enumerate(heads) if h.level <= self.split_level]
+        regions: list[Region] = []
+        if outline.front_matter is not None:
+            fs, fe = outline.front_matter
+            regions.append(Region(fs, fe, 0, "front_matter", (LINE,), -1))
+        first = heads[split[0]].start if split else n
+        if body < first and text[body:first].strip():
+            regions.append(Region(body, first, 0, f"h{heads[split[0]].level}" if split else "end", None, 0))
+        starts_at: list[int] = []  # the heading index that opens each section
+        for k in split:
+            if (
+                starts_at
+                and all(body_of[j] is None for j in range(starts_at[-1], k))
+                and len(paths[k]) > len(paths[k - 1])
+                and paths[k][: len(paths[k - 1])] == paths[k - 1]
+            ):
+                continue  # the open section is headings only and this one lies under it
+            starts_at.append(k)
+        for i, k in enumerate(starts_at):
+            s0 = max(heads[k].start, body)
+            e0 = heads[starts_at[i + 1]].start if i + 1 < len(starts_at) else n
+            last = starts_at[i + 1] if i + 1 < len(starts_at) else len(heads)
+            # room for the costliest breadcrumb a chunk of this section can get
+            reserve = max(self._context(paths[j], budget0)[1] for j in range(k, last))
+            nxt = f"h{heads[starts_at[i + 1]].level}" if i + 1 < len(starts_at) else "end"
+            regions.append(Region(s0, e0, reserve, nxt, None, heads[k].level))
+        # labels
+        labels: list[Label] = []
+        if outline.front_matter is not None:
+            fs, fe = outline.front_matter
+            labels.append(Label(fs, fe, "header_path", (), "common_prefix"))
+            labels.append(Label(fs, fe, "is_front_matter", True, "within"))
+        if body < (heads[0].start if heads else n):
+            labels.append(Label(body, heads[0].start if heads else n, "header_path", (), "common_prefix"))
+        for k, h in enumerate(heads):
+            end = head_starts[k + 1] if k + 1 < len(heads) else n
+            labels.append(Label(h.start, end, "header_path", paths[k], "common_prefix", weak=leads[k]))
+        atoms: list[Atom] = []
+        table_cost = 0
+        for b in blocks:
+            if b.kind == "table":
+                atoms.append(Atom(b.start, b.end, "table", b.cuts, "table_row"))
+                if b.header:
+                    head = text[b.header[0] : b.header[1]].strip()
+                    labels.append(Label(b.start, b.end, "_table_header", head, "continued"))
+                    if self.include_context_in_size:
+                        table_cost = max(table_cost, self._sizer.count(head + "\n"))
+            elif b.atomic:
+                atoms.append(Atom(b.start, b.end, "code", b.cuts, "code_line"))
+                if b.kind == "fence" and b.info:
+                    labels.append(Label(b.start, b.end, "code_language", b.info.split()[0], "overlap"))
+        if table_cost:  # a split table's header is context too: keep room for it
+            regions = [
+                Region(r.start, r.end, max(min(r.reserve + table_cost, budget0 // 2), r.reserve), r.end_boundary, r.levels, r.level)
+                for r in regions
+            ]
+        atoms.extend(Atom(s, e, "list_item") for s, e in outline.item_spans)
+        glue = tuple((h.start, g) for h, g in zip(heads, glue_end) if g is not None)
         by_level: dict[int, list[int]] = {}
         for h in heads:
             by_level.setdefault(h.level, []).append(h.start)
@@ -236,79 +242,24 @@ class _StructureChunker(BaseChunker):
         top.append(_positions("thematic_break", [b.start for b in blocks if b.kind == "hr"]))
         top.append(_positions("block", [b.start for b in blocks if b.depth == 0 and b.kind != "heading"]))
         top.append(_positions("item", outline.items))
-        code_cuts = _positions("code_line", [p for b in atoms if b.kind != "table" for p in b.cuts])
-        row_cuts = _positions("table_row", [p for b in atoms if b.kind == "table" for p in b.cuts])
-        inner: list[Level] = [code_cuts, row_cuts, PARAGRAPH, LINE, SentenceSegmenter(), WORD]
-        atom_starts = [b.start for b in atoms]
+        inner: list[Level] = [PARAGRAPH, HARD_LINE, SentenceSegmenter(), LINE, WORD]
+        if outline.metadata and "front_matter" not in document.metadata:
+            labels.append(Label(0, n, "front_matter", dict(outline.metadata), "overlap"))
+        return Segments(
+            levels=tuple(top + inner),
+            regions=tuple(regions),
+            atoms=tuple(atoms),
+            glue=glue,
+            labels=tuple(labels),
+            atom_levels_at=len(top),
+        )
 
-        spans: list[Span] = []
-        extra: list[dict[str, Any]] = []
-        if outline.front_matter is not None:
-            fs, fe = outline.front_matter
-            for sp in pack(text, measure, budget0, [LINE], start=fs, end=fe):
-                spans.append(sp)
-                extra.append({"header_path": [], "is_front_matter": True})
-        for si, sec in enumerate(sections):
-            ctx, cost = self._context(sec.path, budget0)
-            budget = budget0 - cost
-            i, j = bisect_left(atom_starts, sec.start), bisect_left(atom_starts, sec.end)
-            sized = [(b, measure.size(b.start, b.end)) for b in atoms[i:j]]
-            big = [b for b, n in sized if n > budget and measure.exact(*_trimmed(text, b)) > budget]
-            too_big = {b.start for b in big}
-            fit = [b for b in atoms[i:j] if b.start not in too_big]
-            if big and self.oversize == "raise":
-                b = big[0]
-                raise OversizeError(
-                    f"a {'table' if b.kind == 'table' else 'code block'} at characters {b.start}-{b.end} "
-                    f"({measure.exact(*_trimmed(text, b))} {self._sizer.unit}) is larger than chunk_size "
-                    f"({self.chunk_size}); raise chunk_size or use oversize='split' or 'keep'"
-                )
-            if self.include_context_in_size and any(b.kind == "table" and b.header for b in big):
-                header_cost = max(self._sizer.count(text[b.header[0] : b.header[1]]) for b in big if b.header)  # type: ignore[index]
-                budget = max(budget - header_cost, (budget0 + 1) // 2)
-            fs_, fe_ = [b.start for b in fit], [b.end for b in fit]
-            levels = top + [_guarded(lv, fs_, fe_) for lv in inner]
-            sec_spans: list[Span] = []
-            pos = sec.start
-            keep = big if self.oversize == "keep" else []
-            for b in keep:
-                sec_spans += pack(text, measure, budget, levels, start=pos, end=b.start)
-                s, e = _trimmed(text, b)
-                n = measure.exact(s, e)
-                sec_spans.append(Span(s, e, n, b.kind, n > budget))
-                pos = b.end
-            sec_spans += pack(text, measure, budget, levels, start=pos, end=sec.end)
-            if self.chunk_overlap and len(sec_spans) > 1:
-                sec_spans = add_overlap(text, measure, sec_spans, self.chunk_size - cost, self.chunk_overlap, levels)
-            if sec_spans and si + 1 < len(sections) and sections[si + 1].level:
-                sec_spans[-1].boundary = f"h{sections[si + 1].level}"  # the next section's heading
-            tables = [b for b in big if b.kind == "table" and b.header]
-            for sp in sec_spans:
-                spans.append(sp)
-                # the headings above the span's start, and only those all of it lies under
-                at = bisect_right(head_starts, sp.start) - 1
-                path = paths[at] if at >= 0 and head_starts[at] >= sec.start else sec.path
-                for inside in range(at + 1, bisect_left(head_starts, sp.end)):
-                    path = _common(path, paths[inside])
-                meta: dict[str, Any] = {"header_path": list(path)}
-                c = ctx if path == sec.path else self._context(path, budget0)[0]
-                for t in tables:
-                    if t.start < sp.start < t.end and t.header:
-                        head = text[t.header[0] : t.header[1]].strip()
-                        c = f"{c}\n{head}" if c else head
-                if c:
-                    meta["context"] = c
-                k = bisect_right(fence_starts, sp.end) - 1
-                while k >= 0 and fences[k].end > sp.start:
-                    if fences[k].start < sp.end:
-                        meta["code_language"] = fences[k].info.split()[0]
-                    k -= 1
-                extra.append(meta)
-        return spans, extra
-
-
-def _trimmed(text: str, b: Block) -> tuple[int, int]:
-    return trim(text, b.start, b.end)
+    def pack_options(self) -> dict[str, Any]:
+        return {
+            "oversize": self.oversize,
+            "min_chunk_size": self.min_chunk_size,
+            "merge_small_regions": self.merge_small_sections,
+        }
 
 
 @register("markdown")
@@ -345,25 +296,13 @@ class MarkdownChunker(_StructureChunker):
     Example:
         >>> cs = MarkdownChunker(chunk_size=100).chunk("# Guide\\n\\n## Install\\n\\nRun it.\\n")
         >>> [(c.text, c.metadata["header_path"], c.context) for c in cs]
-        [('# Guide', ['Guide'], 'Guide'), ('## Install\\n\\nRun it.', ['Guide', 'Install'], 'Guide > Install')]
+        [('# Guide\\n\\n## Install\\n\\nRun it.', ['Guide', 'Install'], 'Guide > Install')]
     """
 
     def outline(self, document: Document) -> Outline:
         from ..parsers.markdown import MarkdownParser
 
         return MarkdownParser().parse(document.text)
-
-    def build_chunks(
-        self, doc: Document, spans: Sequence[Span], extra: Sequence[dict[str, Any]] | None = None
-    ) -> list[Chunk]:
-        if extra and "front_matter" not in doc.metadata and any(e.get("is_front_matter") for e in extra):
-            from ..parsers.markdown import parse_front_matter
-
-            fm = parse_front_matter(doc.text)
-            if fm is not None:
-                for e in extra:
-                    e["front_matter"] = fm[1]
-        return super().build_chunks(doc, spans, extra)
 
 
 @register("sections")

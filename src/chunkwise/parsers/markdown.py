@@ -133,6 +133,7 @@ class MarkdownParser:
         blocks: list[Block] = []
         headings: list[Heading] = []
         items: list[int] = []
+        item_spans: list[tuple[int, int]] = []
         meta: dict[str, Any] = {}
         fm_span = None
         pos = 0
@@ -163,10 +164,10 @@ class MarkdownParser:
                         continue
                     tokens = tokens[:index]
                     end = pos + line
-            _collect(tokens, pos, text, starts, inline, headings, blocks, items)
+            _collect(tokens, pos, text, starts, inline, headings, blocks, items, item_spans)
             pos = end
             size = self.piece_chars
-        return Outline(tuple(headings), tuple(blocks), fm_span, meta, tuple(items))
+        return Outline(tuple(headings), tuple(blocks), fm_span, meta, tuple(items), tuple(item_spans))
 
 
 # A place where a piece may end: a blank line, then a line at column 0 that starts with a
@@ -195,6 +196,7 @@ def _collect(
     headings: list[Heading],
     blocks: list[Block],
     items: list[int],
+    item_spans: list[tuple[int, int]],
 ) -> None:
     """Headings, blocks and list items from the tokens of a piece starting at line ``base``."""
 
@@ -210,6 +212,7 @@ def _collect(
         if kind is None:
             if ttype == "list_item_open" and t.map:
                 items.append(off(t.map[0]))
+                item_spans.append((off(t.map[0]), off(t.map[1])))
             elif ttype == "tr_open" and t.map:
                 rows.append(t.map[0])
             elif ttype == "table_close" and rows:

@@ -54,13 +54,15 @@ class Block:
 class Outline:
     """What a parser found: headings and blocks in document order (offsets into the
     original text), the parsed front matter (``front_matter`` span and ``metadata``) and
-    the starts of list items (``items``, sorted)."""
+    the starts of list items (``items``, sorted) and their ``[start, end)`` spans with
+    their sub-items (``item_spans``, in document order; nested items follow their parent)."""
 
     headings: Sequence[Heading] = ()
     blocks: Sequence[Block] = ()
     front_matter: tuple[int, int] | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
     items: Sequence[int] = ()
+    item_spans: Sequence[tuple[int, int]] = ()
 
 
 def line_starts(text: str) -> array:

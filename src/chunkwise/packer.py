@@ -1,0 +1,329 @@
+"""The one packer: a strategy's :class:`~chunkwise.segments.Segments` in, sized spans out.
+
+Every strategy goes through :func:`pack_segments`; nothing else plans chunks. It handles,
+once for all strategies:
+
+* regions (hard cuts: a heading of ``split_level``, a semantic breakpoint, a topic change),
+  each packed apart, with its own budget when part of it is reserved for context;
+* atoms (a code block, a table, a list item with its sub-items): never cut while they fit;
+  larger ones follow the oversize policy -- ``"split"`` at the atom's own cuts (code lines,
+  table rows) and then the region's levels, ``"keep"`` as one chunk flagged oversize, or
+  ``"raise"`` :class:`~chunkwise.errors.OversizeError`;
+* glue (a heading and the start of its body): no cut strictly inside;
+* the greedy split-and-merge of :mod:`chunkwise.merge` with its fallbacks (words, grapheme
+  clusters), sentence windows and sentence overlap;
+* the scored size-cap split (semantic: weakest similarity first, :mod:`chunkwise.scored`);
+* balancing: a run that ends in a runt (under a quarter of the budget, or under
+  ``min_chunk_size``) moves its last cut back to the strongest boundary that evens the two
+  last chunks, where boundaries allow;
+* overlap, a separate pass (inside each region, or across regions when the strategy asks).
+
+Method:
+    Level-ordered split-and-merge as in the Rust ``text-splitter`` crate and LangChain's
+    ``RecursiveCharacterTextSplitter``; regions and atoms as in text-splitter's
+    ``MarkdownSplitter``; the scored split as in semantic chunkers' size caps.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ._text import trim
+from .boundaries import WORD, FunctionLevel, Level, PositionsLevel
+from .errors import ConfigError, OversizeError
+from .merge import END, Span, add_overlap, pack
+from .segments import Atom, Region, Segments
+from .sizers import Measure
+
+__all__ = ["OVERSIZE_POLICIES", "OversizePolicy", "PackConfig", "pack_segments"]
+
+OversizePolicy = Literal["split", "keep", "raise"]
+OVERSIZE_POLICIES = ("split", "keep", "raise")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PackConfig:
+    """How to pack: sizes in the sizer's unit.
+
+    Attributes:
+        chunk_size: the largest chunk (> 0).
+        chunk_overlap: how much each chunk repeats of the next (< chunk_size).
+        oversize: the policy for an atom larger than the budget.
+        trim_spans: trim whitespace at span edges (False: fixed windows tile the text).
+        words: add the word level below the strategy's levels.
+        overlap_pieces, step, max_pieces: sentence overlap and windows (see
+            :func:`chunkwise.merge.pack`).
+        min_chunk_size: no chunk below this when a boundary permits (balancing).
+        balance: even out a run's last two chunks when the last is a runt.
+        merge_small_regions: join a region smaller than ``min_chunk_size`` with the next
+            one when that one is not of a stronger level and the result fits.
+        unit: the unit's name, for messages.
+    """
+
+    chunk_size: int
+    chunk_overlap: int = 0
+    oversize: OversizePolicy = "split"
+    trim_spans: bool = True
+    words: bool = True
+    overlap_pieces: int = 0
+    step: int | None = None
+    max_pieces: int | None = None
+    min_chunk_size: int = 0
+    balance: bool = True
+    merge_small_regions: bool = False
+    unit: str = "chars"
+
+    def __post_init__(self) -> None:
+        if self.oversize not in OVERSIZE_POLICIES:
+            raise ConfigError(f"oversize must be one of 'split', 'keep', 'raise', not {self.oversize!r}")
+
+
+def _guarded(level: Level, starts: Sequence[int], ends: Sequence[int]) -> Level:
+    """``level`` without the cuts that fall strictly inside a protected range.
+
+    ``starts``/``ends`` are sorted and the ranges do not overlap.
+    """
+    if not starts:
+        return level
+
+    def inside(p: int) -> bool:
+        k = bisect_right(starts, p) - 1
+        return k >= 0 and starts[k] < p < ends[k]
+
+    def cuts(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        for a, b in level.cuts(text, start, end):
+            if not inside(a) and not inside(b):
+                yield a, b
+
+    return FunctionLevel(level.name, cuts)
+
+
+def _merge_ranges(ranges: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    ranges.sort()
+    starts: list[int] = []
+    ends: list[int] = []
+    for s, e in ranges:
+        if starts and s < ends[-1]:
+            ends[-1] = max(ends[-1], e)
+        else:
+            starts.append(s)
+            ends.append(e)
+    return starts, ends
+
+
+def _exact(measure: Measure, s: int, e: int) -> int:
+    return measure.size(s, e) if measure.is_exact else measure.exact(s, e)
+
+
+class _RegionPacker:
+    """Packs the regions of one document (state shared by the helpers below)."""
+
+    def __init__(self, text: str, measure: Measure, segs: Segments, cfg: PackConfig) -> None:
+        self.text = text
+        self.m = measure
+        self.segs = segs
+        self.cfg = cfg
+        self.atoms = sorted(segs.atoms, key=lambda a: (a.start, -a.end))
+        self.atom_starts = [a.start for a in self.atoms]
+        glue = sorted(segs.glue)
+        self.glue = glue
+        self.glue_starts = [g[0] for g in glue]
+
+    def region(self, reg: Region) -> list[Span]:
+        text, m, cfg = self.text, self.m, self.cfg
+        budget = cfg.chunk_size - cfg.chunk_overlap - reg.reserve
+        if budget <= 0:
+            raise ConfigError(
+                f"chunk_size ({cfg.chunk_size} {cfg.unit}) leaves no room once chunk_overlap "
+                f"({cfg.chunk_overlap}) and context ({reg.reserve}) are taken; raise chunk_size"
+            )
+        base = list(reg.levels if reg.levels is not None else self.segs.levels)
+        i, j = bisect_left(self.atom_starts, reg.start), bisect_left(self.atom_starts, reg.end)
+        big: list[tuple[Atom, int, int, int]] = []  # atom, trimmed start, end, exact size
+        protect: list[tuple[int, int]] = []
+        for a in self.atoms[i:j]:
+            if a.end > reg.end:
+                continue
+            s, e = trim(text, a.start, a.end)
+            if s >= e:
+                continue
+            if m.size(s, e) > budget and (n := m.exact(s, e)) > budget:
+                big.append((a, s, e, n))
+            else:
+                protect.append((a.start, a.end))
+        if big and cfg.oversize == "raise":
+            a, s, e, n = big[0]
+            raise OversizeError(
+                f"a {a.kind} at characters {s}-{e} ({n} {cfg.unit}) is larger than chunk_size "
+                f"({cfg.chunk_size}); raise chunk_size or use oversize='split' or 'keep'"
+            )
+        gi, gj = bisect_left(self.glue_starts, reg.start), bisect_left(self.glue_starts, reg.end)
+        protect.extend(self.glue[gi:gj])
+        if cfg.oversize == "split" and big:
+            by_name: dict[str, list[int]] = {}
+            for a, _s, _e, _n in big:
+                if a.cuts:
+                    by_name.setdefault(a.cut_name or a.kind, []).extend(a.cuts)
+            at = self.segs.atom_levels_at
+            extra = [PositionsLevel(nm, sorted(set(p)), sorted(set(p))) for nm, p in by_name.items()]
+            base[at:at] = extra
+            # an atom too big is not protected, but what it contains may be (a small
+            # code block inside a big list item)
+        ps, pe = _merge_ranges(protect)
+        levels = [_guarded(lv, ps, pe) for lv in base]
+        out: list[Span] = []
+        pos = reg.start
+        keep = [b for b in big if cfg.oversize == "keep"]
+        for a, s, e, n in keep:
+            out += self.run(pos, a.start, budget, levels, a.kind)
+            out.append(Span(s, e, n, a.kind, n > cfg.chunk_size))
+            pos = a.end
+        out += self.run(pos, reg.end, budget, levels, reg.end_boundary)
+        if cfg.chunk_overlap and len(out) > 1 and not self.segs.overlap_across_regions:
+            out = add_overlap(
+                text, m, out, cfg.chunk_size - reg.reserve, cfg.chunk_overlap, levels, trim_spans=cfg.trim_spans
+            )
+        if out:
+            out[-1].boundary = reg.end_boundary
+        return out
+
+    def run(self, start: int, end: int, budget: int, levels: list[Level], end_cut: str) -> list[Span]:
+        """Pack ``[start, end)`` of one region (no kept atom inside)."""
+        text, m, cfg = self.text, self.m, self.cfg
+        s, e = trim(text, start, end) if cfg.trim_spans else (start, end)
+        if s >= e:
+            return []
+        scored = self.segs.scored
+        if scored is not None:
+            from .scored import split_scored
+
+            def rest(a: int, b: int, boundary: str) -> list[Span]:
+                return self.greedy(a, b, budget, levels, boundary)
+
+            spans = split_scored(
+                text, m, budget, s, e, scored, min_size=self.floor(budget), pack_rest=rest, end_boundary=end_cut
+            )
+        else:
+            spans = self.greedy(s, e, budget, levels, end_cut)
+        if cfg.balance and len(spans) > 1 and not (cfg.overlap_pieces or cfg.step or cfg.max_pieces):
+            _balance(text, m, spans, budget, levels, self.floor(budget), cfg.trim_spans)
+        return spans
+
+    def floor(self, budget: int) -> int:
+        return max(self.cfg.min_chunk_size, budget // 4)
+
+    def greedy(self, start: int, end: int, budget: int, levels: list[Level], end_cut: str) -> list[Span]:
+        cfg = self.cfg
+        out = pack(
+            self.text,
+            self.m,
+            budget,
+            levels,
+            start=start,
+            end=end,
+            trim_spans=cfg.trim_spans,
+            words=cfg.words,
+            overlap_pieces=cfg.overlap_pieces,
+            step=cfg.step,
+            max_pieces=cfg.max_pieces,
+        )
+        if out:
+            out[-1].boundary = end_cut
+        return out
+
+
+def _balance(
+    text: str, m: Measure, spans: list[Span], budget: int, levels: Sequence[Level], floor: int, trim_spans: bool
+) -> None:
+    """Even out the last two spans when the last is under ``floor``: move the cut between
+    them back to the strongest boundary (not inside a word) that leaves both at or above
+    the floor and the last within ``budget``; the most even such cut of that level wins.
+    In place; nothing changes when no boundary permits."""
+    last, prev = spans[-1], spans[-2]
+    if last.size >= floor or last.oversize or prev.oversize or prev.end > last.start:
+        return
+    if m.size(prev.start, last.end) > 2 * budget:
+        return
+    for level in levels:
+        if level.name == WORD.name:
+            break
+        best: tuple[int, int, int, int, int] | None = None  # (score, a, b, left size, right size)
+        for a, b in level.cuts(text, prev.start, last.end):
+            if a >= prev.end:
+                break
+            pe = a
+            if trim_spans:
+                while pe > prev.start and text[pe - 1].isspace():
+                    pe -= 1
+                ns = trim(text, b, last.end)[0]
+            else:
+                ns = b
+            if pe <= prev.start or ns >= last.end:
+                continue
+            left, right = m.size(prev.start, pe), m.size(ns, last.end)
+            if left < floor or right < floor or right > budget:
+                continue
+            score = abs(left - right)
+            if best is None or score < best[0]:
+                best = (score, pe, ns, left, right)
+        if best is not None:
+            _, pe, ns, _, _ = best
+            left, right = _exact(m, prev.start, pe), _exact(m, ns, last.end)
+            if left <= budget and right <= budget:
+                spans[-2] = Span(prev.start, pe, left, level.name)
+                spans[-1] = Span(ns, last.end, right, last.boundary)
+                return
+
+
+def _merge_small(regions: Sequence[Region], m: Measure, budget: int, small: int) -> list[Region]:
+    """Join a small region with the next while the next is not of a stronger level (a
+    sibling or a subsection) and the two fit ``budget`` with the larger reserve."""
+    out: list[Region] = []
+    for r in regions:
+        if out:
+            p = out[-1]
+            if p.level >= 0 and r.level >= p.level and (m.size(p.start, p.end) < small or m.size(r.start, r.end) < small):
+                reserve = max(p.reserve, r.reserve)
+                if m.size(p.start, r.end) + reserve <= budget:
+                    out[-1] = Region(p.start, r.end, reserve, r.end_boundary, p.levels, p.level)
+                    continue
+        out.append(r)
+    return out
+
+
+def pack_segments(text: str, measure: Measure, segments: Segments, config: PackConfig) -> list[Span]:
+    """Pack a document's segments into spans of at most ``config.chunk_size`` units.
+
+    Args:
+        text: the document text.
+        measure: the sizer's measure of ``text`` (one tokenization).
+        segments: what the strategy's parser found.
+        config: sizes and policies.
+
+    Returns:
+        Spans in document order. Each fits ``chunk_size`` exactly (a kept atom or a single
+        grapheme cluster larger than it is flagged ``oversize``); with ``chunk_overlap``
+        consecutive spans share up to that much.
+
+    Raises:
+        OversizeError: an atom larger than the budget under ``oversize="raise"``.
+    """
+    regions = segments.regions if segments.regions is not None else (Region(0, len(text)),)
+    if config.merge_small_regions and config.min_chunk_size:
+        regions = _merge_small(regions, measure, config.chunk_size - config.chunk_overlap, config.min_chunk_size)
+    packer = _RegionPacker(text, measure, segments, config)
+    out: list[Span] = []
+    for reg in regions:
+        out += packer.region(reg)
+    if out:
+        out[-1].boundary = END
+    if segments.overlap_across_regions and config.chunk_overlap and len(out) > 1:
+        out = add_overlap(
+            text, measure, out, config.chunk_size, config.chunk_overlap, segments.levels, trim_spans=config.trim_spans
+        )
+    for s in out:  # packing used chunk_size - chunk_overlap; oversize means over chunk_size
+        s.oversize = s.size > config.chunk_size
+    return out
