@@ -56,7 +56,8 @@ def test_the_library_and_the_cli_share_one_encoder() -> None:
         "m": MappingProxyType({"k": (1, 2)}),
         "s": {"b", "a"},
     }
-    assert json.loads(dumps(value)) == {"d": "2024-01-02", "t": "2024-01-02T03:04:05", "m": {"k": [1, 2]}, "s": ["a", "b"]}
+    expected = {"d": "2024-01-02", "t": "2024-01-02T03:04:05", "m": {"k": [1, 2]}, "s": ["a", "b"]}
+    assert json.loads(dumps(value)) == expected
 
 
 def test_a_document_that_cannot_be_serialised_leaves_no_partial_lines(tmp_path: Path, monkeypatch) -> None:
@@ -362,7 +363,8 @@ def test_every_command_shares_the_chunking_options() -> None:
     runner = CliRunner()
     for name in ("chunk", "stats", "eval", "calibrate", "inspect"):
         opts = {o for p in cli.commands[name].params for o in getattr(p, "opts", [])}
-        for option in ("--strategy", "--chunk-size", "--chunk-overlap", "--unit", "--tokenizer", "--param", "--encoding"):
+        shared = ("--strategy", "--chunk-size", "--chunk-overlap", "--unit", "--tokenizer", "--param", "--encoding")
+        for option in shared:
             assert option in opts, (name, option)
         assert runner.invoke(cli, [name, "--help"]).exit_code == 0
     for name in ("chunk", "stats", "eval", "calibrate"):

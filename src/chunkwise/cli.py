@@ -115,6 +115,19 @@ class _Cli(click.Group):
         sys.exit(code)
 
 
+class _TextAsBytes:
+    """A binary view of a text stream that has none (an embedding application's stdout)."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+
+    def write(self, data: bytes) -> int:
+        return self._stream.write(data.decode("utf-8"))
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+
 class _Stats:
     """Running size statistics (Welford), for the summary line."""
 
@@ -203,7 +216,7 @@ def chunk_command(
     show = sys.stderr.isatty() if progress is None else progress
     t0 = time.perf_counter()
 
-    def run(out: IO[bytes]) -> None:
+    def run(out: Any) -> None:
         nonlocal docs, nbytes
         for inp in tqdm(inputs, desc="chunking", unit="file", disable=not show, file=sys.stderr):
             try:
@@ -231,7 +244,7 @@ def chunk_command(
     try:
         if to_stdout:
             sys.stdout.flush()
-            stream = sys.stdout.buffer
+            stream = getattr(sys.stdout, "buffer", None) or _TextAsBytes(sys.stdout)
             run(stream)
             stream.flush()
         else:

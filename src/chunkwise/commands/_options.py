@@ -34,10 +34,22 @@ __all__ = [
 UNITS = ("chars", "words", "tokens")
 FORMATS = ("text", "markdown", "html")
 
-PYTHON_DEFAULTS = {"strategy": "recursive", "chunk_size": 512, "chunk_overlap": 0, "unit": "chars", "tokenizer": "cl100k_base"}
+PYTHON_DEFAULTS = {
+    "strategy": "recursive",
+    "chunk_size": 512,
+    "chunk_overlap": 0,
+    "unit": "chars",
+    "tokenizer": "cl100k_base",
+}
 """The defaults of ``chunkwise.chunk(...)``."""
 
-CLI_DEFAULTS = {"strategy": "auto", "chunk_size": 512, "chunk_overlap": 0, "unit": "tokens", "tokenizer": "cl100k_base"}
+CLI_DEFAULTS = {
+    "strategy": "auto",
+    "chunk_size": 512,
+    "chunk_overlap": 0,
+    "unit": "tokens",
+    "tokenizer": "cl100k_base",
+}
 """The defaults of ``chunkwise chunk``: the same, but tokens and ``auto``."""
 
 GRID_DEFAULTS = {"strategy": "recursive,sentence,fixed", "chunk_size": "200,400,800", "chunk_overlap": "0"}
@@ -180,7 +192,9 @@ def _check_encoding(ctx: click.Context, param: click.Parameter, value: str | Non
     try:
         return codecs.lookup(value).name
     except LookupError:
-        raise click.BadParameter(f"{value!r} is not an encoding Python knows (for example utf-8, cp1252, latin-1)") from None
+        raise click.BadParameter(
+            f"{value!r} is not an encoding Python knows (for example utf-8, cp1252, latin-1)"
+        ) from None
 
 
 def input_options(*, globs: bool = True, format: bool = True) -> Decorator:

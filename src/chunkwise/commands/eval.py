@@ -63,7 +63,8 @@ def eval_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             "--corpus",
             required=True,
             type=click.Path(exists=True, file_okay=False, path_type=Path),
-            help="Folder of corpus files (.md, .txt, .markdown, .rst); a document's id is its file name without suffix.",
+            help="Folder of corpus files (.md, .txt, .markdown, .rst); a document's id is its file name "
+            "without suffix.",
         ),
         click.option(
             "--questions",
@@ -167,7 +168,7 @@ def load_corpus_files(
     failures = Failures()
     docs = []
     for p in sorted(corpus.iterdir()):
-        if not p.is_file():
+        if not p.is_file() or p.name.startswith("."):  # hidden files are passed over, as in chunk
             continue
         if include and not matches(p.name, p.name, include):
             continue
