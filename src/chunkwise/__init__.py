@@ -20,7 +20,7 @@ from .chunkers.recursive import RecursiveChunker
 from .chunkers.sentence import SentenceChunker
 from .chunkers.structure import MarkdownChunker, SectionsChunker
 from .embeddings import embed_chunks as embed
-from .errors import ChunkwiseError, ConfigError, LoadError, MissingDependencyError, OversizeError
+from .errors import ChunkwiseError, ConfigError, LoadError, MissingDependencyError, OversizeError, UnsupportedFormatError
 from .evaluation import evaluate
 from .loaders import load, parse
 from .registry import get_strategy, strategy_names
@@ -50,6 +50,7 @@ __all__ = [
     "SentenceSegmenter",
     "Sizer",
     "TiktokenSizer",
+    "UnsupportedFormatError",
     "WordSizer",
     "__version__",
     "chunk",

@@ -8,7 +8,14 @@ invalid configuration is a :class:`ValueError`, a missing optional dependency an
 
 from __future__ import annotations
 
-__all__ = ["ChunkwiseError", "ConfigError", "LoadError", "MissingDependencyError", "OversizeError"]
+__all__ = [
+    "ChunkwiseError",
+    "ConfigError",
+    "LoadError",
+    "MissingDependencyError",
+    "OversizeError",
+    "UnsupportedFormatError",
+]
 
 
 class ChunkwiseError(Exception):
@@ -39,6 +46,25 @@ class MissingDependencyError(ChunkwiseError, ImportError):
 
 class LoadError(ChunkwiseError, OSError):
     """A file could not be read or decoded."""
+
+
+class UnsupportedFormatError(LoadError):
+    """A file is in a format no loader handles (a PDF, a DOCX, an image, binary data).
+
+    Attributes:
+        path: the file, as given.
+        format: the format recognised (``"pdf"``, ``"zip (docx, xlsx, epub, ...)"``), or
+            ``"unknown"``.
+    """
+
+    def __init__(self, path: str, format: str, detail: str = "") -> None:
+        self.path = path
+        self.format = format
+        self.detail = detail
+        super().__init__(f"{path}: {format} is not a supported format" + (f" ({detail})" if detail else ""))
+
+    def __reduce__(self) -> tuple[object, ...]:  # travels between processes intact
+        return (type(self), (self.path, self.format, self.detail))
 
 
 class OversizeError(ChunkwiseError, ValueError):

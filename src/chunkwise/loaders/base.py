@@ -1,0 +1,349 @@
+"""The loader registry: which loader reads a file, chosen by suffix, MIME type or magic bytes.
+
+A loader turns the bytes of one format into a :class:`~chunkwise.types.Document`: it
+decodes them (:func:`chunkwise.loaders.decoding.decode`: decoding happens only in
+loaders) and reads what the format says about itself (front matter, a page title, a page
+map). Each format is one module of this package (``text``, ``markdown``, ``html``); a new
+format (PDF, DOCX) is one more module registered with :func:`register_loader`.
+
+Formats recognised but not handled yet (PDF, Office files, images, archives) raise
+:class:`~chunkwise.errors.UnsupportedFormatError` naming the file and the format, whether
+they are told by their magic bytes (``%PDF``, ``PK\\x03\\x04``) or by their suffix.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import json
+import logging
+import math
+import mimetypes
+from collections.abc import Mapping
+from pathlib import PurePath
+from typing import Any, ClassVar
+
+from ..errors import ConfigError, UnsupportedFormatError
+from ..types import Document
+from .decoding import decode, looks_like_text
+
+__all__ = [
+    "Loader",
+    "detect_loader",
+    "get_loader",
+    "json_safe",
+    "register_loader",
+    "registered_loaders",
+    "unregister_loader",
+    "unsupported_format",
+]
+
+logger = logging.getLogger(__name__)
+
+HEAD_BYTES = 8192
+"""How many bytes of a file detection reads."""
+
+# formats recognised by their first bytes, not handled yet
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"%PDF-", "pdf"),
+    (b"PK\x03\x04", "zip"),
+    (b"PK\x05\x06", "zip"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "ole2 (doc, xls, ppt, msg)"),
+    (b"{\\rtf", "rtf"),
+    (b"\x89PNG\r\n\x1a\n", "png"),
+    (b"\xff\xd8\xff", "jpeg"),
+    (b"GIF87a", "gif"),
+    (b"GIF89a", "gif"),
+    (b"II*\x00", "tiff"),
+    (b"MM\x00*", "tiff"),
+    (b"\x1f\x8b", "gzip"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"7z\xbc\xaf\x27\x1c", "7z"),
+    (b"\x7fELF", "elf executable"),
+    (b"SQLite format 3\x00", "sqlite"),
+)
+# ZIP containers named by their suffix
+_ZIP_KINDS = {
+    ".docx": "docx",
+    ".xlsx": "xlsx",
+    ".pptx": "pptx",
+    ".odt": "odt",
+    ".ods": "ods",
+    ".odp": "odp",
+    ".epub": "epub",
+}
+# formats recognised by suffix (an empty or odd file of that name), not handled yet
+_UNSUPPORTED_SUFFIXES = {
+    ".pdf": "pdf",
+    ".doc": "doc",
+    ".xls": "xls",
+    ".ppt": "ppt",
+    ".rtf": "rtf",
+    ".png": "png",
+    ".jpg": "jpeg",
+    ".jpeg": "jpeg",
+    ".gif": "gif",
+    ".tif": "tiff",
+    ".tiff": "tiff",
+    ".webp": "webp",
+    ".zip": "zip",
+    ".gz": "gzip",
+    ".tgz": "gzip",
+    ".bz2": "bzip2",
+    ".xz": "xz",
+    ".7z": "7z",
+    ".sqlite": "sqlite",
+    ".db": "sqlite",
+    **_ZIP_KINDS,
+}
+_UNSUPPORTED_MIME = {
+    "application/pdf": "pdf",
+    "application/msword": "doc",
+    "application/rtf": "rtf",
+    "application/zip": "zip",
+    "application/epub+zip": "epub",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation": "pptx",
+}
+
+
+class Loader:
+    """The base of a loader: one format, its suffixes, MIME types and magic bytes.
+
+    Subclasses set the class attributes and implement :meth:`parse_text`; the base
+    decodes bytes (:meth:`load_bytes`) and records the encoding in
+    ``metadata["encoding"]``.
+
+    Attributes:
+        format: the format's name (``"text"``, ``"markdown"``, ``"html"``), also the
+            document's ``metadata["format"]``.
+        suffixes: file name endings, lower case, with the dot (``".md"``, ``".rst.txt"``).
+        mime_types: MIME types (``"text/markdown"``).
+        aliases: other names accepted for ``format=`` (``"md"``).
+        magic: byte prefixes that identify the format in a file of unknown suffix
+            (compared case-insensitively, after a byte-order mark and leading white space).
+    """
+
+    format: ClassVar[str] = ""
+    suffixes: ClassVar[tuple[str, ...]] = ()
+    mime_types: ClassVar[tuple[str, ...]] = ()
+    aliases: ClassVar[tuple[str, ...]] = ()
+    magic: ClassVar[tuple[bytes, ...]] = ()
+
+    def sniff(self, head: bytes) -> bool:
+        """Whether ``head`` (the first bytes of a file) is in this format, by its magic."""
+        if not self.magic:
+            return False
+        start = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+        return any(start.startswith(m.lower()) for m in self.magic)
+
+    def declared_encoding(self, data: bytes) -> str | None:
+        """The encoding the document declares about itself, if the format can (HTML)."""
+        return None
+
+    def load_bytes(
+        self,
+        data: bytes,
+        *,
+        source: str | None = None,
+        encoding: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        id: str = "",
+    ) -> Document:
+        """Decode ``data`` and parse it (see :func:`chunkwise.loaders.decoding.decode`).
+
+        Raises:
+            LoadError: the bytes cannot be decoded.
+            ConfigError: an unknown ``encoding``.
+        """
+        text, used = decode(
+            data, source=source or "<bytes>", encoding=encoding, declared=None if encoding else self.declared_encoding(data)
+        )
+        meta = dict(metadata or {})
+        meta["encoding"] = used
+        return self.parse_text(text, source=source, metadata=meta, id=id)
+
+    def parse_text(
+        self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
+    ) -> Document:
+        """A :class:`Document` from decoded text (the text is kept exactly)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+_REGISTRY: list[Loader] = []
+
+
+def register_loader(loader: Loader, *, first: bool = False) -> Loader:
+    """Add a loader to the registry (a new format, or one that replaces a built-in).
+
+    Args:
+        loader: the loader instance.
+        first: consulted before the loaders already registered (to override a suffix).
+
+    Returns:
+        ``loader``.
+
+    Raises:
+        ConfigError: ``loader.format`` is empty.
+
+    Example:
+        >>> from chunkwise.loaders.text import TextLoader
+        >>> class LogLoader(TextLoader):
+        ...     format, suffixes, mime_types, aliases = "log", (".log",), (), ()
+        >>> _ = register_loader(LogLoader())
+        >>> get_loader("log").format
+        'log'
+        >>> unregister_loader("log")
+    """
+    if not loader.format:
+        raise ConfigError(f"loader {loader!r} has no format name")
+    if first:
+        _REGISTRY.insert(0, loader)
+    else:
+        _REGISTRY.append(loader)
+    return loader
+
+
+def unregister_loader(format: str) -> None:
+    """Remove every registered loader of ``format``."""
+    _REGISTRY[:] = [ld for ld in _REGISTRY if ld.format != format]
+
+
+def registered_loaders() -> tuple[Loader, ...]:
+    """The registered loaders, in the order they are consulted."""
+    return tuple(_REGISTRY)
+
+
+def _unsupported_name(name: str) -> str | None:
+    key = name.lower().strip()
+    if key in _UNSUPPORTED_MIME:
+        return _UNSUPPORTED_MIME[key]
+    if ("." + key) in _UNSUPPORTED_SUFFIXES:
+        return _UNSUPPORTED_SUFFIXES["." + key]
+    return None
+
+
+def get_loader(format: str) -> Loader:
+    """The loader of a format name (``"markdown"``, ``"md"``), MIME type
+    (``"text/markdown"``) or suffix (``".md"``).
+
+    Raises:
+        UnsupportedFormatError: a format recognised but not handled (``"pdf"``,
+            ``"application/pdf"``).
+        ConfigError: an unknown format.
+    """
+    key = format.lower().strip()
+    mime = key.split(";", 1)[0].strip()
+    for loader in _REGISTRY:
+        if key == loader.format or key in loader.aliases or mime in loader.mime_types or key in loader.suffixes:
+            return loader
+    known = _unsupported_name(mime) or _unsupported_name(key.lstrip("."))
+    if known:
+        raise UnsupportedFormatError(f"format={format!r}", known, "no loader handles it yet")
+    names = ", ".join(ld.format for ld in _REGISTRY)
+    raise ConfigError(f"format {format!r} is unknown; choose one of: {names} (or a MIME type or suffix of one)")
+
+
+def _suffix_match(name: str) -> Loader | None:
+    lower = name.lower()
+    best: tuple[int, Loader] | None = None
+    for loader in _REGISTRY:
+        for suffix in loader.suffixes:
+            if lower.endswith(suffix) and len(lower) > len(suffix) and (best is None or len(suffix) > best[0]):
+                best = (len(suffix), loader)
+    return best[1] if best else None
+
+
+def unsupported_format(name: str, head: bytes) -> str | None:
+    """The format of a file that no loader handles, from its magic bytes (first) or its
+    suffix, or None when nothing says it is such a format."""
+    suffix = PurePath(name).suffix.lower()
+    for magic, fmt in _MAGIC:
+        if head.startswith(magic):
+            if fmt == "zip":
+                return _ZIP_KINDS.get(suffix, "zip (docx, xlsx, pptx, epub, odt, ...)")
+            return fmt
+    if _suffix_match(name) is None:
+        return _UNSUPPORTED_SUFFIXES.get(suffix)
+    return None
+
+
+def detect_loader(name: str, head: bytes, format: str | None = None) -> Loader:
+    """The loader for a file.
+
+    Args:
+        name: the file's name or path (its suffix counts, ``.rst.txt`` included).
+        head: its first bytes (:data:`HEAD_BYTES` are enough).
+        format: a format name, MIME type or suffix that overrides detection.
+
+    Order: ``format``; magic bytes of a format not handled (a PDF named ``.txt`` is
+    still a PDF); the suffix; the loaders' own magic (``<!doctype html``); a suffix of a
+    format not handled; the MIME type guessed from the name; then text, for bytes that
+    look like text (:func:`~chunkwise.loaders.decoding.looks_like_text`).
+
+    Raises:
+        UnsupportedFormatError: a format no loader handles, or binary data.
+        ConfigError: an unknown ``format``.
+    """
+    if format:
+        return get_loader(format)
+    magic = next((fmt for m, fmt in _MAGIC if head.startswith(m)), None)
+    if magic is None and head.startswith(b"BZh") and head[4:10] == b"1AY&SY":
+        magic = "bzip2"
+    if magic is not None:
+        raise UnsupportedFormatError(name, unsupported_format(name, head) or magic, "no loader handles it yet")
+    loader = _suffix_match(PurePath(name).name)
+    if loader is not None:
+        return loader
+    for candidate in _REGISTRY:
+        if candidate.sniff(head):
+            return candidate
+    fmt = unsupported_format(name, head)
+    if fmt is not None:
+        raise UnsupportedFormatError(name, fmt, "no loader handles it yet")
+    mime, _ = mimetypes.guess_type(PurePath(name).name, strict=False)
+    if mime:
+        for candidate in _REGISTRY:
+            if mime in candidate.mime_types:
+                return candidate
+    if looks_like_text(head):
+        return get_loader("text")
+    raise UnsupportedFormatError(name, "binary data", "it does not look like text" + (f"; {mime}" if mime else ""))
+
+
+def _key(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    safe = json_safe(value)
+    return safe if isinstance(safe, str) else json.dumps(safe, sort_keys=True)
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` with only JSON types: dates and times as ISO 8601 strings, mapping keys
+    as strings, tuples and sets as lists (sets sorted), bytes as base64, NaN and
+    infinities as strings, anything else as ``str(value)``.
+
+    Example:
+        >>> import datetime
+        >>> json_safe({"date": datetime.date(2024, 1, 2), 1: (True, None)})
+        {'date': '2024-01-02', '1': [True, None]}
+    """
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {_key(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((json_safe(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    if isinstance(value, (bytes, bytearray)):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    return str(value)

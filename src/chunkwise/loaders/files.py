@@ -1,0 +1,285 @@
+"""Finding documents: files and folders named by the user, with the root each id is relative to.
+
+Document ids of files (:func:`chunkwise.types.document_id_for_path`) derive from the path
+relative to the root the user gave, so the same tree gives the same ids from any working
+directory, by relative or absolute path:
+
+* a folder named: its files' paths relative to that folder (``docs`` → ``guide/a.md``);
+* a file named directly: relative to its parent folder, i.e. its name (``docs/a.md`` →
+  ``a.md``);
+* a file reached twice in one run (named directly and inside a named folder, or through
+  two folders) is found once, keeping the path relative to the folder (the longest
+  relative path), whatever the order of the arguments;
+* two different files with the same relative path (``docs/a.md`` and ``other/a.md`` named
+  directly) take, both, their path relative to their nearest common folder
+  (``docs/a.md``, ``other/a.md``), so no two documents of one run share an id.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError, UnsupportedFormatError
+from ..types import document_id_for_path
+from .base import HEAD_BYTES, detect_loader
+
+__all__ = ["FoundFile", "find_files", "relative_id_path"]
+
+logger = logging.getLogger(__name__)
+
+
+def relative_id_path(path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> str:
+    """The POSIX path of ``path`` relative to ``root`` (default: its parent folder).
+
+    Lexical (symbolic links are not resolved), from absolute paths, so the working
+    directory does not matter.
+
+    Raises:
+        ConfigError: ``path`` is not inside ``root``.
+
+    Example:
+        >>> relative_id_path("docs/guide/a.md", "docs"), relative_id_path("docs/a.md")
+        ('guide/a.md', 'a.md')
+    """
+    absolute = os.path.abspath(os.fspath(path))
+    if root is None:
+        return Path(absolute).name
+    base = os.path.abspath(os.fspath(root))
+    rel = os.path.relpath(absolute, base)
+    if rel == os.curdir or rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        raise ConfigError(f"{os.fspath(path)} is not inside root {os.fspath(root)}")
+    return rel.replace(os.sep, "/")
+
+
+@dataclass(frozen=True)
+class FoundFile:
+    """A file that :func:`find_files` found (an ``os.PathLike``: ``load(found)`` works).
+
+    Attributes:
+        path: the file, as found (the folder given joined with the path inside it) or as
+            given.
+        root: the folder its id is relative to.
+        supported: whether a loader handles it (when false, :func:`chunkwise.load`
+            raises :class:`~chunkwise.errors.UnsupportedFormatError` or
+            :class:`~chunkwise.errors.LoadError`).
+        reason: why it is not supported (``"pdf is not a supported format"``,
+            ``"does not exist"``), ``""`` when supported.
+        format: the format of its loader, when supported.
+        relative: its POSIX path relative to ``root``; the document id derives from it
+            (:attr:`id`). Default: computed from ``path`` and ``root``.
+    """
+
+    path: Path
+    root: Path
+    supported: bool = True
+    reason: str = ""
+    format: str | None = None
+    relative: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "path", Path(self.path))
+        object.__setattr__(self, "root", Path(self.root))
+        if not self.relative:
+            object.__setattr__(self, "relative", relative_id_path(self.path, self.root))
+
+    @property
+    def id(self) -> str:
+        """The id its document gets: :func:`~chunkwise.types.document_id_for_path` of
+        :attr:`relative`."""
+        return document_id_for_path(self.relative)
+
+    def __fspath__(self) -> str:
+        return os.fspath(self.path)
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            j = pattern.find("]", i + 1)
+            if j < 0:
+                out.append(re.escape(c))
+            else:
+                body = pattern[i + 1 : j]
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append(f"[{body}]")
+                i = j
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def _matcher(patterns: Sequence[str] | None) -> Any:
+    if not patterns:
+        return None
+    if isinstance(patterns, str):
+        patterns = [patterns]
+    names = [p for p in patterns if "/" not in p]
+    paths = [_glob_regex(p.lstrip("/")) for p in patterns if "/" in p]
+
+    def match(rel: str) -> bool:
+        parts = rel.split("/")
+        return any(fnmatchcase(part, p) for p in names for part in parts) or any(r.match(rel) for r in paths)
+
+    return match
+
+
+def _classify(path: Path, root: Path, wanted: frozenset[str] | None) -> FoundFile:
+    name = path.name
+    if wanted is not None and not any(name.lower().endswith(s) for s in wanted):
+        return FoundFile(path, root, False, f"suffix not among {', '.join(sorted(wanted))}")
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(HEAD_BYTES)
+    except OSError as exc:
+        return FoundFile(path, root, False, f"cannot read ({exc.strerror or exc})")
+    try:
+        loader = detect_loader(name, head)
+    except UnsupportedFormatError as exc:
+        return FoundFile(path, root, False, f"{exc.format} is not a supported format")
+    return FoundFile(path, root, True, "", loader.format)
+
+
+def _depth_key(f: FoundFile) -> int:
+    return f.relative.count("/")
+
+
+def _disambiguate(files: list[FoundFile]) -> list[FoundFile]:
+    for _ in range(4):
+        groups: dict[str, list[int]] = {}
+        for k, f in enumerate(files):
+            groups.setdefault(f.relative, []).append(k)
+        clashes = [ks for ks in groups.values() if len(ks) > 1]
+        if not clashes:
+            return files
+        for ks in clashes:
+            absolute = [os.path.abspath(files[k].path) for k in ks]
+            try:
+                common = os.path.commonpath(absolute)
+            except ValueError:  # different drives
+                common = ""
+            for k, a in zip(ks, absolute):
+                rel = os.path.relpath(a, common) if common else a
+                files[k] = replace(files[k], root=Path(common or files[k].root), relative=rel.replace(os.sep, "/"))
+    for k, f in enumerate(files):  # give up on relative paths: the absolute path is unique
+        files[k] = replace(f, relative=Path(os.path.abspath(f.path)).as_posix())
+    return files
+
+
+def find_files(
+    paths: Iterable[str | os.PathLike[str]],
+    suffixes: Iterable[str] | None = None,
+    *,
+    include: Sequence[str] | None = None,
+    exclude: Sequence[str] | None = None,
+    skipped: list[FoundFile] | None = None,
+    hidden: bool = False,
+) -> Iterator[FoundFile]:
+    """The files named by ``paths``, folders searched recursively, each once, with the
+    root its document id is relative to.
+
+    Files named directly are always yielded (with ``supported=False`` and a ``reason``
+    when no loader handles them, or when they do not exist, so that the caller reports
+    them). In folders, in sorted order, the files a loader handles are yielded (known
+    suffixes: ``.txt``, ``.text``, ``.rst``, ``.rst.txt``, ``.md``, ``.markdown``,
+    ``.html``, ``.htm``, ...; a file without a suffix whose bytes look like text); every
+    other file is **not** silently dropped: it is appended to ``skipped`` as a
+    :class:`FoundFile` with ``supported=False`` and its reason, and logged. Hidden files and
+    folders (names starting with ``.``) inside a folder are passed over unless ``hidden``.
+
+    Ids: see the module's documentation: a folder's files are relative to the folder, a
+    file named directly to its parent; a file reached twice is found once (the longest
+    relative path wins); different files with the same relative path both fall back to
+    their path relative to their nearest common folder.
+
+    Args:
+        paths: files and folders.
+        suffixes: in folders, only files with these endings (``".md"``); the others go
+            to ``skipped``. Default: every file a loader handles.
+        include: glob patterns; in folders, only files matching one are kept. A pattern
+            without ``/`` matches any single path component (``"*.md"``, ``"drafts"``);
+            one with ``/`` matches the whole path relative to the folder (``"guide/*.md"``,
+            ``"**/api/*.md"``; ``**`` spans folders).
+        exclude: glob patterns, as ``include``; matching files are left out (not reported).
+        skipped: a list that receives the files of the folders that were not yielded
+            because no loader handles them or their suffix was not asked for.
+        hidden: also search hidden files and folders.
+
+    Returns:
+        An iterator of :class:`FoundFile`, in the order of ``paths`` (sorted inside each
+        folder). The folders are walked before the first file is yielded.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> d = pathlib.Path(tempfile.mkdtemp())
+        >>> _ = (d / "a.md").write_text("# A"); _ = (d / "b.pdf").write_bytes(b"%PDF-1.7")
+        >>> skipped = []
+        >>> [f.relative for f in find_files([d, d / "a.md"], skipped=skipped)], [s.reason for s in skipped]
+        (['a.md'], ['pdf is not a supported format'])
+    """
+    wanted = frozenset(s.lower() if s.startswith(".") else "." + s.lower() for s in suffixes) if suffixes else None
+    keep, drop = _matcher(include), _matcher(exclude)
+    found: list[FoundFile] = []
+    seen: dict[str, int] = {}
+
+    def add(f: FoundFile) -> None:
+        try:
+            key = str(f.path.resolve())
+        except OSError:
+            key = os.path.abspath(f.path)
+        if key in seen:
+            k = seen[key]
+            if _depth_key(f) > _depth_key(found[k]):
+                found[k] = f
+            return
+        seen[key] = len(found)
+        found.append(f)
+
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            for f in sorted(p.rglob("*")):
+                if not f.is_file():
+                    continue
+                rel = relative_id_path(f, p)
+                if not hidden and any(part.startswith(".") for part in rel.split("/")):
+                    continue
+                if (keep is not None and not keep(rel)) or (drop is not None and drop(rel)):
+                    continue
+                item = _classify(f, p, wanted)
+                if item.supported:
+                    add(item)
+                else:
+                    logger.info("skipped %s: %s", f, item.reason)
+                    if skipped is not None:
+                        skipped.append(item)
+        elif p.is_file():
+            add(_classify(p, p.parent, None))
+        else:
+            add(FoundFile(p, p.parent, False, "does not exist"))
+    yield from _disambiguate(found)

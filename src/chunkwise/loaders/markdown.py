@@ -1,0 +1,61 @@
+"""Markdown: the text is kept as it is; YAML front matter is read once, here."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ..errors import MissingDependencyError
+from ..types import Document
+from .base import Loader, json_safe, register_loader
+
+__all__ = ["MarkdownLoader"]
+
+logger = logging.getLogger(__name__)
+
+
+class MarkdownLoader(Loader):
+    """Markdown (``metadata["format"] == "markdown"``), with its YAML front matter.
+
+    The text is not changed: the ``markdown`` strategy reads its structure. A YAML block
+    between ``---`` lines at the very start is parsed once, here, into
+    ``metadata["front_matter"]`` (JSON values only: ``date: 2024-01-02`` becomes the
+    string ``"2024-01-02"``), and its string ``title`` into ``metadata["title"]``
+    (metadata given by the caller wins). Without PyYAML (``pip install
+    'chunkwise[markdown]'``) the text still loads and a warning is logged.
+
+    Example:
+        >>> doc = MarkdownLoader().parse_text("---\\ntitle: T\\ndate: 2024-01-02\\n---\\n# Hi\\n")
+        >>> doc.metadata["title"], doc.metadata["front_matter"]["date"]
+        ('T', '2024-01-02')
+    """
+
+    format: ClassVar[str] = "markdown"
+    suffixes: ClassVar[tuple[str, ...]] = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
+    mime_types: ClassVar[tuple[str, ...]] = ("text/markdown", "text/x-markdown")
+    aliases: ClassVar[tuple[str, ...]] = ("md",)
+
+    def parse_text(
+        self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
+    ) -> Document:
+        meta = dict(metadata or {})
+        if text.startswith("---"):
+            from ..parsers.markdown import parse_front_matter
+
+            try:
+                found = parse_front_matter(text)
+            except MissingDependencyError as exc:  # the text loads; only its metadata waits for PyYAML
+                logger.warning("%s: front matter not read: %s", source or "<text>", exc)
+                found = None
+            if found is not None:
+                front = json_safe(found[1])
+                meta.setdefault("front_matter", front)
+                title = front.get("title")
+                if isinstance(title, str):
+                    meta.setdefault("title", title)
+        meta.setdefault("format", self.format)
+        return Document(text, id=id, source=source, metadata=meta)
+
+
+register_loader(MarkdownLoader())

@@ -1,0 +1,53 @@
+"""Plain text: ``.txt``, ``.text``, reStructuredText, AsciiDoc, Org, and text without a suffix."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ..types import Document
+from .base import Loader, register_loader
+
+__all__ = ["TextLoader"]
+
+
+class TextLoader(Loader):
+    """Plain text, kept exactly as decoded (``metadata["format"] == "text"``).
+
+    Lightly marked-up text (reStructuredText, AsciiDoc, Org) is text too: the recursive
+    and sentence strategies read it well, and no markup is removed.
+
+    Example:
+        >>> TextLoader().load_bytes(b"one\\r\\ntwo", source="a.txt").text
+        'one\\r\\ntwo'
+    """
+
+    format: ClassVar[str] = "text"
+    suffixes: ClassVar[tuple[str, ...]] = (
+        ".txt",
+        ".text",
+        ".rst",
+        ".rest",
+        ".rst.txt",
+        ".adoc",
+        ".asciidoc",
+        ".org",
+    )
+    mime_types: ClassVar[tuple[str, ...]] = (
+        "text/plain",
+        "text/x-rst",
+        "text/prs.fallenstein.rst",
+        "text/asciidoc",
+        "text/x-org",
+    )
+    aliases: ClassVar[tuple[str, ...]] = ("txt", "plain", "rst", "restructuredtext", "asciidoc", "org")
+
+    def parse_text(
+        self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
+    ) -> Document:
+        meta = dict(metadata or {})
+        meta.setdefault("format", self.format)
+        return Document(text, id=id, source=source, metadata=meta)
+
+
+register_loader(TextLoader())
