@@ -6,6 +6,7 @@ from __future__ import annotations
 import fnmatch
 import inspect
 import os
+import re
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -102,17 +103,35 @@ def _supported_suffixes() -> set[str]:
     return {s.lower() for s in suffixes}
 
 
-def _matches_one(rel: str, name: str, pattern: str) -> bool:
-    pats = {pattern}
-    if pattern.startswith("**/"):
-        pats.add(pattern[3:])
-    return any(fnmatch.fnmatchcase(rel, p) or fnmatch.fnmatchcase(name, p) for p in pats)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """A glob over a ``/`` path: ``*`` and ``?`` stay inside a folder, ``**`` spans folders."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        else:
+            c = pattern[i]
+            out.append("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
 
 
 def matches(rel: str, name: str, patterns: Sequence[str]) -> bool:
-    """Whether a glob of ``patterns`` matches the path ``rel`` (``/``-separated; ``*``
-    also crosses ``/``) or the file name."""
-    return any(_matches_one(rel, name, p) for p in patterns)
+    """Whether a glob of ``patterns`` matches a file: one without ``/`` matches any
+    component of its path ``rel`` (``*.md``, ``drafts``), one with ``/`` the whole path
+    (``guide/*.md``, ``**/api/*``). The rule of :func:`chunkwise.loaders.find_files`."""
+    parts = rel.split("/") if rel else [name]
+    for p in patterns:
+        if "/" in p:
+            if _glob_regex(p.lstrip("/")).match(rel):
+                return True
+        elif any(fnmatch.fnmatchcase(part, p) for part in parts):
+            return True
+    return False
 
 
 def _selected(rel: str, name: str, include: Sequence[str], exclude: Sequence[str]) -> bool:

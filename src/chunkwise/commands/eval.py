@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 import time
@@ -155,16 +156,22 @@ def load_corpus_files(
     corpus: Path, include: Sequence[str] = (), exclude: Sequence[str] = (), encoding: str | None = None
 ) -> tuple[list[Any], Failures]:
     """The documents of a corpus folder, read as :func:`chunkwise.evaluation.load_corpus`
-    reads them (the files directly in it, sorted; universal newlines; the id is the file
-    stem), with each file that cannot be read reported and skipped instead of stopping.
+    reads them (the files directly in it, sorted; the id is the file stem), with each file
+    that cannot be read reported and skipped instead of stopping.
 
     Files in other formats are skipped and reported too, unless an ``exclude`` glob names
     them (or an ``include`` glob leaves them out); an ``include`` glob naming one reads it.
     """
+    import dataclasses
+
     from ..evaluation import probes
     from ..types import Document
+    from ._inputs import read
 
-    suffixes = {s.lower() for s in getattr(probes, "_CORPUS_SUFFIXES", (".md", ".txt", ".markdown", ".rst"))}
+    suffixes = tuple(s.lower() for s in getattr(probes, "_CORPUS_SUFFIXES", (".md", ".txt", ".markdown", ".rst")))
+    # read as load_corpus reads: through chunkwise.load when it does (encoding= tells), else
+    # UTF-8 with universal newlines
+    through_load = "encoding" in inspect.signature(probes.load_corpus).parameters
     failures = Failures()
     docs = []
     for p in sorted(corpus.iterdir()):
@@ -174,16 +181,20 @@ def load_corpus_files(
             continue
         if exclude and matches(p.name, p.name, exclude):
             continue
-        if p.suffix.lower() not in suffixes and not include:
+        if not p.name.lower().endswith(suffixes) and not include:
             failures.add(unsupported(p.as_posix(), p, sorted(suffixes)))
             continue
         try:
-            text = p.read_bytes().decode(encoding or "utf-8")
+            if through_load:
+                doc = dataclasses.replace(read(Input(p, root=corpus), encoding=encoding), id=p.stem)
+            else:
+                text = p.read_bytes().decode(encoding or "utf-8")
+                text = text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines
+                doc = Document(text, id=p.stem, source=str(p))
         except Exception as exc:  # noqa: BLE001 - reported with its fix, then skipped
             failures.add(classify(exc, Input(p), "read", encoding))
             continue
-        text = text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as Chroma reads
-        docs.append(Document(text, id=p.stem, source=str(p)))
+        docs.append(doc)
     return docs, failures
 
 
