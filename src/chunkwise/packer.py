@@ -161,7 +161,8 @@ class _RegionPacker:
                 f"({cfg.chunk_size}); raise chunk_size or use oversize='split' or 'keep'"
             )
         gi, gj = bisect_left(self.glue_starts, reg.start), bisect_left(self.glue_starts, reg.end)
-        protect.extend(self.glue[gi:gj])
+        # glue that cannot fit the budget binds nothing (a run of headings too long)
+        protect.extend(g for g in self.glue[gi:gj] if m.size(g[0], min(g[1], reg.end)) <= budget)
         if cfg.oversize == "split" and big:
             by_name: dict[str, list[int]] = {}
             for a, _s, _e, _n in big:
