@@ -26,8 +26,7 @@ class SentenceChunker(BaseChunker):
     * packing (default): as many whole sentences as fit; ``overlap_sentences=k`` starts
       each chunk with the last ``k`` sentences of the previous one (always moving on by
       at least one sentence);
-    * windows: ``sentences_per_chunk=n`` (or ``window=n``) groups ``n`` sentences per
-      chunk; ``step=s`` starts the next window ``s`` sentences later (default ``n``:
+    * windows: ``window=n`` groups ``n`` sentences per chunk; ``step=s`` starts the next window ``s`` sentences later (default ``n``:
       no overlap; ``s < n`` gives a sliding window). A window that does not fit
       ``chunk_size`` is shortened, and the next starts no later than where it ended.
 
@@ -46,23 +45,20 @@ class SentenceChunker(BaseChunker):
     """
 
     overlap_sentences: int = 0
-    sentences_per_chunk: int | None = None
     window: int | None = None
     step: int | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        for fname in ("overlap_sentences", "sentences_per_chunk", "window", "step"):
+        for fname in ("overlap_sentences", "window", "step"):
             v = getattr(self, fname)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
                 raise ConfigError(f"{fname} must be an integer, not {v!r}")
         if self.overlap_sentences < 0:
             raise ConfigError(f"overlap_sentences ({self.overlap_sentences}) must be 0 or more")
-        size = self.window if self.window is not None else self.sentences_per_chunk
-        if self.window is not None and self.sentences_per_chunk is not None and self.window != self.sentences_per_chunk:
-            raise ConfigError("give window or sentences_per_chunk, not both with different values")
+        size = self.window
         if size is not None and size <= 0:
-            raise ConfigError(f"sentences_per_chunk/window ({size}) must be greater than 0")
+            raise ConfigError(f"window ({size} sentences) must be greater than 0")
         if self.step is not None and self.step <= 0:
             raise ConfigError(f"step ({self.step}) must be greater than 0")
         if self.step is not None and size is None:
