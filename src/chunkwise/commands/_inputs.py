@@ -10,7 +10,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,8 @@ class Input:
     path: Path | None
     root: Path | None = None
     found: Any = None
+    named: bool = False
+    """Named on the command line (not found in a folder)."""
 
     @property
     def name(self) -> str:
@@ -147,7 +149,9 @@ def unsupported(name: str, path: Path, suffixes: Iterable[str] | None = None, re
         kind = f"({path.suffix})" if path.suffix else "(no suffix)"
         reason = f"unsupported format {kind}; chunkwise reads {supported}"
     glob = f"*{path.suffix}" if path.suffix else path.name
-    return Skipped(name, "unsupported", reason, f"leave such files out with --exclude '{glob}'")
+    return Skipped(
+        name, "unsupported", reason, f"leave such files out with --exclude '{glob}' (or convert them to text first)"
+    )
 
 
 def gather(
@@ -174,11 +178,16 @@ def gather(
 
     if _accepts(find_files, "skipped"):
         found_skipped: list[Any] = []
+        direct = {os.path.abspath(p) for p in files if not Path(p).is_dir()}
         for f in find_files(files, include=list(include) or None, exclude=list(exclude) or None, skipped=found_skipped):
-            inputs.append(Input(Path(f.path), root=Path(f.root), found=f))
+            named = os.path.abspath(f.path) in direct
+            inputs.append(Input(Path(f.path), root=Path(f.root), found=f, named=named))
         skipped = []
+        taken = {os.path.abspath(i.path) for i in inputs if i.path is not None}
         for f in found_skipped:
             path = Path(f.path)
+            if os.path.abspath(path) in taken:  # also named directly: reported when read
+                continue
             reason = str(getattr(f, "reason", "") or "")
             if reason.startswith("cannot read"):
                 skipped.append(Skipped(path.as_posix(), "unreadable", reason, "check the file and its permissions"))
@@ -201,7 +210,7 @@ def _gather_here(
         if not p.is_dir():
             if p.resolve() not in seen:
                 seen.add(p.resolve())
-                inputs.append(Input(p))
+                inputs.append(Input(p, named=True))
             continue
         for f in sorted(p.rglob("*")):
             if not f.is_file() or f.resolve() in seen:
@@ -298,9 +307,9 @@ def classify(exc: BaseException, inp: Input | str, stage: str = "read", encoding
     if has(MissingDependencyError):
         return Skipped(name, "missing dependency", message, "")
     if any("unsupported" in type(x).__name__.lower() for x in chain):
-        suffix = Path(name).suffix
-        glob = f"*{suffix}" if suffix else Path(name).name
-        return Skipped(name, "unsupported", message, f"leave such files out with --exclude '{glob}'")
+        if isinstance(inp, Input) and (inp.named or inp.path is None):
+            return Skipped(name, "unsupported", message, "convert it to text, Markdown or HTML first, or leave it out")
+        return replace(unsupported(name, Path(name)), reason=message)
     if has(UnicodeDecodeError) or "not valid utf-8" in message.lower() or "decode" in message.lower():
         # the library's hints name its Python argument (encoding=); the fix below names the option
         message = "; ".join(part for part in message.split("; ") if "encoding=" not in part)

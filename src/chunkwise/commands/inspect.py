@@ -115,7 +115,7 @@ def command(
     width: int,
 ) -> None:
     """Show the chunks of FILE with their boundaries marked; --plot draws the similarity curve."""
-    from ..errors import ChunkwiseError
+    from ..errors import ChunkwiseError, ConfigError
     from ._inputs import Failures, Input, classify, read
 
     chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
@@ -136,9 +136,9 @@ def command(
                 chunks = chunker.build_chunks(doc, analysis.spans, analysis.metadata)
             else:
                 chunks = chunker.chunk(doc)
-        except (ChunkwiseError, ImportError):
+        except (ConfigError, ImportError):  # the options: a usage error, below
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - this document: reported with its fix
             failures.add(classify(exc, inp, "chunk"))
             ctx.exit(1)
         click.echo(render_chunks(chunks, width))
