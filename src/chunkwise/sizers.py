@@ -260,8 +260,12 @@ class TiktokenSizer:
         self._byte_lengths: Any = None
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # the spec, never the native tokenizer nor the learned tables
-        return (type(self), (self._spec,))
+        # the spec, never the native tokenizer nor the learned tables; a quicktok encoding
+        # object (not picklable) travels by its name
+        spec = self._spec
+        if not isinstance(spec, str) and type(spec).__module__.startswith("quicktok") and self.name in OFFLINE_ENCODINGS:
+            spec = self.name
+        return (type(self), (spec,))
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.unit == self.unit  # type: ignore[attr-defined]
