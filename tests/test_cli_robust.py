@@ -5,7 +5,6 @@ no partial output, SIGTERM cleanup, exit statuses, standard input, --include/--e
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
