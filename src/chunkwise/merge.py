@@ -83,10 +83,13 @@ def last_cut(text: str, level: Level, pos: int, p: int, end: int, trim_spans: bo
         window *= 4  # type: ignore[operator]
 
 
-def _precomputed(text: str, level: Level, start: int, end: int) -> Level:
+def _precomputed(text: str, level: Level, start: int, end: int, exact: bool = False) -> Level:
     """A level whose cuts cost Python work per candidate (sentences) is read once over
-    ``[start, end)`` and then searched by bisection."""
-    if not getattr(level, "precompute", False):
+    ``[start, end)`` and then searched by bisection -- when sizes are estimates (tokens),
+    where a cut may be searched again after an exact count fails. With exact sizes
+    (characters, words) one windowed search back from the budget finds the cut, reading
+    a sentence or two instead of every sentence of the span."""
+    if exact or not getattr(level, "precompute", False):
         return level
     starts, ends = array("q"), array("q")
     for a, b in level.cuts(text, start, end):
@@ -152,7 +155,7 @@ class _Packer:
         else:
             self.hard_cut(start, end, end_cut)
             return
-        level = _precomputed(text, self.levels[li], start, end)
+        level = _precomputed(text, self.levels[li], start, end, m.is_exact and not self.step and not self.max_pieces)
         if top and (self.overlap_pieces > 0 or self.step is not None or self.max_pieces is not None):
             self.split_windows(level, start, end, li, end_cut)
             return
