@@ -369,3 +369,23 @@ def test_every_command_shares_the_chunking_options() -> None:
     for name in ("chunk", "stats", "eval", "calibrate"):
         opts = {o for p in cli.commands[name].params for o in getattr(p, "opts", [])}
         assert {"--include", "--exclude"} <= opts, name
+
+
+def test_dash_output_is_standard_output(tmp_path: Path) -> None:
+    src = tmp_path / "a.txt"
+    src.write_text(TEXT, encoding="utf-8")
+    result = _chunk(str(src), "-o", "-")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout.splitlines()[0])["text"].startswith("First sentence here.")
+    assert not (tmp_path / "-").exists()
+
+
+def test_inspect_exits_1_for_a_document_the_strategy_fails_on(tmp_path: Path) -> None:
+    pytest.importorskip("markdown_it")
+    src = tmp_path / "code.md"
+    src.write_text("# T\n\n```\n" + "x = 1\n" * 50 + "```\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        cli, ["inspect", str(src), "-s", "markdown", "-u", "chars", "-n", "20", "-p", "oversize=raise"]
+    )
+    assert result.exit_code == 1, result.output
+    assert "code.md" in result.output and "oversize" in result.output
