@@ -21,6 +21,7 @@ from chunkwise.chunkers.semantic import (
 )
 from chunkwise.embeddings import EmbeddingCache
 from chunkwise.errors import ConfigError
+from chunkwise.thresholds import merge_small_groups
 
 THREE_TOPICS = (
     "The Wright brothers made the first powered airplane flight in 1903. "
@@ -83,10 +84,42 @@ def test_thresholds_of_no_similarities():
     assert breakpoints([0.3], "gradient", 50) == []
 
 
-def test_min_chunk_size_drops_cuts_that_leave_short_chunks():
-    ch = SemanticChunker(model=HashEmbedder(), min_chunk_size=2)
-    assert ch._min_size([0, 2, 4], 6) == [2]
-    assert SemanticChunker(model=HashEmbedder())._min_size([0, 2, 4], 6) == [0, 2, 4]
+def test_small_groups_join_their_more_similar_neighbour():
+    # sentence sizes 9, 50, 60, 6 (a unit of the caller's choice); every gap is a cut
+    sizes = [9, 50, 60, 6]
+
+    def size(a, b):
+        return sum(sizes[a:b])
+
+    assert merge_small_groups([0, 1, 2], [0.1, 0.5, 0.2], 4, size, 0) == [0, 1, 2]
+    assert merge_small_groups([0, 1, 2], [0.1, 0.5, 0.2], 4, size, 40) == [1]  # the end groups join inwards
+    # a small group in the middle joins the side it is more similar to
+    assert merge_small_groups([0, 1], [0.9, 0.2], 3, lambda a, b: sum([50, 5, 50][a:b]), 20) == [1]
+    assert merge_small_groups([0, 1], [0.2, 0.9], 3, lambda a, b: sum([50, 5, 50][a:b]), 20) == [0]
+    # nothing can reach the floor: everything becomes one group
+    assert merge_small_groups([0, 1], [0.2, 0.9], 3, lambda a, b: b - a, 10) == []
+
+
+def test_min_chunk_size_counts_in_the_unit_and_binds_threshold_cuts():
+    # each sentence its own topic: absolute threshold cuts at every gap
+    text = "Aa one. Bb two. Cc three. Dd four. Ee five. Ff six."
+
+    def fn(texts):
+        return [[1.0 if t[0] == ch else 0.0 for ch in "ABCDEF"] for t in texts]
+
+    ch = SemanticChunker(model=fn, chunk_size=200, threshold_type="absolute", threshold=0.5)
+    assert ch.floor == 50
+    chunks = ch.chunk(text)  # 51 characters, every group under a quarter of 200: one chunk
+    assert [c.text for c in chunks] == [text]
+    ch = SemanticChunker(model=fn, chunk_size=40, threshold_type="absolute", threshold=0.5, min_chunk_size=16)
+    assert ch.floor == 16
+    texts = [c.text for c in ch.chunk(text)]
+    assert "".join(texts).replace(" ", "") == text.replace(" ", "")
+    assert all(len(t) >= 16 for t in texts), texts
+    # a floor above chunk_size cannot be met: only the size cap cuts
+    ch = SemanticChunker(model=fn, chunk_size=20, threshold_type="absolute", threshold=0.5, min_chunk_size=30)
+    texts = [c.text for c in ch.chunk(text)]
+    assert all(len(t) <= 20 for t in texts) and "".join(texts).replace(" ", "") == text.replace(" ", "")
 
 
 # -- the real default model --------------------------------------------------------------------
@@ -104,7 +137,8 @@ def _need_default():
 @pytest.mark.parametrize(("kind", "value"), [("percentile", 75), ("standard_deviation", 1.0), ("interquartile", 0.5)])
 def test_three_topics_give_three_chunks_with_default_model(kind, value):
     _need_default()
-    chunks = chunkwise.chunk(THREE_TOPICS, strategy="semantic", chunk_size=1000, threshold_type=kind, threshold=value)
+    # the topics are 188-237 characters: chunk_size 700 keeps them over the floor (175)
+    chunks = chunkwise.chunk(THREE_TOPICS, strategy="semantic", chunk_size=700, threshold_type=kind, threshold=value)
     assert [c.text.split(",")[0][: len(s)] for c, s in zip(chunks, TOPIC_STARTS)] == TOPIC_STARTS
     assert len(chunks) == 3
     assert [c.metadata["boundary"] for c in chunks] == ["semantic", "semantic", "end"]
@@ -117,7 +151,7 @@ def test_three_topics_with_minilm():
         chunks = chunkwise.chunk(
             THREE_TOPICS,
             strategy="semantic",
-            chunk_size=1000,
+            chunk_size=700,
             model="minilm",
             threshold_type="percentile",
             threshold=75,
@@ -166,6 +200,69 @@ def test_group_over_the_cap_splits_at_weakest_similarity():
     assert [c.text for c in chunks] == ["Aa one. Aa two. Aa three.", "Bb four. Aa five. Aa six."]
     assert chunks[0].metadata["boundary"] == "semantic_split"
     assert chunks[0].metadata["boundary_similarity"] == pytest.approx(0.6)
+
+
+FURNACE = (
+    "Overview. The furnace heats the steel bars to a high heat. The steel bars then cool slowly in the furnace "
+    "hall. Workers check each steel bar for cracks after cooling. Cracked bars go back to the furnace for a "
+    "second heat. The finished bars are stacked and shipped to the rail yard. Trains leave the rail yard every "
+    "morning. Noted."
+)
+
+
+def _furnace_model(texts):
+    # the one-word sentences are unlike everything: the weakest links are next to them
+    return [[0.0, 1.0] if len(t) < 10 else [1.0, 0.2 * (len(t) % 3)] for t in texts]
+
+
+def test_the_size_cap_split_keeps_the_floor():
+    # no threshold cut (absolute -1); 325 characters over a cap of 200: the weakest links
+    # would leave "Overview." or "Noted." alone, the floor (50) moves the cut inwards
+    ch = SemanticChunker(model=_furnace_model, chunk_size=200, threshold_type="absolute", threshold=-1.0)
+    texts = [c.text for c in ch.chunk(FURNACE)]
+    assert len(texts) >= 2 and all(len(t) >= 50 for t in texts), texts
+    assert texts[0].startswith("Overview. The furnace") and texts[-1].endswith("every morning. Noted.")
+    assert all(c.metadata["boundary"] in ("semantic_split", "end") for c in ch.chunk(FURNACE))
+    # the same with a threshold that cuts at both one-word sentences
+    ch = SemanticChunker(model=_furnace_model, chunk_size=200, threshold_type="absolute", threshold=0.5)
+    texts = [c.text for c in ch.chunk(FURNACE)]
+    assert all(len(t) >= 50 for t in texts), texts
+
+
+def test_parse_hands_the_packer_groups_scored_cuts_and_labels():
+    ch = SemanticChunker(model=_furnace_model, chunk_size=200, threshold_type="absolute", threshold=0.5)
+    doc = chunkwise.Document(FURNACE)
+    segs = ch.parse(doc)
+    sents = chunkwise.split_sentences(FURNACE)
+    assert segs.overlap_across_regions and [lv.name for lv in segs.levels] == ["sentence"]
+    assert segs.regions[0].start == 0 and segs.regions[-1].end == len(FURNACE)
+    assert [r.end_boundary for r in segs.regions] == ["semantic"] * (len(segs.regions) - 1) + ["end"]
+    assert segs.scored.name == "semantic_split"
+    assert list(segs.scored.starts) == [e for _, e in sents[:-1]]
+    assert list(segs.scored.ends) == [s for s, _ in sents[1:]]
+    a = ch.analyze(doc)
+    assert a.segments == segs and len(a.similarities) == len(sents) - 1
+    assert [(c.start_index, c.end_index) for c in ch.chunk(doc)] == [(sp.start, sp.end) for sp in a.spans]
+    assert [c.metadata["boundary_similarity"] for c in ch.build_chunks(doc, a.spans, a.metadata)] == [
+        c.metadata["boundary_similarity"] for c in ch.chunk(doc)
+    ]
+
+
+def test_boundary_similarity_on_every_chunk():
+    emb = HashEmbedder()
+    text = "One two three four five six seven eight nine ten eleven twelve. " + " ".join(
+        f"Sentence {i} is about topic {i % 4}." for i in range(20)
+    )
+    for kw in ({"chunk_size": 60}, {"chunk_size": 80, "chunk_overlap": 20}, {"chunk_size": 10, "unit": "words"}):
+        for strategy in ("semantic", "semantic_cluster"):
+            chunks = chunkwise.chunk(text, strategy=strategy, model=emb, **kw)
+            sents = {e: k for k, (_, e) in enumerate(chunkwise.split_sentences(text))}
+            for c in chunks:
+                sim = c.metadata["boundary_similarity"]
+                if c.end_index == len(text.rstrip()) or c.end_index not in sents:
+                    assert sim is None  # the end, or inside a sentence (the word fallback)
+                else:
+                    assert isinstance(sim, float)
 
 
 def test_overlap_and_words_unit_keep_the_cap():
@@ -231,9 +328,10 @@ def test_rechunking_with_other_threshold_and_size_embeds_nothing(tmp_path):
 # -- the DP against brute force ------------------------------------------------------------------
 
 
-def _brute(sim, sizes, budget, max_sentences):
+def _brute(sim, sizes, budget, max_sentences, min_size=0):
+    """(fewest runts, best score) over every segmentation within the cap."""
     n = len(sizes)
-    best = -np.inf
+    best = (np.inf, -np.inf)
     for mask in itertools.product([0, 1], repeat=n - 1):
         cuts = [i + 1 for i, m in enumerate(mask) if m]
         bounds = [0, *cuts, n]
@@ -243,7 +341,10 @@ def _brute(sim, sizes, budget, max_sentences):
             for a, b in segs
         )
         if ok:
-            best = max(best, segmentation_score(sim, segs))
+            runts = sum(sum(sizes[a:b]) < min_size for a, b in segs) if len(segs) > 1 else 0
+            score = segmentation_score(sim, segs)
+            if runts < best[0] or (runts == best[0] and score > best[1]):
+                best = (runts, score)
     return best
 
 
@@ -264,7 +365,26 @@ def test_cluster_dp_matches_brute_force(seed):
         (b - a == 1 or sum(sizes[a:b]) <= budget) and (max_sentences is None or b - a <= max_sentences) for a, b in segs
     )
     assert score == pytest.approx(segmentation_score(sim, segs), abs=1e-9)
-    assert score == pytest.approx(_brute(sim, sizes, budget, max_sentences), abs=1e-9)
+    assert score == pytest.approx(_brute(sim, sizes, budget, max_sentences)[1], abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_cluster_dp_with_a_floor_has_the_fewest_runts_then_the_best_score(seed):
+    rng = np.random.default_rng(100 + seed)
+    n = int(rng.integers(1, 10))
+    v = rng.normal(size=(n, 4))
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    sim = v @ v.T
+    sizes = [int(x) for x in rng.integers(1, 12, size=n)]
+    budget = int(rng.integers(5, 30))
+    min_size = int(rng.integers(0, budget // 2 + 2))
+    max_sentences = None if seed % 4 else int(rng.integers(1, 4))
+    segs, score = cluster_segments(sim, sizes, budget, max_sentences, min_size)
+    runts = sum(sum(sizes[a:b]) < min_size for a, b in segs) if len(segs) > 1 else 0
+    want_runts, want_score = _brute(sim, sizes, budget, max_sentences, min_size)
+    assert runts == want_runts
+    assert score == pytest.approx(want_score, abs=1e-9)
+    assert score == pytest.approx(segmentation_score(sim, segs), abs=1e-9)
 
 
 # -- topic -----------------------------------------------------------------------------------
@@ -278,6 +398,17 @@ def test_topic_cuts_where_the_topic_changes():
     chunks = chunkwise.chunk(text, strategy="topic", n_topics=2, chunk_size=2000)
     assert [c.text for c in chunks] == ["\n\n".join(text.split("\n\n")[:2]), "\n\n".join(text.split("\n\n")[2:])]
     assert chunks[0].metadata["boundary"] == "topic"
+
+
+def test_topic_parse_gives_regions_at_topic_changes():
+    pytest.importorskip("sklearn")
+    planes = "Airplane wings lift the airplane. Pilots fly the airplane over airports with engines and wings."
+    dough = "Pizza dough needs flour, yeast and water. Knead the pizza dough and bake the pizza in an oven."
+    text = "\n\n".join([planes, planes.replace("Pilots", "Crews"), dough, dough.replace("Knead", "Stretch")])
+    segs = chunkwise.make_chunker("topic", n_topics=2, chunk_size=2000).parse(chunkwise.Document(text))
+    cut = text.index("Pizza")
+    assert [(r.start, r.end, r.end_boundary) for r in segs.regions] == [(0, cut - 2, "topic"), (cut, len(text), "end")]
+    assert [lv.name for lv in segs.levels] == ["paragraph", "line", "sentence"]
 
 
 # -- late chunking ---------------------------------------------------------------------------
@@ -327,6 +458,13 @@ def test_late_with_minilm_adds_context():
     # "The city is also ..." mentions no Berlin: late chunking carries it in (paper, table 1)
     assert late[-1] @ q > alone[-1] @ q
     assert len(chunks) == 3 and all(c.size <= 100 for c in chunks)
+
+
+def test_late_packs_what_its_base_strategy_parses():
+    late = chunkwise.make_chunker("late", chunk_size=30, base_strategy="recursive", model=CharTokenEmbedder())
+    doc = chunkwise.Document("Alpha beta gamma. Delta epsilon zeta.\n\nEta theta iota.")
+    assert late.parse(doc) == late.base.parse(doc) and late.pack_config() == late.base.pack_config()
+    assert [c.text for c in late.chunk(doc)] == [c.text for c in late.base.chunk(doc)]
 
 
 def test_late_needs_token_vectors():

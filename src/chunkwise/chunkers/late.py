@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ConfigError
+from ..packer import PackConfig
 from ..registry import register
+from ..segments import Segments
 from ..types import Chunk, Document
 from .base import BaseChunker, as_document
 
@@ -46,19 +48,23 @@ class LateChunker(BaseChunker):
     model: Any = "minilm"
     window_overlap: int = 64
     _emb: list[Any] = field(init=False, repr=False, compare=False, default_factory=list)
+    _base: list[Any] = field(init=False, repr=False, compare=False, default_factory=list)
 
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.base_strategy in ("late",):
             raise ConfigError("base_strategy cannot be 'late'; choose e.g. 'sentence' or 'recursive'")
-        from ..registry import get_strategy
-
-        get_strategy(self.base_strategy)
+        self.base  # noqa: B018 - builds the base chunker: its configuration errors surface here
         if isinstance(self.window_overlap, bool) or not isinstance(self.window_overlap, int) or self.window_overlap < 0:
             raise ConfigError(f"window_overlap ({self.window_overlap!r}) must be an integer >= 0 (word pieces)")
 
     @property
     def embedder(self) -> Any:
+        """The token-vector model (built on first use).
+
+        Raises:
+            ConfigError: the model gives no token vectors.
+        """
         if not self._emb:
             from ..embeddings import get_embedder
 
@@ -68,24 +74,52 @@ class LateChunker(BaseChunker):
             self._emb.append(emb)
         return self._emb[0]
 
+    @property
+    def base(self) -> BaseChunker:
+        """The chunker of ``base_strategy`` with this size, overlap and unit (built once)."""
+        if not self._base:
+            from ..api import make_chunker
+
+            self._base.append(
+                make_chunker(
+                    self.base_strategy,
+                    chunk_size=self.chunk_size,
+                    chunk_overlap=self.chunk_overlap,
+                    unit=self.unit,
+                    tokenizer=self.tokenizer,
+                    **dict(self.base_params or {}),
+                )
+            )
+        return self._base[0]
+
+    def parse(self, document: Document) -> Segments:
+        """The base strategy's segments: late chunking changes embeddings, not spans."""
+        return self.base.parse(document)
+
+    def pack_config(self) -> PackConfig:
+        """The base strategy's packing configuration."""
+        return self.base.pack_config()
+
     def chunk(self, document: str | Document) -> list[Chunk]:
-        import numpy as np
+        """The base strategy's chunks, each with its late-chunking ``embedding``.
 
-        from ..api import make_chunker
-        from ..embeddings._common import l2_normalize
-
+        Raises:
+            ConfigError: the model gives no token vectors.
+            MissingDependencyError: the model's files or extra are missing.
+        """
         doc = as_document(document)
         if not doc.text or doc.text.isspace():
             return []
-        base = make_chunker(
-            self.base_strategy,
-            chunk_size=self.chunk_size,
-            chunk_overlap=self.chunk_overlap,
-            unit=self.unit,
-            tokenizer=self.tokenizer,
-            **dict(self.base_params or {}),
-        )
-        chunks = base.chunk(doc)
+        return self.embed_chunks(doc, self.base.chunk(doc))
+
+    def embed_chunks(self, doc: Document, chunks: list[Chunk]) -> list[Chunk]:
+        """``chunks`` of ``doc`` with ``embedding`` set: the mean of the contextual vectors
+        of the tokens inside each chunk's span, L2-normalised (the enrichment step of late
+        chunking); ``metadata`` gains ``embedding_model`` and ``late``."""
+        import numpy as np
+
+        from ..embeddings._common import l2_normalize
+
         emb = self.embedder
         vecs, offs = emb.embed_tokens(doc.text, window_overlap=self.window_overlap)
         out = np.zeros((len(chunks), vecs.shape[1]), dtype=np.float32)

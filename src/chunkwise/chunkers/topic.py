@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..boundaries import LINE, PARAGRAPH
 from ..errors import ConfigError
-from ..merge import Span, add_overlap, pack
 from ..registry import register
+from ..segments import Region, Segments
 from ..sentences import SentenceSegmenter
-from ..sizers import Measure
 from ..types import Document
 from .base import BaseChunker
 
 __all__ = ["TopicChunker"]
 
 TOPIC = "topic"
+
 
 @register("topic")
 @dataclass(frozen=True, kw_only=True)
@@ -27,8 +26,10 @@ class TopicChunker(BaseChunker):
     Paragraphs (blank-line separated) are turned into word counts (scikit-learn
     ``CountVectorizer``, English stop words removed) and an LDA model with ``n_topics``
     topics is fitted on the document's own paragraphs; each paragraph gets its most
-    probable topic, and a boundary goes where it changes. Each topic run is then packed by
-    the engine (paragraphs, lines, sentences, words) within ``chunk_size``.
+    probable topic, and a boundary goes where it changes. Each run of paragraphs with one
+    topic is a region that the packer (:func:`chunkwise.packer.pack_segments`) packs on its
+    own (paragraphs, lines, sentences, words) within ``chunk_size``; ``chunk_overlap`` may
+    reach across a topic change.
 
     Args:
         n_topics: number of LDA topics (>= 2).
@@ -71,29 +72,22 @@ class TopicChunker(BaseChunker):
             out.append((s, e))
         return out
 
-    def spans(self, document: Document, measure: Measure) -> list[Span]:
+    def parse(self, document: Document) -> Segments:
+        """Runs of paragraphs with the same dominant topic, as regions (boundary
+        ``"topic"`` between them), packed by paragraphs, lines, sentences and words."""
         text = document.text
         paras = self.paragraphs(text)
-        if not paras:
-            return []
-        labels = _lda_labels([text[s:e] for s, e in paras], self.n_topics, self.random_state, self.restarts)
-        budget = self.chunk_size - self.chunk_overlap
         levels = (PARAGRAPH, LINE, SentenceSegmenter())
-        spans: list[Span] = []
+        labels = _lda_labels([text[s:e] for s, e in paras], self.n_topics, self.random_state, self.restarts)
+        regions: list[Region] = []
         i = 0
         while i < len(paras):
             j = i
             while j + 1 < len(paras) and labels[j + 1] == labels[i]:
                 j += 1
-            part = pack(text, measure, budget, levels, start=paras[i][0], end=paras[j][1])
-            if part and j + 1 < len(paras):
-                part[-1].boundary = TOPIC
-            spans.extend(part)
+            regions.append(Region(paras[i][0], paras[j][1], end_boundary=TOPIC if j + 1 < len(paras) else "end"))
             i = j + 1
-        return add_overlap(text, measure, spans, self.chunk_size, self.chunk_overlap, levels)
-
-    def span_metadata(self, document: Document, spans: Sequence[Span]) -> list[dict[str, Any]] | None:
-        return None
+        return Segments(levels=levels, regions=tuple(regions), overlap_across_regions=True)
 
 
 def _lda_labels(paragraphs: list[str], n_topics: int, seed: int, restarts: int = 4) -> list[int]:
