@@ -13,9 +13,8 @@ once for all strategies:
 * the greedy split-and-merge of :mod:`chunkwise.merge` with its fallbacks (words, grapheme
   clusters), sentence windows and sentence overlap;
 * the scored size-cap split (semantic: weakest similarity first, :mod:`chunkwise.scored`);
-* balancing: a run that ends in a runt (under a quarter of the budget, or under
-  ``min_chunk_size``) moves its last cut back to the strongest boundary that evens the two
-  last chunks, where boundaries allow;
+* balancing: a chunk under a quarter of the budget (or under ``min_chunk_size``) is evened
+  out with a neighbour of its run, at the strongest boundary that allows it;
 * overlap, a separate pass (inside each region, or across regions when the strategy asks).
 
 Method:
@@ -239,44 +238,60 @@ class _RegionPacker:
 def _balance(
     text: str, m: Measure, spans: list[Span], budget: int, levels: Sequence[Level], floor: int, trim_spans: bool
 ) -> None:
-    """Even out the last two spans when the last is under ``floor``: move the cut between
-    them back to the strongest boundary (not inside a word) that leaves both at or above
-    the floor and the last within ``budget``; the most even such cut of that level wins.
-    In place; nothing changes when no boundary permits."""
-    last, prev = spans[-1], spans[-2]
-    if last.size >= floor or last.oversize or prev.oversize or prev.end > last.start:
-        return
-    if m.size(prev.start, last.end) > 2 * budget:
-        return
+    """No runt where boundaries allow: a span under ``floor`` is evened out with the span
+    before it (else the one after it) by moving the cut between them to the strongest
+    boundary (not inside a word) that leaves both at or above the floor and within
+    ``budget``; the most even cut of that level wins. In place."""
+    i = 0
+    while i < len(spans):
+        if spans[i].size < floor and not spans[i].oversize:
+            if not (i > 0 and _even(text, m, spans, i - 1, budget, levels, floor, trim_spans)):
+                if i + 1 < len(spans):
+                    _even(text, m, spans, i, budget, levels, floor, trim_spans)
+        i += 1
+
+
+def _even(
+    text: str, m: Measure, spans: list[Span], j: int, budget: int, levels: Sequence[Level], floor: int, trim_spans: bool
+) -> bool:
+    """Move the cut between ``spans[j]`` and ``spans[j + 1]``; True when it moved."""
+    left, right = spans[j], spans[j + 1]
+    if left.oversize or right.oversize or left.end > right.start:
+        return False
+    total = m.size(left.start, right.end)
+    if total > 2 * budget or total < 2 * floor:
+        return False
+    # only cuts that leave at least the floor on both sides can do (64: trimming slack)
+    lo = max(left.start, m.advance(left.start, right.end, floor) - 64)
+    hi = min(right.end, m.advance(left.start, right.end, total - floor) + 64)
     for level in levels:
         if level.name == WORD.name:
             break
-        best: tuple[int, int, int, int, int] | None = None  # (score, a, b, left size, right size)
-        for a, b in level.cuts(text, prev.start, last.end):
-            if a >= prev.end:
-                break
+        best: tuple[int, int, int] | None = None  # (unevenness, piece end, next start)
+        for a, b in level.cuts(text, lo, hi):
             pe = a
             if trim_spans:
-                while pe > prev.start and text[pe - 1].isspace():
+                while pe > left.start and text[pe - 1].isspace():
                     pe -= 1
-                ns = trim(text, b, last.end)[0]
+                ns = trim(text, b, right.end)[0]
             else:
                 ns = b
-            if pe <= prev.start or ns >= last.end:
+            if pe <= left.start or ns >= right.end:
                 continue
-            left, right = m.size(prev.start, pe), m.size(ns, last.end)
-            if left < floor or right < floor or right > budget:
+            n1, n2 = m.size(left.start, pe), m.size(ns, right.end)
+            if n1 < floor or n2 < floor or n1 > budget or n2 > budget:
                 continue
-            score = abs(left - right)
+            score = abs(n1 - n2)
             if best is None or score < best[0]:
-                best = (score, pe, ns, left, right)
+                best = (score, pe, ns)
         if best is not None:
-            _, pe, ns, _, _ = best
-            left, right = _exact(m, prev.start, pe), _exact(m, ns, last.end)
-            if left <= budget and right <= budget:
-                spans[-2] = Span(prev.start, pe, left, level.name)
-                spans[-1] = Span(ns, last.end, right, last.boundary)
-                return
+            _, pe, ns = best
+            n1, n2 = _exact(m, left.start, pe), _exact(m, ns, right.end)
+            if n1 <= budget and n2 <= budget:
+                spans[j] = Span(left.start, pe, n1, level.name)
+                spans[j + 1] = Span(ns, right.end, n2, right.boundary)
+                return True
+    return False
 
 
 def _merge_small(regions: Sequence[Region], m: Measure, budget: int, small: int) -> list[Region]:

@@ -14,7 +14,7 @@ from .eval import build_grid, grid_options
 
 __all__ = ["command"]
 
-_COLUMNS = ("config", "chunks", "mean", "std", "min", "max", "fill", "mid_sentence")
+_COLUMNS = ("config", "chunks", "mean", "std", "min", "max", "fill", "mid_sentence", "heading_only", "small")
 
 
 class _Guarded:

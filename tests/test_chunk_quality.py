@@ -1,0 +1,88 @@
+"""Chunks that help retrieval, on real documents: no heading-only chunk, few runts.
+
+On the bundled corpora always, and on the Markdown documentation that Debian packages
+install under /usr/share/doc when it is there (skipped otherwise).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import chunkwise
+from chunkwise.evaluation.diagnostics import chunk_stats, is_heading_only
+
+pytest.importorskip("markdown_it")
+pytest.importorskip("numpy")
+
+CORPORA = Path(__file__).resolve().parents[1] / "data" / "chroma_eval" / "corpora"
+DEBIAN_DOCS = Path("/usr/share/doc")
+
+
+def _debian_markdown(limit: int = 80) -> list[Path]:
+    if not DEBIAN_DOCS.is_dir():
+        return []
+    found = sorted(p for p in DEBIAN_DOCS.rglob("*.md") if p.is_file() and p.stat().st_size > 1000)
+    return found[:limit]
+
+
+def _check(docs, strategy):
+    chunker = chunkwise.make_chunker(strategy, chunk_size=512, unit="tokens")
+    stats = chunk_stats(docs, chunker)
+    assert stats.count > 0
+    if strategy == "markdown":
+        assert stats.heading_only == 0.0, "a heading-only chunk"
+    assert stats.small < 0.02, f"{stats.small:.1%} of chunks under a quarter of chunk_size"
+
+
+@pytest.mark.parametrize("strategy", ["markdown", "recursive"])
+def test_bundled_corpora(strategy):
+    docs = [chunkwise.load(p) for p in sorted(CORPORA.glob("*.md"))]
+    _check(docs, strategy)
+
+
+@pytest.mark.parametrize("strategy", ["markdown", "recursive"])
+def test_debian_documentation(strategy):
+    paths = _debian_markdown()
+    if len(paths) < 10:
+        pytest.skip("no Markdown documentation under /usr/share/doc")
+    docs = []
+    for p in paths:
+        try:
+            docs.append(chunkwise.load(p))
+        except chunkwise.ChunkwiseError:
+            continue
+    _check(docs, strategy)
+
+
+def test_heading_only_detection():
+    assert is_heading_only("## Intro")
+    assert is_heading_only("# A\n\n## B")
+    assert is_heading_only("Title\n=====")
+    assert not is_heading_only("# A\n\nBody.")
+    assert not is_heading_only("- item")
+    assert not is_heading_only("---")
+
+
+def test_heading_goes_with_its_body_when_the_body_is_bigger_than_a_chunk():
+    body = " ".join(f"Sentence number {i} says something." for i in range(40))
+    text = f"# Guide\n\n## Intro\n\n{body}\n\n## Next\n\nShort body.\n"
+    chunks = chunkwise.chunk(text, strategy="markdown", chunk_size=200)
+    assert not any(is_heading_only(c.text) for c in chunks)
+    assert chunks[0].text.startswith("# Guide\n\n## Intro\n\nSentence number 0")
+    assert chunks[0].metadata["header_path"] == ["Guide", "Intro"]
+
+
+def test_wrapped_prose_is_cut_at_sentences_not_at_line_wraps():
+    text = (
+        "The licence is granted to any person obtaining a copy of this software, to deal in the\n"
+        "software without restriction. The above copyright notice shall be included in all\n"
+        "copies or substantial portions of the software. The software is provided as is, without\n"
+        "warranty of any kind. In no event shall the authors be liable for any claim, damages or\n"
+        "other liability arising from the software or its use. This notice is\n"
+        "provided."
+    )
+    chunks = chunkwise.chunk(text, chunk_size=200)
+    assert all(c.text[-1] == "." for c in chunks), [c.text[-20:] for c in chunks]
+    assert min(c.size for c in chunks) >= 50
