@@ -137,7 +137,8 @@ def test_a_folder_chunks_the_same_in_worker_processes(tmp_path):
     single = [_records(chunker, f) for f in files]
     with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
         parallel = list(pool.map(_records, [chunker] * len(files), files))
-    assert parallel == single
+    for f, got, want in zip(files, parallel, single):
+        assert got == want, f"{f.relative}: chunked differently in a worker process"
     ids = [r["id"] for recs in single for r in recs]
     assert len(ids) == len(set(ids)) and all(r["unit"] == "tokens:cl100k_base" for recs in single for r in recs)
 
