@@ -4,7 +4,6 @@ every per-file failure reported (the file, what went wrong, the fix) and skipped
 from __future__ import annotations
 
 import fnmatch
-import inspect
 import os
 import re
 import sys
@@ -96,15 +95,6 @@ class Failures:
 # -- finding files ---------------------------------------------------------------------
 
 
-def _supported_suffixes() -> set[str]:
-    from .. import loaders
-
-    suffixes = getattr(loaders, "SUFFIXES", None)
-    if suffixes is None:
-        return {".txt", ".text", ".md", ".markdown", ".html", ".htm"}
-    return {s.lower() for s in suffixes}
-
-
 def _glob_regex(pattern: str) -> re.Pattern[str]:
     """A glob over a ``/`` path: ``*`` and ``?`` stay inside a folder, ``**`` spans folders."""
     out, i = [], 0
@@ -122,11 +112,11 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out) + r"\Z")
 
 
-def matches(rel: str, name: str, patterns: Sequence[str]) -> bool:
-    """Whether a glob of ``patterns`` matches a file: one without ``/`` matches any
-    component of its path ``rel`` (``*.md``, ``drafts``), one with ``/`` the whole path
-    (``guide/*.md``, ``**/api/*``). The rule of :func:`chunkwise.loaders.find_files`."""
-    parts = rel.split("/") if rel else [name]
+def matches(rel: str, patterns: Sequence[str]) -> bool:
+    """Whether a glob of ``patterns`` matches the path ``rel``: one without ``/`` matches
+    any component (``*.md``, ``drafts``), one with ``/`` the whole path (``guide/*.md``,
+    ``**/api/*``) -- the rule of :func:`chunkwise.loaders.find_files`."""
+    parts = rel.split("/")
     for p in patterns:
         if "/" in p:
             if _glob_regex(p.lstrip("/")).match(rel):
@@ -136,18 +126,8 @@ def matches(rel: str, name: str, patterns: Sequence[str]) -> bool:
     return False
 
 
-def _selected(rel: str, name: str, include: Sequence[str], exclude: Sequence[str]) -> bool:
-    if include and not matches(rel, name, include):
-        return False
-    return not (exclude and matches(rel, name, exclude))
-
-
-def unsupported(name: str, path: Path, suffixes: Iterable[str] | None = None, reason: str = "") -> Skipped:
-    """The skip of a file whose format chunkwise (or this command) does not read."""
-    if not reason:
-        supported = ", ".join(sorted(suffixes if suffixes is not None else _supported_suffixes()))
-        kind = f"({path.suffix})" if path.suffix else "(no suffix)"
-        reason = f"unsupported format {kind}; chunkwise reads {supported}"
+def unsupported(name: str, path: Path, reason: str) -> Skipped:
+    """The skip of a file of a folder whose format chunkwise (or this command) does not read."""
     glob = f"*{path.suffix}" if path.suffix else path.name
     return Skipped(
         name, "unsupported", reason, f"leave such files out with --exclude '{glob}' (or convert them to text first)"
@@ -157,9 +137,10 @@ def unsupported(name: str, path: Path, suffixes: Iterable[str] | None = None, re
 def gather(
     paths: Iterable[str | os.PathLike[str]], include: Sequence[str] = (), exclude: Sequence[str] = ()
 ) -> tuple[list[Input], list[Skipped]]:
-    """The inputs named by ``paths`` (``-``: standard input, once), folders searched
-    recursively in sorted order, and the files of those folders skipped because chunkwise
-    does not read their format (or cannot open them).
+    """The inputs named by ``paths`` (``-``: standard input, once; folders searched
+    recursively, in sorted order, by :func:`chunkwise.loaders.find_files`), and the files
+    of those folders that are skipped because chunkwise does not read their format (or
+    cannot open them).
 
     ``include`` and ``exclude`` globs choose among the files of folders (files named
     directly are always read): a glob without ``/`` matches a file or folder name
@@ -167,6 +148,8 @@ def gather(
     (``guide/*.md``, ``**/api/*``). A file named directly that does not exist or that
     chunkwise does not read is kept, so that reading it reports it.
     """
+    from ..loaders import find_files
+
     paths = list(paths)
     inputs: list[Input] = []
     if any(str(p) == STDIN for p in paths):
@@ -174,100 +157,42 @@ def gather(
     files = [p for p in paths if str(p) != STDIN]
     if not files:
         return inputs, []
-    from ..loaders import find_files
-
-    if _accepts(find_files, "skipped"):
-        found_skipped: list[Any] = []
-        direct = {os.path.abspath(p) for p in files if not Path(p).is_dir()}
-        for f in find_files(files, include=list(include) or None, exclude=list(exclude) or None, skipped=found_skipped):
-            named = os.path.abspath(f.path) in direct
-            inputs.append(Input(Path(f.path), root=Path(f.root), found=f, named=named))
-        skipped = []
-        taken = {os.path.abspath(i.path) for i in inputs if i.path is not None}
-        for f in found_skipped:
-            path = Path(f.path)
-            if os.path.abspath(path) in taken:  # also named directly: reported when read
-                continue
-            reason = str(getattr(f, "reason", "") or "")
-            if reason.startswith("cannot read"):
-                skipped.append(Skipped(path.as_posix(), "unreadable", reason, "check the file and its permissions"))
-            else:
-                skipped.append(unsupported(path.as_posix(), path, reason=reason))
-        return inputs, skipped
-    skipped_here: list[Skipped] = []
-    return inputs + _gather_here(files, include, exclude, skipped_here), skipped_here
-
-
-def _gather_here(
-    paths: list[Any], include: Sequence[str], exclude: Sequence[str], skipped: list[Skipped]
-) -> list[Input]:
-    """:func:`gather` for a loader whose ``find_files`` does not report what it skips."""
-    supported = _supported_suffixes()
-    inputs: list[Input] = []
-    seen: set[Path] = set()
-    for raw in paths:
-        p = Path(raw)
-        if not p.is_dir():
-            if p.resolve() not in seen:
-                seen.add(p.resolve())
-                inputs.append(Input(p, named=True))
+    found_skipped: list[Any] = []
+    direct = {os.path.abspath(p) for p in files if not Path(p).is_dir()}
+    for f in find_files(files, include=list(include) or None, exclude=list(exclude) or None, skipped=found_skipped):
+        inputs.append(Input(Path(f.path), root=Path(f.root), found=f, named=os.path.abspath(f.path) in direct))
+    taken = {os.path.abspath(i.path) for i in inputs if i.path is not None}
+    skipped = []
+    for f in found_skipped:
+        path = Path(f.path)
+        if os.path.abspath(path) in taken:  # also named directly: reported when read
             continue
-        for f in sorted(p.rglob("*")):
-            if not f.is_file() or f.resolve() in seen:
-                continue
-            rel = f.relative_to(p).as_posix()
-            if any(part.startswith(".") for part in rel.split("/")) or not _selected(rel, f.name, include, exclude):
-                continue
-            seen.add(f.resolve())
-            if f.suffix.lower() in supported:
-                inputs.append(Input(f, root=p))
-            else:
-                skipped.append(unsupported(f.as_posix(), f))
-    return inputs
+        reason = str(f.reason or "not a supported format")
+        if reason.startswith("cannot read"):
+            skipped.append(Skipped(path.as_posix(), "unreadable", reason, "check the file and its permissions"))
+        else:
+            skipped.append(unsupported(path.as_posix(), path, reason))
+    return inputs, skipped
 
 
 # -- reading ---------------------------------------------------------------------------
 
 
 def read(inp: Input, *, encoding: str | None = None, fmt: str = "text") -> Any:
-    """The :class:`~chunkwise.Document` of an input (standard input: in ``fmt``).
+    """The :class:`~chunkwise.Document` of an input (standard input: in ``fmt``), by
+    :func:`chunkwise.load` or :func:`chunkwise.parse` (``encoding``: a codec instead of
+    detecting one).
 
     Raises whatever reading raises (``LoadError``, ``UnsupportedFormatError``,
     ``OSError``, ``UnicodeError``, ...); :func:`classify` turns it into a :class:`Skipped`.
     """
-    from .. import loaders
+    from ..loaders import load, parse
 
     if inp.path is None:
-        data = sys.stdin.buffer.read()
-        if _accepts(loaders.parse, "encoding"):
-            return loaders.parse(data, fmt, source=STDIN_SOURCE, encoding=encoding)
-        return loaders.parse(data.decode(encoding) if encoding else data, fmt, source=STDIN_SOURCE)
-    kwargs: dict[str, Any] = {}
-    target: Any = inp.path
-    if inp.found is not None:
-        target = inp.found  # carries its root and the path its id derives from
-    elif inp.root is not None and _accepts(loaders.load, "root"):
-        kwargs["root"] = inp.root
-    if encoding:
-        if _accepts(loaders.load, "encoding"):
-            kwargs["encoding"] = encoding
-        else:  # a loader without encoding=: decode here, as load would
-            p = inp.path
-            text = p.read_bytes().decode(encoding)
-            if text.startswith("\ufeff"):
-                text = text[1:]
-            suffixes = getattr(loaders, "SUFFIXES", {})
-            return loaders.parse(
-                text, suffixes.get(p.suffix.lower(), "text"), source=p.as_posix(), metadata={"filename": p.name}
-            )
-    return loaders.load(target, **kwargs)
-
-
-def _accepts(fn: Any, name: str) -> bool:
-    try:
-        return name in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
+        return parse(sys.stdin.buffer.read(), fmt, source=STDIN_SOURCE, encoding=encoding)
+    if inp.found is not None:  # carries its root and the path its id derives from
+        return load(inp.found, encoding=encoding)
+    return load(inp.path, root=inp.root, encoding=encoding)
 
 
 def _strip_name(message: str, name: str) -> str:

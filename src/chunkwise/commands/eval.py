@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import os
 import sys
 import time
@@ -165,32 +164,21 @@ def load_corpus_files(
     import dataclasses
 
     from ..evaluation import probes
-    from ..types import Document
     from ._inputs import read
 
     suffixes = tuple(s.lower() for s in getattr(probes, "_CORPUS_SUFFIXES", (".md", ".txt", ".markdown", ".rst")))
-    # read as load_corpus reads: through chunkwise.load when it does (encoding= tells), else
-    # UTF-8 with universal newlines
-    through_load = "encoding" in inspect.signature(probes.load_corpus).parameters
     failures = Failures()
     docs = []
     for p in sorted(corpus.iterdir()):
         if not p.is_file() or p.name.startswith("."):  # hidden files are passed over, as in chunk
             continue
-        if include and not matches(p.name, p.name, include):
-            continue
-        if exclude and matches(p.name, p.name, exclude):
+        if (include and not matches(p.name, include)) or (exclude and matches(p.name, exclude)):
             continue
         if not p.name.lower().endswith(suffixes) and not include:
-            failures.add(unsupported(p.as_posix(), p, sorted(suffixes)))
+            failures.add(unsupported(p.as_posix(), p, f"not a corpus file: eval reads {', '.join(suffixes)}"))
             continue
-        try:
-            if through_load:
-                doc = dataclasses.replace(read(Input(p, root=corpus), encoding=encoding), id=p.stem)
-            else:
-                text = p.read_bytes().decode(encoding or "utf-8")
-                text = text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines
-                doc = Document(text, id=p.stem, source=str(p))
+        try:  # as load_corpus reads a file, the id being the file stem
+            doc = dataclasses.replace(read(Input(p, root=corpus), encoding=encoding), id=p.stem)
         except Exception as exc:  # noqa: BLE001 - reported with its fix, then skipped
             failures.add(classify(exc, Input(p), "read", encoding))
             continue
