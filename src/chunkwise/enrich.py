@@ -106,8 +106,9 @@ def build_chunks(
 
     Returns:
         One :class:`Chunk` per span; ``chunk.metadata`` holds the document's metadata, then
-        ``source``, ``boundary``, ``prev_id``, ``next_id``, ``oversize`` (when set) and the
-        labels' keys.
+        ``source``, ``boundary``, ``prev_id``, ``next_id``, ``oversize`` (when set),
+        ``page_number``/``page_end`` (the pages the chunk starts and ends on, for a
+        document with a page map) and the labels' keys.
     """
     text = doc.text
     ids = [chunk_id(doc.id, s.start, s.end, text[s.start : s.end]) for s in spans]
@@ -115,6 +116,8 @@ def build_chunks(
     if doc.source is not None and "source" not in base:
         base["source"] = doc.source
     extra = resolve_labels(labels, spans) if labels else None
+    pages = doc.pages
+    page_starts = [p[1] for p in pages]
     out = []
     last = len(spans) - 1
     for k, s in enumerate(spans):
@@ -124,6 +127,10 @@ def build_chunks(
         meta["next_id"] = ids[k + 1] if k < last else None
         if s.oversize:
             meta["oversize"] = True
+        if pages:
+            k = max(bisect_right(page_starts, s.start) - 1, 0)
+            j = max(bisect_left(page_starts, s.end) - 1, k)
+            meta["page_number"], meta["page_end"] = pages[k][0], pages[j][0]
         if extra is not None:
             meta.update(extra[k])
         ctx = meta.pop("context", "") if "context" in meta else ""

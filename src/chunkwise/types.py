@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["Chunk", "Document", "PageRange", "chunk_id", "document_id_for", "document_id_for_path"]
+__all__ = ["Chunk", "Document", "PageRange", "chunk_id", "document_id_for", "document_id_for_path", "form_feed_pages"]
 
 PageRange = tuple[int, int, int]
 """One page of a document: ``(page_number, start, end)``, half-open character offsets."""
@@ -88,6 +88,30 @@ def chunk_id(document_id: str, start_index: int, end_index: int, text: str) -> s
         True
     """
     return _digest(f"{document_id}:{start_index}:{end_index}:{text}")
+
+
+def form_feed_pages(text: str) -> tuple[PageRange, ...]:
+    """The page map of a text whose pages are separated by form feeds (``\\f``, as
+    pdftotext and most PDF-to-text tools write them): page ``k`` (from 1) is the text
+    between the ``k-1``-th and the ``k``-th form feed, which belongs to no page. ``()``
+    for a text without a form feed.
+
+    Example:
+        >>> form_feed_pages("one\\ftwo")
+        ((1, 0, 3), (2, 4, 7))
+    """
+    if "\f" not in text:
+        return ()
+    out: list[PageRange] = []
+    start = 0
+    number = 1
+    while True:
+        k = text.find("\f", start)
+        if k < 0:
+            out.append((number, start, len(text)))
+            return tuple(out)
+        out.append((number, start, k))
+        start, number = k + 1, number + 1
 
 
 def _pages(pages: Sequence[Sequence[int]], length: int) -> tuple[PageRange, ...]:

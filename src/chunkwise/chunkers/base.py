@@ -22,17 +22,18 @@ from ..merge import Span
 from ..packer import PackConfig, pack_segments
 from ..segments import Segments
 from ..sizers import Measure, Sizer, get_sizer
-from ..types import Chunk, Document
+from ..types import Chunk, Document, form_feed_pages
 
 __all__ = ["BaseChunker", "as_document"]
 
 
 def as_document(source: str | Document) -> Document:
-    """A :class:`Document` for a string or a document."""
+    """A :class:`Document` for a string (read as plain text: form feeds separate pages) or
+    a document."""
     if isinstance(source, Document):
         return source
     if isinstance(source, str):
-        return Document(source)
+        return Document(source, pages=form_feed_pages(source))
     raise TypeError(f"expected str or Document, not {type(source).__name__}")
 
 

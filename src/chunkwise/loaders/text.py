@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..types import Document
+from ..types import Document, form_feed_pages
 from .base import Loader, register_loader
 
 __all__ = ["TextLoader"]
 
 
 class TextLoader(Loader):
-    """Plain text, kept exactly as decoded (``metadata["format"] == "text"``).
+    """Plain text, kept exactly as decoded (``metadata["format"] == "text"``); form feeds
+    separate pages (the page map, and so ``page_number`` on chunks).
 
     Lightly marked-up text (reStructuredText, AsciiDoc, Org) is text too: the recursive
     and sentence strategies read it well, and no markup is removed.
@@ -47,7 +48,7 @@ class TextLoader(Loader):
     ) -> Document:
         meta = dict(metadata or {})
         meta.setdefault("format", self.format)
-        return Document(text, id=id, source=source, metadata=meta)
+        return Document(text, id=id, source=source, metadata=meta, pages=form_feed_pages(text))
 
 
 register_loader(TextLoader())
