@@ -128,9 +128,9 @@ def build_chunks(
         if s.oversize:
             meta["oversize"] = True
         if pages:
-            k = max(bisect_right(page_starts, s.start) - 1, 0)
-            j = max(bisect_left(page_starts, s.end) - 1, k)
-            meta["page_number"], meta["page_end"] = pages[k][0], pages[j][0]
+            first = max(bisect_right(page_starts, s.start) - 1, 0)
+            last = max(bisect_left(page_starts, s.end) - 1, first)
+            meta["page_number"], meta["page_end"] = pages[first][0], pages[last][0]
         if extra is not None:
             meta.update(extra[k])
         ctx = meta.pop("context", "") if "context" in meta else ""
