@@ -33,7 +33,7 @@ from typing import Literal
 from ._text import trim
 from .boundaries import WORD, FunctionLevel, Level, PositionsLevel
 from .errors import ConfigError, OversizeError
-from .merge import END, Span, add_overlap, pack
+from .merge import END, HARD, Span, add_overlap, pack
 from .segments import Atom, Region, Segments
 from .sizers import Measure
 
@@ -240,8 +240,9 @@ def _balance(
 ) -> None:
     """No runt where boundaries allow: a span under ``floor`` is evened out with the span
     before it (else the one after it) by moving the cut between them to the strongest
-    boundary (not inside a word) that leaves both at or above the floor and within
-    ``budget``; the most even cut of that level wins. In place."""
+    boundary that leaves both at or above the floor and within ``budget`` (a word
+    boundary only where the cut was inside a sentence already); the most even cut of that
+    level wins. In place."""
     i = 0
     while i < len(spans):
         if spans[i].size < floor and not spans[i].oversize:
@@ -264,9 +265,10 @@ def _even(
     # only cuts that leave at least the floor on both sides can do (64: trimming slack)
     lo = max(left.start, m.advance(left.start, right.end, floor) - 64)
     hi = min(right.end, m.advance(left.start, right.end, total - floor) + 64)
-    for level in levels:
-        if level.name == WORD.name:
-            break
+    usable = [lv for lv in levels if lv.name != WORD.name]
+    if left.boundary in (WORD.name, HARD):  # the cut is inside a sentence already
+        usable.append(WORD)
+    for level in usable:
         best: tuple[int, int, int] | None = None  # (unevenness, piece end, next start)
         for a, b in level.cuts(text, lo, hi):
             pe = a
