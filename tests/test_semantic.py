@@ -243,7 +243,7 @@ def test_parse_hands_the_packer_groups_scored_cuts_and_labels():
     a = ch.analyze(doc)
     assert a.segments == segs and len(a.similarities) == len(sents) - 1
     assert [(c.start_index, c.end_index) for c in ch.chunk(doc)] == [(sp.start, sp.end) for sp in a.spans]
-    assert [c.metadata["boundary_similarity"] for c in ch.build_chunks(doc, a.spans, a.metadata)] == [
+    assert [c.metadata["boundary_similarity"] for c in ch.build_chunks(doc, a.spans, a.segments)] == [
         c.metadata["boundary_similarity"] for c in ch.chunk(doc)
     ]
 

@@ -10,7 +10,6 @@ them to size with overlap, and the enrichment pass (:mod:`chunkwise.enrich`) bui
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
@@ -173,18 +172,11 @@ class BaseChunker:
         for d in documents:
             yield self.chunk(d)
 
-    def build_chunks(self, doc: Document, spans: Sequence[Span], extra: Sequence[dict[str, Any]] | None = None) -> list[Chunk]:
-        """Chunk values for packed spans (see :func:`chunkwise.enrich.build_chunks`);
-        ``extra`` adds per-span metadata (a ``"context"`` key becomes the context)."""
-        chunks = build_chunks(doc, spans, self._sizer.unit)
-        if extra is None:
-            return chunks
-        out = []
-        for c, more in zip(chunks, extra):
-            more = dict(more)
-            ctx = more.pop("context", c.context)
-            out.append(dataclasses.replace(c, metadata={**c.metadata, **more}, context=ctx))
-        return out
+    def build_chunks(self, doc: Document, spans: Sequence[Span], segments: Segments | None = None) -> list[Chunk]:
+        """Chunk values for spans packed from ``segments`` (the enrichment pass,
+        :func:`chunkwise.enrich.build_chunks`, with this chunker's unit and context)."""
+        labels = segments.labels if segments is not None else ()
+        return build_chunks(doc, spans, self._sizer.unit, labels, self._context_fn())
 
     @classmethod
     def parameters(cls) -> dict[str, Any]:

@@ -107,7 +107,7 @@ class EmbeddingChunker(BaseChunker):
     def analyze(self, document: str | Document) -> SemanticAnalysis:
         """Sentences, similarity curve, threshold, cuts, packed spans and their metadata.
 
-        ``build_chunks(doc, a.spans, a.metadata)`` gives the same chunks as
+        ``build_chunks(doc, a.spans, a.segments)`` gives the same chunks as
         :meth:`chunk` (``chunkwise inspect`` shows them with the curve).
 
         Raises:

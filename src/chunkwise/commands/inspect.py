@@ -133,7 +133,7 @@ def command(
         try:
             if hasattr(chunker, "analyze"):
                 analysis = chunker.analyze(doc)
-                chunks = chunker.build_chunks(doc, analysis.spans, analysis.metadata)
+                chunks = chunker.build_chunks(doc, analysis.spans, analysis.segments)
             else:
                 chunks = chunker.chunk(doc)
         except (ConfigError, ImportError):  # the options: a usage error, below
