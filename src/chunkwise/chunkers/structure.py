@@ -302,7 +302,9 @@ class MarkdownChunker(_StructureChunker):
     def outline(self, document: Document) -> Outline:
         from ..parsers.markdown import MarkdownParser
 
-        return MarkdownParser().parse(document.text)
+        # front matter the loader read is not parsed again
+        known = "front_matter" in document.metadata
+        return MarkdownParser(front_matter="known" if known else True).parse(document.text)
 
 
 @register("sections")

@@ -26,7 +26,7 @@ from typing import Any
 from ..errors import MissingDependencyError
 from .outline import Block, Heading, Outline, line_starts
 
-__all__ = ["MarkdownParser", "parse_front_matter"]
+__all__ = ["MarkdownParser", "front_matter_span", "parse_front_matter"]
 
 _FM_OPEN = re.compile(r"---[ \t]*(?:\r\n?|\n)")
 _FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r\n?|\n|\Z)", re.MULTILINE)
@@ -54,6 +54,16 @@ def _markdown_it() -> Any:
     return MarkdownIt
 
 
+def front_matter_span(text: str) -> tuple[int, int] | None:
+    """The span of a ``---`` block at the start of ``text`` (delimiters only; whether it
+    holds a YAML mapping is :func:`parse_front_matter`'s question)."""
+    m = _FM_OPEN.match(text)
+    if m is None:
+        return None
+    close = _FM_CLOSE.search(text, m.end())
+    return None if close is None else (0, close.end())
+
+
 def parse_front_matter(text: str) -> tuple[tuple[int, int], dict[str, Any]] | None:
     """The YAML front matter at the start of ``text``: its span (from the opening ``---``
     to the end of the closing line) and the parsed mapping, or None when there is none (or
@@ -62,12 +72,11 @@ def parse_front_matter(text: str) -> tuple[tuple[int, int], dict[str, Any]] | No
     Raises:
         MissingDependencyError: front matter present but PyYAML is not installed.
     """
+    span = front_matter_span(text)
+    if span is None:
+        return None
     m = _FM_OPEN.match(text)
-    if m is None:
-        return None
-    close = _FM_CLOSE.search(text, m.end())
-    if close is None:
-        return None
+    close = _FM_CLOSE.search(text, m.end())  # type: ignore[union-attr]
     try:
         import yaml
     except ImportError:
@@ -97,7 +106,9 @@ class MarkdownParser:
     """Parse Markdown into an :class:`Outline` of headings and blocks.
 
     Args:
-        front_matter: recognise YAML front matter at the start of the text.
+        front_matter: recognise YAML front matter at the start of the text; ``"known"``:
+            the loader already read it (a ``---`` block at the start is front matter,
+            and its YAML is not parsed again).
         piece_chars: parse long texts in pieces of about this many characters (see
             :meth:`parse`); the outline does not depend on it.
 
@@ -111,7 +122,7 @@ class MarkdownParser:
         [(1, 'A', 0)]
     """
 
-    def __init__(self, *, front_matter: bool = True, piece_chars: int = 1 << 16) -> None:
+    def __init__(self, *, front_matter: bool | str = True, piece_chars: int = 1 << 16) -> None:
         self.front_matter = front_matter
         self.piece_chars = max(1, piece_chars)
 
@@ -129,7 +140,11 @@ class MarkdownParser:
         markdown_it = _markdown_it()
         starts = line_starts(text)
         nlines = len(starts) - 1  # the last entry is len(text)
-        fm = parse_front_matter(text) if self.front_matter else None
+        if self.front_matter == "known":
+            span = front_matter_span(text)
+            fm = (span, {}) if span is not None else None
+        else:
+            fm = parse_front_matter(text) if self.front_matter else None
         blocks: list[Block] = []
         headings: list[Heading] = []
         items: list[int] = []
