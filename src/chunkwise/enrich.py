@@ -8,14 +8,16 @@ breadcrumb, a repeated table header) and computes the content-derived ids.
 
 from __future__ import annotations
 
+import hashlib
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
 from types import MappingProxyType
 from typing import Any
 
 from .merge import Span
 from .segments import Label
-from .types import Chunk, Document, chunk_id
+from .types import Chunk, Document
 
 __all__ = ["build_chunks", "resolve_labels"]
 
@@ -87,6 +89,79 @@ def resolve_labels(labels: Sequence[Label], spans: Sequence[Span]) -> list[dict[
     return out
 
 
+def _texts_and_ids(document_id: str, text: str, spans: Sequence[Span]) -> tuple[list[str], list[str]]:
+    """The text of every span and its :func:`~chunkwise.types.chunk_id`, hashed
+    incrementally: the same digest without building each ``"id:start:end:text"`` string."""
+    blake = hashlib.blake2b
+    prefix = f"{document_id}:"
+    texts: list[str] = []
+    ids: list[str] = []
+    for s in spans:
+        a, b = s.start, s.end
+        t = text[a:b]
+        h = blake(f"{prefix}{a}:{b}:".encode("utf-8", "surrogatepass"), digest_size=8)
+        h.update(t.encode("utf-8", "surrogatepass"))
+        texts.append(t)
+        ids.append(h.hexdigest())
+    return texts, ids
+
+
+_FIELDS = ("text", "start_index", "end_index", "index", "size", "unit", "document_id", "metadata", "context", "embedding", "id")
+
+
+def _chunk_maker() -> Callable[..., Chunk] | None:
+    """A constructor of :class:`Chunk` values from already valid fields (an id given,
+    read-only metadata), storing the slots directly: a third of the cost of the
+    dataclass ``__init__`` and ``__post_init__``. None when ``Chunk``'s fields are not
+    the ones expected here (then the class itself is called)."""
+    if tuple(f.name for f in fields(Chunk)) != _FIELDS or getattr(Chunk, "__slots__", None) != _FIELDS:
+        return None
+    setters = [Chunk.__dict__[name].__set__ for name in _FIELDS]
+    s_text, s_start, s_end, s_index, s_size, s_unit, s_doc, s_meta, s_ctx, s_emb, s_id = setters
+    new = object.__new__
+
+    def make(
+        text: str, start: int, end: int, index: int, size: int, unit: str, document_id: str,
+        metadata: Mapping[str, Any], context: str, chunk_id: str,
+    ) -> Chunk:
+        c = new(Chunk)
+        s_text(c, text)
+        s_start(c, start)
+        s_end(c, end)
+        s_index(c, index)
+        s_size(c, size)
+        s_unit(c, unit)
+        s_doc(c, document_id)
+        s_meta(c, metadata)
+        s_ctx(c, context)
+        s_emb(c, None)
+        s_id(c, chunk_id)
+        return c
+
+    return make
+
+
+_make_chunk = _chunk_maker()
+
+
+def _slow_chunk(
+    text: str, start: int, end: int, index: int, size: int, unit: str, document_id: str,
+    metadata: Mapping[str, Any], context: str, chunk_id: str,
+) -> Chunk:
+    return Chunk(
+        text=text,
+        start_index=start,
+        end_index=end,
+        index=index,
+        size=size,
+        unit=unit,
+        document_id=document_id,
+        metadata=metadata,
+        context=context,
+        id=chunk_id,
+    )
+
+
 def build_chunks(
     doc: Document,
     spans: Sequence[Span],
@@ -110,44 +185,42 @@ def build_chunks(
         ``page_number``/``page_end`` (the pages the chunk starts and ends on, for a
         document with a page map) and the labels' keys.
     """
-    text = doc.text
-    ids = [chunk_id(doc.id, s.start, s.end, text[s.start : s.end]) for s in spans]
+    doc_id = doc.id
+    texts, ids = _texts_and_ids(doc_id, doc.text, spans)
     base = dict(doc.metadata)
     if doc.source is not None and "source" not in base:
         base["source"] = doc.source
     extra = resolve_labels(labels, spans) if labels else None
     pages = doc.pages
     page_starts = [p[1] for p in pages]
+    plain = extra is None and context is None and not pages and "context" not in base
+    make = _make_chunk or _slow_chunk
+    proxy = MappingProxyType
     out = []
-    last = len(spans) - 1
+    append = out.append
+    nxt: list[str | None] = [*ids[1:], None]
+    prev: str | None = None
     for k, s in enumerate(spans):
-        meta = dict(base)
-        meta["boundary"] = s.boundary
-        meta["prev_id"] = ids[k - 1] if k > 0 else None
-        meta["next_id"] = ids[k + 1] if k < last else None
+        cid = ids[k]
+        # the dict is ours alone: the read-only view needs no copy
+        if base:
+            meta = {**base, "boundary": s.boundary, "prev_id": prev, "next_id": nxt[k]}
+        else:
+            meta = {"boundary": s.boundary, "prev_id": prev, "next_id": nxt[k]}
         if s.oversize:
             meta["oversize"] = True
-        if pages:
-            first = max(bisect_right(page_starts, s.start) - 1, 0)
-            last = max(bisect_left(page_starts, s.end) - 1, first)
-            meta["page_number"], meta["page_end"] = pages[first][0], pages[last][0]
-        if extra is not None:
-            meta.update(extra[k])
-        ctx = meta.pop("context", "") if "context" in meta else ""
-        if context is not None:
-            ctx = context(meta, s)
-        out.append(
-            Chunk(
-                text=text[s.start : s.end],
-                start_index=s.start,
-                end_index=s.end,
-                index=k,
-                size=s.size,
-                unit=unit,
-                document_id=doc.id,
-                metadata=MappingProxyType(meta),  # the dict is ours alone: no copy
-                context=ctx,
-                id=ids[k],
-            )
-        )
+        ctx = ""
+        if not plain:
+            if pages:
+                first = max(bisect_right(page_starts, s.start) - 1, 0)
+                last = max(bisect_left(page_starts, s.end) - 1, first)
+                meta["page_number"], meta["page_end"] = pages[first][0], pages[last][0]
+            if extra is not None:
+                meta.update(extra[k])
+            if "context" in meta:
+                ctx = meta.pop("context")
+            if context is not None:
+                ctx = context(meta, s)
+        append(make(texts[k], s.start, s.end, k, s.size, unit, doc_id, proxy(meta), ctx, cid))
+        prev = cid
     return out
