@@ -59,6 +59,9 @@ class PackConfig:
         balance: even out a run's last two chunks when the last is a runt.
         merge_small_regions: join a region smaller than ``min_chunk_size`` with the next
             one when that one is not of a stronger level and the result fits.
+        keep_indent: start a chunk at the beginning of its first line when only spaces
+            and tabs come before it there (code: indentation is kept), unless that would
+            make it larger than ``chunk_size`` or reach into the chunk before.
         unit: the unit's name, for messages.
     """
 
@@ -73,6 +76,7 @@ class PackConfig:
     min_chunk_size: int = 0
     balance: bool = True
     merge_small_regions: bool = False
+    keep_indent: bool = False
     unit: str = "chars"
 
     def __post_init__(self) -> None:
@@ -342,6 +346,20 @@ def pack_segments(text: str, measure: Measure, segments: Segments, config: PackC
         out = add_overlap(
             text, measure, out, config.chunk_size, config.chunk_overlap, segments.levels, trim_spans=config.trim_spans
         )
+    if config.keep_indent:
+        _keep_indent(text, measure, out, config.chunk_size)
     for s in out:  # packing used chunk_size - chunk_overlap; oversize means over chunk_size
         s.oversize = s.size > config.chunk_size
     return out
+
+
+def _keep_indent(text: str, m: Measure, spans: list[Span], chunk_size: int) -> None:
+    """Move each span's start back over the spaces and tabs that begin its line."""
+    prev_end = 0
+    for i, sp in enumerate(spans):
+        ls = text.rfind("\n", 0, sp.start) + 1
+        if ls < sp.start and ls >= prev_end and not text[ls : sp.start].strip(" \t"):
+            n = m.exact(ls, sp.end)
+            if n <= max(chunk_size, sp.size):
+                spans[i] = Span(ls, sp.end, n, sp.boundary, sp.oversize)
+        prev_end = spans[i].end
