@@ -207,3 +207,29 @@ def test_stats_table_and_json(tmp_path: Path) -> None:
 def test_help(name: str) -> None:
     result = CliRunner().invoke(cli, [name, "--help"])
     assert result.exit_code == 0 and "--chunk-size" in result.output and "Example" in result.output
+
+
+def test_eval_reads_a_nested_corpus_and_resolves_names(probe: dict[str, Path]) -> None:
+    from chunkwise.loaders import load
+
+    corpus = probe["corpus"]
+    (corpus / "sub").mkdir()
+    (corpus / "b.md").rename(corpus / "sub" / "b.md")
+    (corpus / "sub" / "a.txt").write_text(B, encoding="utf-8")  # a second stem "a"
+    lines = probe["questions"].read_text(encoding="utf-8").splitlines()
+    renamed = []
+    for line in lines:
+        obj = json.loads(line)
+        obj["document_id"] = {"a": "a.md", "b": "sub/b"}[obj["document_id"]]
+        renamed.append(json.dumps(obj))
+    probe["questions"].write_text("\n".join(renamed) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, _eval_args(probe, "--no-plot"))
+    assert result.exit_code == 0, result.output
+    run = json.loads((probe["out"] / "results.json").read_text(encoding="utf-8"))["run"]
+    assert run["documents"] == ["a.md", "sub/a.txt", "b"]
+    assert run["document_ids"]["b"] == load(corpus / "sub" / "b.md", root=corpus).id
+    obj = json.loads(renamed[0])
+    obj["document_id"] = "a"  # now names two files
+    probe["questions"].write_text(json.dumps(obj) + "\n", encoding="utf-8")
+    bad = CliRunner().invoke(cli, _eval_args(probe, "--no-plot"))
+    assert bad.exit_code == 2 and "ambiguous" in bad.output and "sub/a.txt" in bad.output

@@ -14,6 +14,8 @@ np = pytest.importorskip("numpy")
 
 from chunkwise import ConfigError, Document, make_chunker
 from chunkwise.errors import LoadError
+from chunkwise.loaders import load
+from chunkwise.types import document_id_for_path
 from chunkwise.evaluation import (
     EvalConfig,
     ExactIndex,
@@ -183,12 +185,16 @@ def test_load_chroma_csv_and_jsonl(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     corpus = load_corpus(tmp_path / "corpus")
-    assert [d.id for d in corpus] == ["a", "b"]
+    folder = tmp_path / "corpus"
+    assert [d.id for d in corpus] == [load(folder / name, root=folder).id for name in ("a.md", "b.txt")]
+    assert [d.id for d in load_corpus(tmp_path / "corpus", ids="stem")] == ["a", "b"]
     from_csv, from_jsonl = load_questions(csv_path), load_questions(jsonl)
     assert from_csv[0].references == from_jsonl[0].references == (("b", B.index("Bees"), B.index("Bees") + 16),)
     assert from_csv[0].contents == ("Bees make honey.",)
     assert from_jsonl[0].id == "q1"
-    check_questions(from_csv + from_jsonl, corpus)
+    resolved = check_questions(from_csv + from_jsonl, corpus)
+    assert [r.references[0][0] for r in resolved] == [corpus[1].id, corpus[1].id]
+    assert [r.id for r in resolved] == [q.id for q in from_csv + from_jsonl]  # a question keeps its id
     (tmp_path / "bad.jsonl").write_text('{"question": "x"}\n', encoding="utf-8")
     with pytest.raises(LoadError, match="bad.jsonl:1"):
         load_questions(tmp_path / "bad.jsonl")
@@ -245,3 +251,83 @@ def test_importing_the_evaluation_package_loads_no_numpy() -> None:
     code = "import sys, chunkwise.evaluation, chunkwise.commands.eval; print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# -- one id for one file: names in probe sets resolved to the ids load gives ------------------
+
+
+def _nested_corpus(root: Path) -> Path:
+    corpus = root / "corpus"
+    (corpus / "sub").mkdir(parents=True)
+    (corpus / "a.md").write_text(A, encoding="utf-8")
+    (corpus / "sub" / "b.txt").write_text(B, encoding="utf-8")
+    (corpus / "sub" / "a.txt").write_text(B, encoding="utf-8")  # a second stem "a"
+    return corpus
+
+
+def test_load_corpus_gives_the_ids_and_texts_of_load(tmp_path: Path) -> None:
+    corpus = _nested_corpus(tmp_path)
+    docs_ = load_corpus(corpus)
+    assert [d.metadata["relative_path"] for d in docs_] == ["a.md", "sub/a.txt", "sub/b.txt"]
+    for d in docs_:
+        same = load(corpus / d.metadata["relative_path"], root=corpus)
+        assert (d.id, d.text, dict(d.metadata)) == (same.id, same.text, dict(same.metadata))
+
+
+def test_document_names_stem_relative_path_and_id(tmp_path: Path) -> None:
+    from chunkwise.evaluation import DocumentNames
+
+    docs_ = load_corpus(_nested_corpus(tmp_path))
+    a, sub_a, sub_b = docs_
+    names = DocumentNames(docs_)
+    for name in ("b", "sub/b.txt", "sub/b", sub_b.id):
+        assert names.resolve(name) == sub_b.id
+    assert names.resolve("a.md") == a.id and names.resolve("sub/a.txt") == sub_a.id
+    with pytest.raises(ConfigError, match=r"ambiguous.*a\.md, sub/a\.txt"):
+        names.resolve("a")
+    with pytest.raises(ConfigError, match="no document"):
+        names.resolve("c")
+    assert [names.name_of(d.id) for d in docs_] == ["a.md", "sub/a.txt", "b"]
+    question = q("who makes honey", span_of("a", B, "Bees make honey."))
+    with pytest.raises(ConfigError, match="ambiguous"):
+        check_questions([question], docs_)
+    by_path = q("who makes honey", span_of("sub/a.txt", B, "Bees make honey."))
+    assert check_questions([by_path], docs_)[0].references[0][0] == sub_a.id
+
+
+def test_scores_do_not_depend_on_how_documents_are_named(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.md").write_text(A, encoding="utf-8")
+    (corpus / "b.txt").write_text(B, encoding="utf-8")
+    questions = [
+        q("beta mountain", span_of("a", A, "Beta mountain stands tall.")),
+        q("ants carry leaves", span_of("b", B, "Ants carry leaves."), span_of("a", A, "Delta lake")),
+    ]
+    chunker = make_chunker("sentence", chunk_size=30, unit="chars")
+    by_path = evaluate(load_corpus(corpus), questions, chunker, BagOfWords(), k=2)
+    by_stem = evaluate(load_corpus(corpus, ids="stem"), questions, chunker, BagOfWords(), k=2)
+    assert by_path.scores == by_stem.scores and by_path.means == by_stem.means
+    assert by_path.question_ids == by_stem.question_ids == [x.id for x in questions]
+
+
+def test_load_corpus_reports_files_it_cannot_read(tmp_path: Path) -> None:
+    from chunkwise.evaluation import SkippedFile
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.md").write_text(A, encoding="utf-8")
+    (corpus / "bad.txt").write_bytes(b"\xff\xfe\x00 not utf-8 \x80")
+    (corpus / "scan.pdf").write_bytes(b"%PDF-1.7\n")
+    (corpus / "notes.html").write_text("<p>Hi</p>", encoding="utf-8")
+    with pytest.raises(LoadError, match="bad.txt"):
+        load_corpus(corpus)
+    skipped: list[SkippedFile] = []
+    docs_ = load_corpus(corpus, skipped=skipped)
+    assert [d.metadata["relative_path"] for d in docs_] == ["a.md"]
+    assert sorted(s.relative for s in skipped) == ["bad.txt", "notes.html", "scan.pdf"]
+    bad = next(s for s in skipped if s.relative == "bad.txt")
+    assert isinstance(bad.error, LoadError) and bad.id == document_id_for_path("bad.txt")
+    assert next(s for s in skipped if s.relative == "notes.html").error is None  # a suffix not asked for
+    assert [d.metadata["relative_path"] for d in load_corpus(corpus, exclude=["bad.txt"])] == ["a.md"]
+    assert load_corpus(corpus, include=["*.md"])[0].id == docs_[0].id

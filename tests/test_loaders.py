@@ -26,13 +26,44 @@ def test_crlf_file_gives_the_same_text_and_ids_through_load_parse_and_load_corpu
     doc = load(tmp_path / "a.txt")
     assert doc.text == raw.decode("utf-8") and len(doc.text) == 27  # \r\n kept: offsets index the real text
     assert parse(raw, "text", source=doc.source, id=doc.id).text == doc.text
-    [stem_doc] = load_corpus(tmp_path)
-    [path_doc] = load_corpus(tmp_path, ids="path")
+    [path_doc] = load_corpus(tmp_path)
+    [stem_doc] = load_corpus(tmp_path, ids="stem")  # the ids of earlier versions, still available
     assert stem_doc.text == path_doc.text == doc.text
     assert stem_doc.id == "a" and path_doc.id == doc.id
     assert path_doc.metadata == doc.metadata
     ids = [c.id for c in chunkwise.chunk(doc, chunk_size=12)]
     assert ids == [c.id for c in chunkwise.chunk(path_doc, chunk_size=12)]
+
+
+def test_crlf_file_gives_one_text_one_id_and_the_same_chunks_through_cli_load_and_load_corpus(tmp_path):
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    root = tmp_path / "corpus"
+    (root / "sub").mkdir(parents=True)
+    raw = "First line of the file.\r\nSecond line, after a CRLF.\r\n\r\nA paragraph: more words here.\r\n"
+    (root / "sub" / "a.txt").write_bytes(raw.encode("utf-8"))
+    (root / "b.md").write_bytes(b"# B\r\n\r\nAnother file.\r\n")
+    out = tmp_path / "chunks.jsonl"
+    options = ["--strategy", "recursive", "--chunk-size", "8", "--unit", "words"]
+    result = CliRunner().invoke(cli, ["chunk", str(root), *options, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    chunker = chunkwise.make_chunker("recursive", chunk_size=8, unit="words")
+    corpus = {d.metadata["relative_path"]: d for d in load_corpus(root)}
+    assert set(corpus) == {"b.md", "sub/a.txt"}
+    for rel, from_corpus in corpus.items():
+        loaded = load(root / rel, root=root)
+        assert from_corpus.text == loaded.text and from_corpus.id == loaded.id
+        cli_rows = [r for r in rows if r["document_id"] == loaded.id]
+        chunks = chunker.chunk(from_corpus)
+        assert [c.id for c in chunks] == [c.id for c in chunker.chunk(loaded)] == [r["id"] for r in cli_rows]
+        assert [(c.start_index, c.end_index, c.text) for c in chunks] == [
+            (r["start_index"], r["end_index"], r["text"]) for r in cli_rows
+        ]
+        assert all(loaded.text[r["start_index"] : r["end_index"]] == r["text"] for r in cli_rows)
+    assert "\r\n" in corpus["sub/a.txt"].text and len(corpus["sub/a.txt"].text) == len(raw)
 
 
 def test_parse_keeps_a_string_exactly():
@@ -262,3 +293,31 @@ def test_page_map():
         Document("short", pages=[(1, 0, 99)])
     with pytest.raises(ValueError, match="before the previous page ends"):
         Document(text, pages=[(1, 0, 9), (2, 5, 17)])
+
+
+# -- one conversion to JSON --------------------------------------------------------------------
+
+
+def test_json_safe_is_the_one_conversion_of_front_matter_and_json_lines():
+    import datetime
+
+    from chunkwise.export import dumps, jsonable
+    from chunkwise.loaders import json_safe
+
+    assert jsonable is json_safe
+    value = {
+        "when": datetime.datetime(2024, 1, 2, 3, 4),
+        "nan": float("nan"),
+        "inf": float("-inf"),
+        "raw": b"\x00\xff",
+        "set": {10, 9},
+        "mixed": {1, "a"},
+        (1, 2): "tuple key",
+        "t": (1, None),
+    }
+    line = dumps(value)
+    back = json.loads(line, parse_constant=lambda c: pytest.fail(f"{c} is not strict JSON"))
+    assert back == json_safe(value)
+    assert back["nan"] == "nan" and back["inf"] == "-inf" and back["raw"] == "AP8="
+    assert back["set"] == [9, 10] and back["t"] == [1, None] and back["[1, 2]"] == "tuple key"
+    assert back["when"] == "2024-01-02T03:04:00"

@@ -15,7 +15,18 @@ from typing import Any
 
 import click
 
-__all__ = ["STDIN", "STDIN_SOURCE", "Failures", "Input", "Skipped", "classify", "gather", "matches", "read"]
+__all__ = [
+    "STDIN",
+    "STDIN_SOURCE",
+    "Failures",
+    "Input",
+    "Skipped",
+    "classify",
+    "gather",
+    "matches",
+    "passed_over",
+    "read",
+]
 
 STDIN = "-"
 STDIN_SOURCE = "<stdin>"
@@ -162,17 +173,18 @@ def gather(
     for f in find_files(files, include=list(include) or None, exclude=list(exclude) or None, skipped=found_skipped):
         inputs.append(Input(Path(f.path), root=Path(f.root), found=f, named=os.path.abspath(f.path) in direct))
     taken = {os.path.abspath(i.path) for i in inputs if i.path is not None}
-    skipped = []
-    for f in found_skipped:
-        path = Path(f.path)
-        if os.path.abspath(path) in taken:  # also named directly: reported when read
-            continue
-        reason = str(f.reason or "not a supported format")
-        if reason.startswith("cannot read"):
-            skipped.append(Skipped(path.as_posix(), "unreadable", reason, "check the file and its permissions"))
-        else:
-            skipped.append(unsupported(path.as_posix(), path, reason))
-    return inputs, skipped
+    skipped = [passed_over(Path(f.path), f.reason) for f in found_skipped if os.path.abspath(f.path) not in taken]
+    return inputs, skipped  # a file also named directly is reported when read
+
+
+def passed_over(path: Path, reason: str) -> Skipped:
+    """The skip of a file of a folder that the loader passed over without reading it
+    (:func:`chunkwise.loaders.find_files`'s ``skipped``: a format no loader handles, a
+    suffix not asked for, a file it cannot open)."""
+    reason = str(reason or "not a supported format")
+    if reason.startswith("cannot read"):
+        return Skipped(path.as_posix(), "unreadable", reason, "check the file and its permissions")
+    return unsupported(path.as_posix(), path, reason)
 
 
 # -- reading ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from ..errors import ChunkwiseError
-from ._inputs import Failures, Input, classify, matches, unsupported
+from ._inputs import Failures, Input, classify, passed_over, unsupported
 from ._options import chunking_options, input_options, parse_params, progress_option
 
 __all__ = [
@@ -63,8 +63,8 @@ def eval_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             "--corpus",
             required=True,
             type=click.Path(exists=True, file_okay=False, path_type=Path),
-            help="Folder of corpus files (.md, .txt, .markdown, .rst); a document's id is its file name "
-            "without suffix.",
+            help="Folder of corpus files (.md, .txt, .markdown, .rst; searched recursively). Documents get the "
+            "ids of `chunkwise chunk`; questions name them by file stem, relative path or id.",
         ),
         click.option(
             "--questions",
@@ -153,37 +153,45 @@ def make_embedder(model: str | None, cache_path: Path | None, no_cache: bool) ->
 
 def load_corpus_files(
     corpus: Path, include: Sequence[str] = (), exclude: Sequence[str] = (), encoding: str | None = None
-) -> tuple[list[Any], Failures]:
-    """The documents of a corpus folder, read as :func:`chunkwise.evaluation.load_corpus`
-    reads them (the files directly in it, sorted; the id is the file stem), with each file
-    that cannot be read reported and skipped instead of stopping.
+) -> tuple[list[Any], Failures, list[Any]]:
+    """The documents of a corpus folder, read by :func:`chunkwise.evaluation.load_corpus`
+    (recursively; the ids of ``chunkwise chunk``), with each file that cannot be read
+    reported and skipped instead of stopping.
 
-    Files in other formats are skipped and reported too, unless an ``exclude`` glob names
-    them (or an ``include`` glob leaves them out); an ``include`` glob naming one reads it.
+    Files of other suffixes are skipped and reported too, unless an ``exclude`` glob names
+    them (or an ``include`` glob leaves them out); with ``include``, every file it names
+    that a loader handles is read, whatever its suffix.
+
+    Returns:
+        The documents, the failures (reported on standard error) and the
+        :class:`~chunkwise.evaluation.SkippedFile` records of the files skipped.
     """
-    import dataclasses
+    from ..evaluation import load_corpus
+    from ..evaluation.probes import CORPUS_SUFFIXES
 
-    from ..evaluation import probes
-    from ._inputs import read
-
-    suffixes = tuple(s.lower() for s in getattr(probes, "_CORPUS_SUFFIXES", (".md", ".txt", ".markdown", ".rst")))
+    skipped: list[Any] = []
+    try:
+        docs = load_corpus(
+            corpus,
+            None if include else CORPUS_SUFFIXES,
+            encoding=encoding,
+            include=list(include) or None,
+            exclude=list(exclude) or None,
+            skipped=skipped,
+        )
+    except ChunkwiseError as exc:
+        raise click.UsageError(str(exc)) from exc
     failures = Failures()
-    docs = []
-    for p in sorted(corpus.iterdir()):
-        if not p.is_file() or p.name.startswith("."):  # hidden files are passed over, as in chunk
-            continue
-        if (include and not matches(p.name, include)) or (exclude and matches(p.name, exclude)):
-            continue
-        if not p.name.lower().endswith(suffixes) and not include:
-            failures.add(unsupported(p.as_posix(), p, f"not a corpus file: eval reads {', '.join(suffixes)}"))
-            continue
-        try:  # as load_corpus reads a file, the id being the file stem
-            doc = dataclasses.replace(read(Input(p, root=corpus), encoding=encoding), id=p.stem)
-        except Exception as exc:  # noqa: BLE001 - reported with its fix, then skipped
-            failures.add(classify(exc, Input(p), "read", encoding))
-            continue
-        docs.append(doc)
-    return docs, failures
+    for s in skipped:
+        if s.error is not None:
+            failures.add(classify(s.error, Input(s.path, root=corpus), "read", encoding))
+        elif s.reason.startswith("suffix not among"):
+            failures.add(
+                unsupported(s.path.as_posix(), s.path, f"not a corpus file: eval reads {', '.join(CORPUS_SUFFIXES)}")
+            )
+        else:
+            failures.add(passed_over(s.path, s.reason))
+    return docs, failures, skipped
 
 
 def load_inputs(
@@ -194,21 +202,27 @@ def load_inputs(
     exclude: Sequence[str] = (),
     encoding: str | None = None,
 ) -> tuple[list[Any], list[Any], Failures]:
-    """Documents and questions, checked against each other, and the corpus files skipped.
+    """Documents and questions, checked against each other (the questions' document names
+    resolved to the documents' ids), and the corpus files skipped.
 
     A question about a skipped file is left out (and counted); one about a document the
     corpus never had is a usage error.
     """
-    from ..evaluation import check_questions, load_questions
+    from ..evaluation import DocumentNames, check_questions, load_questions
 
-    docs, failures = load_corpus_files(corpus, include, exclude, encoding)
+    docs, failures, skipped = load_corpus_files(corpus, include, exclude, encoding)
     try:
         qs = load_questions(questions)
     except ChunkwiseError as exc:
         raise click.UsageError(str(exc)) from exc
     if not qs:
         raise click.UsageError(f"{questions} holds no question")
-    lost = {Path(s.name).stem for s in failures.items} - {d.id for d in docs}
+    names = DocumentNames(docs)
+    gone = DocumentNames((s.id, s.relative) for s in skipped)
+    try:
+        lost = {d for q in qs for d, _, _ in q.references if names.get(d) is None and d in gone}
+    except ChunkwiseError as exc:
+        raise click.UsageError(str(exc)) from exc
     if lost:
         kept = [q for q in qs if not any(d in lost for d, _, _ in q.references)]
         if len(kept) < len(qs):
@@ -225,10 +239,10 @@ def load_inputs(
         click.echo(failures.summary(), err=True)
         raise click.ClickException("no question left: every question refers to a skipped file")
     try:
+        qs = check_questions(qs, docs)  # references now name document ids
         if only_referenced:
             wanted = {d for q in qs for d, _, _ in q.references}
             docs = [d for d in docs if d.id in wanted]
-        check_questions(qs, docs)
     except ChunkwiseError as exc:
         raise click.UsageError(str(exc)) from exc
     return docs, qs, failures
@@ -251,9 +265,10 @@ def run_grid(
 ) -> tuple[list[Any], dict[str, Any], Failures]:
     """Evaluate the grid; returns the results, a run description (for JSON and logs) and
     the corpus files skipped."""
-    from ..evaluation import evaluate_grid
+    from ..evaluation import DocumentNames, evaluate_grid
 
     docs, qs, failures = load_inputs(corpus, questions, only_referenced, include, exclude, encoding)
+    names = DocumentNames(docs)
     try:
         embedder = make_embedder(model, cache_path, no_cache)
     except ChunkwiseError as exc:
@@ -268,7 +283,8 @@ def run_grid(
     info = {
         "corpus": str(corpus),
         "questions": str(questions),
-        "documents": [d.id for d in docs],
+        "documents": [names.name_of(d.id) for d in docs],
+        "document_ids": {names.name_of(d.id): d.id for d in docs},
         "n_questions": len(qs),
         "model": getattr(embedder, "name", repr(embedder)),
         "k": k,

@@ -5,7 +5,8 @@
   nDCG (after Smith & Troynikov, "Evaluating Chunking Strategies for Retrieval", Chroma
   technical report, 2024), plus the tokens retrieved per question.
 * :func:`score_question`: the metrics alone, over spans ``(document_id, start, end)``.
-* :func:`load_questions` / :func:`load_corpus`: probe sets (Chroma's CSV or JSON lines).
+* :func:`load_questions` / :func:`load_corpus`: probe sets (Chroma's CSV or JSON lines) and
+  the documents they name (:class:`DocumentNames`: stem, relative path or id).
 * :func:`calibrate`: the configuration of a grid that maximises a metric.
 * :func:`chunk_stats`: size, fill and boundary statistics without embeddings.
 
@@ -18,17 +19,27 @@ from .calibration import calibrate
 from .diagnostics import ChunkStats, chunk_stats
 from .index import ExactIndex
 from .metrics import METRIC_NAMES, QuestionScores, SpanRef, mean_scores, score_question
-from .probes import Question, check_questions, load_corpus, load_questions
+from .probes import (
+    DocumentNames,
+    Question,
+    SkippedFile,
+    check_questions,
+    load_corpus,
+    load_questions,
+    resolve_questions,
+)
 from .runner import EvalConfig, EvaluationResult, choose_k, evaluate, evaluate_grid, make_grid
 
 __all__ = [
     "METRIC_NAMES",
     "ChunkStats",
+    "DocumentNames",
     "EvalConfig",
     "EvaluationResult",
     "ExactIndex",
     "Question",
     "QuestionScores",
+    "SkippedFile",
     "SpanRef",
     "calibrate",
     "check_questions",
@@ -40,5 +51,6 @@ __all__ = [
     "load_questions",
     "make_grid",
     "mean_scores",
+    "resolve_questions",
     "score_question",
 ]

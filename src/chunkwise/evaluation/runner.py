@@ -202,8 +202,10 @@ def evaluate(
     scores the character spans returned against the references.
 
     Args:
-        documents: the collection; question references name these documents' ids.
-        questions: the probe set (see :mod:`chunkwise.evaluation.probes`).
+        documents: the collection.
+        questions: the probe set (see :mod:`chunkwise.evaluation.probes`); a reference
+            names its document by id, relative path or stem (see
+            :class:`~chunkwise.evaluation.probes.DocumentNames`).
         chunker: any chunker (``chunkwise.make_chunker(...)``).
         embedder: an object with ``embed(texts) -> float32 [n, dim]`` (L2-normalised rows),
             such as ``chunkwise.embeddings.get_embedder()``; wrap it in the embeddings
@@ -225,8 +227,8 @@ def evaluate(
         An :class:`EvaluationResult` with per-question scores and their means.
 
     Raises:
-        ConfigError: ``k < 1``, or a reference names an unknown document or does not
-            match its text.
+        ConfigError: ``k < 1``, or a reference names an unknown document (or a name
+            several documents share) or does not match its text.
 
     Method:
         Smith & Troynikov, "Evaluating Chunking Strategies for Retrieval" (Chroma
@@ -240,7 +242,7 @@ def evaluate(
     """
     if k < 1:
         raise ConfigError(f"k ({k}) must be at least 1")
-    check_questions(questions, documents)
+    questions = check_questions(questions, documents)  # names resolved to document ids
     texts = {d.id: d.text for d in documents}
     sizer = token_sizer if token_sizer is not None else get_sizer("tokens", "cl100k_base")
     seconds: dict[str, float] = {}
@@ -328,7 +330,7 @@ def evaluate_grid(
 
     chunkers = [c.make_chunker() for c in configs]  # validate every configuration first
     sizer = get_sizer("tokens", "cl100k_base")
-    check_questions(questions, documents)
+    questions = check_questions(questions, documents)  # names resolved to document ids
     qvecs = _embed(embedder, [q.text for q in questions], batch_size, None)
     results = []
     with (
