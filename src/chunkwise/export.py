@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import datetime
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from .loaders.base import json_safe
 from .types import Chunk, Document
 
 __all__ = ["atomic_writer", "chunk_record", "dumps", "jsonable", "write_jsonl"]
@@ -84,28 +84,22 @@ def write_jsonl(records: Iterable[dict[str, Any]], path: str | os.PathLike[str])
 
 
 def dumps(record: Any) -> str:
-    """``record`` as one line of JSON (UTF-8 text kept as it is), with :func:`jsonable`
-    for the values JSON has no type for. The one encoder of the library and the CLI."""
-    return json.dumps(record, ensure_ascii=False, default=jsonable)
+    """``record`` as one line of strict JSON (UTF-8 text kept as it is), values JSON has no
+    type for converted by :func:`jsonable`. The one encoder of the library and the CLI.
+
+    Example:
+        >>> dumps({"when": __import__("datetime").date(2024, 1, 2), "score": float("nan"), "b": b"hi"})
+        '{"when": "2024-01-02", "score": "nan", "b": "aGk="}'
+    """
+    try:  # the common case: plain JSON values, non-JSON ones converted as they come
+        return json.dumps(record, ensure_ascii=False, allow_nan=False, default=jsonable)
+    except (TypeError, ValueError) as exc:  # a NaN, an infinity or a key json cannot write
+        if "ircular" in str(exc):  # a value that holds itself: no conversion helps
+            raise
+        return json.dumps(jsonable(record), ensure_ascii=False, allow_nan=False)
 
 
-def jsonable(value: Any) -> Any:
-    """A JSON value for one JSON has no type for: dates and times in ISO 8601 (YAML front
-    matter reads ``date: 2024-01-02`` as a date), mappings as objects, tuples and sets as
-    lists, arrays by ``tolist()``, anything else as its ``str``."""
-    if isinstance(value, (datetime.date, datetime.time)):  # datetime is a date
-        return value.isoformat()
-    if isinstance(value, Mapping):
-        return {str(k): v for k, v in value.items()}
-    if isinstance(value, (set, frozenset)):
-        try:
-            return sorted(value)
-        except TypeError:
-            return list(value)
-    if isinstance(value, tuple):
-        return list(value)
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    return str(value)
+jsonable = json_safe
+"""A JSON value for any value: :func:`chunkwise.loaders.json_safe` (dates and times in ISO
+8601, NaN and infinities as strings, bytes as base64, sets as sorted lists, arrays by
+``tolist()``, anything else as its ``str``)."""

@@ -322,28 +322,55 @@ def _key(value: Any) -> str:
     return safe if isinstance(safe, str) else json.dumps(safe, sort_keys=True)
 
 
+def _set_order(value: Any) -> Any:
+    return json.dumps(value, sort_keys=True)
+
+
 def json_safe(value: Any) -> Any:
-    """``value`` with only JSON types: dates and times as ISO 8601 strings, mapping keys
-    as strings, tuples and sets as lists (sets sorted), bytes as base64, NaN and
-    infinities as strings, anything else as ``str(value)``.
+    """``value`` with only JSON types, for front matter, metadata and every JSON line
+    written (the one conversion of the library and the CLI; ``chunkwise.export.jsonable``
+    is this function):
+
+    * ``None``, booleans, integers, strings and finite floats as they are;
+    * NaN and the infinities as the strings ``"nan"``, ``"inf"``, ``"-inf"`` (JSON has no
+      such numbers; ``json.dumps`` would write ``NaN``, which strict parsers reject);
+    * dates and times as ISO 8601 strings (YAML front matter reads ``date: 2024-01-02``
+      as a date);
+    * mappings as objects with string keys (a key that is not a string: its JSON text,
+      ``1`` -> ``"1"``, ``True`` -> ``"true"``, as ``json.dumps`` writes keys);
+    * lists and tuples as lists; sets as lists, sorted (by value when the values compare,
+      else by their JSON text);
+    * bytes as base64 text (lossless: YAML's ``!!binary`` is base64 in the file too);
+    * objects with ``tolist()`` (numpy arrays and scalars) as what it returns;
+    * anything else as ``str(value)``.
 
     Example:
         >>> import datetime
-        >>> json_safe({"date": datetime.date(2024, 1, 2), 1: (True, None)})
-        {'date': '2024-01-02', '1': [True, None]}
+        >>> json_safe({"date": datetime.date(2024, 1, 2), 1: (True, None), "x": float("nan")})
+        {'date': '2024-01-02', '1': [True, None], 'x': 'nan'}
     """
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)
-    if isinstance(value, (datetime.date, datetime.time)):
+    if isinstance(value, (datetime.date, datetime.time)):  # a datetime is a date
         return value.isoformat()
     if isinstance(value, Mapping):
         return {_key(k): json_safe(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [json_safe(v) for v in value]
     if isinstance(value, (set, frozenset)):
-        return sorted((json_safe(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
-    if isinstance(value, (bytes, bytearray)):
+        items = [json_safe(v) for v in value]
+        try:
+            return sorted(items)
+        except TypeError:
+            return sorted(items, key=_set_order)
+    if isinstance(value, (bytes, bytearray, memoryview)):
         return base64.b64encode(bytes(value)).decode("ascii")
+    if hasattr(value, "tolist"):
+        try:
+            listed = value.tolist()
+        except Exception:  # noqa: BLE001 - not a numpy-like tolist: fall back to its text
+            return str(value)
+        return json_safe(listed)
     return str(value)
