@@ -12,7 +12,11 @@ from .registry import AUTO, auto_strategy, get_strategy, register
 from .sizers import Sizer
 from .types import Chunk, Document
 
-__all__ = ["AutoChunker", "chunk", "make_chunker"]
+__all__ = ["AUTO_ALSO", "AutoChunker", "chunk", "make_chunker"]
+
+AUTO_ALSO = ("table",)
+"""Strategies ``auto`` picks for some formats besides markdown and recursive (``table`` for
+CSV and TSV documents; see :func:`chunkwise.registry.auto_strategy`)."""
 
 
 def _init_fields(cls: type) -> set[str]:
@@ -22,7 +26,8 @@ def _init_fields(cls: type) -> set[str]:
 @dataclasses.dataclass(frozen=True)
 class AutoChunker:
     """markdown for documents whose format is markdown or html (.md, .markdown, .html,
-    .htm files), recursive for the rest (plain text, a str).
+    .htm files), table for csv and tsv (.csv, .tsv), recursive for the rest (plain text,
+    a str).
 
     Made by ``make_chunker("auto", **params)``: each parameter goes to the strategies that
     have it (``chunk_size``, ``chunk_overlap``, ``unit`` and ``tokenizer`` to both,
@@ -33,33 +38,44 @@ class AutoChunker:
 
     text_chunker: BaseChunker
     structured_chunker: BaseChunker
+    others: dict[str, BaseChunker] = dataclasses.field(default_factory=dict)
+    """The chunkers of the other strategies ``auto`` picks by format (:data:`AUTO_ALSO`)."""
 
     @classmethod
     def configure(cls, **params: Any) -> AutoChunker:
-        """The two chunkers for ``params``.
+        """The chunkers for ``params``.
 
         Raises:
-            ConfigError: a parameter neither strategy has, or an invalid value.
+            ConfigError: a parameter no strategy of ``auto`` has, or an invalid value.
         """
         text_cls, structured_cls = get_strategy("recursive"), get_strategy("markdown")
         text_known, structured_known = _init_fields(text_cls), _init_fields(structured_cls)
-        unknown = sorted(set(params) - text_known - structured_known)
+        other_cls = {name: get_strategy(name) for name in AUTO_ALSO}
+        other_known = {name: _init_fields(c) for name, c in other_cls.items()}
+        every = text_known | structured_known
+        for known in other_known.values():
+            every |= known
+        unknown = sorted(set(params) - every)
         if unknown:
             raise ConfigError(
                 f"strategy 'auto' has no parameter {', '.join(map(repr, unknown))}; its parameters are: "
-                f"{', '.join(sorted(text_known | structured_known))}"
+                f"{', '.join(sorted(every))}"
             )
         return cls(
             text_chunker=text_cls(**{k: v for k, v in params.items() if k in text_known}),
             structured_chunker=structured_cls(**{k: v for k, v in params.items() if k in structured_known}),
+            others={
+                name: c(**{k: v for k, v in params.items() if k in other_known[name]}) for name, c in other_cls.items()
+            },
         )
 
     @classmethod
     def parameters(cls) -> dict[str, Any]:
         """The parameters of recursive, then those only markdown has, with their defaults."""
         out = dict(get_strategy("recursive").parameters())
-        for key, value in get_strategy("markdown").parameters().items():
-            out.setdefault(key, value)
+        for name in ("markdown", *AUTO_ALSO):
+            for key, value in get_strategy(name).parameters().items():
+                out.setdefault(key, value)
         return out
 
     @property
@@ -77,7 +93,10 @@ class AutoChunker:
 
     def chunker_for(self, document: str | Document) -> BaseChunker:
         """The chunker ``auto`` uses for ``document`` (see :func:`chunkwise.registry.auto_strategy`)."""
-        return self.structured_chunker if auto_strategy(document) == "markdown" else self.text_chunker
+        name = auto_strategy(document)
+        if name in self.others:
+            return self.others[name]
+        return self.structured_chunker if name == "markdown" else self.text_chunker
 
     def chunk(self, document: str | Document) -> list[Chunk]:
         """Chunk with the chunker of this document's format."""

@@ -7,13 +7,16 @@ from typing import Any
 
 from .errors import ConfigError
 
-__all__ = ["AUTO", "STRUCTURED_FORMATS", "auto_strategy", "get_strategy", "register", "strategy_names"]
+__all__ = ["AUTO", "STRUCTURED_FORMATS", "TABLE_FORMATS", "auto_strategy", "get_strategy", "register", "strategy_names"]
 
 AUTO = "auto"
 """The strategy that picks one per document (see :func:`auto_strategy`)."""
 
 STRUCTURED_FORMATS = ("markdown", "html")
 """Document formats (``metadata["format"]``) that ``auto`` chunks by their headings."""
+
+TABLE_FORMATS = ("csv", "tsv")
+"""Document formats that ``auto`` chunks by table rows (the ``table`` strategy)."""
 
 _REGISTRY: dict[str, type] = {}
 
@@ -71,7 +74,10 @@ def auto_strategy(document: Any) -> str:
     """The strategy ``auto`` uses for ``document``: ``"markdown"`` when its
     ``metadata["format"]`` is ``"markdown"`` or ``"html"`` (what :func:`chunkwise.load`
     records for ``.md``, ``.markdown``, ``.html`` and ``.htm`` files), ``"recursive"``
-    otherwise; a plain ``str`` is text, so ``"recursive"``."""
+    otherwise; ``"table"`` for ``"csv"`` and ``"tsv"`` (``.csv``, ``.tsv`` files); a
+    plain ``str`` is text, so ``"recursive"``."""
     metadata = getattr(document, "metadata", None)
     fmt = metadata.get("format") if metadata is not None else None
+    if fmt in TABLE_FORMATS:
+        return "table"
     return "markdown" if fmt in STRUCTURED_FORMATS else "recursive"

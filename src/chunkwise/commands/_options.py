@@ -136,7 +136,7 @@ def chunking_options(*, grid: bool = False, strategy: str | None = None) -> Deco
             "-s",
             default=strategy or CLI_DEFAULTS["strategy"],
             show_default=True,
-            help="Strategy (see `chunkwise strategies`); auto: markdown for Markdown and HTML, recursive for the rest.",
+            help="Strategy (see `chunkwise strategies`); auto: markdown for Markdown and HTML, table for CSV and TSV, recursive for the rest.",
         )
         size_opt = click.option(
             "--chunk-size",

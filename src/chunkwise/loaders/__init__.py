@@ -1,6 +1,7 @@
 """The load stage: files and bytes into :class:`~chunkwise.types.Document` values.
 
-One loader per format, in one module each (:mod:`.text`, :mod:`.markdown`, :mod:`.html`),
+One loader per format, in one module each (:mod:`.text`, :mod:`.markdown`, :mod:`.html`,
+:mod:`.csv`),
 chosen by suffix, MIME type or magic bytes (:mod:`.base`); decoding happens only in
 loaders (:mod:`.decoding`); :func:`find_files` finds documents in folders and the root
 their ids are relative to (:mod:`.files`). :func:`load`, :func:`parse` and
@@ -17,6 +18,7 @@ from typing import Any
 
 from ..errors import LoadError, UnsupportedFormatError
 from ..types import Document, document_id_for_path
+from . import csv as _csv
 from . import html as _html
 from . import markdown as _markdown
 from . import text as _text
@@ -54,10 +56,14 @@ __all__ = [
     "unregister_loader",
 ]
 
-FORMATS = ("text", "markdown", "html")
+FORMATS = ("text", "markdown", "html", "csv", "tsv")
 """The formats of the built-in loaders."""
 
-SUFFIXES = {s: ld.format for ld in (_text.TextLoader, _markdown.MarkdownLoader, _html.HtmlLoader) for s in ld.suffixes}
+SUFFIXES = {
+    s: ld.format
+    for ld in (_text.TextLoader, _markdown.MarkdownLoader, _html.HtmlLoader, _csv.CsvLoader, _csv.TsvLoader)
+    for s in ld.suffixes
+}
 """File endings of the built-in loaders and their formats (``".md": "markdown"``)."""
 
 

@@ -1,0 +1,271 @@
+"""Tables by rows: CSV and TSV documents, and the pipe tables of any text.
+
+The table parser (:mod:`chunkwise.parsers.table`) finds every table with exact offsets --
+its header rows, its body rows and, on demand, their cells -- and the one packer packs
+each table on its own:
+
+* rows are atomic: a chunk ends between rows, and a table that does not fit is packed by
+  rows; the header rows (with a pipe table's ``|---|`` line) stay with the first body
+  row and are repeated in ``chunk.context`` of every later chunk of the table (the
+  first chunk holds them in its text already);
+* a single row larger than ``chunk_size`` follows ``oversize``: ``"split"`` between its
+  cells (then inside a cell: lines, sentences, words), each later part with the header
+  and the row's first cell in ``context``; ``"keep"`` (one chunk flagged
+  ``metadata["oversize"]``) or ``"raise"`` (:class:`~chunkwise.errors.OversizeError`);
+* text outside tables is packed like ``"recursive"`` (paragraphs, lines, sentences,
+  words), apart from the tables.
+
+Method:
+    Row-atomic table chunking with repeated headers (as docling's and chonkie's table
+    chunkers intend), on chunkwise's one packer: a table is a region whose strongest
+    level is the row; cuts inside a row exist only in rows that may not fit.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..boundaries import LINE, WORD, Level, PositionsLevel
+from ..errors import ConfigError
+from ..merge import Span
+from ..packer import OVERSIZE_POLICIES, OversizePolicy
+from ..parsers.table import Table, delimited_table, find_pipe_tables
+from ..registry import register
+from ..segments import Atom, Label, Region, Segments
+from ..sentences import SentenceSegmenter
+from ..sizers import Sizer
+from ..types import Document
+from .base import BaseChunker
+from .recursive import DEFAULT_LEVELS
+
+__all__ = ["DELIMITED_FORMATS", "TableChunker"]
+
+DELIMITED_FORMATS = {"csv": None, "tsv": "\t"}
+"""Document formats read as one delimited table, and their delimiter (None: sniffed)."""
+
+_KEY = "_table"
+
+
+@dataclass(frozen=True)
+class _Within:
+    """The cuts of ``level`` strictly inside the ranges ``[starts[k], ends[k])`` only
+    (the rows that may not fit): no cut inside any other row, even when balancing."""
+
+    name: str
+    level: Level
+    starts: Sequence[int]
+    ends: Sequence[int]
+
+    @property
+    def windowable(self) -> bool:
+        return bool(getattr(self.level, "windowable", False))
+
+    def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        starts, ends = self.starts, self.ends
+        k = bisect_right(ends, start)
+        n = len(starts)
+        while k < n and starts[k] < end:
+            yield from self.level.cuts(text, max(starts[k], start), min(ends[k], end))
+            k += 1
+
+
+@dataclass(frozen=True, eq=False)
+class _TableInfo:
+    """The label value of a table: the table and its position among the document's."""
+
+    table: Table
+    index: int
+    text: str
+
+
+def _bound(sizer: Sizer, text: str) -> Callable[[int, int], int]:
+    """An upper bound of the size of ``text[s:e]`` that costs no counting: characters
+    and words, at most the length; tokens, at most the UTF-8 bytes plus one."""
+    unit = sizer.unit
+    if unit in ("chars", "words"):
+        return lambda s, e: e - s
+    if text.isascii():
+        return lambda s, e: e - s + 1
+
+    def utf8(s: int, e: int) -> int:
+        return len(text[s:e].encode("utf-8", "surrogatepass")) + 1
+
+    return utf8
+
+
+@register("table")
+@dataclass(frozen=True, kw_only=True)
+class TableChunker(BaseChunker):
+    """Chunk tables by rows, with the header in ``context``; text around them as recursive.
+
+    Args:
+        chunk_size, chunk_overlap, unit, tokenizer: see :class:`BaseChunker` (an overlap
+            stays inside its table, whole rows first).
+        row_format: ``"text"`` (default): ``context`` of a chunk that continues a table is
+            its header rows (and, for a chunk that starts inside a row, that row's first
+            cell); ``"kv"``: ``context`` is one line per row of the chunk, ``column:
+            value; column: value`` (for embedding: every value named by its column). The
+            chunk text is the exact source slice either way.
+        oversize: a row larger than ``chunk_size``: ``"split"`` between cells, ``"keep"``
+            whole (flagged ``metadata["oversize"]``) or ``"raise"`` ``OversizeError``.
+        header_rows: CSV/TSV: how many records, from the first, are the header (0: none;
+            columns are then ``"column 1"``, ...). Pipe tables say it themselves.
+        delimiter: CSV: the cell delimiter (default: sniffed among ``, ; tab |``).
+
+    Documents whose ``metadata["format"]`` is ``"csv"`` or ``"tsv"`` (``chunkwise.load``
+    of ``.csv`` and ``.tsv`` files) are one delimited table; any other text is searched for
+    Markdown pipe tables (HTML pages load as Markdown, their tables as pipe tables).
+
+    Chunk metadata (chunks of a table): ``table_index`` (0-based, in the document),
+    ``columns`` (the column names), ``row_start`` and ``row_end`` (the 0-based body rows
+    the chunk holds, half-open: a chunk of rows 3 and 4 has 3 and 5; a part of row 7
+    has 7 and 8), ``oversize``.
+
+    Method:
+        Row-atomic packing with repeated headers on the one packer (see the module
+        docstring).
+
+    Example:
+        >>> doc = "| a | b |\\n|---|---|\\n| 1 | 2 |\\n| 3 | 4 |\\n| 5 | 6 |\\n"
+        >>> cs = TableChunker(chunk_size=30).chunk(doc)
+        >>> [(c.text, c.context, c.metadata["row_start"], c.metadata["row_end"]) for c in cs]
+        [('| a | b |\\n|---|---|\\n| 1 | 2 |', '', 0, 1), ('| 3 | 4 |\\n| 5 | 6 |', '| a | b |\\n|---|---|', 1, 3)]
+    """
+
+    row_format: Literal["text", "kv"] = "text"
+    oversize: OversizePolicy = "split"
+    header_rows: int = 1
+    delimiter: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.row_format not in ("text", "kv"):
+            raise ConfigError(f"row_format must be 'text' or 'kv', not {self.row_format!r}")
+        if self.oversize not in OVERSIZE_POLICIES:
+            raise ConfigError(f"oversize must be one of 'split', 'keep', 'raise', not {self.oversize!r}")
+        h = self.header_rows
+        if isinstance(h, bool) or not isinstance(h, int) or h < 0:
+            raise ConfigError(f"header_rows must be an integer >= 0, not {h!r}")
+        d = self.delimiter
+        if d is not None and (not isinstance(d, str) or len(d) != 1 or d in "\r\n\"'"):
+            raise ConfigError(f"delimiter must be one character (not a quote or line break), not {d!r}")
+
+    def tables(self, document: Document) -> list[Table]:
+        """The tables of ``document``: one delimited table for CSV/TSV, else its pipe tables."""
+        text = document.text
+        fmt = document.metadata.get("format")
+        if fmt in DELIMITED_FORMATS:
+            t = delimited_table(
+                text, delimiter=DELIMITED_FORMATS[fmt] or self.delimiter, header_rows=self.header_rows
+            )
+            return [t] if t is not None else []
+        return find_pipe_tables(text)
+
+    def parse(self, document: Document) -> Segments:
+        """Regions (each table, and the text between tables), the row level of each table,
+        atoms (rows that may not fit, with their cell cuts), the glue of a header to the
+        first row, and one label per table."""
+        text = document.text
+        n = len(text)
+        budget = self.chunk_size - self.chunk_overlap
+        bound = _bound(self._sizer, text)
+        regions: list[Region] = []
+        atoms: list[Atom] = []
+        glue: list[tuple[int, int]] = []
+        labels: list[Label] = []
+        pos = 0
+        for index, t in enumerate(self.tables(document)):
+            if pos < t.start and text[pos : t.start].strip():
+                regions.append(Region(pos, t.start, end_boundary="table"))
+            rows = t.rows
+            big_s: list[int] = []
+            big_e: list[int] = []
+            hs, he = t.header
+            if hs < he and bound(hs, he) > budget:  # a header that may not fit
+                cuts = sorted({*t.header_starts[1:], *(c for h in _pairs(t.header_starts, he) for c in t.cell_cuts(text, *h))})
+                atoms.append(Atom(hs, he, "table_header", tuple(c for c in cuts if hs < c < he), "table_cell"))
+                big_s.append(hs)
+                big_e.append(he)
+            nrows = len(rows)
+            for k in range(nrows):
+                rs = rows[k]
+                re_ = rows[k + 1] if k + 1 < nrows else t.end
+                if bound(rs, re_) > budget:
+                    cuts = tuple(c for c in t.cell_cuts(text, rs, re_) if rs < c < re_)
+                    atoms.append(Atom(rs, re_, "table_row", cuts, "table_cell"))
+                    big_s.append(rs)
+                    big_e.append(re_)
+            if hs < he and nrows:
+                r0, r1 = t.row_span(0)
+                while r1 > r0 and text[r1 - 1].isspace():
+                    r1 -= 1
+                glue.append((hs, r1))
+            within = tuple(_Within(lv.name, lv, big_s, big_e) for lv in (LINE, SentenceSegmenter(), WORD))
+            levels = (PositionsLevel("table_row", rows, rows), *within)
+            regions.append(Region(t.start, t.end, end_boundary="table", levels=levels, level=-1))
+            labels.append(Label(t.start, t.end, _KEY, _TableInfo(t, index, text), "overlap"))
+            pos = t.end
+        if pos < n and text[pos:].strip():
+            regions.append(Region(pos, n))
+        return Segments(
+            levels=DEFAULT_LEVELS,
+            regions=tuple(regions) if regions else None,
+            atoms=tuple(atoms),
+            glue=tuple(glue),
+            labels=tuple(labels),
+            atom_levels_at=1,
+        )
+
+    def pack_options(self) -> dict[str, Any]:
+        return {"oversize": self.oversize}
+
+    def context(self, metadata: Mapping[str, Any], span: Span) -> str:
+        """A table chunk's context (the header, or ``column: value`` lines); its
+        ``table_index``, ``columns``, ``row_start`` and ``row_end`` go to the metadata."""
+        info = metadata.pop(_KEY, None) if isinstance(metadata, dict) else None
+        if info is None:
+            return ""
+        t, text = info.table, info.text
+        meta: dict[str, Any] = metadata  # type: ignore[assignment]
+        k0 = max(t.row_at(span.start), 0)
+        k1 = max(t.row_at(span.end - 1) + 1, 0) if len(t.rows) else 0
+        meta["table_index"] = info.index
+        meta["columns"] = list(t.columns)
+        meta["row_start"], meta["row_end"] = min(k0, k1), k1
+        if self.row_format == "kv":
+            return self._kv(text, t, span, k0, k1)
+        hs, he = t.header
+        if span.start < he or hs == he:
+            return ""
+        c = text[hs:he].rstrip("\r\n")
+        rs, re_ = t.row_span(k0)
+        if text[rs : span.start].strip():  # the chunk starts inside the row: name it
+            c += "\n" + text[rs : t.first_cell_end(text, rs, re_)].strip()
+        return c
+
+    def _kv(self, text: str, t: Table, span: Span, k0: int, k1: int) -> str:
+        cols = t.columns
+        lines = []
+        for k in range(k0, k1):
+            rs, re_ = t.row_span(k)
+            if re_ <= span.start or rs >= span.end:
+                continue
+            cells = t.cells(text, rs, re_)
+            values = t.values(text, rs, re_)
+            pairs = []
+            for i, ((cs, ce), v) in enumerate(zip(cells, values)):
+                if ce < span.start and i > 0 or cs >= span.end:
+                    continue
+                name = cols[i] if i < len(cols) else f"column {i + 1}"
+                pairs.append(f"{name}: {v}")
+            if pairs:
+                lines.append("; ".join(pairs))
+        return "\n".join(lines)
+
+
+def _pairs(starts: Sequence[int], end: int) -> Iterator[tuple[int, int]]:
+    for i, s in enumerate(starts):
+        yield s, starts[i + 1] if i + 1 < len(starts) else end
