@@ -33,10 +33,15 @@ from ..parsers.outline import Outline
 from ..registry import register
 from ..segments import Atom, Label, Region, Segments
 from ..sentences import SentenceSegmenter
+from .table import row_atoms
 from ..types import Document
 from .base import BaseChunker
 
 __all__ = ["MarkdownChunker", "OversizeError", "OversizePolicy", "SectionsChunker"]
+
+
+def _ONE(start: int, end: int) -> int:  # every row of a Markdown table is an atom
+    return 1
 
 
 
@@ -219,6 +224,8 @@ class _StructureChunker(BaseChunker):
         for b in blocks:
             if b.kind == "table":
                 atoms.append(Atom(b.start, b.end, "table", b.cuts, "table_row"))
+                if b.table is not None:  # every row whole while it fits, else cut between cells
+                    atoms.extend(row_atoms(text, b.table, 0, _ONE))
                 if b.header:
                     head = text[b.header[0] : b.header[1]].strip()
                     labels.append(Label(b.start, b.end, "_table_header", head, "continued"))

@@ -41,7 +41,7 @@ from ..types import Document
 from .base import BaseChunker
 from .recursive import DEFAULT_LEVELS
 
-__all__ = ["DELIMITED_FORMATS", "TableChunker"]
+__all__ = ["DELIMITED_FORMATS", "TableChunker", "row_atoms", "size_bound"]
 
 DELIMITED_FORMATS = {"csv": None, "tsv": "\t"}
 """Document formats read as one delimited table, and their delimiter (None: sniffed)."""
@@ -81,7 +81,7 @@ class _TableInfo:
     text: str
 
 
-def _bound(sizer: Sizer, text: str) -> Callable[[int, int], int]:
+def size_bound(sizer: Sizer, text: str) -> Callable[[int, int], int]:
     """An upper bound of the size of ``text[s:e]`` that costs no counting: characters
     and words, at most the length; tokens, at most the UTF-8 bytes plus one."""
     unit = sizer.unit
@@ -94,6 +94,30 @@ def _bound(sizer: Sizer, text: str) -> Callable[[int, int], int]:
         return len(text[s:e].encode("utf-8", "surrogatepass")) + 1
 
     return utf8
+
+
+def row_atoms(text: str, t: Table, budget: int, bound: Callable[[int, int], int]) -> list[Atom]:
+    """Atoms for the rows of ``t`` that may be larger than ``budget`` (``bound`` of their
+    span above it), and for its header rows when they may: each cut between its cells
+    (a header also between its rows). Rows that certainly fit need no atom: no cut inside
+    them exists (see :class:`_Within`)."""
+    out: list[Atom] = []
+    hs, he = t.header
+    he = _rstrip(text, hs, he)
+    if hs < he and bound(hs, he) > budget:
+        cuts = {*t.header_starts[1:]}
+        for s, e in _pairs(t.header_starts, he):
+            cuts.update(t.cell_cuts(text, s, e))
+        out.append(Atom(hs, he, "table_header", tuple(sorted(c for c in cuts if hs < c < he)), "table_cell"))
+    rows = t.rows
+    nrows = len(rows)
+    for k in range(nrows):
+        rs = rows[k]
+        re_ = _rstrip(text, rs, rows[k + 1] if k + 1 < nrows else t.end)
+        if bound(rs, re_) > budget:
+            cuts = tuple(c for c in t.cell_cuts(text, rs, re_) if rs < c < re_)
+            out.append(Atom(rs, re_, "table_row", cuts, "table_cell"))
+    return out
 
 
 @register("table")
@@ -171,7 +195,7 @@ class TableChunker(BaseChunker):
         text = document.text
         n = len(text)
         budget = self.chunk_size - self.chunk_overlap
-        bound = _bound(self._sizer, text)
+        bound = size_bound(self._sizer, text)
         regions: list[Region] = []
         atoms: list[Atom] = []
         glue: list[tuple[int, int]] = []
@@ -181,23 +205,12 @@ class TableChunker(BaseChunker):
             if pos < t.start and text[pos : t.start].strip():
                 regions.append(Region(pos, t.start, end_boundary="table"))
             rows = t.rows
-            big_s: list[int] = []
-            big_e: list[int] = []
+            found = row_atoms(text, t, budget, bound)
+            atoms += found
+            big_s = [a.start for a in found]
+            big_e = [a.end for a in found]
             hs, he = t.header
-            if hs < he and bound(hs, he) > budget:  # a header that may not fit
-                cuts = sorted({*t.header_starts[1:], *(c for h in _pairs(t.header_starts, he) for c in t.cell_cuts(text, *h))})
-                atoms.append(Atom(hs, he, "table_header", tuple(c for c in cuts if hs < c < he), "table_cell"))
-                big_s.append(hs)
-                big_e.append(he)
             nrows = len(rows)
-            for k in range(nrows):
-                rs = rows[k]
-                re_ = rows[k + 1] if k + 1 < nrows else t.end
-                if bound(rs, re_) > budget:
-                    cuts = tuple(c for c in t.cell_cuts(text, rs, re_) if rs < c < re_)
-                    atoms.append(Atom(rs, re_, "table_row", cuts, "table_cell"))
-                    big_s.append(rs)
-                    big_e.append(re_)
             if hs < he and nrows:
                 r0, r1 = t.row_span(0)
                 while r1 > r0 and text[r1 - 1].isspace():
@@ -264,6 +277,13 @@ class TableChunker(BaseChunker):
             if pairs:
                 lines.append("; ".join(pairs))
         return "\n".join(lines)
+
+
+def _rstrip(text: str, start: int, end: int) -> int:
+    """``end`` moved back over whitespace (an atom ends with its row, not its line end)."""
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return end
 
 
 def _pairs(starts: Sequence[int], end: int) -> Iterator[tuple[int, int]]:

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..errors import MissingDependencyError
 from .outline import Block, Heading, Outline, line_starts
+from .table import pipe_table
 
 __all__ = ["MarkdownParser", "front_matter_span", "parse_front_matter"]
 
@@ -232,9 +233,24 @@ def _collect(
                 rows.append(t.map[0])
             elif ttype == "table_close" and rows:
                 b = blocks[table_at]
-                # the header row and separator stay with the first body row
-                header = (b.start, off(rows[0] + 2))
-                blocks[table_at] = Block("table", b.start, b.end, b.depth, "", tuple(off(k) for k in rows[2:]), header)
+                # the table parser reads it (header rows, delimiter row, body rows); pipe
+                # rows of a paragraph right above the header row are header rows too
+                above = None
+                if b.depth == 0 and table_at > 0:
+                    p = blocks[table_at - 1]
+                    if p.kind == "paragraph" and p.end == b.start:
+                        above = p.start
+                t = pipe_table(text, b.start, b.end, off(rows[0] + 1), above=above)
+                if t.start < b.start:  # the paragraph above gave header rows
+                    p = blocks[table_at - 1]
+                    if p.start < t.start:
+                        blocks[table_at - 1] = Block(p.kind, p.start, t.start, p.depth)
+                    else:
+                        del blocks[table_at - 1]
+                        table_at -= 1
+                # the header rows and separator stay with the first body row
+                cuts = tuple(t.rows[1:])
+                blocks[table_at] = Block("table", t.start, b.end, b.depth, "", cuts, t.header, t)
                 rows = []
             continue
         if not t.map:

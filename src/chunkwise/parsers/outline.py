@@ -33,8 +33,9 @@ class Block:
     (line starts), ``depth`` (0: top level; nested blocks are listed only when atomic
     or headings) and, for atomic blocks, where they may be cut
     when too big: ``cuts`` (character offsets, sorted) and ``header`` (the span of a
-    table's header row and separator, repeated as context), ``info`` (a fence's info
-    string, such as the language)."""
+    table's header rows and separator, repeated as context), ``info`` (a fence's info
+    string, such as the language), ``table`` (a table's
+    :class:`~chunkwise.parsers.table.Table`: rows and cells)."""
 
     kind: str
     start: int
@@ -43,6 +44,7 @@ class Block:
     info: str = ""
     cuts: tuple[int, ...] = ()
     header: tuple[int, int] | None = None
+    table: Any = None
 
     @property
     def atomic(self) -> bool:
