@@ -1,0 +1,261 @@
+"""Source code by syntax tree: one chunk per top-level definition, split only where it must.
+
+The parser (:mod:`chunkwise.parsers.code`, tree-sitter grammars from PyPI; Python also
+through the standard library's :mod:`ast`) finds the file's definitions and statements;
+the one packer packs them:
+
+* each top-level definition -- with its leading comments, decorators and attributes --
+  starts a chunk of its own (a region); the statements between definitions (imports,
+  constants, a ``__main__`` block) are packed together; ``merge_small_definitions`` also
+  packs small definitions with their neighbours while they fit;
+* a definition is never cut while it fits (an atom, at every depth: a method that fits
+  stays whole inside a class that does not);
+* a definition too big is cut between its members (methods), then between the statements
+  of its body (outer before inner), then between lines, then between tokens -- never
+  inside a token while a token boundary fits;
+* a chunk starts at the beginning of its first line, so indentation is kept.
+
+Chunk metadata: ``language``, ``symbols`` (qualified names of the definitions that begin
+in the chunk, ``Store.__init__``), ``node_types`` (the outermost syntax nodes it holds),
+``start_line``/``end_line`` (1-based), ``split_part`` (the chunk does not hold whole
+top-level items) and ``part_of`` (the innermost definition a split chunk belongs to).
+``chunk.context`` of a chunk that continues a definition holds the signatures around it
+(``class Store:`` then ``    def load(self, path):``), and with ``include_imports`` the
+file's imports first. The context is not counted in ``chunk_size``.
+
+Method:
+    Syntax-tree chunking as in LlamaIndex's ``CodeSplitter`` and the ``text-splitter``
+    crate's ``CodeSplitter`` (tree-sitter depth as boundary levels), with top-level
+    definitions as hard boundaries (text-splitter issue #236) and leading comments kept
+    with their definition (LangChain issue #8405), on chunkwise's one packer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..boundaries import LINE, PARAGRAPH, Level, PositionsLevel
+from ..errors import ConfigError, MissingDependencyError
+from ..merge import Span
+from ..parsers.code import CodeStructure, grammar_available, parse_code
+from ..parsers.code_languages import LANGUAGES, resolve_language
+from ..registry import register
+from ..segments import Atom, Label, Region, Segments
+from ..types import Document
+from .base import BaseChunker
+
+__all__ = ["CodeChunker", "supported_languages"]
+
+_PARSERS = ("auto", "tree-sitter", "ast")
+
+
+def supported_languages() -> list[str]:
+    """The canonical names of the languages ``strategy="code"`` reads, sorted."""
+    return sorted(LANGUAGES)
+
+
+def _positions(name: str, cuts: list[tuple[int, int]]) -> PositionsLevel:
+    cuts = sorted(set(cuts))
+    return PositionsLevel(name, [a for a, _ in cuts], [b for _, b in cuts])
+
+
+def _unknown(language: Any) -> ConfigError:
+    return ConfigError(f"language {language!r} is unknown; choose one of: {', '.join(supported_languages())}")
+
+
+@dataclass(frozen=True)
+class _Chunking:
+    """What the enrichment pass needs per chunk (one value for the whole document)."""
+
+    structure: CodeStructure
+    text: str
+
+
+@register("code")
+@dataclass(frozen=True, kw_only=True)
+class CodeChunker(BaseChunker):
+    """Chunk source code along its syntax tree.
+
+    Args:
+        chunk_size, chunk_overlap, unit, tokenizer: see :class:`BaseChunker`.
+        language: a language name or alias (``"python"``, ``"ts"``, ``"c++"``; see
+            :func:`supported_languages`). Default: the document's ``metadata["language"]``
+            (what :func:`chunkwise.load` records for a source file, by its suffix).
+        include_imports: put the file's top-level imports in ``chunk.context`` of every
+            chunk that does not hold them.
+        merge_small_definitions: pack a top-level item (definition or statements) smaller
+            than ``min_chunk_size`` with its neighbours while the result fits.
+        min_chunk_size: the size, in ``unit``, under which an item counts as small.
+        parser: ``"auto"`` (tree-sitter; Python falls back to the standard library's
+            ``ast`` when tree-sitter is missing), ``"tree-sitter"`` or ``"ast"`` (Python).
+
+    Raises:
+        ConfigError: an unknown language (the message lists the supported ones) or an
+            invalid parameter.
+        MissingDependencyError: the grammar of ``language`` is not installed:
+            ``pip install 'chunkwise[code]'``.
+
+    Example:
+        >>> src = "import os\\n\\n\\ndef a():\\n    return 1\\n\\n\\nclass B:\\n    def c(self):\\n        return 2\\n"
+        >>> chunks = CodeChunker(language="python", chunk_size=200).chunk(src)
+        >>> [(c.text.splitlines()[0], c.metadata["symbols"]) for c in chunks]
+        [('import os', []), ('def a():', ['a']), ('class B:', ['B', 'B.c'])]
+    """
+
+    language: str | None = None
+    include_imports: bool = False
+    merge_small_definitions: bool = False
+    min_chunk_size: int = 0
+    parser: str = "auto"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.language is not None:
+            canon = resolve_language(self.language)
+            if canon is None:
+                raise _unknown(self.language)
+            self._check_parser(canon)
+        if self.parser not in _PARSERS:
+            raise ConfigError(f"parser must be one of {', '.join(map(repr, _PARSERS))}, not {self.parser!r}")
+        m = self.min_chunk_size
+        if isinstance(m, bool) or not isinstance(m, int) or m < 0:
+            raise ConfigError(f"min_chunk_size must be an integer >= 0, not {m!r}")
+        if m > self.chunk_size:
+            raise ConfigError(f"min_chunk_size ({m}) must not exceed chunk_size ({self.chunk_size}); lower it")
+        if self.merge_small_definitions and m == 0:
+            raise ConfigError("merge_small_definitions=True needs min_chunk_size > 0 (the size of a small item)")
+
+    def _check_parser(self, language: str) -> None:
+        if self.parser == "ast" and language != "python":
+            raise ConfigError(f"parser='ast' reads Python only, not {language!r}; use parser='auto'")
+        if self.parser == "ast" or (self.parser == "auto" and language == "python"):
+            return
+        if not grammar_available(language):
+            spec = LANGUAGES[language]
+            raise MissingDependencyError(
+                "tree-sitter" if not grammar_available_base() else spec.package, "code", f"code chunking of {language}"
+            )
+
+    def language_of(self, document: str | Document) -> str:
+        """The canonical language for ``document``: ``language``, else the document's
+        ``metadata["language"]`` when it was loaded as source code.
+
+        Raises:
+            ConfigError: no language is known, or the document's is not supported.
+        """
+        if self.language is not None:
+            return resolve_language(self.language) or ""
+        meta = getattr(document, "metadata", None) or {}
+        if meta.get("format") == "code" and meta.get("language"):
+            canon = resolve_language(meta["language"])
+            if canon is None:
+                raise _unknown(meta["language"])
+            return canon
+        raise ConfigError(
+            "strategy 'code' needs language= (one of: "
+            f"{', '.join(supported_languages())}) for a text not loaded from a source file"
+        )
+
+    def can_chunk(self, document: str | Document) -> bool:
+        """Whether this chunker has a language and a parser for ``document``."""
+        try:
+            lang = self.language_of(document)
+            self._check_parser(lang)
+        except (ConfigError, MissingDependencyError):
+            return False
+        return True
+
+    # -- parse -----------------------------------------------------------------------
+
+    def parse(self, document: Document) -> Segments:
+        """Regions (top-level definitions and the statement runs between them), levels
+        (members and statements by indentation, lines, tokens), atoms (every definition)
+        and one label carrying the structure to the enrichment pass."""
+        text = document.text
+        lang = self.language_of(document)
+        self._check_parser(lang)
+        structure = parse_code(text, lang, self.parser)
+        n = len(text)
+        label = Label(0, n, "_code", _Chunking(structure, text), "overlap")
+        if structure.parser == "lines":
+            return Segments(levels=(PARAGRAPH, LINE), labels=(label,))
+        by_indent: dict[tuple[int, bool], list[tuple[int, int]]] = {}
+        for a, b, indent, flag in structure.cuts:
+            by_indent.setdefault((indent, flag), []).append((a, b))
+        levels: list[Level] = []
+        for indent in sorted({i for i, _ in by_indent}):
+            if (indent, True) in by_indent:
+                levels.append(_positions("definition" if indent == 0 else "member", by_indent[(indent, True)]))
+            if (indent, False) in by_indent:
+                levels.append(_positions("statement", by_indent[(indent, False)]))
+        levels.append(_positions("line", list(structure.line_cuts)))
+        levels.append(_positions("token", list(structure.token_cuts)))
+        levels.append(LINE)  # inside multi-line strings and comments
+        regions = self._regions(structure, n)
+        atoms = tuple(Atom(d.start, d.end, d.node_type) for d in structure.definitions if not d.container)
+        return Segments(levels=tuple(levels), regions=regions, atoms=atoms, labels=(label,))
+
+    @staticmethod
+    def _regions(structure: CodeStructure, n: int) -> tuple[Region, ...]:
+        """A region per top-level definition (with the comments just above it) and per run
+        of other statements between definitions."""
+        starts = [0]
+        pending = -1
+        prev = ""
+        for s, _e, kind in structure.top:
+            if kind == "comment":
+                if pending < 0:
+                    pending = s
+                continue
+            at = pending if pending >= 0 else s
+            if kind == "definition" or prev == "definition":
+                starts.append(at)
+            prev = kind
+            pending = -1
+        starts = sorted(set(p for p in starts if 0 <= p <= n))
+        regions = []
+        for i, s in enumerate(starts):
+            e = starts[i + 1] if i + 1 < len(starts) else n
+            if e > s:
+                regions.append(Region(s, e, 0, "definition" if i + 1 < len(starts) else "end", None, 0))
+        return tuple(regions)
+
+    def pack_options(self) -> dict[str, Any]:
+        return {
+            "keep_indent": True,
+            "min_chunk_size": self.min_chunk_size,
+            "merge_small_regions": self.merge_small_definitions,
+        }
+
+    # -- enrich ----------------------------------------------------------------------
+
+    def context(self, metadata: Mapping[str, Any], span: Span) -> str:
+        """Sets the chunk's code metadata; returns the signatures of the definitions the
+        chunk continues (outermost first), after the file's imports when
+        ``include_imports`` is set."""
+        if not isinstance(metadata, dict):
+            return ""
+        info = metadata.pop("_code", None)
+        if not isinstance(info, _Chunking):
+            return ""
+        st, text = info.structure, info.text
+        meta = st.describe(text, span.start, span.end)
+        signatures = meta.pop("_signatures")
+        metadata["language"] = st.language
+        metadata.update(meta)
+        parts: list[str] = []
+        if self.include_imports and st.imports:
+            first, last = st.imports[0][0], st.imports[-1][1]
+            if not (span.start < last and first < span.end):
+                parts.append(st.imports_text(text))
+        parts.extend(signatures)
+        return "\n".join(parts)
+
+
+def grammar_available_base() -> bool:
+    """Whether the ``tree_sitter`` package itself is installed."""
+    import importlib.util
+
+    return importlib.util.find_spec("tree_sitter") is not None

@@ -1,0 +1,743 @@
+"""Source code by syntax tree: definitions, statements and token boundaries with exact offsets.
+
+:func:`parse_code` reads a source file with a tree-sitter grammar from PyPI
+(``tree-sitter-python``, ``tree-sitter-typescript``, ...; see
+:mod:`chunkwise.parsers.code_languages`) -- or, for Python without tree-sitter, with the
+standard library's :mod:`ast` and :mod:`tokenize` -- and returns a
+:class:`CodeStructure`: what the ``code`` strategy needs to cut a file where a reader would.
+
+* definitions (functions, classes, methods, ...) with their leading comments, decorators
+  and attributes, their qualified names (``Store.__init__``) and signatures;
+* the top-level items in order (imports, constants, definitions), namespaces opened;
+* statement cuts: between sibling statements (or members) that start a line, ranked by the
+  indentation of the line they start (a class's methods before the statements inside
+  them), with cuts next to a definition ranked above plain statement cuts;
+* line cuts between tokens (never inside a multi-line string or comment) and token cuts
+  (between two tokens on one line).
+
+Nothing here knows sizes; all offsets are Python ``str`` indices (tree-sitter's byte
+offsets are converted).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ConfigError, MissingDependencyError
+from .code_languages import LANGUAGES, LanguageSpec
+
+__all__ = ["CodeStructure", "Definition", "grammar_available", "parse_code", "tree_sitter_parser"]
+
+_NAME_TYPES = frozenset(
+    {
+        "identifier", "type_identifier", "constant", "name", "word", "simple_identifier", "field_identifier",
+        "property_identifier", "namespace_identifier", "scope_resolution", "qualified_identifier",
+        "object_reference", "user_type",
+    }
+)
+_BODY_TYPES = frozenset(
+    {
+        "block", "body", "class_body", "function_body", "enum_class_body", "declaration_list", "compound_statement",
+        "field_declaration_list", "body_statement", "statement_block", "protocol_body", "enum_body",
+        "interface_body", "enum_variant_list", "object_type", "statement_list",
+    }
+)
+_FUNCTION_VALUES = frozenset(
+    {"arrow_function", "function_expression", "function", "generator_function", "class", "class_expression"}
+)
+_NEEDS_BODY = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
+_ATTRIBUTE_LINE = re.compile(r"\s*(?:@|#\[|\[)")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A named definition of the file.
+
+    Attributes:
+        start: where its group starts (leading comments, decorators, attributes).
+        head: where its own text starts (the keyword or modifiers).
+        end: where it ends (its last non-whitespace character + 1).
+        name, qualname: its name and the dotted names of the definitions around it.
+        node_type: the syntax node type (``"function_definition"``).
+        signature: its header (``"class Store:"``, ``"    def load(self, path):"``), indented
+            as in the file.
+        parent: the index of the enclosing definition, -1 at top level.
+        container: a namespace (its members count as top level; never kept whole).
+    """
+
+    start: int
+    head: int
+    end: int
+    name: str
+    qualname: str
+    node_type: str
+    signature: str
+    parent: int
+    container: bool = False
+
+
+@dataclass(frozen=True)
+class CodeStructure:
+    """What :func:`parse_code` found in one source text.
+
+    Attributes:
+        language: the canonical language name.
+        parser: ``"tree-sitter"``, ``"ast"`` (Python's standard library) or ``"lines"`` (the
+            text could not be parsed: only line cuts).
+        has_errors: the parser recovered from syntax errors.
+        definitions: in document order (a parent before its members).
+        top: the top-level items after opening namespaces: ``(start, end, kind)`` with kind
+            ``"definition"``, ``"statement"`` or ``"comment"``.
+        items: the top-level items of the file as written (a namespace is one item).
+        statements: ``(start, end, node_type)`` of every statement-like item that starts a
+            line, at every depth, sorted by start (outer first).
+        cuts: ``(a, b, indent, next_to_definition)``: a statement cut ends a piece at ``a``
+            and starts the next at ``b`` (``text[a:b]`` is whitespace).
+        line_cuts, token_cuts: ``(a, b)`` between two tokens on different lines / one line.
+        imports: ``(start, end)`` of the top-level imports.
+    """
+
+    language: str
+    parser: str
+    has_errors: bool = False
+    definitions: tuple[Definition, ...] = ()
+    top: tuple[tuple[int, int, str], ...] = ()
+    items: tuple[tuple[int, int], ...] = ()
+    statements: tuple[tuple[int, int, str], ...] = ()
+    cuts: tuple[tuple[int, int, int, bool], ...] = ()
+    line_cuts: tuple[tuple[int, int], ...] = ()
+    token_cuts: tuple[tuple[int, int], ...] = ()
+    imports: tuple[tuple[int, int], ...] = ()
+    _index: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    # -- per chunk ---------------------------------------------------------------------
+
+    def _prepare(self, text: str) -> dict[str, Any]:
+        ix = self._index
+        if not ix:
+            ix["lines"] = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+            ix["heads"] = sorted((d.head, i) for i, d in enumerate(self.definitions))
+            ix["item_starts"] = [s for s, _ in self.items]
+            st = sorted(self.statements, key=lambda x: (x[0], -x[1]))
+            ix["statements"] = st
+            ix["stmt_starts"] = [s for s, _, _ in st]
+            ix["imports"] = "\n".join(text[s:e] for s, e in self.imports)
+        return ix
+
+    def describe(self, text: str, start: int, end: int) -> dict[str, Any]:
+        """Metadata of the chunk ``text[start:end]``: ``start_line``/``end_line`` (1-based),
+        ``symbols`` (qualified names of the definitions that begin in it), ``node_types``
+        (of the outermost statements it holds whole, else of the statement it lies in),
+        ``split_part`` (it does not hold whole top-level items), ``part_of`` (the
+        innermost definition it is a part of, when split) and ``_signatures`` (the headers
+        of the definitions it continues, outermost first)."""
+        ix = self._prepare(text)
+        lines = ix["lines"]
+        meta: dict[str, Any] = {
+            "start_line": bisect_right(lines, start),
+            "end_line": bisect_right(lines, max(start, end - 1)),
+        }
+        defs = self.definitions
+        heads = ix["heads"]
+        lo = bisect_left(heads, (start, -1))
+        hi = bisect_left(heads, (end, -1))
+        meta["symbols"] = [defs[i].qualname for _, i in heads[lo:hi] if not defs[i].container]
+        # node types: the outermost whole statements, else the innermost one around
+        st, starts = ix["statements"], ix["stmt_starts"]
+        types: list[str] = []
+        covered = -1
+        for k in range(bisect_left(starts, start), bisect_left(starts, end)):
+            s, e, t = st[k]
+            if e <= end and s >= covered:
+                if t not in types:
+                    types.append(t)
+                covered = e
+        if not types:
+            around = [t for s, e, t in st[: bisect_right(starts, start)] if s <= start and e >= end]
+            if around:
+                types.append(around[-1])
+        meta["node_types"] = types
+        # split parts: a chunk starting or ending strictly inside a top-level item
+        item_starts = ix["item_starts"]
+        split = False
+        for p in (start, end):
+            k = bisect_right(item_starts, p) - 1
+            if k >= 0 and self.items[k][0] < p < self.items[k][1]:
+                split = True
+        meta["split_part"] = split
+        # the definitions the chunk continues (starts inside) or leaves unfinished
+        cont = [d for d in defs if d.start < start < d.end]
+        if split:
+            open_ = [d for d in defs if (d.start < start < d.end) or (d.start < end < d.end)]
+            named = [d for d in open_ if not d.container] or open_
+            if named:
+                meta["part_of"] = max(named, key=lambda d: d.start).qualname
+        meta["_signatures"] = [d.signature for d in sorted(cont, key=lambda d: d.start) if d.signature]
+        return meta
+
+    def imports_text(self, text: str) -> str:
+        """The top-level imports, one per line."""
+        return self._prepare(text)["imports"]
+
+
+# -- the shared analysis --------------------------------------------------------------
+
+
+class _Node:
+    """A syntax node, as both parsers give it to the analysis."""
+
+    __slots__ = ("type", "start", "end", "children", "name", "def_type", "head", "head_end", "container", "trivia",
+                 "comment")
+
+    def __init__(self, type: str, start: int, end: int) -> None:
+        self.type = type
+        self.start = start
+        self.end = end
+        self.children: list[_Node] = []
+        self.name: str | None = None
+        self.def_type = ""
+        self.head = start
+        self.head_end = -1
+        self.container = False
+        self.trivia = False
+        self.comment = False
+
+
+class _Group:
+    __slots__ = ("start", "end", "node")
+
+    def __init__(self, start: int, end: int, node: _Node | None) -> None:
+        self.start = start
+        self.end = end
+        self.node = node
+
+
+def _rstrip_pos(text: str, lo: int, p: int) -> int:
+    while p > lo and text[p - 1].isspace():
+        p -= 1
+    return p
+
+
+def _at_line_start(text: str, p: int) -> int:
+    """The start of ``p``'s line when only spaces and tabs come before ``p`` on it, else -1."""
+    ls = max(text.rfind("\n", 0, p), text.rfind("\r", 0, p)) + 1
+    seg = text[ls:p]
+    return ls if not seg.strip(" \t\f\v") else -1
+
+
+def _groups(text: str, children: list[_Node]) -> list[_Group]:
+    """Children grouped: comments and attached nodes (decorators, attributes) go with the
+    node right below them (no blank line between); a comment on the line where the node
+    before it ends goes with that node."""
+    out: list[_Group] = []
+    pending = -1
+    n = len(children)
+    for i, c in enumerate(children):
+        if c.trivia:
+            if c.comment and pending < 0 and out and "\n" not in text[out[-1].end : c.start] and "\r" not in text[
+                out[-1].end : c.start
+            ]:
+                out[-1].end = max(out[-1].end, c.end)
+                continue
+            if pending < 0:
+                pending = c.start
+            if i + 1 < n:
+                gap = text[c.end : children[i + 1].start]
+                if not c.comment or gap.count("\n") + gap.count("\r") - gap.count("\r\n") <= 1:
+                    continue
+            out.append(_Group(pending, c.end, None))
+            pending = -1
+        else:
+            out.append(_Group(pending if pending >= 0 else c.start, c.end, c))
+            pending = -1
+    return out
+
+
+def _signature(text: str, node: _Node) -> str:
+    head, end = node.head, node.head_end
+    if end <= head:
+        nl = _LINE_BREAK.search(text, head, node.end)
+        end = nl.start() if nl else node.end
+    ls = max(text.rfind("\n", 0, head), text.rfind("\r", 0, head)) + 1
+    if text[ls:head].strip():
+        ls = head
+    lines = text[ls:end].rstrip().splitlines()
+    while len(lines) > 1 and _ATTRIBUTE_LINE.match(lines[0]):
+        lines.pop(0)
+    sig = "\n".join(line.rstrip() for line in lines)
+    return sig if len(sig) <= 400 else sig[:400].rstrip() + " \u2026"
+
+
+def _expand(nodes: list[_Node], text: str) -> list[_Node]:
+    """Top-level nodes with namespaces opened: a container gives its members."""
+    out: list[_Node] = []
+    for c in nodes:
+        if not c.container:
+            out.append(c)
+            continue
+        first_line_end = _LINE_BREAK.search(text, c.start, c.end)
+        fle = first_line_end.start() if first_line_end else c.end
+        for k in c.children:
+            if k.container:
+                out.extend(_expand([k], text))
+            elif k.type in _BODY_TYPES and k.children:
+                out.extend(_expand(k.children, text))
+            elif k.start < fle and k.end <= fle:
+                continue  # the container's own header (its name)
+            else:
+                out.append(k)
+    return out
+
+
+def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tuple[int, int]], has_errors: bool,
+             import_types: frozenset[str]) -> CodeStructure:
+    defs: list[Definition] = []
+    cuts: dict[tuple[int, int], tuple[int, bool]] = {}
+    statements: list[tuple[int, int, str]] = []
+    tab = 4
+    stack: list[tuple[_Node, int, str]] = [(root, -1, "")]
+    while stack:
+        node, parent, prefix = stack.pop()
+        if not node.children:
+            continue
+        groups = _groups(text, node.children)
+        prev_def = False
+        for g in groups:
+            c = g.node
+            is_def = c is not None and c.name is not None
+            ls = _at_line_start(text, g.start)
+            if ls >= 0 and g.start > 0:
+                a = _rstrip_pos(text, 0, ls)
+                if a > 0:
+                    indent = len(text[ls : g.start].expandtabs(tab))
+                    key = (a, g.start)
+                    old = cuts.get(key)
+                    flag = is_def or prev_def
+                    cuts[key] = (indent, flag or (old[1] if old else False))
+                statements.append((g.start, g.end, (c.def_type or c.type) if c is not None else "comment"))
+            prev_def = is_def
+            if c is None:
+                continue
+            if is_def:
+                name = c.name or ""
+                qual = f"{prefix}.{name}" if prefix and name else (name or prefix)
+                idx = len(defs)
+                sig = _signature(text, c) if not (c.container and not name) else ""
+                defs.append(Definition(g.start, c.head, c.end, name, qual, c.def_type or c.type, sig, parent, c.container))
+                stack.append((c, idx, qual))
+            else:
+                stack.append((c, parent, prefix))
+    defs.sort(key=lambda d: (d.start, -d.end))
+    # remap parents after sorting (parents start before their members)
+    # (parent indexes are only used through ranges, so the sorted order is enough)
+    top_nodes = _expand(root.children, text)
+    top: list[tuple[int, int, str]] = []
+    for g in _groups(text, top_nodes):
+        kind = "comment" if g.node is None else ("definition" if g.node.name is not None else "statement")
+        top.append((g.start, g.end, kind))
+    items = [(g.start, g.end) for g in _groups(text, root.children)]
+    seen_stmt = {(s, e) for s, e, _ in statements}
+    for g in _groups(text, root.children):
+        if (g.start, g.end) not in seen_stmt:
+            statements.append((g.start, g.end, (g.node.def_type or g.node.type) if g.node else "comment"))
+    imports = [(c.start, c.end) for c in top_nodes if c.type in import_types]
+    line_cuts: list[tuple[int, int]] = []
+    token_cuts: list[tuple[int, int]] = []
+    leaves.sort()
+    prev_end = -1
+    for s, e in leaves:
+        if s >= e:
+            continue
+        if prev_end > 0 and s >= prev_end:
+            gap = text[prev_end:s]
+            if not gap:
+                if text[prev_end - 1] < "\x80" and text[s] < "\x80":
+                    token_cuts.append((s, s))
+            elif gap.isspace():
+                if "\n" in gap or "\r" in gap:
+                    line_cuts.append((prev_end, s))
+                else:
+                    token_cuts.append((prev_end, s))
+        prev_end = max(prev_end, e)
+    good_cuts = tuple(
+        sorted((a, b, ind, flag) for (a, b), (ind, flag) in cuts.items() if a < b and text[a:b].isspace())
+    )
+    return CodeStructure(
+        language=language,
+        parser=parser,
+        has_errors=has_errors,
+        definitions=tuple(defs),
+        top=tuple(top),
+        items=tuple(items),
+        statements=tuple(statements),
+        cuts=good_cuts,
+        line_cuts=tuple(line_cuts),
+        token_cuts=tuple(token_cuts),
+        imports=tuple(imports),
+    )
+
+
+# -- tree-sitter ----------------------------------------------------------------------
+
+_PARSERS: dict[str, Any] = {}
+
+
+def grammar_available(language: str) -> bool:
+    """Whether tree-sitter and the grammar package of ``language`` are installed."""
+    import importlib.util
+
+    spec = LANGUAGES[language]
+    return importlib.util.find_spec("tree_sitter") is not None and importlib.util.find_spec(spec.module) is not None
+
+
+def tree_sitter_parser(language: str) -> Any:
+    """A tree-sitter ``Parser`` for ``language`` (cached per process).
+
+    Raises:
+        MissingDependencyError: tree-sitter or the grammar package is not installed.
+    """
+    parser = _PARSERS.get(language)
+    if parser is not None:
+        return parser
+    import importlib
+
+    spec = LANGUAGES[language]
+    try:
+        import tree_sitter
+    except ImportError:
+        raise MissingDependencyError("tree-sitter", "code", f"code chunking of {language}") from None
+    try:
+        module = importlib.import_module(spec.module)
+    except ImportError:
+        raise MissingDependencyError(spec.package, "code", f"code chunking of {language}") from None
+    parser = tree_sitter.Parser(tree_sitter.Language(getattr(module, spec.function)()))
+    _PARSERS[language] = parser
+    return parser
+
+
+class _Offsets:
+    """UTF-8 byte offsets to ``str`` offsets."""
+
+    def __init__(self, text: str, data: bytes) -> None:
+        self.identity = len(data) == len(text)
+        self.after: list[int] = []  # byte offset after each non-ASCII character
+        self.extra: list[int] = []  # extra bytes up to and including it
+        if not self.identity:
+            total = 0
+            for m in re.finditer(r"[^\x00-\x7f]", text):
+                ch = m.group()
+                n = len(ch.encode("utf-8", "surrogatepass")) - 1
+                total += n
+                self.after.append(m.start() + total + 1)
+                self.extra.append(total)
+
+    def __call__(self, b: int) -> int:
+        if self.identity:
+            return b
+        k = bisect_right(self.after, b) - 1
+        return b - (self.extra[k] if k >= 0 else 0)
+
+
+def _opaque(t: str) -> bool:
+    return ("comment" in t or "heredoc" in t or ("string" in t and "concatenated" not in t)
+            or t in ("regex", "regex_literal"))
+
+
+def _node_text(data: bytes, node: Any) -> str:
+    return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _name_of(node: Any, data: bytes) -> str | None:
+    t = node.type
+    n = node.child_by_field_name("name")
+    if t == "type_declaration":  # Go: type T struct {...}
+        for c in node.named_children:
+            if c.type in ("type_spec", "type_alias"):
+                n = c.child_by_field_name("name")
+                break
+    if t == "impl_item":
+        n = node.child_by_field_name("type")
+    if t == "companion_object" and n is None:
+        return "Companion"
+    if n is None:
+        d = node.child_by_field_name("declarator")
+        while d is not None and d.type not in _NAME_TYPES:
+            d = d.child_by_field_name("declarator") or next(
+                (c for c in d.named_children if c.type in _NAME_TYPES), None
+            )
+        n = d
+    if n is None:
+        n = next((c for c in node.named_children if c.type in _NAME_TYPES), None)
+    if n is None:
+        return None
+    name = _node_text(data, n).strip()
+    name = name.replace("::", ".").replace("\\", ".")
+    name = re.sub(r"\s+", " ", name)
+    if t == "method_declaration":  # Go: func (t *T) M() -> T.M
+        recv = node.child_by_field_name("receiver")
+        if recv is not None:
+            m = re.search(r"([A-Za-z_][A-Za-z_0-9]*)\s*(?:\[[^\]]*\])?\s*\)\s*$", _node_text(data, recv))
+            if m:
+                name = f"{m.group(1)}.{name}"
+    return name or None
+
+
+def _body_of(node: Any) -> Any:
+    body = node.child_by_field_name("body")
+    if body is None:
+        body = next((c for c in node.named_children if c.type in _BODY_TYPES), None)
+    return body
+
+
+def _definition(node: Any, spec: LanguageSpec, data: bytes) -> tuple[str, Any, Any] | None:
+    """``(name, definition node, body node)`` when ``node`` defines something."""
+    t = node.type
+    if t in ("lexical_declaration", "variable_declaration"):
+        decls = [c for c in node.named_children if c.type == "variable_declarator"]
+        if len(decls) != 1:
+            return None
+        value = decls[0].child_by_field_name("value")
+        if value is None or value.type not in _FUNCTION_VALUES:
+            return None
+        name = decls[0].child_by_field_name("name")
+        return (_node_text(data, name) if name is not None else None) or None, node, _body_of(value)
+    if t in _NEEDS_BODY and node.child_by_field_name("body") is None:
+        return None
+    name = _name_of(node, data)
+    if name is None:
+        return None
+    return name, node, _body_of(node)
+
+
+def _from_tree_sitter(text: str, spec: LanguageSpec) -> CodeStructure:
+    parser = tree_sitter_parser(spec.name)
+    data = text.encode("utf-8", "surrogatepass")
+    tree = parser.parse(data)
+    off = _Offsets(text, data)
+    leaves: list[tuple[int, int]] = []
+    rootts = tree.root_node
+    root = _Node(rootts.type, 0, len(text))
+    defs, wrappers, containers, attached = spec.definitions, spec.wrappers, spec.containers, spec.attached
+    consumed: set[int] = set()
+    stack: list[tuple[Any, _Node]] = [(rootts, root)]
+    while stack:
+        ts_node, node = stack.pop()
+        kids = ts_node.children
+        out: list[_Node] = []
+        for c in kids:
+            t = c.type
+            s, e = off(c.start_byte), off(c.end_byte)
+            if e <= s:
+                continue
+            if c.child_count == 0 or _opaque(t):
+                leaves.append((s, e))
+                if not c.is_named:
+                    continue
+            elif not c.is_named:
+                # an anonymous node with children: its tokens still count
+                stack.append((c, _Node(t, s, e)))
+                continue
+            k = _Node(t, s, _rstrip_pos(text, s, e))
+            if "comment" in t:
+                k.trivia = k.comment = True
+            elif t in attached:
+                k.trivia = True
+            elif c.child_count and not _opaque(t):
+                found = None
+                if t in wrappers:
+                    for w in c.named_children:
+                        if w.type in defs or w.type in wrappers:
+                            found = _definition(w, spec, data) if w.type in defs else None
+                            if found is None and w.type in wrappers:
+                                inner = next((x for x in w.named_children if x.type in defs), None)
+                                found = _definition(inner, spec, data) if inner is not None else None
+                            if found is not None:
+                                break
+                elif t in defs and c.id not in consumed:
+                    found = _definition(c, spec, data)
+                elif t in containers:
+                    k.container = True
+                    if not t.startswith("preproc"):
+                        nm = c.child_by_field_name("name")
+                        k.name = _node_text(data, nm).strip().replace("::", ".") if nm is not None else None
+                    k.def_type = t
+                    k.head = s
+                    body = _body_of(c)
+                    k.head_end = off(body.start_byte) if body is not None else -1
+                    if k.name is None:
+                        k.name = None
+                if found is not None:
+                    name, dnode, body = found
+                    consumed.add(dnode.id)
+                    k.name = name
+                    k.def_type = dnode.type
+                    k.head = off(dnode.start_byte)
+                    k.head_end = off(body.start_byte) if body is not None else -1
+                stack.append((c, k))
+            out.append(k)
+        node.children.extend(out)
+    # containers without a name still open (preprocessor blocks): mark them unnamed
+    return _analyze(text, spec.name, "tree-sitter", root, leaves, rootts.has_error, spec.imports)
+
+
+# -- Python's standard library ---------------------------------------------------------
+
+_AST_TYPES = {
+    "FunctionDef": "function_definition",
+    "AsyncFunctionDef": "function_definition",
+    "ClassDef": "class_definition",
+    "Import": "import_statement",
+    "ImportFrom": "import_from_statement",
+    "Expr": "expression_statement",
+    "Assign": "expression_statement",
+    "AugAssign": "expression_statement",
+    "AnnAssign": "expression_statement",
+    "TypeAlias": "type_alias_statement",
+}
+
+
+def _ast_type(node: Any) -> str:
+    name = type(node).__name__
+    if name in _AST_TYPES:
+        return _AST_TYPES[name]
+    snake = re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    return snake if snake.endswith("_clause") else snake + "_statement"
+
+
+def _from_ast(text: str) -> CodeStructure:
+    import ast
+    import io
+    import tokenize
+
+    tree = ast.parse(text)
+    line_starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+    lines_b: dict[int, bytes] = {}
+
+    def pos(lineno: int, col: int) -> int:
+        ls = line_starts[lineno - 1]
+        if col == 0:
+            return ls
+        le = line_starts[lineno] if lineno < len(line_starts) else len(text)
+        line = text[ls:le]
+        if line.isascii():
+            return ls + col
+        b = lines_b.get(lineno)
+        if b is None:
+            b = lines_b[lineno] = line.encode("utf-8", "surrogatepass")
+        return ls + len(b[:col].decode("utf-8", "surrogatepass"))
+
+    leaves: list[tuple[int, int]] = []
+    comments: list[_Node] = []
+    try:
+        depth = 0
+        fstart = 0
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type in (tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
+                continue
+            s = line_starts[tok.start[0] - 1] + tok.start[1]
+            e = line_starts[tok.end[0] - 1] + tok.end[1]
+            name = tokenize.tok_name.get(tok.type, "")
+            if name == "FSTRING_START":
+                if depth == 0:
+                    fstart = s
+                depth += 1
+                continue
+            if name == "FSTRING_END":
+                depth -= 1
+                if depth == 0:
+                    leaves.append((fstart, e))
+                continue
+            if depth:
+                continue
+            leaves.append((s, e))
+            if tok.type == tokenize.COMMENT:
+                k = _Node("comment", s, e)
+                k.trivia = k.comment = True
+                comments.append(k)
+    except (tokenize.TokenError, SyntaxError, IndentationError, IndexError):
+        leaves = []
+        comments = []
+
+    def convert(st: Any) -> _Node:
+        s = pos(st.lineno, st.col_offset)
+        e = pos(st.end_lineno, st.end_col_offset)
+        k = _Node(_ast_type(st), s, _rstrip_pos(text, s, e))
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            k.name = st.name
+            k.def_type = k.type
+            k.head = s
+            if st.decorator_list:
+                d0 = st.decorator_list[0]
+                at = text.rfind("@", 0, pos(d0.lineno, d0.col_offset))
+                if at >= 0:
+                    k.start = min(k.start, at)
+            if st.body:
+                b0 = pos(st.body[0].lineno, st.body[0].col_offset)
+                k.head_end = _rstrip_pos(text, s, b0)
+        return k
+
+    root = _Node("module", 0, len(text))
+    work: list[tuple[Any, _Node]] = [(tree, root)]
+    nodes: list[_Node] = []
+    while work:
+        st, node = work.pop()
+        bodies: list[Any] = []
+        for fname in ("body", "orelse", "finalbody", "handlers", "cases"):
+            v = getattr(st, fname, None)
+            if isinstance(v, list):
+                bodies.extend(v)
+        for child in bodies:
+            if not hasattr(child, "lineno"):
+                if hasattr(child, "body") and hasattr(child, "pattern"):  # match_case
+                    child.lineno, child.col_offset = child.pattern.lineno, child.pattern.col_offset
+                    last = child.body[-1]
+                    child.end_lineno, child.end_col_offset = last.end_lineno, last.end_col_offset
+                else:
+                    continue
+            k = convert(child)
+            node.children.append(k)
+            nodes.append(k)
+            work.append((child, k))
+    # comments go into the innermost node that holds them
+    for cm in comments:
+        holder = root
+        while True:
+            inner = next((c for c in holder.children if c.start <= cm.start < c.end and not c.comment), None)
+            if inner is None:
+                break
+            holder = inner
+        holder.children.append(cm)
+    for k in [root, *nodes]:
+        k.children.sort(key=lambda n: n.start)
+    imports = frozenset({"import_statement", "import_from_statement"})
+    return _analyze(text, "python", "ast", root, leaves, False, imports)
+
+
+# -- entry point ----------------------------------------------------------------------
+
+
+def parse_code(text: str, language: str, parser: str = "auto") -> CodeStructure:
+    """The structure of ``text`` in ``language`` (a canonical name of
+    :data:`~chunkwise.parsers.code_languages.LANGUAGES`).
+
+    Args:
+        parser: ``"auto"`` (tree-sitter when its grammar is installed; for Python else the
+            standard library), ``"tree-sitter"`` or ``"ast"`` (Python only).
+
+    Raises:
+        MissingDependencyError: no parser for ``language`` is installed.
+        ConfigError: ``parser="ast"`` for a language other than Python.
+    """
+    spec = LANGUAGES[language]
+    if parser == "ast" or (parser == "auto" and language == "python" and not grammar_available("python")):
+        if language != "python":
+            raise ConfigError(f"parser='ast' reads Python only, not {language!r}; use parser='tree-sitter'")
+        try:
+            return _from_ast(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return CodeStructure(language=language, parser="lines", has_errors=True)
+    return _from_tree_sitter(text, spec)
