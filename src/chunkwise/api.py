@@ -14,9 +14,9 @@ from .types import Chunk, Document
 
 __all__ = ["AUTO_ALSO", "AutoChunker", "chunk", "make_chunker"]
 
-AUTO_ALSO = ("table",)
+AUTO_ALSO = ("table", "code")
 """Strategies ``auto`` picks for some formats besides markdown and recursive (``table`` for
-CSV and TSV documents; see :func:`chunkwise.registry.auto_strategy`)."""
+CSV and TSV documents, ``code`` for source files; see :func:`chunkwise.registry.auto_strategy`)."""
 
 
 def _init_fields(cls: type) -> set[str]:
@@ -26,8 +26,8 @@ def _init_fields(cls: type) -> set[str]:
 @dataclasses.dataclass(frozen=True)
 class AutoChunker:
     """markdown for documents whose format is markdown or html (.md, .markdown, .html,
-    .htm files), table for csv and tsv (.csv, .tsv), recursive for the rest (plain text,
-    a str).
+    .htm files), table for csv and tsv (.csv, .tsv), code for source files (.py, .ts, .java,
+    ...), recursive for the rest (plain text, a str).
 
     Made by ``make_chunker("auto", **params)``: each parameter goes to the strategies that
     have it (``chunk_size``, ``chunk_overlap``, ``unit`` and ``tokenizer`` to both,

@@ -74,10 +74,22 @@ def auto_strategy(document: Any) -> str:
     """The strategy ``auto`` uses for ``document``: ``"markdown"`` when its
     ``metadata["format"]`` is ``"markdown"`` or ``"html"`` (what :func:`chunkwise.load`
     records for ``.md``, ``.markdown``, ``.html`` and ``.htm`` files), ``"recursive"``
-    otherwise; ``"table"`` for ``"csv"`` and ``"tsv"`` (``.csv``, ``.tsv`` files); a
-    plain ``str`` is text, so ``"recursive"``."""
+    otherwise; ``"table"`` for ``"csv"`` and ``"tsv"`` (``.csv``, ``.tsv`` files);
+    ``"code"`` for ``"code"`` (source files: ``.py``, ``.ts``, ``.java``, ...) when a parser
+    of its language is installed; a plain ``str`` is text, so ``"recursive"``."""
     metadata = getattr(document, "metadata", None)
     fmt = metadata.get("format") if metadata is not None else None
     if fmt in TABLE_FORMATS:
         return "table"
+    if fmt == "code" and _code_readable(metadata.get("language")):
+        return "code"
     return "markdown" if fmt in STRUCTURED_FORMATS else "recursive"
+
+
+def _code_readable(language: Any) -> bool:
+    """Whether the ``code`` strategy can parse ``language`` here (Python always can)."""
+    from .parsers.code import grammar_available
+    from .parsers.code_languages import resolve_language
+
+    canon = resolve_language(language) if isinstance(language, str) else None
+    return canon is not None and (canon == "python" or grammar_available(canon))

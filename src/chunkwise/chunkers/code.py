@@ -181,15 +181,13 @@ class CodeChunker(BaseChunker):
         label = Label(0, n, "_code", _Chunking(structure, text), "overlap")
         if structure.parser == "lines":
             return Segments(levels=(PARAGRAPH, LINE), labels=(label,))
-        by_indent: dict[tuple[int, bool], list[tuple[int, int]]] = {}
-        for a, b, indent, flag in structure.cuts:
-            by_indent.setdefault((indent, flag), []).append((a, b))
+        by_rank: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for a, b, indent, kind in structure.cuts:
+            by_rank.setdefault((indent, kind), []).append((a, b))
         levels: list[Level] = []
-        for indent in sorted({i for i, _ in by_indent}):
-            if (indent, True) in by_indent:
-                levels.append(_positions("definition" if indent == 0 else "member", by_indent[(indent, True)]))
-            if (indent, False) in by_indent:
-                levels.append(_positions("statement", by_indent[(indent, False)]))
+        for indent, kind in sorted(by_rank):
+            name = ("definition" if indent == 0 else "member", "statement", "clause")[kind]
+            levels.append(_positions(name, by_rank[(indent, kind)]))
         levels.append(_positions("line", list(structure.line_cuts)))
         levels.append(_positions("token", list(structure.token_cuts)))
         levels.append(LINE)  # inside multi-line strings and comments

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import LoadError, UnsupportedFormatError
 from ..types import Document, document_id_for_path
+from . import code as _code
 from . import csv as _csv
 from . import html as _html
 from . import markdown as _markdown
@@ -56,12 +57,14 @@ __all__ = [
     "unregister_loader",
 ]
 
-FORMATS = ("text", "markdown", "html", "csv", "tsv")
+FORMATS = ("text", "markdown", "html", "csv", "tsv", "code")
 """The formats of the built-in loaders."""
 
 SUFFIXES = {
     s: ld.format
-    for ld in (_text.TextLoader, _markdown.MarkdownLoader, _html.HtmlLoader, _csv.CsvLoader, _csv.TsvLoader)
+    for ld in (
+        _text.TextLoader, _markdown.MarkdownLoader, _html.HtmlLoader, _csv.CsvLoader, _csv.TsvLoader, _code.CodeLoader
+    )
     for s in ld.suffixes
 }
 """File endings of the built-in loaders and their formats (``".md": "markdown"``)."""

@@ -45,9 +45,11 @@ _BODY_TYPES = frozenset(
         "interface_body", "enum_variant_list", "object_type", "statement_list",
     }
 )
+_BODY_ENDINGS = ("body", "block", "statements", "program", "module", "clause", "unit", "file")
 _FUNCTION_VALUES = frozenset(
     {"arrow_function", "function_expression", "function", "generator_function", "class", "class_expression"}
 )
+_CLAUSE = re.compile(r"(?:^|_)(?:clause|else|elif|elsif|except|catch|finally|rescue|ensure|when|case)(?:_|$)")
 _NEEDS_BODY = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
 _ATTRIBUTE_LINE = re.compile(r"\s*(?:@|#\[|\[)")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -95,8 +97,10 @@ class CodeStructure:
         items: the top-level items of the file as written (a namespace is one item).
         statements: ``(start, end, node_type)`` of every statement-like item that starts a
             line, at every depth, sorted by start (outer first).
-        cuts: ``(a, b, indent, next_to_definition)``: a statement cut ends a piece at ``a``
-            and starts the next at ``b`` (``text[a:b]`` is whitespace).
+        cuts: ``(a, b, indent, kind)``: a statement cut ends a piece at ``a`` and starts
+            the next at ``b`` (``text[a:b]`` is whitespace); kind 0 next to a definition,
+            1 between statements, 2 before a clause of a compound statement (``else``,
+            ``except``, ``catch``).
         line_cuts, token_cuts: ``(a, b)`` between two tokens on different lines / one line.
         imports: ``(start, end)`` of the top-level imports.
     """
@@ -108,7 +112,7 @@ class CodeStructure:
     top: tuple[tuple[int, int, str], ...] = ()
     items: tuple[tuple[int, int], ...] = ()
     statements: tuple[tuple[int, int, str], ...] = ()
-    cuts: tuple[tuple[int, int, int, bool], ...] = ()
+    cuts: tuple[tuple[int, int, int, int], ...] = ()
     line_cuts: tuple[tuple[int, int], ...] = ()
     token_cuts: tuple[tuple[int, int], ...] = ()
     imports: tuple[tuple[int, int], ...] = ()
@@ -294,9 +298,9 @@ def _expand(nodes: list[_Node], text: str) -> list[_Node]:
 
 
 def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tuple[int, int]], has_errors: bool,
-             import_types: frozenset[str]) -> CodeStructure:
+             import_types: frozenset[str], all_lists: bool = False) -> CodeStructure:
     defs: list[Definition] = []
-    cuts: dict[tuple[int, int], tuple[int, bool]] = {}
+    cuts: dict[tuple[int, int], tuple[int, int]] = {}
     statements: list[tuple[int, int, str]] = []
     tab = 4
     stack: list[tuple[_Node, int, str]] = [(root, -1, "")]
@@ -306,6 +310,7 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
             continue
         groups = _groups(text, node.children)
         prev_def = False
+        listing = all_lists or node is root or node.type in _BODY_TYPES or node.type.endswith(_BODY_ENDINGS)
         for g in groups:
             c = g.node
             is_def = c is not None and c.name is not None
@@ -316,9 +321,15 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
                     indent = len(text[ls : g.start].expandtabs(tab))
                     key = (a, g.start)
                     old = cuts.get(key)
-                    flag = is_def or prev_def
-                    cuts[key] = (indent, flag or (old[1] if old else False))
-                statements.append((g.start, g.end, (c.def_type or c.type) if c is not None else "comment"))
+                    if is_def or prev_def:
+                        kind = 0
+                    elif c is not None and _CLAUSE.search(c.type):
+                        kind = 2
+                    else:
+                        kind = 1
+                    cuts[key] = (indent, min(kind, old[1]) if old else kind)
+                if listing:
+                    statements.append((g.start, g.end, (c.def_type or c.type) if c is not None else "comment"))
             prev_def = is_def
             if c is None:
                 continue
@@ -597,6 +608,8 @@ _AST_TYPES = {
     "AugAssign": "expression_statement",
     "AnnAssign": "expression_statement",
     "TypeAlias": "type_alias_statement",
+    "ExceptHandler": "except_clause",
+    "match_case": "case_clause",
 }
 
 
@@ -661,6 +674,9 @@ def _from_ast(text: str) -> CodeStructure:
     except (tokenize.TokenError, SyntaxError, IndentationError, IndexError):
         leaves = []
         comments = []
+    if "\r" in text.replace("\r\n", ""):  # tokenize reads lines at "\n" only, ast at "\r" too
+        leaves = []
+        comments = []
 
     def convert(st: Any) -> _Node:
         s = pos(st.lineno, st.col_offset)
@@ -714,7 +730,7 @@ def _from_ast(text: str) -> CodeStructure:
     for k in [root, *nodes]:
         k.children.sort(key=lambda n: n.start)
     imports = frozenset({"import_statement", "import_from_statement"})
-    return _analyze(text, "python", "ast", root, leaves, False, imports)
+    return _analyze(text, "python", "ast", root, leaves, False, imports, all_lists=True)
 
 
 # -- entry point ----------------------------------------------------------------------
