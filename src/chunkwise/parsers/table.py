@@ -325,8 +325,8 @@ def sniff_dialect(text: str, delimiter: str | None = None) -> tuple[str, str]:
     try:
         d = csv.Sniffer().sniff(sample, delimiters=delimiter or ",;\t|")
         found, quote = d.delimiter, d.quotechar or '"'
-    except csv.Error:
-        found, quote = ",", '"'
+    except csv.Error:  # the sniffer wants regular samples: count per line instead
+        found, quote = _count_delimiter(sample), '"'
     if delimiter is not None:
         found = delimiter
     elif found not in sample:
@@ -362,6 +362,26 @@ def delimited_table(
         first = table.values(text, *table.row_span(0)) if len(table.rows) else []
         head = [[""] * len(first)]
     return Table(tstart, tend, (tstart, body), starts[h:], "delimited", d, q, _names(head), tuple(starts[:h]))
+
+
+_QUOTED = re.compile(r'"(?:[^"]|"")*"')
+
+
+def _count_delimiter(sample: str) -> str:
+    """The candidate delimiter found the same number of times (at least once) on the most
+    of the sample's first lines, quoted text left out; ``","`` when none is found."""
+    lines = [x for x in _QUOTED.sub("", sample).splitlines()[:50] if x.strip()]
+    best, score = ",", 0
+    for d in ",\t;|":
+        counts = [x.count(d) for x in lines]
+        nonzero = [c for c in counts if c]
+        if not nonzero:
+            continue
+        mode = max(set(nonzero), key=nonzero.count)
+        n = counts.count(mode)
+        if n > score:
+            best, score = d, n
+    return best
 
 
 def _records(text: str, start: int, end: int, quote: str) -> array:

@@ -1,0 +1,265 @@
+"""Tables by rows: the table parser, the ``table`` strategy, the CSV/TSV loader, ``auto``
+and the markdown strategy's tables."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from invariants import check_invariants
+
+import chunkwise
+from chunkwise.errors import ConfigError, OversizeError
+from chunkwise.parsers.table import delimited_table, find_pipe_tables, pipe_cells
+from chunkwise.sizers import CharSizer, WordSizer
+
+PRICES = "# Prices\n\n| Item | Unit | Price |\n|---|---|---|\n" + "".join(
+    f"| Widget {i} | box | {i}.99 |\n" for i in range(1, 9)
+)
+
+
+def _csv(text: str, fmt: str = "csv") -> chunkwise.Document:
+    return chunkwise.parse(text, format=fmt)
+
+
+def _rows_whole(text: str, chunks, rows: list[tuple[int, int]]) -> None:
+    for s, e in rows:
+        assert any(c.start_index <= s and e <= c.end_index for c in chunks), f"row {text[s:e]!r} is split"
+
+
+def _row_spans(text: str, table) -> list[tuple[int, int]]:
+    out = []
+    for k in range(len(table.rows)):
+        s, e = table.row_span(k)
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        while s < e and text[s].isspace():
+            s += 1
+        out.append((s, e))
+    return out
+
+
+# -- the parser --------------------------------------------------------------------------
+
+
+def test_pipe_table_header_rows_body_rows_and_columns():
+    [t] = find_pipe_tables(PRICES)
+    assert PRICES[t.start :].startswith("| Item")
+    assert PRICES[t.header[0] : t.header[1]] == "| Item | Unit | Price |\n|---|---|---|\n"
+    assert t.columns == ("Item", "Unit", "Price")
+    assert len(t.rows) == 8 and PRICES[t.rows[0] :].startswith("| Widget 1 |")
+    s, e = t.row_span(7)
+    assert PRICES[s:e] == "| Widget 8 | box | 8.99 |\n" and e == t.end == len(PRICES)
+    assert t.values(PRICES, s, e) == ["Widget 8", "box", "8.99"]
+
+
+def test_two_row_header_above_the_delimiter_row():
+    text = "Intro.\n\n| Region | Q1 | Q2 |\n| | Jan-Mar | Apr-Jun |\n|---|---|---|\n| North | 1 | 2 |\n"
+    [t] = find_pipe_tables(text)
+    assert text[t.header[0] : t.header[1]] == "| Region | Q1 | Q2 |\n| | Jan-Mar | Apr-Jun |\n|---|---|---|\n"
+    assert t.columns == ("Region", "Q1 Jan-Mar", "Q2 Apr-Jun")
+    assert len(t.header_starts) == 3
+
+
+def test_escaped_pipes_blank_lines_and_non_tables():
+    text = "| a | b |\n|:--|--:|\n| x \\| y | 2 |\n\nnot | a table\n\n| c |\n|---|\n| 1 |\n"
+    t1, t2 = find_pipe_tables(text)
+    s, e = t1.row_span(0)
+    assert t1.values(text, s, e) == ["x | y", "2"] and t1.end == text.index("\n\nnot") + 1
+    assert t2.columns == ("c",)
+    assert find_pipe_tables("a | b\n---\ntext\n") == []  # a setext heading, not a table (no pipe in ---)
+    assert find_pipe_tables("| a | b |\n|---|\n| 1 | 2 |\n") == []  # cell counts differ
+    assert pipe_cells("| a | b |", 0, 9) == [(1, 4), (5, 8)]
+
+
+def test_csv_dialect_quotes_and_line_breaks_inside_cells():
+    text = 'name;city;note\r\nAnn;Paris;"a; ""b""\r\nc"\r\n\r\nBob;Rome;ok\r\n'
+    t = delimited_table(text)
+    assert t.delimiter == ";" and t.columns == ("name", "city", "note")
+    assert len(t.rows) == 2
+    s, e = t.row_span(0)
+    assert t.values(text, s, e) == ["Ann", "Paris", 'a; "b"\r\nc']
+    assert text[s : t.first_cell_end(text, s, e)] == "Ann;"
+    s, e = t.row_span(1)
+    assert text[s:e] == "Bob;Rome;ok\r\n"
+
+
+def test_tsv_and_header_rows():
+    text = "a\tb\nx\ty\n1\t2\n3\t4\n"
+    t = delimited_table(text, delimiter="\t", header_rows=2)
+    assert t.columns == ("a x", "b y") and len(t.rows) == 2
+    t0 = delimited_table(text, delimiter="\t", header_rows=0)
+    assert t0.columns == ("column 1", "column 2") and len(t0.rows) == 4
+
+
+# -- the table strategy ------------------------------------------------------------------
+
+
+def test_rows_atomic_header_in_context_and_row_metadata():
+    chunks = chunkwise.chunk(PRICES, strategy="table", chunk_size=60)
+    [t] = find_pipe_tables(PRICES)
+    _rows_whole(PRICES, chunks, _row_spans(PRICES, t))
+    table_chunks = [c for c in chunks if "table_index" in c.metadata]
+    assert chunks[0].text == "# Prices" and "table_index" not in chunks[0].metadata
+    first, *rest = table_chunks
+    assert first.text.startswith("| Item") and first.context == ""
+    assert rest and all(c.context == "| Item | Unit | Price |\n|---|---|---|" for c in rest)
+    assert all(c.metadata["columns"] == ["Item", "Unit", "Price"] for c in table_chunks)
+    assert all(c.metadata["table_index"] == 0 for c in table_chunks)
+    assert table_chunks[0].metadata["row_start"] == 0
+    assert table_chunks[-1].metadata["row_end"] == 8
+    for a, b in zip(table_chunks, table_chunks[1:]):
+        assert a.metadata["row_end"] == b.metadata["row_start"]
+    for c in table_chunks:
+        k0, k1 = c.metadata["row_start"], c.metadata["row_end"]
+        assert [f"Widget {k + 1} " in c.text for k in range(k0, k1)] == [True] * (k1 - k0)
+
+
+def test_a_row_too_big_is_split_between_cells_with_header_and_first_cell_in_context():
+    text = "id,name,notes\n1,Ann,short\n2,Bob," + "word " * 30 + "end,more,cells,here\n3,Cy,ok\n"
+    chunks = chunkwise.chunk(_csv(text), strategy="table", chunk_size=60)
+    check_invariants(text, chunks, 60, CharSizer())
+    row = text.index("2,Bob")
+    inside = [c for c in chunks if row < c.start_index < text.index("\n3,Cy")]
+    assert len(inside) >= 2  # the row is cut, between cells first, then between words
+    assert all(c.context == "id,name,notes\n2," for c in inside)
+    assert all(c.metadata["row_start"] == 1 for c in inside)
+    assert any("1,Ann,short" in c.text for c in chunks) and any("3,Cy,ok" in c.text for c in chunks)
+
+
+def test_oversize_keep_and_raise():
+    text = "a,b\n1," + "x" * 100 + "\n2,y\n"
+    [kept, *_] = [c for c in chunkwise.chunk(_csv(text), strategy="table", chunk_size=30, oversize="keep") if c.metadata.get("oversize")]
+    assert kept.text.endswith("1," + "x" * 100) and "2,y" not in kept.text
+    with pytest.raises(OversizeError):
+        chunkwise.chunk(_csv(text), strategy="table", chunk_size=30, oversize="raise")
+
+
+def test_kv_rows_in_context_text_unchanged():
+    doc = _csv("Item,Price\nWidget 1,1.99\nWidget 2,2.99\nWidget 3,3.99\n")
+    text_chunks = chunkwise.chunk(doc, strategy="table", chunk_size=30)
+    kv = chunkwise.chunk(doc, strategy="table", chunk_size=30, row_format="kv")
+    assert [(c.start_index, c.end_index) for c in kv] == [(c.start_index, c.end_index) for c in text_chunks]
+    assert kv[0].context == "Item: Widget 1; Price: 1.99"
+    assert kv[-1].context.splitlines()[-1] == "Item: Widget 3; Price: 3.99"
+    assert kv[-1].text_for_embedding().startswith("Item: ")
+
+
+def test_text_around_tables_is_packed_like_recursive_and_apart_from_tables():
+    text = "Intro paragraph one.\n\nIntro two.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nOutro text here.\n"
+    chunks = chunkwise.chunk(text, strategy="table", chunk_size=200)
+    assert [c.text for c in chunks] == [
+        "Intro paragraph one.\n\nIntro two.",
+        "| a | b |\n|---|---|\n| 1 | 2 |",
+        "Outro text here.",
+    ]
+    assert chunks[1].metadata["row_start"] == 0 and chunks[1].metadata["row_end"] == 1
+    assert chunkwise.chunk("no table at all.", strategy="table") [0].text == "no table at all."
+
+
+def test_overlap_repeats_whole_rows():
+    doc = _csv("k,v\n" + "".join(f"{i},value {i}\n" for i in range(20)))
+    chunks = chunkwise.chunk(doc, strategy="table", chunk_size=40, chunk_overlap=12)
+    check_invariants(doc.text, chunks, 40, CharSizer(), overlap_allowed=True)
+    assert any(a.end_index > b.start_index for a, b in zip(chunks, chunks[1:]))
+    for c in chunks[1:]:
+        assert c.text.split("\n")[0].count(",") == 1 and c.context == "k,v"
+
+
+def test_invalid_parameters():
+    for bad in ({"row_format": "json"}, {"oversize": "drop"}, {"header_rows": -1}, {"delimiter": ",,"}):
+        with pytest.raises(ConfigError):
+            chunkwise.make_chunker("table", **bad)
+
+
+_cell = st.text(alphabet=st.sampled_from("ab cé,\"\n1;"), max_size=12)
+
+
+@st.composite
+def _csv_docs(draw):
+    width = draw(st.integers(1, 4))
+    rows = draw(st.lists(st.lists(_cell, min_size=width, max_size=width), min_size=1, max_size=25))
+    import csv
+    import io
+
+    out = io.StringIO()
+    csv.writer(out, lineterminator=draw(st.sampled_from(["\n", "\r\n"]))).writerows(rows)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("kind", ["chars", "words", "tokens"])
+@given(text=_csv_docs(), size=st.integers(1, 60))
+def test_csv_contract_and_rows_whole_when_they_fit(request, kind, text, size):
+    sizer = {"chars": CharSizer(), "words": WordSizer()}.get(kind) or request.getfixturevalue("cl100k")
+    doc = _csv(text)
+    chunks = chunkwise.make_chunker("table", chunk_size=size, unit=sizer).chunk(doc)
+    check_invariants(text, chunks, size, sizer, overlap_allowed=False)
+    t = delimited_table(text)
+    if t is None:
+        return
+    fitting = [(s, e) for s, e in _row_spans(text, t) if s < e and sizer.count(text[s:e]) <= size]
+    _rows_whole(text, chunks, fitting)
+
+
+# -- loader, auto, CLI -------------------------------------------------------------------
+
+
+def test_csv_and_tsv_files_load_exactly_and_auto_picks_table(tmp_path):
+    (tmp_path / "t.csv").write_bytes(b"a,b\r\n1,2\r\n3,4\r\n")
+    (tmp_path / "t.tsv").write_bytes(b"a\tb\n1\t2\n")
+    doc = chunkwise.load(tmp_path / "t.csv")
+    assert doc.text == "a,b\r\n1,2\r\n3,4\r\n" and doc.metadata["format"] == "csv"
+    assert chunkwise.load(tmp_path / "t.tsv").metadata["format"] == "tsv"
+    auto = chunkwise.make_chunker("auto", chunk_size=8, row_format="kv")
+    assert auto.chunker_for(doc).name == "table"
+    chunks = auto.chunk(doc)
+    assert chunks[0].metadata["columns"] == ["a", "b"]
+    assert chunkwise.chunk(doc, strategy="auto", chunk_size=100)[0].metadata["row_end"] == 2
+    assert auto.chunker_for("a,b\n1,2\n").name == "recursive"
+
+
+def test_cli_chunks_a_csv_file_with_the_table_strategy(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    (tmp_path / "t.csv").write_text("name,city\n" + "".join(f"n{i},c{i}\n" for i in range(50)), encoding="utf-8")
+    out = tmp_path / "o.jsonl"
+    result = CliRunner().invoke(cli, ["chunk", str(tmp_path / "t.csv"), "--chunk-size", "40", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert len(lines) > 1 and all(x["context"] == "name,city" for x in lines[1:])
+
+
+def test_html_tables_arrive_as_pipe_tables():
+    pytest.importorskip("lxml")
+    page = chunkwise.parse(
+        "<h1>T</h1><table><tr><th>Item</th><th>Price</th></tr>"
+        + "".join(f"<tr><td>Widget {i}</td><td>{i}</td></tr>" for i in range(10))
+        + "</table>",
+        format="html",
+    )
+    [t] = find_pipe_tables(page.text)
+    assert t.columns == ("Item", "Price") and len(t.rows) == 10
+    chunks = chunkwise.chunk(page, strategy="table", chunk_size=60)
+    _rows_whole(page.text, chunks, _row_spans(page.text, t))
+    assert all(c.context.startswith("| Item | Price |") for c in chunks if "row_start" in c.metadata and not c.text.startswith("| Item"))
+
+
+# -- the markdown strategy's tables ------------------------------------------------------
+
+
+def test_markdown_strategy_reads_tables_with_the_table_parser():
+    pytest.importorskip("markdown_it")
+    text = "# Sales\n\n| Region | Q1 |\n| | Jan |\n|---|---|\n" + "".join(f"| R{i} | {i} |\n" for i in range(12))
+    chunks = chunkwise.chunk(text, strategy="markdown", chunk_size=50)
+    [t] = find_pipe_tables(text)
+    _rows_whole(text, chunks, _row_spans(text, t))
+    later = [c for c in chunks if c.text.startswith("| R")]
+    assert later and all("| Region | Q1 |\n| | Jan |\n|---|---|" in c.context for c in later)
+    from chunkwise.parsers.markdown import MarkdownParser
+
+    [block] = [b for b in MarkdownParser().parse(text).blocks if b.kind == "table"]
+    assert block.start == t.start and block.header == t.header and block.table.columns == ("Region", "Q1 Jan")
