@@ -35,7 +35,7 @@ _NAME_TYPES = frozenset(
     {
         "identifier", "type_identifier", "constant", "name", "word", "simple_identifier", "field_identifier",
         "property_identifier", "namespace_identifier", "scope_resolution", "qualified_identifier",
-        "object_reference", "user_type",
+        "object_reference", "user_type", "operator_name", "destructor_name",
     }
 )
 _BODY_TYPES = frozenset(
@@ -311,13 +311,16 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
         groups = _groups(text, node.children)
         prev_def = False
         listing = all_lists or node is root or node.type in _BODY_TYPES or node.type.endswith(_BODY_ENDINGS)
-        for g in groups:
+        for gi, g in enumerate(groups):
             c = g.node
             is_def = c is not None and c.name is not None
             ls = _at_line_start(text, g.start)
             if ls >= 0 and g.start > 0:
                 a = _rstrip_pos(text, 0, ls)
-                if a > 0:
+                # before the first child only past the node's own header ("{"): a cut at
+                # the node's start is its parent's to make (or inside its group: a doc
+                # comment above it)
+                if a > 0 and (gi > 0 or a > node.start):
                     indent = len(text[ls : g.start].expandtabs(tab))
                     key = (a, g.start)
                     old = cuts.get(key)
@@ -488,6 +491,8 @@ def _name_of(node: Any, data: bytes) -> str | None:
     name = _node_text(data, n).strip()
     name = name.replace("::", ".").replace("\\", ".")
     name = re.sub(r"\s+", " ", name)
+    if t == "impl_item":
+        name = re.sub(r"<.*>$", "", name)
     if t == "method_declaration":  # Go: func (t *T) M() -> T.M
         recv = node.child_by_field_name("receiver")
         if recv is not None:
