@@ -35,6 +35,7 @@ from .boundaries import WORD, FunctionLevel, Level, PositionsLevel
 from .errors import ConfigError, OversizeError
 from .merge import END, HARD, Span, add_overlap, pack
 from .segments import Atom, Region, Segments
+from .titles import title_start
 from .sizers import Measure
 
 __all__ = ["OVERSIZE_POLICIES", "OversizePolicy", "PackConfig", "pack_segments"]
@@ -117,6 +118,49 @@ def _merge_ranges(ranges: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
     return starts, ends
 
 
+def _lift_headings(
+    text: str,
+    m: Measure,
+    spans: list[Span],
+    budget: int,
+    trim_spans: bool,
+    protected: tuple[Sequence[int], Sequence[int]] = ((), ()),
+) -> None:
+    """A chunk does not end with a heading-like paragraph when the next chunk can take it
+    (within ``budget``): the heading moves to the start of the chunk it introduces. Never
+    a cut inside a ``protected`` range (sorted starts and ends). In place."""
+    if not trim_spans:
+        return
+    starts, ends = protected
+    for i in range(len(spans) - 1):
+        cur, nxt = spans[i], spans[i + 1]
+        if cur.oversize or nxt.oversize or cur.end > nxt.start or "\n" not in text[cur.end : nxt.start]:
+            continue
+        head = title_start(text, cur.start, cur.end)
+        if head < 0:
+            continue
+        head = trim(text, head, cur.end)[0]  # an indented title starts at its first character
+        k = bisect_right(starts, head) - 1
+        if k >= 0 and starts[k] < head < ends[k]:
+            continue
+        pe = head
+        while pe > cur.start and text[pe - 1].isspace():
+            pe -= 1
+        if pe <= cur.start or m.size(head, nxt.end) > budget:
+            continue
+        n2 = _exact(m, head, nxt.end)
+        if n2 <= budget:
+            spans[i] = Span(cur.start, pe, _exact(m, cur.start, pe), "paragraph")
+            spans[i + 1] = Span(head, nxt.end, n2, nxt.boundary)
+
+
+def _word_end(text: str, pos: int, end: int) -> int:
+    """End of the run of non-whitespace characters that starts at ``pos`` (at most ``end``)."""
+    while pos < end and not text[pos].isspace():
+        pos += 1
+    return pos
+
+
 def _exact(measure: Measure, s: int, e: int) -> int:
     return measure.size(s, e) if measure.is_exact else measure.exact(s, e)
 
@@ -134,6 +178,7 @@ class _RegionPacker:
         glue = sorted(segs.glue)
         self.glue = glue
         self.glue_starts = [g[0] for g in glue]
+        self.protected: tuple[Sequence[int], Sequence[int]] = ((), ())
 
     def region(self, reg: Region) -> list[Span]:
         text, m, cfg = self.text, self.m, self.cfg
@@ -164,8 +209,17 @@ class _RegionPacker:
                 f"({cfg.chunk_size}); raise chunk_size or use oversize='split' or 'keep'"
             )
         gi, gj = bisect_left(self.glue_starts, reg.start), bisect_left(self.glue_starts, reg.end)
-        # glue that cannot fit the budget binds nothing (a run of headings too long)
-        protect.extend(g for g in self.glue[gi:gj] if m.size(g[0], min(g[1], reg.end)) <= budget)
+        # glue binds only when what it holds together fits the budget up to the end of the
+        # first word after it, or when that word is a blob of over half the budget (a URL,
+        # base64) that a chunk can share with little else; a run of headings too long binds
+        # nothing
+        glue = self.glue[gi:gj]
+        for g in glue:
+            if m.size(g[0], g[1]) > budget:
+                continue
+            w = _word_end(text, g[1] - 1, reg.end)
+            if m.size(g[0], w) <= budget or 2 * m.size(g[1] - 1, w) > budget:
+                protect.append(g)
         if cfg.oversize == "split" and big:
             by_name: dict[str, list[int]] = {}
             for a, _s, _e, _n in big:
@@ -177,13 +231,18 @@ class _RegionPacker:
             # an atom too big is not protected, but what it contains may be (a small
             # code block inside a big list item)
         ps, pe = _merge_ranges(protect)
+        self.protected = (ps, pe)
         levels = [_guarded(lv, ps, pe) for lv in base]
         out: list[Span] = []
         pos = reg.start
         keep = [b for b in big if cfg.oversize == "keep"]
         for a, s, e, n in keep:
-            out += self.run(pos, a.start, budget, levels, a.kind)
-            out.append(Span(s, e, n, a.kind, n > cfg.chunk_size))
+            # the headings glued to a kept atom go with it (it is oversize anyway)
+            g0 = next((g[0] for g in glue if pos <= g[0] < s < g[1]), s)
+            out += self.run(pos, g0, budget, levels, a.kind)
+            if g0 < s:
+                n = m.exact(g0, e)
+            out.append(Span(g0, e, n, a.kind, n > cfg.chunk_size))
             pos = a.end
         out += self.run(pos, reg.end, budget, levels, reg.end_boundary)
         if cfg.chunk_overlap and len(out) > 1 and not self.segs.overlap_across_regions:
@@ -213,6 +272,7 @@ class _RegionPacker:
         else:
             spans = self.greedy(s, e, budget, levels, end_cut)
         if cfg.balance and len(spans) > 1 and not (cfg.overlap_pieces or cfg.step or cfg.max_pieces):
+            _lift_headings(text, m, spans, budget, cfg.trim_spans, self.protected)
             _balance(text, m, spans, budget, levels, self.floor(budget), cfg.trim_spans)
         return spans
 
@@ -242,28 +302,35 @@ class _RegionPacker:
 def _balance(
     text: str, m: Measure, spans: list[Span], budget: int, levels: Sequence[Level], floor: int, trim_spans: bool
 ) -> None:
-    """No runt where boundaries allow: a span under ``floor`` is evened out with the span
-    before it (else the one after it) by moving the cut between them to the strongest
+    """No runt where boundaries allow: a span under ``floor`` is joined with the span
+    before it (else the one after it) when both fit in one, or evened out with it by
+    moving the cut between them to the strongest
     boundary that leaves both at or above the floor and within ``budget`` (a word
     boundary only where the cut was inside a sentence already); the most even cut of that
     level wins. In place."""
     i = 0
     while i < len(spans):
-        if spans[i].size < floor and not spans[i].oversize:
-            if not (i > 0 and _even(text, m, spans, i - 1, budget, levels, floor, trim_spans)):
-                if i + 1 < len(spans):
-                    _even(text, m, spans, i, budget, levels, floor, trim_spans)
+        if spans[i].size < floor and not spans[i].oversize and len(spans) > 1:
+            if i > 0 and _even(text, m, spans, i - 1, budget, levels, floor, trim_spans):
+                i = max(i - 1, 0)  # a join may leave a runt to look at again
+                continue
+            if i + 1 < len(spans) and _even(text, m, spans, i, budget, levels, floor, trim_spans):
+                continue
         i += 1
 
 
 def _even(
     text: str, m: Measure, spans: list[Span], j: int, budget: int, levels: Sequence[Level], floor: int, trim_spans: bool
 ) -> bool:
-    """Move the cut between ``spans[j]`` and ``spans[j + 1]``; True when it moved."""
+    """Join ``spans[j]`` and ``spans[j + 1]`` when both fit in one, else move the cut
+    between them; True when something changed."""
     left, right = spans[j], spans[j + 1]
     if left.oversize or right.oversize or left.end > right.start:
         return False
     total = m.size(left.start, right.end)
+    if total <= budget and (n := _exact(m, left.start, right.end)) <= budget:
+        spans[j : j + 2] = [Span(left.start, right.end, n, right.boundary)]
+        return True
     if total > 2 * budget or total < 2 * floor:
         return False
     # only cuts that leave at least the floor on both sides can do (64: trimming slack)
@@ -342,6 +409,9 @@ def pack_segments(text: str, measure: Measure, segments: Segments, config: PackC
         out += packer.region(reg)
     if out:
         out[-1].boundary = END
+    if segments.overlap_across_regions and config.balance and len(out) > 1:  # soft regions
+        every = _merge_ranges([(a.start, a.end) for a in segments.atoms] + list(segments.glue))
+        _lift_headings(text, measure, out, config.chunk_size - config.chunk_overlap, config.trim_spans, every)
     if segments.overlap_across_regions and config.chunk_overlap and len(out) > 1:
         out = add_overlap(
             text, measure, out, config.chunk_size, config.chunk_overlap, segments.levels, trim_spans=config.trim_spans

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -11,14 +11,34 @@ from ..boundaries import HARD_LINE, LINE, PARAGRAPH, WORD, Level, RegexLevel, se
 from ..errors import ConfigError
 from ..registry import register
 from ..sentences import SentenceSegmenter
+from ..titles import ends_with_title
 from ..types import Document
 from .base import BaseChunker
 
-__all__ = ["CLAUSE", "DEFAULT_LEVELS", "RecursiveChunker"]
+__all__ = ["CLAUSE", "DEFAULT_LEVELS", "PAGE", "RecursiveChunker"]
 
 # CJK clause punctuation: a cut after it (CJK text has no spaces to fall back on)
 CLAUSE = RegexLevel("clause", re.compile(r"[，、；：,;](?!\s)"), keep_separator="end")
-DEFAULT_LEVELS: tuple[Level, ...] = (PARAGRAPH, HARD_LINE, SentenceSegmenter(), LINE, CLAUSE, WORD)
+@dataclass(frozen=True)
+class UntitledLevel:
+    """``level``'s cuts, except a cut right after a title (a heading-like paragraph, see
+    :mod:`chunkwise.titles`): a chunk should start with a title, not end with it."""
+
+    level: Level
+    name: str = "paragraph"
+    windowable = True
+
+    def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        for a, b in self.level.cuts(text, start, end):
+            if not ends_with_title(text, a):
+                yield a, b
+
+
+# A form feed: a page break (pdftotext and most PDF-to-text tools write one per page)
+PAGE = RegexLevel("page", re.compile(r"\s*\f\s*"), whitespace=True)
+DEFAULT_LEVELS: tuple[Level, ...] = (
+    PAGE, UntitledLevel(PARAGRAPH), HARD_LINE, SentenceSegmenter(), LINE, CLAUSE, WORD
+)
 
 
 @register("recursive")
@@ -29,7 +49,8 @@ class RecursiveChunker(BaseChunker):
 
     Args:
         separators: ordered separators, strongest first: literal strings, or compiled
-            regular expressions (``re.compile(...)``). Default: blank line (paragraph), a
+            regular expressions (``re.compile(...)``). Default: form feed (page break),
+            blank line (paragraph), a
             line break the writer meant (after sentence-final punctuation, before a list
             marker or an indented line, after a short line), sentence end (CJK terminators
             included), any other line break (a wrap inside running prose), CJK clause

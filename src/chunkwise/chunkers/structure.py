@@ -168,21 +168,21 @@ class _StructureChunker(BaseChunker):
             nxt = head_starts[k + 1] if k + 1 < len(heads) else n
             b0, b1 = trim(text, max(h.end, body), nxt)
             body_of.append(b0 if b0 < b1 else None)
-        # a heading with no body of its own, followed by a heading under it or beside it,
-        # leads that section: glued to it (up to the first body) and a weak label of its
-        # path (an empty heading alone is a chunk that helps nobody)
+        # a heading with no body of its own leads the section after it: glued to it (up to
+        # the first body) with a weak label of its path (an empty heading alone is a chunk
+        # that helps nobody)
         glue_end: list[int | None] = [None] * len(heads)
         for k in range(len(heads) - 1, -1, -1):
             b = body_of[k]
             if b is not None:
                 glue_end[k] = b + 1
-            elif k + 1 < len(heads) and heads[k + 1].level >= heads[k].level:
+            elif k + 1 < len(heads):
                 glue_end[k] = glue_end[k + 1]
         leads = [body_of[k] is None and glue_end[k] is not None for k in range(len(heads))]
         budget0 = self.chunk_size - self.chunk_overlap
         # sections: a heading of split_level or stronger starts one, unless the section
-        # before it holds nothing but headings not weaker than this one (then they go
-        # with it: a heading is never a chunk alone when a body follows)
+        # before it holds nothing but headings (then they go with it: a heading is never
+        # a chunk alone when a body follows)
         split = [k for k, h in enumerate(heads) if h.level <= self.split_level]
         regions: list[Region] = []
         if outline.front_matter is not None:
@@ -193,12 +193,8 @@ class _StructureChunker(BaseChunker):
             regions.append(Region(body, first, 0, f"h{heads[split[0]].level}" if split else "end", None, 0))
         starts_at: list[int] = []  # the heading index that opens each section
         for k in split:
-            if (
-                starts_at
-                and all(body_of[j] is None for j in range(starts_at[-1], k))
-                and heads[k].level >= heads[k - 1].level
-            ):
-                continue  # the open section is headings only, not above this one
+            if starts_at and glue_end[starts_at[-1]] is not None and all(body_of[j] is None for j in range(starts_at[-1], k)):
+                continue  # the open section is headings only, and a body follows: they go with this one
             starts_at.append(k)
         for i, k in enumerate(starts_at):
             s0 = max(heads[k].start, body)

@@ -1,0 +1,73 @@
+"""Heading-like lines in any text: where a chunk should start, never end.
+
+Plain text, reStructuredText, changelogs and Markdown read by a non-Markdown strategy
+all have titles: an ATX heading line (``# Title``), a title with an underline
+(``Title`` / ``=====``), or a short line alone in its paragraph that does not end like a
+sentence (``dbus (1.14.10-1) unstable; urgency=medium``). A cut right after one leaves a
+chunk that ends with the title of the next one.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["ends_with_title", "title_start"]
+
+_TITLE_END = frozenset(".!?;:,)]}\"'\u3002\uff01\uff1f")
+_ATX = re.compile(r"[ ]{0,3}#{1,6}[ \t]")
+_UNDERLINE = re.compile(r"[ ]{0,3}([=\-~^*#+])\1{2,}[ \t]*")
+_MAX_TITLE = 100  # characters
+
+
+def title_start(text: str, start: int, end: int) -> int:
+    """Where a heading-like paragraph that ends ``text[start:end]`` begins, or -1.
+
+    ``end`` is the end of the paragraph (trailing whitespace excluded); the title must
+    be preceded by a blank line inside ``[start, end)`` (so a text that is all title
+    gives -1).
+
+    Example:
+        >>> text = "Some text.\\n\\nInstall\\n\\nRun it."
+        >>> title_start(text, 0, 19), title_start(text, 0, 10)
+        (12, -1)
+    """
+    while end > start and text[end - 1] in " \t\r":
+        end -= 1
+    if end <= start:
+        return -1
+    # a title line is short: look for its start no further back than that
+    ls = text.rfind("\n", max(start, end - _MAX_TITLE - 1), end) + 1
+    if ls <= start:
+        return -1
+    line = text[ls:end]
+    head = ls
+    if _UNDERLINE.fullmatch(line):  # "Title" / "=====": the title is the line before
+        head = text.rfind("\n", max(start, ls - _MAX_TITLE - 2), ls - 1) + 1
+        if head <= start or not text[head : ls - 1].strip():
+            return -1
+    elif not _ATX.match(line) and (text[end - 1] in _TITLE_END or not line.strip()):
+        return -1
+    # a blank line before it: two line breaks with only whitespace between
+    k, breaks = head - 1, 0
+    while k >= start and text[k].isspace():
+        breaks += text[k] == "\n"
+        k -= 1
+    return head if breaks >= 2 else -1
+
+
+def ends_with_title(text: str, end: int) -> bool:
+    """Whether the paragraph ending at ``end`` is a title (heading-like, see the module
+    docstring), at the start of the text or after a blank line.
+
+    Example:
+        >>> ends_with_title("Install\\n\\nRun it.", 7), ends_with_title("Run it.", 7)
+        (True, False)
+    """
+    lo = max(0, end - 300)
+    if title_start(text, lo, end) >= 0:
+        return True
+    # a title at the very start of the text has no blank line before it
+    ls = text.rfind("\n", 0, end) + 1
+    if ls == 0 or (ls <= 300 and not text[:ls].strip()):
+        return title_start("\n\n" + text[:end], 0, end + 2) >= 0
+    return False
