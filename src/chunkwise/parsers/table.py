@@ -312,7 +312,7 @@ def find_pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[
 
 # -- delimited text (CSV, TSV) ---------------------------------------------------------
 
-_SAMPLE = 1 << 16
+_SAMPLE = 1 << 13  # what the csv sniffer reads (its regular expressions are slow on more)
 
 
 def sniff_dialect(text: str, delimiter: str | None = None) -> tuple[str, str]:
