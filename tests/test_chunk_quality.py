@@ -86,3 +86,29 @@ def test_wrapped_prose_is_cut_at_sentences_not_at_line_wraps():
     chunks = chunkwise.chunk(text, chunk_size=200)
     assert all(c.text[-1] == "." for c in chunks), [c.text[-20:] for c in chunks]
     assert min(c.size for c in chunks) >= 50
+
+
+def test_sentence_step_larger_than_window_is_an_error():
+    with pytest.raises(chunkwise.ConfigError, match="step"):
+        chunkwise.make_chunker("sentence", window=3, step=5)
+
+
+def test_a_runt_joins_its_neighbour_and_titles_start_chunks():
+    text = (
+        "Methods\n\n" + "We measured the thing carefully. " * 6 + "\n\nResults\n\n"
+        + "The thing was large, as expected. " * 6 + "\n\nDiscussion\n\nShort."
+    )
+    chunks = chunkwise.chunk(text, chunk_size=250)
+    assert all(c.size >= 250 // 4 for c in chunks), [c.text for c in chunks]
+    # no chunk ends with a title: each title starts the chunk of its text
+    for c in chunks[:-1]:
+        assert not c.text.endswith(("Results", "Discussion", "Methods")), c.text[-30:]
+
+
+def test_form_feed_is_a_page_break_and_sets_page_numbers():
+    text = "First page text here.\fSecond page text.\fThird."
+    chunks = chunkwise.chunk(text, chunk_size=30)
+    assert [(c.text, c.metadata["page_number"], c.metadata["page_end"]) for c in chunks] == [
+        ("First page text here.", 1, 1),
+        ("Second page text.\fThird.", 2, 3),
+    ]

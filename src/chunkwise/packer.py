@@ -204,9 +204,10 @@ class _RegionPacker:
                 protect.append((a.start, a.end))
         if big and cfg.oversize == "raise":
             a, s, e, n = big[0]
+            what = {"code": "code block", "list_item": "list item"}.get(a.kind, a.kind)
             raise OversizeError(
-                f"a {a.kind} at characters {s}-{e} ({n} {cfg.unit}) is larger than chunk_size "
-                f"({cfg.chunk_size}); raise chunk_size or use oversize='split' or 'keep'"
+                f"a {what} at characters {s}-{e} ({n} {cfg.unit}) is larger than chunk_size "
+                f"({cfg.chunk_size}); raise chunk_size, or set oversize to 'split' or 'keep'"
             )
         gi, gj = bisect_left(self.glue_starts, reg.start), bisect_left(self.glue_starts, reg.end)
         # glue binds only when what it holds together fits the budget up to the end of the

@@ -63,6 +63,11 @@ class SentenceChunker(BaseChunker):
             raise ConfigError(f"step ({self.step}) must be greater than 0")
         if self.step is not None and size is None:
             raise ConfigError("step needs a window: give window=N (sentences per chunk) too")
+        if self.step is not None and size is not None and self.step > size:
+            raise ConfigError(
+                f"step ({self.step} sentences) must not exceed window ({size} sentences): the "
+                "sentences between windows would be lost; lower step or raise window"
+            )
         if size is not None and self.overlap_sentences:
             raise ConfigError("overlap_sentences applies to packing; with windows use step < window")
         if size is None and self.overlap_sentences:
