@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 UNITS = ("chars", "words", "tokens")
-FORMATS = ("text", "markdown", "html")
+FORMATS = ("text", "markdown", "html", "csv", "tsv")
 
 PYTHON_DEFAULTS = {
     "strategy": "recursive",
