@@ -105,3 +105,23 @@ def test_property_invariants(lines, newline, size):
     check_sections(text, chunks, NumberedSectionParser().parse(text).headings)
     for c in chunks:
         assert all("\r" not in t and "\n" not in t for t in c.metadata["header_path"])
+
+
+def test_bare_numbers_dotted_numbers_run_in_titles_and_references():
+    from chunkwise.parsers.sections import NumberedSectionParser
+
+    standard = "1 General\n\nCovers widgets.\n\n1.1 Purpose\n\nFit.\n\n2 Requirements\n\nRound.\n"
+    assert [(h.level, h.title) for h in NumberedSectionParser().parse(standard).headings] == [
+        (1, "1 General"),
+        (2, "1.1 Purpose"),
+        (1, "2 Requirements"),
+    ]
+    # a bare number without dotted numbers around is a list or a quantity, not a section
+    assert NumberedSectionParser().parse("Intro.\n\n2 Cups of flour\n\nMix.\n").headings == ()
+    clauses = (
+        "1. Definitions.\n\nWords mean things.\n\n"
+        "2. Services. Provider shall provide the services.\n\n"
+        "As noted, the text of\nSection 6 states terms for distribution of such\nexecutables.\n"
+    )
+    titles = [h.title for h in NumberedSectionParser().parse(clauses).headings]
+    assert titles == ["1. Definitions", "2. Services"]  # "Section 6 states" is a reference

@@ -43,6 +43,22 @@ _KEYWORD = re.compile(
 )
 _NUMBERED = re.compile(r"[ \t]*(?P<num>\d{1,3}(?:\.\d{1,3})*)(?P<dot>\.?)(?P<rest>[ \t]+\S.*|[ \t]*)$")
 _SENTENCE_END = re.compile(r"[.;,]\s*$")
+# after a label, a lower-case word reads as running text ("Section 6 states that ...")
+_PROSE_AFTER_LABEL = re.compile(r"[ \t]+[a-z]")
+_RUN_IN_SEPARATOR = re.compile(r"[ \t]*[.:\u2013\u2014-]")
+
+
+def _run_in_title(rest: str, max_words: int) -> str:
+    """The short first sentence of a clause ("Services" in "Services. Provider shall
+    ..."), or "" when the clause starts with a long sentence."""
+    head = re.match(r"([^.;:]{1,120}?)[.:](?:\s|$)", rest)
+    if head is None:
+        return ""
+    title = head.group(1).strip()
+    words = title.split()
+    if not words or len(words) > max_words or not (words[0][0].isupper() or words[0][0].isdigit()):
+        return ""
+    return title
 
 
 class NumberedSectionParser:
@@ -84,6 +100,7 @@ class NumberedSectionParser:
         if pos < len(text):
             lines.append((pos, len(text), len(text)))
         found: list[tuple[tuple[int, int], str, int, int]] = []
+        bare: list[int] = []
         prev_blank = True
         i = 0
         while i < len(lines):
@@ -94,13 +111,23 @@ class NumberedSectionParser:
             title = ""
             end = nxt
             m = _KEYWORD.match(line) if not blank and len(line) <= 200 else None
+            if m is not None and _PROSE_AFTER_LABEL.match(m.group("rest")):
+                m = None  # "Section 6 states ...": a reference in running text
             if m is not None:
                 kind = next(k for k, _ in _KINDS if m.group(k))
                 rest = m.group("rest").strip(" \t.:-\u2013\u2014")
+                if not self._title_ok(rest, False) and _RUN_IN_SEPARATOR.match(m.group("rest")):
+                    # "Section 1. The Congress shall ...": a clause headed by its label
+                    run_in = _run_in_title(rest, self.max_title_words)
+                    label = line[: m.start("rest")].strip()
+                    rest, line = "", f"{label}. {run_in}" if run_in else label
+                    s_title = line
+                else:
+                    s_title = None
                 if self._title_ok(rest, False):
                     depth = m.group("num").count(".") + m.group("num").count("(")
                     rank = (_KIND_RANK[kind], depth)
-                    title = line.strip()
+                    title = s_title or line.strip()
                     if not rest and i + 1 < len(lines):
                         ns, ne, nn = lines[i + 1]
                         follow = text[ns:ne].strip()
@@ -117,17 +144,29 @@ class NumberedSectionParser:
                             i += 1
             elif self.numbered and not blank and prev_blank and len(line) <= 200:
                 m = _NUMBERED.match(line)
-                if (
-                    m is not None
-                    and (m.group("dot") or "." in m.group("num"))
-                    and self._title_ok(m.group("rest"), True)
-                ):
+                if m is not None and self._title_ok(m.group("rest"), True):
                     rank = (len(_KINDS), m.group("num").count("."))
                     title = line.strip()
+                    run_in = _run_in_title(m.group("rest").strip(), 6)
+                    if run_in and len(run_in) + 3 < len(m.group("rest").strip()):
+                        title = f"{m.group('num')}{m.group('dot')} {run_in}"  # text follows its title
+                    if not (m.group("dot") or "." in m.group("num")):
+                        bare.append(len(found))  # "1 General": kept only beside "1.1 ..."
+                elif m is not None and m.group("dot") and not m.group("rest").strip()[:1].islower():
+                    # "2. Services. Provider shall ...": a clause with a run-in title
+                    run_in = _run_in_title(m.group("rest").strip(), 6)
+                    if run_in:
+                        rank = (len(_KINDS), m.group("num").count("."))
+                        title = f"{m.group('num')}. {run_in}"
             if rank is not None:
                 found.append((rank, title, s, end))
             prev_blank = blank or rank is not None
             i += 1
+        if bare and not any(r[0] == len(_KINDS) and r[1] > 0 for r, *_ in found):
+            # a bare number ("1 General") heads a section only in a document that numbers
+            # its sections with dotted numbers too ("1.1 Purpose")
+            drop = set(bare)
+            found = [f for k, f in enumerate(found) if k not in drop]
         ranks = sorted({r for r, *_ in found})
         level = {r: min(k + 1, 6) for k, r in enumerate(ranks)}
         heads = tuple(Heading(level[r], t, s, e) for r, t, s, e in found)
