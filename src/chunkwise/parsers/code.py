@@ -481,7 +481,7 @@ def _name_of(node: Any, data: bytes) -> str | None:
         d = node.child_by_field_name("declarator")
         while d is not None and d.type not in _NAME_TYPES:
             d = d.child_by_field_name("declarator") or next(
-                (c for c in d.named_children if c.type in _NAME_TYPES), None
+                (c for c in d.named_children if c.type in _NAME_TYPES or c.type.endswith("declarator")), None
             )
         n = d
     if n is None:
