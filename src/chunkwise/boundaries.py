@@ -7,7 +7,9 @@ paragraph break, a line break, a sentence end, a space). The merge engine
 
 A level yields *cuts* ``(a, b)`` inside a span: the piece before the cut ends at ``a``,
 the piece after it begins at ``b`` (``a <= b``); ``text[a:b]`` is dropped only if it is
-whitespace (a separator that is not whitespace stays in a piece).
+whitespace (a separator that is not whitespace stays in a piece). A level may also give
+the same cuts last first (``cuts_reversed``): the engine looks for the last cut that fits
+a budget, and reading back from the budget stops at the first one.
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 __all__ = [
     "HARD_LINE",
     "LINE",
     "PARAGRAPH",
     "WORD",
+    "FilteredLevel",
     "FunctionLevel",
     "Level",
     "PositionsLevel",
@@ -42,6 +45,10 @@ class Level(Protocol):
         ...
 
 
+# Optional, on a level: ``cuts_reversed(text, start, end)``, the cuts of ``cuts(text,
+# start, end)`` last first (an iterable). The engine uses it where it searches back.
+
+
 @dataclass(frozen=True)
 class RegexLevel:
     """Cuts at the matches of a regular expression.
@@ -58,11 +65,24 @@ class RegexLevel:
     pattern: re.Pattern[str]
     keep_separator: Literal["start", "end"] = "start"
     whitespace: bool = False  # every match is whitespace (no need to look at it)
+    anchor: str = ""  # a character every match holds (found from the pattern when not given)
     windowable = True  # a match means the same wherever the search starts
+
+    def __post_init__(self) -> None:
+        if not self.anchor:
+            object.__setattr__(self, "anchor", required_character(self.pattern))
 
     def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         if self.whitespace:
-            for m in self.pattern.finditer(text, start, end):
+            scan = start
+            if self.anchor:
+                # no match before the first anchor's whitespace run: skip there (a
+                # pattern that starts with ``\s*`` is slow to scan)
+                k = text.find(self.anchor, start, end)
+                if k < 0:
+                    return
+                scan = _run_start(text, k, start)
+            for m in self.pattern.finditer(text, scan, end):
                 a, b = m.span()
                 if start < a and b < end:
                     yield a, b
@@ -76,6 +96,79 @@ class RegexLevel:
                 a = b = (b if keep_end else a)
             if start < a and b < end:
                 yield a, b
+
+    def cuts_reversed(self, text: str, start: int, end: int) -> list[tuple[int, int]]:
+        """The cuts of :meth:`cuts`, last first."""
+        if not self.whitespace:
+            if self.pattern.search(text, start, end) is None:
+                return []
+            out = list(self.cuts(text, start, end))
+            out.reverse()
+            return out
+        # matches do not overlap and are not empty: only the first can start at
+        # ``start`` and only the last can end at ``end``
+        scan = start
+        if self.anchor:
+            k = text.find(self.anchor, start, end)
+            if k < 0:
+                return []
+            scan = _run_start(text, k, start)
+        spans = [m.span() for m in self.pattern.finditer(text, scan, end)]
+        if spans:
+            if spans[-1][1] >= end:
+                spans.pop()
+            if spans and spans[0][0] <= start:
+                del spans[0]
+            spans.reverse()
+        return spans
+
+
+def _run_start(text: str, k: int, start: int) -> int:
+    """Start of the whitespace run that holds ``k`` (not before ``start``). A match made
+    of whitespace that holds a character found first at ``k`` starts there or later."""
+    while k > start and text[k - 1].isspace():
+        k -= 1
+    return k
+
+
+def required_character(pattern: re.Pattern[str]) -> str:
+    """A character that every match of ``pattern`` holds, or ``""`` when none is sure: a
+    literal the pattern always consumes (outside alternatives, optional parts and
+    lookarounds). ``text.find`` finds it far faster than the pattern's own search, so a
+    span without it is known to hold no match at once."""
+    if not isinstance(pattern.pattern, str) or pattern.flags & re.IGNORECASE:
+        return ""
+    try:
+        from re import _parser as parser  # type: ignore[attr-defined]
+    except ImportError:  # Python 3.10
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            import sre_parse as parser  # type: ignore[no-redef]
+    try:
+        items = parser.parse(pattern.pattern, pattern.flags)
+    except Exception:  # a private module: when it changes, no shortcut
+        return ""
+
+    def required(seq: Any) -> str:
+        for op, av in seq:
+            if op is parser.LITERAL:
+                return chr(av)
+            if op is parser.SUBPATTERN:
+                found = required(av[-1])
+            elif op in (parser.MAX_REPEAT, parser.MIN_REPEAT) and av[0] >= 1:
+                found = required(av[2])
+            else:
+                continue
+            if found:
+                return found
+        return ""
+
+    try:
+        return required(items)
+    except Exception:
+        return ""
 
 
 @dataclass(frozen=True)
@@ -98,6 +191,16 @@ class PositionsLevel:
             if b < end:
                 yield self.starts[k], b
 
+    def cuts_reversed(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        """The cuts of :meth:`cuts`, last first."""
+        i = bisect_right(self.starts, start)
+        j = bisect_left(self.starts, end)
+        starts, ends = self.starts, self.ends
+        for k in range(j - 1, i - 1, -1):
+            b = ends[k]
+            if b < end:
+                yield starts[k], b
+
 
 @dataclass(frozen=True)
 class FunctionLevel:
@@ -112,11 +215,47 @@ class FunctionLevel:
                 yield a, b
 
 
+@dataclass(frozen=True)
+class FilteredLevel:
+    """The cuts of ``level`` that ``keep(text, a, b)`` accepts (a rule read at each cut,
+    such as "not right after a title").
+
+    It keeps what makes ``level`` fast to search: its anchor character, its windows, and
+    its cuts read last first, so ``keep`` runs only on the cuts a search reaches (one or
+    two per chunk) rather than on every cut of a window.
+    """
+
+    level: Level
+    keep: Callable[[str, int, int], bool]
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            object.__setattr__(self, "name", self.level.name)
+        object.__setattr__(self, "windowable", getattr(self.level, "windowable", False))
+        object.__setattr__(self, "anchor", getattr(self.level, "anchor", ""))
+
+    def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        keep = self.keep
+        for a, b in self.level.cuts(text, start, end):
+            if keep(text, a, b):
+                yield a, b
+
+    def cuts_reversed(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        """The cuts of :meth:`cuts`, last first."""
+        backward = getattr(self.level, "cuts_reversed", None)
+        found = backward(text, start, end) if backward is not None else reversed(list(self.level.cuts(text, start, end)))
+        keep = self.keep
+        for a, b in found:
+            if keep(text, a, b):
+                yield a, b
+
+
 # A blank line: a line break, a line holding only spaces or tabs, a line break; the whole
 # whitespace run around it is the separator. Written without nested quantifiers over the
 # same characters, so long whitespace runs stay linear.
-PARAGRAPH = RegexLevel("paragraph", re.compile(r"\n[^\S\n]*\n\s*"), whitespace=True)
-LINE = RegexLevel("line", re.compile(r"\n\s*"), whitespace=True)
+PARAGRAPH = RegexLevel("paragraph", re.compile(r"\n[^\S\n]*\n\s*"), whitespace=True, anchor="\n")
+LINE = RegexLevel("line", re.compile(r"\n\s*"), whitespace=True, anchor="\n")
 WORD = RegexLevel("word", re.compile(r"\s+"), whitespace=True)
 
 # What may end a line that the writer broke on purpose (not a wrap of running prose).
@@ -138,22 +277,33 @@ class HardLineLevel:
 
     name: str = "line"
     windowable = True
+    anchor = "\n"
 
     def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         for m in LINE.pattern.finditer(text, start, end):
             a, b = m.span()
-            if not (start < a and b < end):
-                continue
-            j = a
-            while j > start and text[j - 1] in " \t\r":
-                j -= 1
-            if (
-                (j > start and text[j - 1] in _LINE_FINAL)
-                or text[b - 1] != "\n"  # the next line is indented
-                or _LINE_OPENER.match(text, b) is not None
-                or j - (text.rfind("\n", 0, j) + 1) < _SHORT_LINE
-            ):
+            if start < a and b < end and _meant(text, start, a, b):
                 yield a, b
+
+    def cuts_reversed(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        """The cuts of :meth:`cuts`, last first."""
+        for a, b in LINE.cuts_reversed(text, start, end):
+            if _meant(text, start, a, b):
+                yield a, b
+
+
+def _meant(text: str, start: int, a: int, b: int) -> bool:
+    """Whether the line break ``text[a:b]`` is one the writer meant (see
+    :class:`HardLineLevel`)."""
+    j = a
+    while j > start and text[j - 1] in " \t\r":
+        j -= 1
+    return (
+        (j > start and text[j - 1] in _LINE_FINAL)
+        or text[b - 1] != "\n"  # the next line is indented
+        or _LINE_OPENER.match(text, b) is not None
+        or j - (text.rfind("\n", 0, j) + 1) < _SHORT_LINE
+    )
 
 
 HARD_LINE = HardLineLevel()

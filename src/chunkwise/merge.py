@@ -23,13 +23,15 @@ Method:
 
 from __future__ import annotations
 
+import re
 from array import array
 from collections.abc import Callable, Sequence
+from typing import Any
 from dataclasses import dataclass
 
-from ._text import first_cluster_end, grapheme_floor, trim
-from .boundaries import WORD, Level, PositionsLevel
-from .sizers import Measure
+from ._text import first_cluster_end, grapheme_floor, is_extender, trim
+from .boundaries import WORD, Level, PositionsLevel, RegexLevel, _run_start
+from .sizers import Measure, _CharMeasure
 
 __all__ = ["END", "HARD", "Span", "add_overlap", "pack"]
 
@@ -62,25 +64,117 @@ def last_cut(text: str, level: Level, pos: int, p: int, end: int, trim_spans: bo
 
     Returns ``(piece_end, next_start_raw)`` or None. Levels that can be read from any
     position (``windowable``) are searched in growing windows before ``p``, so a chunk
-    costs time in proportion to its own length, not to the number of cuts in it.
+    costs time in proportion to its own length, not to the number of cuts in it. A level
+    that gives its cuts last first (``cuts_reversed``) is read back from ``p`` and the
+    search stops at the first cut that fits; the answer is the same.
     """
     hi = min(end, p + _SLACK)
+    anchor = getattr(level, "anchor", "")
+    if anchor and text.find(anchor, pos, hi) < 0:
+        return None  # every cut of the level holds this character: none here
+    if type(level) is RegexLevel and level.whitespace:
+        if level.pattern is _WORD_PATTERN:
+            return _last_word_cut(text, pos, p, hi)
+        return _last_whitespace_cut(text, level.pattern.finditer, anchor, pos, p, hi, trim_spans)
     # start with a quarter of the span: one search usually finds a cut, however dense
     window = max(64, (p - pos) >> 2) if getattr(level, "windowable", False) else None
+    backward = getattr(level, "cuts_reversed", None)
     while True:
         lo = pos if window is None else max(pos, p - window)
         best = None
-        for a, b in level.cuts(text, lo, hi):
-            if a <= pos:
-                continue
-            e = _trim_end(text, pos, a) if trim_spans else a
-            if e > p:
-                break
-            if e > pos:
-                best = (e, b)
+        if backward is not None:
+            # a piece end never decreases from one cut to the next: the first cut read
+            # back whose piece ends at or before ``p`` is the last one
+            for a, b in backward(text, lo, hi):
+                e = a
+                if trim_spans:
+                    while e > pos and text[e - 1].isspace():
+                        e -= 1
+                if e <= p:
+                    if e > pos:
+                        best = (e, b)
+                    break
+        else:
+            for a, b in level.cuts(text, lo, hi):
+                if a <= pos:
+                    continue
+                e = _trim_end(text, pos, a) if trim_spans else a
+                if e > p:
+                    break
+                if e > pos:
+                    best = (e, b)
         if best is not None or lo <= pos:
             return best
         window *= 4  # type: ignore[operator]
+
+
+_WORD_PATTERN = WORD.pattern
+# the last "non-whitespace, whitespace" pair before the end of the span: ``.*`` takes
+# the whole span at once and gives back from the end, so the search reads only the
+# last word
+_LAST_BREAK = re.compile(r"(?s:.*)\S\s")
+_SPACES = re.compile(r"\s+")
+
+
+def _last_word_cut(text: str, pos: int, p: int, hi: int) -> tuple[int, int] | None:
+    """:func:`last_cut` for the word level (``\\s+``), searched back from ``p``: the
+    last whitespace run that starts after ``pos`` and at or before ``p`` and ends before
+    ``hi``. The same cut as the windowed search: a run starting after a non-whitespace
+    character needs no trimming, and the one starting at ``pos`` is never a cut."""
+    stop = p + 1
+    while True:
+        m = _LAST_BREAK.match(text, pos, stop)
+        if m is None:
+            return None
+        a = m.end() - 1
+        if a < hi:
+            b = _SPACES.match(text, a, hi).end()  # type: ignore[union-attr]
+            if b < hi:
+                return a, b
+        stop = a  # the run reaches ``hi``: not a cut of the span, take the one before
+
+
+def _last_whitespace_cut(
+    text: str, finditer: Callable[..., Any], anchor: str, pos: int, p: int, hi: int, trim_spans: bool
+) -> tuple[int, int] | None:
+    """:func:`last_cut` for a level whose every match is whitespace (paragraph and line
+    breaks): the matches of each window are listed by the regular expression and read
+    back from ``p``, as :meth:`RegexLevel.cuts_reversed` gives them; a window without
+    the level's anchor character is not scanned."""
+    window = max(64, (p - pos) >> 2)
+    while True:
+        lo = p - window
+        if lo < pos:
+            lo = pos
+        scan = lo
+        if anchor:
+            k = text.find(anchor, lo, hi)
+            scan = -1 if k < 0 else _run_start(text, k, lo)
+        if scan >= 0:
+            spans = [m.span() for m in finditer(text, scan, hi)]
+            for k in range(len(spans) - 1, -1, -1):
+                a, b = spans[k]
+                if b >= hi or a <= lo:  # the level's own bounds: start < a, b < end
+                    continue
+                e = a
+                if trim_spans:
+                    while e > pos and text[e - 1].isspace():
+                        e -= 1
+                if e <= p:
+                    if e > pos:
+                        return e, b
+                    break
+        if lo <= pos:
+            return None
+        window *= 4
+
+
+def _first_cut(text: str, level: Level, start: int, end: int) -> tuple[int, int] | None:
+    """The first cut of ``level`` in ``[start, end)``, or None."""
+    anchor = getattr(level, "anchor", "")
+    if anchor and text.find(anchor, start, end) < 0:
+        return None
+    return next(iter(level.cuts(text, start, end)), None)
 
 
 def _precomputed(text: str, level: Level, start: int, end: int, exact: bool = False) -> Level:
@@ -149,7 +243,7 @@ class _Packer:
         """
         text, m, budget = self.text, self.m, self.budget
         while li < len(self.levels):
-            if next(iter(self.levels[li].cuts(text, start, end)), None) is not None:
+            if _first_cut(text, self.levels[li], start, end) is not None:
                 break
             li += 1
         else:
@@ -158,6 +252,9 @@ class _Packer:
         level = _precomputed(text, self.levels[li], start, end, m.is_exact and not self.step and not self.max_pieces)
         if top and (self.overlap_pieces > 0 or self.step is not None or self.max_pieces is not None):
             self.split_windows(level, start, end, li, end_cut)
+            return
+        if type(m) is _CharMeasure:
+            self.split_chars(level, start, end, li, end_cut)
             return
         exact, name = m.is_exact, level.name
         pos = start
@@ -177,7 +274,7 @@ class _Packer:
                     break
                 cut = last_cut(text, level, pos, cut[0] - 1, end, self.trim)
             if cut is None:  # the first piece does not fit on its own: split it finer
-                first = next(iter(level.cuts(text, pos, end)), None)
+                first = _first_cut(text, level, pos, end)
                 if first is None:
                     self.split(pos, end, li + 1, end_cut)
                     return
@@ -197,6 +294,46 @@ class _Packer:
                 continue
             self.emit(pos, cut[0], n, name)
             pos = self.tstart(cut[1], end)
+
+    def split_chars(self, level: Level, start: int, end: int, li: int, end_cut: str) -> None:
+        """:meth:`split` where sizes are character offsets (the same spans, less work):
+        a piece ending at or before ``pos + budget`` always fits, so no size is counted."""
+        text, budget, trim_spans = self.text, self.budget, self.trim
+        out = self.out
+        name = level.name
+        pos = start
+        while pos < end:
+            p = pos + budget
+            if p >= end:
+                out.append(Span(pos, end, end - pos, end_cut))
+                return
+            cut = last_cut(text, level, pos, p, end, trim_spans)
+            if cut is None:  # the first piece does not fit on its own: split it finer
+                first = _first_cut(text, level, pos, end)
+                if first is None:
+                    self.split(pos, end, li + 1, end_cut)
+                    return
+                pe = self.tend(pos, first[0])
+                mark = len(out)
+                if pe > pos:
+                    self.split(pos, pe, li + 1, name)
+                # the last piece of that finer split goes on with the pieces after it
+                if len(out) - mark >= 2 and self.continue_pieces:
+                    tail = out[-1]
+                    if not tail.oversize and tail.start > pos and tail.end == pe:
+                        out.pop()
+                        pos = tail.start
+                        continue
+                pos = self.tstart(first[1], end)
+                continue
+            e = cut[0]
+            out.append(Span(pos, e, e - pos, name))
+            pos = cut[1]
+            if trim_spans:  # trim(text, pos, end)[0], inline
+                while pos < end and text[pos].isspace():
+                    pos += 1
+                if pos < end and text[pos] >= "\u0300" and pos > 0 and text[pos - 1].isspace() and is_extender(text[pos]):
+                    pos -= 1
 
     def split_windows(self, level: Level, start: int, end: int, li: int, end_cut: str) -> None:
         """Windows over the pieces of ``level``: at most ``max_pieces`` a span, the next
@@ -332,12 +469,12 @@ def _overlap_end(
     limit = min(measure.advance(nxt.start, last_end, overlap), measure.advance(cur.start, last_end, chunk_size))
     if limit <= nxt.start:
         return None
-    exact = measure.is_exact
+    if measure.is_exact:  # every size read from offsets is exact: nothing to verify
+        found = _overlap_choice(text, measure, nxt, last_end, overlap, limit, levels, trim_spans, _fits)
+        return None if found is None else (found[0], found[1], measure.exact(cur.start, found[0]))
     counted: dict[int, int] = {}  # exact sizes of cur.start..p already counted
 
     def ok(p: int) -> bool:
-        if exact:
-            return True
         n = counted[p] = measure.exact(cur.start, p)
         return n <= chunk_size and measure.exact(nxt.start, p) <= overlap
 
@@ -346,6 +483,11 @@ def _overlap_end(
         return None
     e, kind = found
     return e, kind, counted[e] if e in counted else measure.exact(cur.start, e)
+
+
+def _fits(p: int) -> bool:
+    """Any end fits (exact sizes: the limit already holds the budgets)."""
+    return True
 
 
 def _overlap_choice(
