@@ -305,9 +305,12 @@ def test_language_aliases_and_suffixes():
     assert len(supported_languages()) >= 16
 
 
-def test_a_text_needs_a_language():
-    with pytest.raises(ConfigError, match="language="):
-        chunkwise.chunk("x = 1\n", strategy="code")
+def test_a_text_without_a_language_is_split_at_lines_with_a_warning():
+    text = "x = 1\n\ny = 2\n" * 10
+    with pytest.warns(UserWarning, match="language="):
+        chunks = chunkwise.chunk(text, strategy="code", chunk_size=20)
+    check_invariants(text, chunks, 20, CharSizer(), trimmed=False, overlap_allowed=False)
+    assert chunks[0].metadata["language"] is None and chunks[0].metadata["symbols"] == []
 
 
 def test_missing_grammar_names_the_extra(monkeypatch):
@@ -364,3 +367,30 @@ def test_ci_has_the_grammars_of_python_js_and_ts():
     """CI installs '.[all,test]': the code extra must bring these grammars."""
     for language in ("python", "javascript", "typescript", "tsx"):
         assert grammar_available(language), language
+
+
+# -- any input ---------------------------------------------------------------------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from test_invariants import hostile  # noqa: E402
+
+CODE_PIECES = [
+    "def f(a, b):\n", "    return a + b\n", "class C:\n", "    def m(self):\n", "        pass\n", "@dec\n",
+    "# comment\n", '"""doc\nstring"""\n', "import os\n", "x = [1,\n     2]\n", "if x:\n", "else:\n", "\n\n",
+    "function g() {\n", "}\n", "  return 1;\n", "/** doc */\n", "export class K {}\n", "\t", "    ", "é\u0301",
+    "s = 'a b c'\n", "\r\n", "longidentifier_" * 8, "(", ")", "{", "}", ":", "\u4e00\u4e8c", "\U0001f600",
+]
+code_documents = st.one_of(hostile, st.lists(st.sampled_from(CODE_PIECES), max_size=50).map("".join))
+
+
+@given(text=code_documents, size=st.integers(1, 120), overlap_ratio=st.sampled_from([0, 0, 0.25]),
+       language=st.sampled_from(["python", "python-ast", "typescript", "c"]))
+def test_any_text_keeps_the_contract(text, size, overlap_ratio, language):
+    parser = "ast" if language == "python-ast" else "auto"
+    language = "python" if language == "python-ast" else language
+    if language != "python" and not grammar_available(language):
+        return
+    overlap = min(size - 1, int(size * overlap_ratio))
+    chunks = CodeChunker(language=language, chunk_size=size, chunk_overlap=overlap, parser=parser).chunk(text)
+    check_invariants(text, chunks, size, CharSizer(), trimmed=False, overlap_allowed=overlap > 0)

@@ -32,6 +32,7 @@ Method:
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -82,7 +83,8 @@ class CodeChunker(BaseChunker):
         chunk_size, chunk_overlap, unit, tokenizer: see :class:`BaseChunker`.
         language: a language name or alias (``"python"``, ``"ts"``, ``"c++"``; see
             :func:`supported_languages`). Default: the document's ``metadata["language"]``
-            (what :func:`chunkwise.load` records for a source file, by its suffix).
+            (what :func:`chunkwise.load` records for a source file, by its suffix). A
+            text with neither is split at blank lines and lines only, with a warning.
         include_imports: put the file's top-level imports in ``chunk.context`` of every
             chunk that does not hold them.
         merge_small_definitions: pack a top-level item (definition or statements) smaller
@@ -138,12 +140,12 @@ class CodeChunker(BaseChunker):
                 "tree-sitter" if not grammar_available_base() else spec.package, "code", f"code chunking of {language}"
             )
 
-    def language_of(self, document: str | Document) -> str:
+    def language_of(self, document: str | Document) -> str | None:
         """The canonical language for ``document``: ``language``, else the document's
-        ``metadata["language"]`` when it was loaded as source code.
+        ``metadata["language"]`` when it was loaded as source code, else None.
 
         Raises:
-            ConfigError: no language is known, or the document's is not supported.
+            ConfigError: the document's language is not supported.
         """
         if self.language is not None:
             return resolve_language(self.language) or ""
@@ -153,19 +155,7 @@ class CodeChunker(BaseChunker):
             if canon is None:
                 raise _unknown(meta["language"])
             return canon
-        raise ConfigError(
-            "strategy 'code' needs language= (one of: "
-            f"{', '.join(supported_languages())}) for a text not loaded from a source file"
-        )
-
-    def can_chunk(self, document: str | Document) -> bool:
-        """Whether this chunker has a language and a parser for ``document``."""
-        try:
-            lang = self.language_of(document)
-            self._check_parser(lang)
-        except (ConfigError, MissingDependencyError):
-            return False
-        return True
+        return None
 
     # -- parse -----------------------------------------------------------------------
 
@@ -175,8 +165,16 @@ class CodeChunker(BaseChunker):
         and one label carrying the structure to the enrichment pass."""
         text = document.text
         lang = self.language_of(document)
-        self._check_parser(lang)
-        structure = parse_code(text, lang, self.parser)
+        if lang is None:
+            warnings.warn(
+                "strategy 'code' got a text without language= (one of: "
+                f"{', '.join(supported_languages())}); it is split at blank lines and lines only",
+                stacklevel=4,
+            )
+            structure = CodeStructure(language="", parser="lines")
+        else:
+            self._check_parser(lang)
+            structure = parse_code(text, lang, self.parser)
         n = len(text)
         label = Label(0, n, "_code", _Chunking(structure, text), "overlap")
         if structure.parser == "lines":
@@ -241,7 +239,7 @@ class CodeChunker(BaseChunker):
         st, text = info.structure, info.text
         meta = st.describe(text, span.start, span.end)
         signatures = meta.pop("_signatures")
-        metadata["language"] = st.language
+        metadata["language"] = st.language or None
         metadata.update(meta)
         parts: list[str] = []
         if self.include_imports and st.imports:

@@ -228,9 +228,10 @@ def _rstrip_pos(text: str, lo: int, p: int) -> int:
 
 def _at_line_start(text: str, p: int) -> int:
     """The start of ``p``'s line when only spaces and tabs come before ``p`` on it, else -1."""
-    ls = max(text.rfind("\n", 0, p), text.rfind("\r", 0, p)) + 1
-    seg = text[ls:p]
-    return ls if not seg.strip(" \t\f\v") else -1
+    i = p
+    while i > 0 and text[i - 1] in " \t\f\v":
+        i -= 1
+    return i if i == 0 or text[i - 1] in "\n\r" else -1
 
 
 def _groups(text: str, children: list[_Node]) -> list[_Group]:
