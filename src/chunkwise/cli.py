@@ -164,7 +164,7 @@ def cli() -> None:
 @cli.command("chunk")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, allow_dash=True))
 @chunking_options()
-@input_options()
+@input_options(root=True)
 @click.option(
     "--output",
     "-o",
@@ -186,6 +186,7 @@ def chunk_command(
     params: tuple[str, ...],
     include: tuple[str, ...],
     exclude: tuple[str, ...],
+    root: Path | None,
     encoding: str | None,
     fmt: str,
     output: Path | None,
@@ -205,7 +206,7 @@ def chunk_command(
     from .export import atomic_writer, chunk_record, dumps
 
     chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
-    inputs, skipped = gather(paths, include, exclude)
+    inputs, skipped = gather(paths, include, exclude, root)
     if not inputs and not skipped:
         raise click.UsageError(
             "no file to read under the given paths" + (" (see --include and --exclude)" if include or exclude else "")

@@ -14,6 +14,7 @@ __all__ = [
     "LoadError",
     "MissingDependencyError",
     "OversizeError",
+    "ParseError",
     "UnsupportedFormatError",
 ]
 
@@ -46,6 +47,11 @@ class MissingDependencyError(ChunkwiseError, ImportError):
 
 class LoadError(ChunkwiseError, OSError):
     """A file could not be read or decoded."""
+
+
+class ParseError(LoadError):
+    """A file decoded to text, but its format's parser failed on it (malformed HTML that
+    lxml rejects, for example): the message names the file, the format and the fix."""
 
 
 class UnsupportedFormatError(LoadError):

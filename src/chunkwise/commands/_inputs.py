@@ -9,7 +9,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -137,16 +137,38 @@ def matches(rel: str, patterns: Sequence[str]) -> bool:
     return False
 
 
-def unsupported(name: str, path: Path, reason: str) -> Skipped:
-    """The skip of a file of a folder whose format chunkwise (or this command) does not read."""
-    glob = f"*{path.suffix}" if path.suffix else path.name
-    return Skipped(
-        name, "unsupported", reason, f"leave such files out with --exclude '{glob}' (or convert them to text first)"
-    )
+def _glob_literal(path: str) -> str:
+    """``path`` as a glob that matches only itself (``[``, ``*``, ``?`` escaped)."""
+    return re.sub(r"([\[*?])", r"[\1]", path)
+
+
+def exclude_hint(path: Path, relative: str | None = None) -> str:
+    """The ``--exclude`` glob that leaves out a file like ``path``: ``*.pdf`` when no loader
+    reads its suffix (every such file fails alike), else the file's own path relative to
+    the folder given (``relative``; default: its name), so that one bad ``.txt`` does not
+    suggest leaving out every good one."""
+    from ..loaders import SUFFIXES
+
+    name = path.name.lower()
+    handled = any(name.endswith(s) and len(name) > len(s) for s in SUFFIXES)
+    if path.suffix and not handled:
+        return f"*{path.suffix}"
+    return _glob_literal(relative or path.name)
+
+
+def unsupported(name: str, path: Path, reason: str = "not a supported format", relative: str | None = None) -> Skipped:
+    """The skip of a file of a folder whose format chunkwise (or this command) does not read
+    (``relative``: its path relative to the folder given, for the ``--exclude`` hint)."""
+    glob = exclude_hint(path, relative)
+    what = "such files" if glob.startswith("*") else "this file"
+    return Skipped(name, "unsupported", reason, f"leave {what} out with --exclude '{glob}' (or convert it to text first)")
 
 
 def gather(
-    paths: Iterable[str | os.PathLike[str]], include: Sequence[str] = (), exclude: Sequence[str] = ()
+    paths: Iterable[str | os.PathLike[str]],
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    root: str | os.PathLike[str] | None = None,
 ) -> tuple[list[Input], list[Skipped]]:
     """The inputs named by ``paths`` (``-``: standard input, once; folders searched
     recursively, in sorted order, by :func:`chunkwise.loaders.find_files`), and the files
@@ -157,7 +179,11 @@ def gather(
     directly are always read): a glob without ``/`` matches a file or folder name
     (``*.md``, ``drafts``), one with ``/`` the path under the folder given
     (``guide/*.md``, ``**/api/*``). A file named directly that does not exist or that
-    chunkwise does not read is kept, so that reading it reports it.
+    chunkwise does not read is kept, so that reading it reports it. ``root`` (``--root``):
+    every file's id derives from its path relative to that folder.
+
+    Raises:
+        click.UsageError: a path outside ``root``.
     """
     from ..loaders import find_files
 
@@ -170,21 +196,33 @@ def gather(
         return inputs, []
     found_skipped: list[Any] = []
     direct = {os.path.abspath(p) for p in files if not Path(p).is_dir()}
-    for f in find_files(files, include=list(include) or None, exclude=list(exclude) or None, skipped=found_skipped):
+    from ..errors import ConfigError
+
+    try:
+        found = list(
+            find_files(
+                files, include=list(include) or None, exclude=list(exclude) or None, skipped=found_skipped, root=root
+            )
+        )
+    except ConfigError as exc:
+        raise click.UsageError(f"{exc} (--root must contain every path named)") from exc
+    for f in found:
         inputs.append(Input(Path(f.path), root=Path(f.root), found=f, named=os.path.abspath(f.path) in direct))
     taken = {os.path.abspath(i.path) for i in inputs if i.path is not None}
-    skipped = [passed_over(Path(f.path), f.reason) for f in found_skipped if os.path.abspath(f.path) not in taken]
+    skipped = [
+        passed_over(Path(f.path), f.reason, f.relative) for f in found_skipped if os.path.abspath(f.path) not in taken
+    ]
     return inputs, skipped  # a file also named directly is reported when read
 
 
-def passed_over(path: Path, reason: str) -> Skipped:
+def passed_over(path: Path, reason: str, relative: str | None = None) -> Skipped:
     """The skip of a file of a folder that the loader passed over without reading it
     (:func:`chunkwise.loaders.find_files`'s ``skipped``: a format no loader handles, a
     suffix not asked for, a file it cannot open)."""
     reason = str(reason or "not a supported format")
     if reason.startswith("cannot read"):
         return Skipped(path.as_posix(), "unreadable", reason, "check the file and its permissions")
-    return unsupported(path.as_posix(), path, reason)
+    return unsupported(path.as_posix(), path, reason, relative)
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -217,7 +255,7 @@ def _strip_name(message: str, name: str) -> str:
 def classify(exc: BaseException, inp: Input | str, stage: str = "read", encoding: str | None = None) -> Skipped:
     """What a failure to read (``stage="read"``), chunk (``"chunk"``) or write
     (``"write"``) one input means, and its fix (``encoding``: the ``--encoding`` given)."""
-    from ..errors import ConfigError, MissingDependencyError, OversizeError
+    from ..errors import ConfigError, MissingDependencyError, OversizeError, ParseError
 
     name = inp if isinstance(inp, str) else inp.name
     chain: list[BaseException] = []
@@ -246,7 +284,17 @@ def classify(exc: BaseException, inp: Input | str, stage: str = "read", encoding
     if any("unsupported" in type(x).__name__.lower() for x in chain):
         if isinstance(inp, Input) and (inp.named or inp.path is None):
             return Skipped(name, "unsupported", message, "convert it to text, Markdown or HTML first, or leave it out")
-        return replace(unsupported(name, Path(name)), reason=message)
+        relative = getattr(inp.found, "relative", None) if isinstance(inp, Input) else None
+        return unsupported(name, Path(name), message, relative)
+    if has(ParseError):
+        message = "; ".join(part for part in message.split("; ") if "format='text'" not in part)
+        return Skipped(
+            name,
+            "unparsable",
+            message,
+            "check that the file is valid in its format (or rename it .txt to read it as text), "
+            "or leave it out with --exclude",
+        )
     if has(UnicodeDecodeError) or "not valid utf-8" in message.lower() or "decode" in message.lower():
         # the library's hints name its Python argument (encoding=); the fix below names the option
         message = "; ".join(part for part in message.split("; ") if "encoding=" not in part)

@@ -3,8 +3,8 @@
 * :func:`chunking_options` (``chunk``, ``inspect``; ``stats``, ``eval``, ``calibrate`` as
   comma-separated grids): ``--strategy``, ``--chunk-size``, ``--chunk-overlap``,
   ``--unit``, ``--tokenizer``, ``--param`` -- the arguments of :func:`chunkwise.chunk`.
-* :func:`input_options`: ``--include``, ``--exclude``, ``--encoding`` and ``--format``
-  (standard input).
+* :func:`input_options`: ``--include``, ``--exclude``, ``--root``, ``--encoding`` and
+  ``--format`` (standard input).
 * :func:`progress_option`.
 """
 
@@ -14,6 +14,7 @@ import codecs
 import json
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -197,8 +198,9 @@ def _check_encoding(ctx: click.Context, param: click.Parameter, value: str | Non
         ) from None
 
 
-def input_options(*, globs: bool = True, format: bool = True) -> Decorator:
-    """``--include`` and ``--exclude`` (``globs=True``), ``--encoding``, and ``--format``
+def input_options(*, globs: bool = True, format: bool = True, root: bool = False) -> Decorator:
+    """``--include`` and ``--exclude`` (``globs=True``), ``--root`` (``root=True``: the
+    commands that read files named on the command line), ``--encoding``, and ``--format``
     of standard input (``format=True``)."""
     options = []
     if globs:
@@ -216,12 +218,25 @@ def input_options(*, globs: bool = True, format: bool = True) -> Decorator:
                 help="Leave out the files matching this glob (repeatable); wins over --include.",
             ),
         ]
+    if root:
+        options.append(
+            click.option(
+                "--root",
+                type=click.Path(path_type=Path, file_okay=False, exists=True),
+                default=None,
+                metavar="DIR",
+                help="Folder the document ids are relative to: each file's id derives from its path "
+                "under DIR (default: under the folder named; a file named directly: its name).",
+            )
+        )
     options.append(
         click.option(
             "--encoding",
             default=None,
             callback=_check_encoding,
-            help="Text encoding of the files [default: UTF-8].",
+            metavar="NAME",
+            help="Decode every file with this codec (cp1252, latin-1, ...) [default: detected: "
+            "UTF-8, a byte-order mark, the encoding an HTML page declares, else a guess].",
         )
     )
     if format:

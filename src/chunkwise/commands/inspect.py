@@ -85,7 +85,7 @@ def plot_analysis(analysis: Any, threshold_type: str | None, out: Path, title: s
 @click.command("inspect")
 @click.argument("path", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True))
 @chunking_options(strategy="semantic")
-@input_options(globs=False)
+@input_options(globs=False, root=True)
 @click.option(
     "--plot",
     type=click.Path(path_type=Path, dir_okay=False),
@@ -109,6 +109,7 @@ def command(
     unit: str,
     tokenizer: str,
     params: tuple[str, ...],
+    root: Path | None,
     encoding: str | None,
     fmt: str,
     plot: Path | None,
@@ -121,7 +122,17 @@ def command(
     chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
     if plot is not None and not hasattr(chunker, "analyze"):
         raise click.UsageError(f"--plot needs a semantic strategy ('semantic', 'semantic_cluster'), not {strategy!r}")
-    inp = Input(None if str(path) == "-" else path)
+    if str(path) == "-":
+        inp = Input(None, named=True)
+    else:
+        if root is not None:
+            from ..loaders import relative_id_path
+
+            try:
+                relative_id_path(path, root)
+            except ConfigError as exc:
+                raise click.UsageError(f"{exc} (--root must contain the file)") from exc
+        inp = Input(path, root=root, named=True)
     failures = Failures()
     try:
         doc = read(inp, encoding=encoding, fmt=fmt)

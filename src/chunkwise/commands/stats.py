@@ -44,7 +44,7 @@ def _bars(hist: list[int]) -> str:
 @click.command("stats")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, allow_dash=True))
 @grid_options
-@input_options()
+@input_options(root=True)
 @click.option(
     "--json",
     "json_path",
@@ -71,6 +71,7 @@ def command(
     params: tuple[str, ...],
     include: tuple[str, ...],
     exclude: tuple[str, ...],
+    root: Path | None,
     encoding: str | None,
     fmt: str,
     json_path: Path | None,
@@ -91,7 +92,7 @@ def command(
     from ..evaluation.report import format_table, write_csv, write_json
 
     configs = build_grid(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
-    inputs, skipped = gather(paths, include, exclude)
+    inputs, skipped = gather(paths, include, exclude, root)
     failures = Failures()
     failures.extend(skipped)
     docs: list[Any] = []

@@ -11,13 +11,14 @@ the same text whichever reads it.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..errors import LoadError, UnsupportedFormatError
-from ..types import Document, document_id_for_path
+from ..types import Document, document_id_for, document_id_for_path
 from . import code as _code
 from . import csv as _csv
 from . import html as _html
@@ -94,7 +95,9 @@ def parse(
             and language in ``metadata["title"]`` and ``metadata["language"]``.
         source: where the content came from, if known.
         metadata: document metadata, copied onto every chunk.
-        id: the document id (default: derived from ``source``, else from the text).
+        id: the document id (default: derived from ``source`` when it names a path or URL;
+            without ``source``, or with a name in angle brackets such as ``"<stdin>"``,
+            derived from the text, so two different contents never share an id).
         encoding: for bytes: a codec to use instead of detecting one.
 
     Raises:
@@ -102,6 +105,7 @@ def parse(
         UnsupportedFormatError: a format recognised but not handled (``"pdf"``), or
             bytes of one (``%PDF``).
         LoadError: bytes that cannot be decoded.
+        ParseError: content the format's parser rejects (a ``LoadError``).
         MissingDependencyError: ``"html"`` without ``pip install 'chunkwise[html]'``.
 
     Example:
@@ -117,8 +121,13 @@ def parse(
         found = unsupported_format("", data[:HEAD_BYTES])
         if found is not None:
             raise UnsupportedFormatError(source or "<bytes>", found, "no loader handles it yet")
-        return loader.load_bytes(data, source=source, encoding=encoding, metadata=metadata, id=id)
-    return loader.parse_text(content, source=source, metadata=metadata, id=id)
+        doc = loader.load_bytes(data, source=source, encoding=encoding, metadata=metadata, id=id)
+    else:
+        doc = loader.parse(content, source=source, metadata=metadata, id=id)
+    if not id and source and source.startswith("<") and source.endswith(">"):
+        # a stream's name (<stdin>), not a path: the id derives from the content
+        doc = dataclasses.replace(doc, id=document_id_for(doc.text))
+    return doc
 
 
 def load(

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import PurePath
 from typing import Any, ClassVar
 
-from ..errors import ConfigError, UnsupportedFormatError
+from ..errors import ChunkwiseError, ConfigError, ParseError, UnsupportedFormatError
 from ..types import Document
 from .decoding import decode, looks_like_text
 
@@ -162,7 +162,29 @@ class Loader:
         )
         meta = dict(metadata or {})
         meta["encoding"] = used
-        return self.parse_text(text, source=source, metadata=meta, id=id)
+        return self.parse(text, source=source, metadata=meta, id=id)
+
+    def parse(
+        self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
+    ) -> Document:
+        """:meth:`parse_text`, with any failure of the format's parser (lxml's
+        ``ValueError``, a ``RecursionError`` on absurd nesting, ...) raised as
+        :class:`~chunkwise.errors.ParseError` (a ``LoadError``) that names the source, the
+        format and the fix; chunkwise's own errors pass as they are.
+
+        Raises:
+            ParseError: the text does not parse as this format.
+        """
+        try:
+            return self.parse_text(text, source=source, metadata=metadata, id=id)
+        except ChunkwiseError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any parser failure becomes a LoadError with a fix
+            name = source or "<text>"
+            raise ParseError(
+                f"{name}: cannot be parsed as {self.format} ({type(exc).__name__}: {exc}); "
+                f"check that it is valid {self.format}, or read it as plain text (format='text')"
+            ) from exc
 
     def parse_text(
         self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""

@@ -12,7 +12,9 @@ directory, by relative or absolute path:
   relative path), whatever the order of the arguments;
 * two different files with the same relative path (``docs/a.md`` and ``other/a.md`` named
   directly) take, both, their path relative to their nearest common folder
-  (``docs/a.md``, ``other/a.md``), so no two documents of one run share an id.
+  (``docs/a.md``, ``other/a.md``), so no two documents of one run share an id;
+* ``root=`` (``--root``): every file's path relative to that folder, whatever was named,
+  so files named one at a time in separate runs keep distinct, stable ids.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
@@ -149,20 +152,95 @@ def _matcher(patterns: Sequence[str] | None) -> Any:
     return match
 
 
-def _classify(path: Path, root: Path, wanted: frozenset[str] | None) -> FoundFile:
+def _special(path: Path) -> str:
+    """Why ``path`` is not a file to read (a dangling symbolic link, a named pipe, a
+    socket, a device), or ``""`` for a regular file (or a link to one)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        if path.is_symlink():
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            return f"dangling symbolic link (to {target})"
+        return "does not exist"
+    except OSError as exc:
+        return f"cannot read ({exc.strerror or exc})"
+    if stat.S_ISREG(st.st_mode):
+        return ""
+    if stat.S_ISFIFO(st.st_mode):
+        return "not a regular file (a named pipe)"
+    if stat.S_ISSOCK(st.st_mode):
+        return "not a regular file (a socket)"
+    if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
+        return "not a regular file (a device)"
+    if stat.S_ISDIR(st.st_mode):
+        return "is a folder"
+    return "not a regular file"
+
+
+def _classify(path: Path, root: Path, relative: str = "", *, wanted: frozenset[str] | None = None) -> FoundFile:
     name = path.name
+    special = _special(path)
+    if special:  # never opened: reading a named pipe would wait forever
+        return FoundFile(path, root, False, special, relative=relative)
     if wanted is not None and not any(name.lower().endswith(s) for s in wanted):
-        return FoundFile(path, root, False, f"suffix not among {', '.join(sorted(wanted))}")
+        return FoundFile(path, root, False, f"suffix not among {', '.join(sorted(wanted))}", relative=relative)
     try:
         with open(path, "rb") as fh:
             head = fh.read(HEAD_BYTES)
     except OSError as exc:
-        return FoundFile(path, root, False, f"cannot read ({exc.strerror or exc})")
+        return FoundFile(path, root, False, f"cannot read ({exc.strerror or exc})", relative=relative)
     try:
         loader = detect_loader(name, head)
     except UnsupportedFormatError as exc:
-        return FoundFile(path, root, False, f"{exc.format} is not a supported format")
-    return FoundFile(path, root, True, "", loader.format)
+        return FoundFile(path, root, False, f"{exc.format} is not a supported format", relative=relative)
+    return FoundFile(path, root, True, "", loader.format, relative=relative)
+
+
+def _walk(folder: Path, hidden: bool) -> list[Path]:
+    """Every entry under ``folder`` that is not a folder (files, links, pipes), following
+    symbolic links to folders; a link back to a folder being walked (a cycle) is not
+    followed again. Hidden names are passed over unless ``hidden``. Sorted as
+    ``sorted(folder.rglob("*"))`` sorts."""
+    out: list[Path] = []
+
+    def visit(d: Path, ancestors: frozenset[tuple[int, int]]) -> None:
+        try:
+            entries = list(os.scandir(d))
+        except OSError as exc:
+            logger.info("cannot list %s: %s", d, exc.strerror or exc)
+            return
+        for entry in entries:
+            if not hidden and entry.name.startswith("."):
+                continue
+            path = d / entry.name
+            try:
+                is_dir = entry.is_dir()  # follows a symbolic link
+            except OSError:
+                is_dir = False
+            if not is_dir:
+                out.append(path)
+                continue
+            try:
+                st = path.stat()
+            except OSError:
+                out.append(path)
+                continue
+            key = (st.st_dev, st.st_ino)
+            if key in ancestors:
+                logger.info("not following %s: a link to a folder that contains it (a cycle)", path)
+                continue
+            visit(path, ancestors | {key})
+
+    try:
+        st = folder.stat()
+        start = frozenset({(st.st_dev, st.st_ino)})
+    except OSError:
+        start = frozenset()
+    visit(folder, start)
+    return sorted(out)
 
 
 def _depth_key(f: FoundFile) -> int:
@@ -199,6 +277,7 @@ def find_files(
     exclude: Sequence[str] | None = None,
     skipped: list[FoundFile] | None = None,
     hidden: bool = False,
+    root: str | os.PathLike[str] | None = None,
 ) -> Iterator[FoundFile]:
     """The files named by ``paths``, folders searched recursively, each once, with the
     root its document id is relative to.
@@ -209,13 +288,21 @@ def find_files(
     suffixes: ``.txt``, ``.text``, ``.rst``, ``.rst.txt``, ``.md``, ``.markdown``,
     ``.html``, ``.htm``, ...; a file without a suffix whose bytes look like text); every
     other file is **not** silently dropped: it is appended to ``skipped`` as a
-    :class:`FoundFile` with ``supported=False`` and its reason, and logged. Hidden files and
-    folders (names starting with ``.``) inside a folder are passed over unless ``hidden``.
+    :class:`FoundFile` with ``supported=False`` and its reason, and logged; so are
+    dangling symbolic links and entries that are not regular files (named pipes, sockets,
+    devices: never opened). Symbolic links to folders are followed, except one that leads
+    back to a folder being walked (a cycle). Hidden files and folders (names starting with
+    ``.``) inside a folder are passed over unless ``hidden``.
 
     Ids: see the module's documentation: a folder's files are relative to the folder, a
     file named directly to its parent; a file reached twice is found once (the longest
     relative path wins); different files with the same relative path both fall back to
-    their path relative to their nearest common folder.
+    their path relative to their nearest common folder. With ``root``, every file's id is
+    its path relative to ``root`` instead (stable across runs that name files one by one).
+
+    ``skipped`` is filled lazily, as this is a generator: nothing is appended before the
+    iteration starts, and all of it once the first file is yielded (or the iterator is
+    exhausted, when no file is found) -- read it after ``list(find_files(...))``.
 
     Args:
         paths: files and folders.
@@ -229,10 +316,14 @@ def find_files(
         skipped: a list that receives the files of the folders that were not yielded
             because no loader handles them or their suffix was not asked for.
         hidden: also search hidden files and folders.
+        root: the folder every id is relative to (each path must be inside it).
 
     Returns:
         An iterator of :class:`FoundFile`, in the order of ``paths`` (sorted inside each
         folder). The folders are walked before the first file is yielded.
+
+    Raises:
+        ConfigError: with ``root``, a path outside it (when the iteration reaches it).
 
     Example:
         >>> import tempfile, pathlib
@@ -260,18 +351,22 @@ def find_files(
         seen[key] = len(found)
         found.append(f)
 
+    base = Path(root) if root is not None else None
+
+    def under(path: Path, folder: Path) -> tuple[Path, str]:
+        """The root of ``path`` and its path relative to that root (``root=`` wins)."""
+        if base is not None:
+            return base, relative_id_path(path, base)
+        return folder, relative_id_path(path, folder)
+
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            for f in sorted(p.rglob("*")):
-                if not f.is_file():
-                    continue
+            for f in _walk(p, hidden):
                 rel = relative_id_path(f, p)
-                if not hidden and any(part.startswith(".") for part in rel.split("/")):
-                    continue
                 if (keep is not None and not keep(rel)) or (drop is not None and drop(rel)):
                     continue
-                item = _classify(f, p, wanted)
+                item = _classify(f, *under(f, p), wanted=wanted)
                 if item.supported:
                     add(item)
                 else:
@@ -279,7 +374,8 @@ def find_files(
                     if skipped is not None:
                         skipped.append(item)
         elif p.is_file():
-            add(_classify(p, p.parent, None))
-        else:
-            add(FoundFile(p, p.parent, False, "does not exist"))
+            add(_classify(p, *under(p, p.parent)))
+        else:  # named directly: kept, with the reason, so that reading it reports it
+            top, rel = under(p, p.parent)
+            add(FoundFile(p, top, False, _special(p) or "does not exist", relative=rel))
     yield from _disambiguate(found)

@@ -12,6 +12,7 @@ from .base import Loader, register_loader
 __all__ = ["HtmlLoader"]
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
+_XML_ENCODING = re.compile(rb"""\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9_.:-]+)["']""", re.IGNORECASE)
 
 
 class HtmlLoader(Loader):
@@ -20,8 +21,10 @@ class HtmlLoader(Loader):
     The document's text is Markdown rendered from the page in reading order, without
     scripts, styles or navigation (:func:`chunkwise.parsers.html.html_to_markdown`); the
     page's title and language go to ``metadata["title"]`` and ``metadata["language"]``.
-    Bytes that are not UTF-8 are decoded with the page's ``<meta charset>`` when it
-    declares one. Needs ``pip install 'chunkwise[html]'`` (lxml).
+    Bytes that are not UTF-8 are decoded with the encoding the page declares, in its XML
+    declaration (XHTML: ``<?xml version="1.0" encoding="ISO-8859-1"?>``, removed before
+    parsing) or its ``<meta charset>``. A page that lxml cannot parse raises
+    :class:`~chunkwise.errors.ParseError` (a ``LoadError``) naming the file. Needs ``pip install 'chunkwise[html]'`` (lxml).
     """
 
     format: ClassVar[str] = "html"
@@ -31,7 +34,7 @@ class HtmlLoader(Loader):
     magic: ClassVar[tuple[bytes, ...]] = (b"<!doctype html", b"<html")
 
     def declared_encoding(self, data: bytes) -> str | None:
-        m = _META_CHARSET.search(data[:4096])
+        m = _XML_ENCODING.search(data[:1024]) or _META_CHARSET.search(data[:4096])
         return m.group(1).decode("ascii") if m else None
 
     def parse_text(

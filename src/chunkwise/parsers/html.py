@@ -137,6 +137,8 @@ _BLOCK = frozenset(
 _WS = re.compile(r"\s+")
 # characters that would start a Markdown block if a rendered line began with them
 _LINE_START = re.compile(r"^(?:(?=[#>=|+*`~-])|(?<=^)(\d{1,9})(?=[.)](?:\s|$)))")
+# an XML declaration (XHTML): lxml refuses a str that starts with one naming an encoding
+_XML_DECL = re.compile(r"\A\s*<\?xml\b[^>]*\?>", re.IGNORECASE)
 _BR = "\x00"  # a <br> while inline text is collected (NUL cannot occur in parsed HTML text)
 
 
@@ -358,6 +360,9 @@ def html_to_markdown(html: str) -> tuple[str, dict[str, Any]]:
         return "", {}
     from lxml.etree import ParserError
 
+    html = _XML_DECL.sub("", html.lstrip("\ufeff"), count=1)  # the text is decoded already
+    if not html.strip():
+        return "", {}
     try:
         root = lxml_html.document_fromstring(html)
     except ParserError:  # "Document is empty": markup without any content

@@ -1,0 +1,128 @@
+"""Regressions found by a first trial on real documentation (Debian's /usr/share/doc):
+XHTML with an XML declaration, parser failures as LoadError, encoding detection without
+silent mojibake, unsupported files in ``inspect``, ids of standard input and ``--root``,
+HTML rendering of Sphinx and texinfo pages, invalid front matter, and CLI details."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import chunkwise
+from chunkwise.cli import cli
+from chunkwise.errors import LoadError, ParseError
+
+
+def _rows(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+
+# -- 1. XHTML with an XML declaration; parser failures -------------------------------------
+
+XHTML = (
+    b'<?xml version="1.0" encoding="ISO-8859-1"?>\n'
+    b'<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" '
+    b'"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">\n'
+    b'<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><title>Manual</title></head>'
+    b"<body><h1>Caf\xe9</h1><p>Body text.</p></body></html>\n"
+)
+
+
+def test_xhtml_with_an_encoding_declaration_loads(tmp_path: Path) -> None:
+    pytest.importorskip("lxml")
+    p = tmp_path / "index.html"
+    p.write_bytes(XHTML)
+    doc = chunkwise.load(p)
+    assert doc.metadata["title"] == "Manual"
+    assert doc.metadata["encoding"] == "iso8859-1"  # the declaration's encoding
+    assert doc.text == "# Café\n\nBody text.\n"
+    # already-decoded text with the declaration parses too
+    assert chunkwise.parse(XHTML.decode("latin-1"), format="html").text == doc.text
+
+
+@pytest.mark.skipif(not Path("/usr/share/doc/libxslt1-dev/html/html/index.html").exists(), reason="no Debian doc")
+def test_debian_xhtml_page_loads() -> None:
+    pytest.importorskip("lxml")
+    doc = chunkwise.load("/usr/share/doc/libxslt1-dev/html/html/index.html")
+    assert doc.text.strip()
+
+
+def test_a_parser_failure_is_a_load_error_with_a_fix(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    pytest.importorskip("lxml")
+    from chunkwise.parsers import html as html_parser
+
+    def broken(text: str) -> tuple[str, dict]:
+        raise ValueError("lxml said no")
+
+    monkeypatch.setattr(html_parser, "html_to_markdown", broken)
+    p = tmp_path / "page.html"
+    p.write_text("<p>x</p>", encoding="utf-8")
+    with pytest.raises(ParseError) as info:
+        chunkwise.load(p)
+    assert isinstance(info.value, LoadError)
+    assert "page.html" in str(info.value) and "html" in str(info.value) and "lxml said no" in str(info.value)
+    with pytest.raises(LoadError):
+        chunkwise.parse("<p>x</p>", format="html")
+    result = CliRunner().invoke(cli, ["chunk", "-u", "chars", str(p)])
+    assert result.exit_code == 1
+    assert "unparsable" in result.output and "fix:" in result.output
+
+
+# -- 3. inspect on an unsupported file -----------------------------------------------------
+
+
+def test_inspect_reports_an_unsupported_file(tmp_path: Path) -> None:
+    p = tmp_path / "fake_pdf.txt"
+    p.write_bytes(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n")
+    result = CliRunner().invoke(cli, ["inspect", str(p), "-s", "recursive", "-u", "chars"])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "pdf is not a supported format" in result.output and "fix:" in result.output
+
+
+# -- 4. ids: standard input by content, --root --------------------------------------------
+
+
+def test_stdin_documents_get_content_ids() -> None:
+    ids = []
+    for text in ("one doc\n", "another doc\n", "one doc\n"):
+        result = CliRunner().invoke(cli, ["chunk", "-u", "chars", "-"], input=text)
+        assert result.exit_code == 0, result.output
+        ids.append(_rows(result.stdout)[0]["document_id"])
+    assert ids[0] != ids[1] and ids[0] == ids[2]
+    assert chunkwise.parse(b"x", source="<stdin>").id != chunkwise.parse(b"y", source="<stdin>").id
+    assert chunkwise.parse("x", source="notes/a.txt").id == chunkwise.parse("y", source="notes/a.txt").id
+
+
+def test_root_gives_files_named_in_separate_runs_distinct_ids(tmp_path: Path) -> None:
+    for pkg in ("libxml2", "git"):
+        (tmp_path / pkg).mkdir()
+        (tmp_path / pkg / "README.md").write_text(f"# {pkg}\n\nAbout {pkg}.\n", encoding="utf-8")
+    plain, rooted = [], []
+    for pkg in ("libxml2", "git"):
+        path = str(tmp_path / pkg / "README.md")
+        plain.append(_rows(CliRunner().invoke(cli, ["chunk", path]).stdout)[0]["document_id"])
+        result = CliRunner().invoke(cli, ["chunk", "--root", str(tmp_path), path])
+        assert result.exit_code == 0, result.output
+        row = _rows(result.stdout)[0]
+        assert row["metadata"]["relative_path"] == f"{pkg}/README.md"
+        rooted.append(row["document_id"])
+        assert row["document_id"] == chunkwise.load(path, root=tmp_path).id
+    assert plain[0] == plain[1]  # the file name alone: the same id
+    assert rooted[0] != rooted[1]
+    # the same ids when both are named in one run, or the folder is given
+    both = _rows(CliRunner().invoke(cli, ["chunk", "--root", str(tmp_path), str(tmp_path)]).stdout)
+    assert sorted({r["document_id"] for r in both}) == sorted(rooted)
+    # stats and inspect take it too; a file outside the root is a usage error
+    assert CliRunner().invoke(cli, ["stats", "--root", str(tmp_path), str(tmp_path / "git")]).exit_code == 0
+    inspect = CliRunner().invoke(
+        cli, ["inspect", "-s", "recursive", "--root", str(tmp_path), str(tmp_path / "git" / "README.md")]
+    )
+    assert inspect.exit_code == 0, inspect.output
+    outside = CliRunner().invoke(cli, ["chunk", "--root", str(tmp_path / "git"), str(tmp_path / "libxml2" / "README.md")])
+    assert outside.exit_code == 2 and "not inside root" in outside.output
