@@ -198,7 +198,10 @@ def test_csv_contract_and_rows_whole_when_they_fit(request, kind, text, size):
     t = delimited_table(text)
     if t is None:
         return
-    fitting = [(s, e) for s, e in _row_spans(text, t) if s < e and sizer.count(text[s:e]) <= size]
+    # token sizes are estimated from the document's tokens first, which may be off by a
+    # token at a span's edges (a token across the row's end): a row that fits with room
+    slack = 2 if kind == "tokens" else 0
+    fitting = [(s, e) for s, e in _row_spans(text, t) if s < e and sizer.count(text[s:e]) + slack <= size]
     _rows_whole(text, chunks, fitting)
 
 
