@@ -33,7 +33,7 @@ Method:
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +60,29 @@ def supported_languages() -> list[str]:
 def _positions(name: str, cuts: list[tuple[int, int]]) -> PositionsLevel:
     cuts = sorted(set(cuts))
     return PositionsLevel(name, [a for a, _ in cuts], [b for _, b in cuts])
+
+
+class _LazyPositions:
+    """A level of precomputed positions, computed when first asked for (the gaps between
+    tokens: needed only where a line must be cut)."""
+
+    windowable = True
+
+    def __init__(self, name: str, compute: Callable[[], list[tuple[int, int]]]) -> None:
+        self.name = name
+        self._compute = compute
+        self._level: PositionsLevel | None = None
+
+    def _get(self) -> PositionsLevel:
+        if self._level is None:
+            self._level = _positions(self.name, self._compute())
+        return self._level
+
+    def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        return self._get().cuts(text, start, end)
+
+    def cuts_reversed(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        return self._get().cuts_reversed(text, start, end)
 
 
 def _unknown(language: Any) -> ConfigError:
@@ -187,7 +210,10 @@ class CodeChunker(BaseChunker):
             name = ("definition" if indent == 0 else "member", "statement", "clause")[kind]
             levels.append(_positions(name, by_rank[(indent, kind)]))
         levels.append(_positions("line", list(structure.line_cuts)))
-        levels.append(_positions("token", list(structure.token_cuts)))
+        if structure.lazy_tokens is not None and not structure.token_cuts:
+            levels.append(_LazyPositions("token", structure.lazy_tokens))
+        else:
+            levels.append(_positions("token", list(structure.token_cuts)))
         levels.append(LINE)  # inside multi-line strings and comments
         regions = self._regions(structure, n)
         atoms = tuple(Atom(d.start, d.end, d.node_type) for d in structure.definitions if not d.container)

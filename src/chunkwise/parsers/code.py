@@ -116,6 +116,8 @@ class CodeStructure:
     line_cuts: tuple[tuple[int, int], ...] = ()
     token_cuts: tuple[tuple[int, int], ...] = ()
     imports: tuple[tuple[int, int], ...] = ()
+    lazy_tokens: Any = field(default=None, repr=False, compare=False)
+    """A function giving ``token_cuts`` when they are computed on first use."""
     _index: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # -- per chunk ---------------------------------------------------------------------
@@ -298,8 +300,51 @@ def _expand(nodes: list[_Node], text: str) -> list[_Node]:
     return out
 
 
-def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tuple[int, int]], has_errors: bool,
-             import_types: frozenset[str], all_lists: bool = False) -> CodeStructure:
+def _leaf_gaps(text: str, leaves: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Line cuts and token cuts: the gaps between consecutive tokens (``leaves``)."""
+    line_cuts: list[tuple[int, int]] = []
+    token_cuts: list[tuple[int, int]] = []
+    leaves.sort()
+    prev_end = -1
+    for s, e in leaves:
+        if s >= e:
+            continue
+        if prev_end > 0 and s >= prev_end:
+            gap = text[prev_end:s]
+            if not gap:
+                if text[prev_end - 1] < "\x80" and text[s] < "\x80":
+                    token_cuts.append((s, s))
+            elif gap.isspace():
+                if "\n" in gap or "\r" in gap:
+                    line_cuts.append((prev_end, s))
+                else:
+                    token_cuts.append((prev_end, s))
+        prev_end = max(prev_end, e)
+    return line_cuts, token_cuts
+
+
+_LINE_GAP = re.compile(r"[ \t\f\v]*(?:\r\n|\r|\n)\s*")
+
+
+def _line_cuts(text: str, opaque: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Line breaks outside the multi-line strings and comments ``opaque`` (sorted)."""
+    starts = [s for s, _ in opaque]
+    out = []
+    n = len(text)
+    for m in _LINE_GAP.finditer(text):
+        a, b = m.span()
+        if a == 0 or b >= n:
+            continue
+        k = bisect_right(starts, a) - 1
+        if k >= 0 and opaque[k][0] < a < opaque[k][1]:
+            continue
+        out.append((a, b))
+    return out
+
+
+def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tuple[int, int]] | None,
+             has_errors: bool, import_types: frozenset[str], all_lists: bool = False,
+             opaque: list[tuple[int, int]] | None = None, lazy_tokens: Any = None) -> CodeStructure:
     defs: list[Definition] = []
     cuts: dict[tuple[int, int], tuple[int, int]] = {}
     statements: list[tuple[int, int, str]] = []
@@ -316,6 +361,8 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
             c = g.node
             is_def = c is not None and c.name is not None
             ls = _at_line_start(text, g.start)
+            if ls >= 0 and listing:
+                statements.append((g.start, g.end, (c.def_type or c.type) if c is not None else "comment"))
             if ls >= 0 and g.start > 0:
                 a = _rstrip_pos(text, 0, ls)
                 # before the first child only past the node's own header ("{"): a cut at
@@ -332,8 +379,6 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
                     else:
                         kind = 1
                     cuts[key] = (indent, min(kind, old[1]) if old else kind)
-                if listing:
-                    statements.append((g.start, g.end, (c.def_type or c.type) if c is not None else "comment"))
             prev_def = is_def
             if c is None:
                 continue
@@ -355,29 +400,12 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
         kind = "comment" if g.node is None else ("definition" if g.node.name is not None else "statement")
         top.append((g.start, g.end, kind))
     items = [(g.start, g.end) for g in _groups(text, root.children)]
-    seen_stmt = {(s, e) for s, e, _ in statements}
-    for g in _groups(text, root.children):
-        if (g.start, g.end) not in seen_stmt:
-            statements.append((g.start, g.end, (g.node.def_type or g.node.type) if g.node else "comment"))
     imports = [(c.start, c.end) for c in top_nodes if c.type in import_types]
-    line_cuts: list[tuple[int, int]] = []
-    token_cuts: list[tuple[int, int]] = []
-    leaves.sort()
-    prev_end = -1
-    for s, e in leaves:
-        if s >= e:
-            continue
-        if prev_end > 0 and s >= prev_end:
-            gap = text[prev_end:s]
-            if not gap:
-                if text[prev_end - 1] < "\x80" and text[s] < "\x80":
-                    token_cuts.append((s, s))
-            elif gap.isspace():
-                if "\n" in gap or "\r" in gap:
-                    line_cuts.append((prev_end, s))
-                else:
-                    token_cuts.append((prev_end, s))
-        prev_end = max(prev_end, e)
+    if leaves is None:  # tree-sitter: lines from the text, tokens when first needed
+        line_cuts = _line_cuts(text, opaque or [])
+        token_cuts: list[tuple[int, int]] = []
+    else:
+        line_cuts, token_cuts = _leaf_gaps(text, leaves)
     good_cuts = tuple(
         sorted((a, b, ind, flag) for (a, b), (ind, flag) in cuts.items() if a < b and text[a:b].isspace())
     )
@@ -393,6 +421,7 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
         line_cuts=tuple(line_cuts),
         token_cuts=tuple(token_cuts),
         imports=tuple(imports),
+        lazy_tokens=lazy_tokens,
     )
 
 
@@ -457,9 +486,16 @@ class _Offsets:
         return b - (self.extra[k] if k >= 0 else 0)
 
 
-def _opaque(t: str) -> bool:
-    return ("comment" in t or "heredoc" in t or ("string" in t and "concatenated" not in t)
-            or t in ("regex", "regex_literal"))
+_OPAQUE: dict[str, bool] = {}
+
+
+def _is_opaque(t: str) -> bool:
+    """Whether nodes of type ``t`` are read as one token (strings, comments, heredocs)."""
+    v = _OPAQUE.get(t)
+    if v is None:
+        v = _OPAQUE[t] = ("comment" in t or "heredoc" in t or ("string" in t and "concatenated" not in t)
+                          or t in ("regex", "regex_literal"))
+    return v
 
 
 def _node_text(data: bytes, node: Any) -> str:
@@ -535,70 +571,97 @@ def _from_tree_sitter(text: str, spec: LanguageSpec) -> CodeStructure:
     data = text.encode("utf-8", "surrogatepass")
     tree = parser.parse(data)
     off = _Offsets(text, data)
-    leaves: list[tuple[int, int]] = []
+    ident = off.identity
     rootts = tree.root_node
     root = _Node(rootts.type, 0, len(text))
     defs, wrappers, containers, attached = spec.definitions, spec.wrappers, spec.containers, spec.attached
     consumed: set[int] = set()
+    opaque: list[tuple[int, int]] = []  # multi-line strings and comments
+    touched: list[_Node] = [root]
     stack: list[tuple[Any, _Node]] = [(rootts, root)]
+    # only nodes over several lines are opened: a node on one line holds no statement that
+    # starts a line (its tokens are read when a line must be cut, see lazy_tokens)
     while stack:
         ts_node, node = stack.pop()
-        kids = ts_node.children
-        out: list[_Node] = []
-        for c in kids:
-            t = c.type
-            s, e = off(c.start_byte), off(c.end_byte)
+        for c in ts_node.children:
+            if ident:
+                s, e = c.start_byte, c.end_byte
+            else:
+                s, e = off(c.start_byte), off(c.end_byte)
             if e <= s:
                 continue
-            if c.child_count == 0 or _opaque(t):
-                leaves.append((s, e))
-                if not c.is_named:
-                    continue
-            elif not c.is_named:
-                # an anonymous node with children: its tokens still count
-                stack.append((c, _Node(t, s, e)))
+            t = c.type
+            multi = c.start_point[0] != c.end_point[0]
+            dark = _is_opaque(t)
+            if not c.is_named:
+                if multi and c.child_count and not dark:
+                    stack.append((c, node))  # an anonymous node with children: open it in place
+                    touched.append(node)
                 continue
             k = _Node(t, s, _rstrip_pos(text, s, e))
-            if "comment" in t:
-                k.trivia = k.comment = True
-            elif t in attached:
+            node.children.append(k)
+            if dark:
+                if "comment" in t:
+                    k.trivia = k.comment = True
+                if multi:
+                    opaque.append((s, e))
+                continue
+            if t in attached:
                 k.trivia = True
-            elif c.child_count and not _opaque(t):
-                found = None
-                if t in wrappers:
-                    for w in c.named_children:
-                        if w.type in defs or w.type in wrappers:
-                            found = _definition(w, spec, data) if w.type in defs else None
-                            if found is None and w.type in wrappers:
-                                inner = next((x for x in w.named_children if x.type in defs), None)
-                                found = _definition(inner, spec, data) if inner is not None else None
-                            if found is not None:
-                                break
-                elif t in defs and c.id not in consumed:
-                    found = _definition(c, spec, data)
-                elif t in containers:
-                    k.container = True
-                    if not t.startswith("preproc"):
-                        nm = c.child_by_field_name("name")
-                        k.name = _node_text(data, nm).strip().replace("::", ".") if nm is not None else None
-                    k.def_type = t
-                    k.head = s
-                    body = _body_of(c)
-                    k.head_end = off(body.start_byte) if body is not None else -1
-                    if k.name is None:
-                        k.name = None
-                if found is not None:
-                    name, dnode, body = found
-                    consumed.add(dnode.id)
-                    k.name = name
-                    k.def_type = dnode.type
-                    k.head = off(dnode.start_byte)
-                    k.head_end = off(body.start_byte) if body is not None else -1
+            if not c.child_count:
+                continue
+            found = None
+            if t in wrappers:
+                for w in c.named_children:
+                    wt = w.type
+                    if wt in defs:
+                        found = _definition(w, spec, data)
+                    elif wt in wrappers:
+                        inner = next((x for x in w.named_children if x.type in defs), None)
+                        found = _definition(inner, spec, data) if inner is not None else None
+                    if found is not None:
+                        break
+            elif t in defs and c.id not in consumed:
+                found = _definition(c, spec, data)
+            elif t in containers:
+                k.container = True
+                if not t.startswith("preproc"):
+                    nm = c.child_by_field_name("name")
+                    if nm is not None:
+                        k.name = _node_text(data, nm).strip().replace("::", ".").replace("\\", ".")
+                k.def_type = t
+                k.head = s
+                body = _body_of(c)
+                k.head_end = off(body.start_byte) if body is not None else -1
+            if found is not None:
+                name, dnode, body = found
+                consumed.add(dnode.id)
+                k.name = name
+                k.def_type = dnode.type
+                k.head = off(dnode.start_byte)
+                k.head_end = off(body.start_byte) if body is not None else -1
+            if multi:
                 stack.append((c, k))
-            out.append(k)
-        node.children.extend(out)
-    # containers without a name still open (preprocessor blocks): mark them unnamed
-    return _analyze(text, spec.name, "tree-sitter", root, leaves, rootts.has_error, spec.imports)
+    for node in touched:
+        node.children.sort(key=lambda n: n.start)
+    opaque.sort()
+
+    def tokens() -> list[tuple[int, int]]:
+        """The gaps between tokens (read once, when a line must be cut)."""
+        leaves: list[tuple[int, int]] = []
+        work = [rootts]
+        while work:
+            n = work.pop()
+            for c in n.children:
+                if c.child_count == 0 or _is_opaque(c.type):
+                    if c.end_byte > c.start_byte:
+                        leaves.append((off(c.start_byte), off(c.end_byte)))
+                else:
+                    work.append(c)
+        return _leaf_gaps(text, leaves)[1]
+
+    return _analyze(text, spec.name, "tree-sitter", root, None, rootts.has_error, spec.imports,
+                    opaque=opaque, lazy_tokens=tokens)
 
 
 # -- Python's standard library ---------------------------------------------------------
