@@ -205,8 +205,6 @@ def test_csv_contract_and_rows_whole_when_they_fit(request, kind, text, size):
     _rows_whole(text, chunks, fitting)
 
 
-@pytest.mark.xfail(reason="the packer's heading lift (_lift_headings) moves a cut to a line after a blank line "
-                   "without asking the region's levels, so it can cut inside a row that fits", strict=False)
 def test_a_quoted_cell_with_a_blank_line_stays_whole():
     text = ',,,\n,,"\n\n",1\n,,,\n'
     chunks = chunkwise.chunk(_csv(text), strategy="table", chunk_size=8)

@@ -125,10 +125,12 @@ def _lift_headings(
     budget: int,
     trim_spans: bool,
     protected: tuple[Sequence[int], Sequence[int]] = ((), ()),
+    levels: Sequence[Level] = (),
 ) -> None:
     """A chunk does not end with a heading-like paragraph when the next chunk can take it
-    (within ``budget``): the heading moves to the start of the chunk it introduces. Never
-    a cut inside a ``protected`` range (sorted starts and ends). In place."""
+    (within ``budget``): the heading moves to the start of the chunk it introduces. The
+    new cut must be one of ``levels``' cuts and not inside a ``protected`` range (sorted
+    starts and ends). In place."""
     if not trim_spans:
         return
     starts, ends = protected
@@ -148,10 +150,28 @@ def _lift_headings(
             pe -= 1
         if pe <= cur.start or m.size(head, nxt.end) > budget:
             continue
+        if not _is_cut(text, levels, pe, head):
+            continue
         n2 = _exact(m, head, nxt.end)
         if n2 <= budget:
             spans[i] = Span(cur.start, pe, _exact(m, cur.start, pe), "paragraph")
             spans[i + 1] = Span(head, nxt.end, n2, nxt.boundary)
+
+
+def _is_cut(text: str, levels: Sequence[Level], pe: int, ns: int) -> bool:
+    """Whether a level cuts between a piece ending at ``pe`` and one starting at ``ns``
+    (whitespace between them trimmed)."""
+    for level in levels:
+        for a, b in level.cuts(text, max(0, pe - 1), min(len(text), ns + 1)):
+            if _trim_end_at(text, a) == pe and trim(text, b, len(text))[0] == ns:
+                return True
+    return False
+
+
+def _trim_end_at(text: str, a: int) -> int:
+    while a > 0 and text[a - 1].isspace():
+        a -= 1
+    return a
 
 
 def _word_end(text: str, pos: int, end: int) -> int:
@@ -273,7 +293,7 @@ class _RegionPacker:
         else:
             spans = self.greedy(s, e, budget, levels, end_cut)
         if cfg.balance and len(spans) > 1 and not (cfg.overlap_pieces or cfg.step or cfg.max_pieces):
-            _lift_headings(text, m, spans, budget, cfg.trim_spans, self.protected)
+            _lift_headings(text, m, spans, budget, cfg.trim_spans, self.protected, levels)
             _balance(text, m, spans, budget, levels, self.floor(budget), cfg.trim_spans)
         return spans
 
@@ -412,7 +432,9 @@ def pack_segments(text: str, measure: Measure, segments: Segments, config: PackC
         out[-1].boundary = END
     if segments.overlap_across_regions and config.balance and len(out) > 1:  # soft regions
         every = _merge_ranges([(a.start, a.end) for a in segments.atoms] + list(segments.glue))
-        _lift_headings(text, measure, out, config.chunk_size - config.chunk_overlap, config.trim_spans, every)
+        _lift_headings(
+            text, measure, out, config.chunk_size - config.chunk_overlap, config.trim_spans, every, segments.levels
+        )
     if segments.overlap_across_regions and config.chunk_overlap and len(out) > 1:
         out = add_overlap(
             text, measure, out, config.chunk_size, config.chunk_overlap, segments.levels, trim_spans=config.trim_spans
