@@ -394,3 +394,15 @@ def test_any_text_keeps_the_contract(text, size, overlap_ratio, language):
     overlap = min(size - 1, int(size * overlap_ratio))
     chunks = CodeChunker(language=language, chunk_size=size, chunk_overlap=overlap, parser=parser).chunk(text)
     check_invariants(text, chunks, size, CharSizer(), trimmed=False, overlap_allowed=overlap > 0)
+
+
+@pytest.mark.parametrize("language", ["python", "javascript"])
+def test_a_long_line_is_cut_in_linear_time(language):
+    _needs(language)
+    import time
+
+    text = "x = [" + ", ".join(f"item_{i}" for i in range(20000)) + "]\n"
+    started = time.perf_counter()
+    chunks = CodeChunker(language=language, chunk_size=100).chunk(text)
+    assert time.perf_counter() - started < 20  # about 0.1 s; quadratic was a minute
+    check_invariants(text, chunks, 100, CharSizer(), trimmed=False, overlap_allowed=False)

@@ -62,27 +62,20 @@ def _positions(name: str, cuts: list[tuple[int, int]]) -> PositionsLevel:
     return PositionsLevel(name, [a for a, _ in cuts], [b for _, b in cuts])
 
 
-class _LazyPositions:
-    """A level of precomputed positions, computed when first asked for (the gaps between
-    tokens: needed only where a line must be cut)."""
+class _TokenLevel:
+    """Cuts between tokens, read from the syntax tree for the range asked (needed only
+    where a line must be cut)."""
 
+    name = "token"
     windowable = True
 
-    def __init__(self, name: str, compute: Callable[[], list[tuple[int, int]]]) -> None:
-        self.name = name
+    def __init__(self, compute: Callable[[int, int], Iterator[tuple[int, int]]]) -> None:
         self._compute = compute
-        self._level: PositionsLevel | None = None
-
-    def _get(self) -> PositionsLevel:
-        if self._level is None:
-            self._level = _positions(self.name, self._compute())
-        return self._level
 
     def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-        return self._get().cuts(text, start, end)
-
-    def cuts_reversed(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-        return self._get().cuts_reversed(text, start, end)
+        for a, b in self._compute(start, end):
+            if start < a and b < end:
+                yield a, b
 
 
 def _unknown(language: Any) -> ConfigError:
@@ -211,7 +204,7 @@ class CodeChunker(BaseChunker):
             levels.append(_positions(name, by_rank[(indent, kind)]))
         levels.append(_positions("line", list(structure.line_cuts)))
         if structure.lazy_tokens is not None and not structure.token_cuts:
-            levels.append(_LazyPositions("token", structure.lazy_tokens))
+            levels.append(_TokenLevel(structure.lazy_tokens))
         else:
             levels.append(_positions("token", list(structure.token_cuts)))
         levels.append(LINE)  # inside multi-line strings and comments

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import ConfigError, MissingDependencyError
@@ -117,7 +118,8 @@ class CodeStructure:
     token_cuts: tuple[tuple[int, int], ...] = ()
     imports: tuple[tuple[int, int], ...] = ()
     lazy_tokens: Any = field(default=None, repr=False, compare=False)
-    """A function giving ``token_cuts`` when they are computed on first use."""
+    """A function ``(start, end) -> token cuts`` of a range, read on demand (tree-sitter:
+    ``token_cuts`` is then empty)."""
     _index: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # -- per chunk ---------------------------------------------------------------------
@@ -470,6 +472,7 @@ class _Offsets:
         self.identity = len(data) == len(text)
         self.after: list[int] = []  # byte offset after each non-ASCII character
         self.extra: list[int] = []  # extra bytes up to and including it
+        self.chars: list[int] = []  # the str offset of each non-ASCII character
         if not self.identity:
             total = 0
             for m in re.finditer(r"[^\x00-\x7f]", text):
@@ -478,6 +481,14 @@ class _Offsets:
                 total += n
                 self.after.append(m.start() + total + 1)
                 self.extra.append(total)
+                self.chars.append(m.start())
+
+    def to_byte(self, c: int) -> int:
+        """The UTF-8 offset of ``str`` offset ``c``."""
+        if self.identity:
+            return c
+        k = bisect_left(self.chars, c) - 1
+        return c + (self.extra[k] if k >= 0 else 0)
 
     def __call__(self, b: int) -> int:
         if self.identity:
@@ -646,19 +657,36 @@ def _from_tree_sitter(text: str, spec: LanguageSpec) -> CodeStructure:
         node.children.sort(key=lambda n: n.start)
     opaque.sort()
 
-    def tokens() -> list[tuple[int, int]]:
-        """The gaps between tokens (read once, when a line must be cut)."""
-        leaves: list[tuple[int, int]] = []
-        work = [rootts]
+    def tokens(start: int, end: int) -> Iterator[tuple[int, int]]:
+        """The gaps between the tokens of ``text[start:end]``, in order, read from the tree
+        as they are asked for (only where a line must be cut)."""
+        bs, be = off.to_byte(start), off.to_byte(end)
+        top = rootts.descendant_for_byte_range(bs, be) or rootts
+        work = [top]
+        prev = -1
         while work:
             n = work.pop()
-            for c in n.children:
-                if c.child_count == 0 or _is_opaque(c.type):
-                    if c.end_byte > c.start_byte:
-                        leaves.append((off(c.start_byte), off(c.end_byte)))
-                else:
-                    work.append(c)
-        return _leaf_gaps(text, leaves)[1]
+            if n.child_count == 0 or _is_opaque(n.type):
+                if n.end_byte <= n.start_byte:
+                    continue
+                s, e = off(n.start_byte), off(n.end_byte)
+                if prev > 0 and s >= prev:
+                    gap = text[prev:s]
+                    if not gap:
+                        if text[prev - 1] < "\x80" and text[s] < "\x80":
+                            yield s, s
+                    elif gap.isspace() and "\n" not in gap and "\r" not in gap:
+                        yield prev, s
+                prev = max(prev, e)
+                continue
+            kids = []
+            c = n.first_child_for_byte(bs) if n.start_byte < bs else n.child(0)
+            while c is not None and c.start_byte < be:
+                if c.end_byte > bs:
+                    kids.append(c)
+                c = c.next_sibling
+            kids.reverse()
+            work.extend(kids)
 
     return _analyze(text, spec.name, "tree-sitter", root, None, rootts.has_error, spec.imports,
                     opaque=opaque, lazy_tokens=tokens)
