@@ -126,3 +126,58 @@ def test_root_gives_files_named_in_separate_runs_distinct_ids(tmp_path: Path) ->
     assert inspect.exit_code == 0, inspect.output
     outside = CliRunner().invoke(cli, ["chunk", "--root", str(tmp_path / "git"), str(tmp_path / "libxml2" / "README.md")])
     assert outside.exit_code == 2 and "not inside root" in outside.output
+
+
+# -- 2. encoding detection without silent mojibake ----------------------------------------
+
+NEWS = (
+    "dbus 1.14.10 (2023-09-01)\n=========================\n\n"
+    "• Avoid a crash when the bus is shut down (Barnabás Pőcze)\n"
+    "• Fix a leak — thanks to Simon McVittie, Ralf Habacker, Dāvis Mosāns\n"
+) * 40
+
+
+def test_utf8_with_one_bad_byte_stays_utf8_with_a_replacement(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    data = NEWS.encode("utf-8")
+    i = data.index(b"\n", len(data) // 2)
+    p = tmp_path / "NEWS.txt"
+    p.write_bytes(data[:i] + b"\xff" + data[i:])
+    with caplog.at_level(logging.WARNING, logger="chunkwise"):
+        doc = chunkwise.load(p)
+    assert doc.metadata["encoding"] == "utf-8" and doc.metadata["decoding_errors"] == 1
+    assert doc.text.count("\ufffd") == 1 and doc.text.replace("\ufffd", "") == NEWS
+    assert "Barnabás Pőcze" in doc.text
+    assert any("NEWS.txt" in r.getMessage() and "U+FFFD" in r.getMessage() for r in caplog.records)
+    # a few valid characters and a run of bad bytes: still UTF-8
+    doc = chunkwise.parse(b"Valid utf8 then bad \xff\xfe bytes: caf\xc3\xa9 ", format="text")
+    assert doc.text == "Valid utf8 then bad \ufffd\ufffd bytes: café " and doc.metadata["decoding_errors"] == 2
+    assert "decoding_errors" not in chunkwise.parse("café".encode(), format="text").metadata
+
+
+@pytest.mark.parametrize(
+    ("data", "text", "encoding"),
+    [
+        (b"Na\xefve\n", "Naïve\n", "cp1252"),
+        (b"\xa9 2024 M\xfcller", "© 2024 Müller", "cp1252"),
+        (b"\xa9 2024 M\xfcller GmbH. Alle Rechte vorbehalten.\n", "© 2024 Müller GmbH. Alle Rechte vorbehalten.\n", "cp1252"),
+        (b"Resum\xe9 of the project, version 2.\n", "Resumé of the project, version 2.\n", "cp1252"),
+        (b"Stra\xdfe\n", "Straße\n", "cp1252"),
+        ("Привет мир".encode("cp1251"), "Привет мир", "cp1251"),
+        ("Zażółć gęślą jaźń".encode("cp1250"), "Zażółć gęślą jaźń", "cp1250"),
+        ("Ελληνικά κείμενο".encode("cp1253"), "Ελληνικά κείμενο", "cp1253"),
+        ("Türkçe doğru şimdi".encode("cp1254"), "Türkçe doğru şimdi", "cp1254"),
+        ("こんにちは世界、日本語のテキストです。".encode("shift_jis"), "こんにちは世界、日本語のテキストです。", "shift_jis"),
+        ("用Python编程很有趣。".encode("gbk"), "用Python编程很有趣。", "gb18030"),
+    ],
+)
+def test_short_legacy_text_prefers_common_plausible_code_pages(data: bytes, text: str, encoding: str) -> None:
+    pytest.importorskip("charset_normalizer")
+    assert chunkwise.loaders.decode(data) == (text, encoding)
+
+
+def test_implausible_text_is_recognised() -> None:
+    from chunkwise.loaders.decoding import implausible
+
+    assert implausible("Naïve café, crème brûlée — « déjà vu ». l’été") == 0
+    assert implausible("Naﺅve") and implausible("Ïðèâåò ìèð") and implausible("Za¿ó³æ gêœl¹")
+    assert implausible("ЕллзнйкЬ") and implausible("╧ЁштхҐ") and implausible("doðru üç")

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from ..errors import ChunkwiseError, ConfigError, ParseError, UnsupportedFormatError
 from ..types import Document
-from .decoding import decode, looks_like_text
+from .decoding import decode, decode_text, looks_like_text
 
 __all__ = [
     "Loader",
@@ -151,17 +151,21 @@ class Loader:
         metadata: Mapping[str, Any] | None = None,
         id: str = "",
     ) -> Document:
-        """Decode ``data`` and parse it (see :func:`chunkwise.loaders.decoding.decode`).
+        """Decode ``data`` and parse it (see :func:`chunkwise.loaders.decoding.decode`):
+        ``metadata["encoding"]`` is the codec used, and ``metadata["decoding_errors"]`` the
+        number of bad bytes replaced by U+FFFD in text that is UTF-8 but for a few of them.
 
         Raises:
             LoadError: the bytes cannot be decoded.
             ConfigError: an unknown ``encoding``.
         """
-        text, used = decode(
+        text, used, errors = decode_text(
             data, source=source or "<bytes>", encoding=encoding, declared=None if encoding else self.declared_encoding(data)
         )
         meta = dict(metadata or {})
         meta["encoding"] = used
+        if errors:
+            meta["decoding_errors"] = errors
         return self.parse(text, source=source, metadata=meta, id=id)
 
     def parse(

@@ -5,25 +5,43 @@ Order of detection (:func:`decode`):
 1. ``encoding=`` given: that codec, strictly.
 2. A byte-order mark: UTF-8, UTF-16 LE/BE or UTF-32 LE/BE.
 3. Valid UTF-8 (ASCII included).
-4. An encoding the format declares (an HTML ``<meta charset>``), when it decodes.
-5. charset-normalizer (the ``encodings`` extra) for legacy encodings (cp1252, latin-1,
-   cp1251, Shift JIS, ...), with a preference for cp1252 among the Western single-byte
-   code pages that decode the bytes equally well.
+4. An encoding the format declares (an HTML ``<meta charset>``, an XML declaration), when
+   it decodes.
+5. UTF-8 with a few bad bytes: text that is valid UTF-8 except for a few bytes (at least
+   one valid multi-byte character, and no fewer of them than runs of invalid bytes; an
+   accented letter of a legacy code page is an invalid byte) is UTF-8 with damage, not
+   another encoding: it is decoded as UTF-8, each invalid sequence replaced by U+FFFD, the
+   count reported (``metadata["decoding_errors"]``) and a warning logged. Never silently
+   read as a code page that turns every accented letter into another one.
+6. A legacy encoding (the ``encodings`` extra, charset-normalizer, proposes the
+   candidates). Each candidate's text is checked for signs of a wrong code page (control
+   characters, a word mixing scripts such as ``Naﺅve``, a Latin word made only of accented
+   letters such as ``Ïðèâåò``, a symbol between Latin letters such as ``Za¿ó³æ``, a capital
+   inside a Cyrillic or Greek word, box-drawing characters, þ, ð, ţ or đ beside ü or ç); among the candidates with the
+   fewest signs and the least chaos in charset-normalizer's measure (within 0.1), the most
+   common code page wins: cp1252 first (it is also latin-1 for every printable
+   character), then cp1251, cp1250, the East Asian encodings, ... and the rare DOS and Mac
+   code pages last. So short or ambiguous text (``Na\\xefve``, ``\\xa9 2024 M\\xfcller``) is
+   cp1252, unless the detector is confident (a clearly higher language coherence than
+   cp1252's, both measured) and its text looks like real text. Text with signs left in
+   every candidate is read as the best of them, with a warning that it is a guess.
 
 A leading U+FEFF (a byte-order mark) is removed from the text in every case; nothing else
-is changed: line ends stay as they are (``\\r\\n`` is two characters), so offsets index the
+is changed: line ends stay as they are (``\r\n`` is two characters), so offsets index the
 file's real text.
 """
 
 from __future__ import annotations
 
 import codecs
+import itertools
 import logging
 import unicodedata
+from typing import Any, NamedTuple
 
 from ..errors import ConfigError, LoadError
 
-__all__ = ["decode", "looks_like_text"]
+__all__ = ["Decoded", "decode", "decode_text", "looks_like_text"]
 
 logger = logging.getLogger(__name__)
 
@@ -34,12 +52,28 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
-# single-byte code pages of Latin script that charset-normalizer confuses on short text
-_LATIN_FAMILY = frozenset(
-    "cp1250 cp1252 cp1254 cp1257 cp775 cp850 cp437 latin_1 iso8859_2 iso8859_3 iso8859_4 iso8859_9 "
-    "iso8859_10 iso8859_13 iso8859_14 iso8859_15 iso8859_16 mac_latin2 mac_roman mac_iceland mac_turkish".split()
-)
-_WESTERN_PUNCT = frozenset("\u00a0“”‘’‚„–—…«»‹›€£¥¢°§©®™·•×÷¿¡ºª¹²³µ¶¼½¾†‡‰ˆ˜¨´¸¯¦¬±")
+# code pages by how common they are, for text that several decode equally well
+_COMMON = (
+    "cp1252 iso8859-1 cp1251 cp1250 shift_jis cp932 gb18030 gbk gb2312 big5 euc_kr cp949 euc_jp "
+    "iso2022_jp koi8-r cp1253 cp1254 cp1256 cp1255 cp1257 iso8859-15 iso8859-2 cp874 cp1258 koi8-u "
+    "iso8859-5 iso8859-7 iso8859-9 iso8859-8 iso8859-6 big5hkscs"
+).split()
+_RANK = {name: k for k, name in enumerate(_COMMON)}
+_SAMPLE = 200_000
+"""How many characters of each candidate's text are checked for signs of a wrong code page."""
+# punctuation that may stand inside a word (l’été, l·l, well-known)
+_INWORD = frozenset("'’‘ʼ·-‐‑–—")
+_EAST_ASIAN = frozenset({"CJK", "HIRAGANA", "KATAKANA", "HALFWIDTH", "FULLWIDTH", "IDEOGRAPHIC", "HANGUL"})
+_CASED = frozenset({"CYRILLIC", "GREEK"})
+
+
+class Decoded(NamedTuple):
+    """What :func:`decode_text` found: the text, the codec used and the number of
+    invalid byte sequences replaced by U+FFFD (0 unless UTF-8 had a few bad bytes)."""
+
+    text: str
+    encoding: str
+    errors: int = 0
 
 
 def bom_encoding(data: bytes) -> str | None:
@@ -92,13 +126,81 @@ def _strict(data: bytes, encoding: str, source: str) -> str:
         ) from exc
 
 
-def _western(text: str) -> bool:
-    for ch in text:
-        if ch < "\x80" or ch in _WESTERN_PUNCT:
+def _script(ch: str) -> str:
+    head = unicodedata.name(ch, "").split(" ", 1)[0]
+    return "CJK" if head in _EAST_ASIAN else head
+
+
+def implausible(text: str) -> int:
+    """How many signs of a wrong code page ``text`` shows (0: it looks like real text).
+
+    Counted: C0/C1 control characters other than tab, line ends, form feed and escape;
+    box-drawing and block characters; a word whose letters mix scripts (``Naﺅve``: Latin
+    and Arabic; Latin beside East Asian script is normal, but not a lone ideograph between
+    Latin letters, ``衭r餰vak``: Croatian read as GB18030, nor half-width katakana
+    beside other letters, ``ﾓﾃPythonｱ犁``: GBK read as Shift JIS); a Latin word of three letters
+    or more made only of accented letters (``Ïðèâåò``: Cyrillic read as cp1252); a capital
+    after a small letter inside a Cyrillic or Greek word (``ЕллзнйкЬ``); a symbol that is
+    not ASCII between two Latin letters (``Za¿ó³æ``: Polish read as cp1252); þ, ð, ţ
+    or đ in a text that also has ü or ç (``doðru``, ``dođru``: Turkish read as cp1252 or
+    cp1250).
+
+    Example:
+        >>> implausible("Naïve café"), implausible("Naﺅve"), implausible("Ïðèâåò ìèð")
+        (0, 1, 2)
+    """
+    signs = 0
+    word: list[str] = []
+
+    def close() -> None:
+        nonlocal signs
+        if not word:
+            return
+        kinds = [_script(c) for c in word]
+        scripts = set(kinds)
+        if len(scripts - {"CJK"}) > 1 or ("CJK" in scripts and len(scripts - {"CJK", "LATIN"}) > 0):
+            signs += 1
+        elif scripts == {"LATIN"} and len(word) >= 3 and all(c >= "\x80" for c in word):
+            signs += 1
+        elif "CJK" in scripts:
+            if len(scripts) > 1:  # Latin and East Asian: a lone ideograph between Latin letters
+                runs = [(k, sum(1 for _ in g)) for k, g in itertools.groupby(kinds)]
+                signs += sum(1 for k in range(1, len(runs) - 1) if runs[k] == ("CJK", 1))
+            if 0 < sum(1 for c in word if "\uff61" <= c <= "\uff9f") < len(word):
+                signs += 1  # half-width katakana mixed with other letters: GBK or Big5 read as Shift JIS
+        elif len(scripts) == 1 and scripts <= _CASED:
+            signs += sum(1 for x, y in zip(word, word[1:]) if x.islower() and y.isupper())
+        word.clear()
+
+    last = len(text) - 1
+    for i, ch in enumerate(text):
+        if ch.isalpha():
+            word.append(ch)
             continue
-        if not unicodedata.name(ch, "").startswith("LATIN"):
-            return False
-    return True
+        if ch < "\xa0":
+            if ch >= "\x80" or (ch < " " and ch not in "\t\n\r\f\v\x1b"):
+                signs += 1
+        elif "\u2500" <= ch <= "\u259f":
+            signs += 1
+        elif (
+            word
+            and ch not in _INWORD
+            and i < last
+            and text[i + 1].isalpha()
+            and _script(word[-1]) == "LATIN" == _script(text[i + 1])
+            and not ch.isspace()
+            and not unicodedata.category(ch).startswith("M")
+        ):
+            signs += 1
+        close()
+    close()
+    if any(c in text for c in "üçÜÇ"):  # no language writes these with ü or ç: Turkish misread
+        signs += sum(text.count(c) for c in "þðÞÐţŢđĐ")
+    return signs
+
+
+def _rank(name: str) -> int:
+    return _RANK.get(name, len(_RANK) + (10 if name.startswith(("mac", "cp4", "cp7", "cp8", "cp10", "cp11")) else 0))
 
 
 def _detect(data: bytes, source: str) -> tuple[str, str]:
@@ -110,36 +212,90 @@ def _detect(data: bytes, source: str) -> tuple[str, str]:
             "'charset-normalizer': pip install 'chunkwise[encodings]', or give the encoding "
             "(encoding='cp1252', --encoding cp1252)"
         ) from None
-    results = from_bytes(data)
-    best = results.best()
-    if best is None:
+    results = list(from_bytes(data))
+    if not results:
         raise LoadError(
             f"{source}: not valid UTF-8, nor text in any encoding charset-normalizer knows (binary data?); "
             "give the encoding (encoding=...) if it is text"
         )
-    name = codecs.lookup(best.encoding).name
-    if name in _LATIN_FAMILY and name != "cp1252":
-        try:
-            western = data.decode("cp1252")
-        except UnicodeDecodeError:
-            western = None
-        if western is not None:
-            rival = next((r for r in results if codecs.lookup(r.encoding).name == "cp1252"), None)
-            same = western == str(best)
-            if same or (rival is not None and rival.chaos <= best.chaos + 0.1 and _western(western)):
-                logger.debug("%s: %s read as cp1252 (decodes as well, more common)", source, name)
-                return western, "cp1252"
-    return str(best), name
+    # candidates: (signs, chaos, rank, order, text, name, coherence)
+    cands: dict[str, tuple[Any, ...]] = {}
+    by_text: dict[str, tuple[float, float]] = {}
+    for order, r in enumerate(results):
+        text = str(r)
+        by_text.setdefault(text, (r.chaos, r.coherence))
+        names = [r.encoding] + [n for n in (getattr(r, "could_be_from_charset", None) or []) if n != r.encoding]
+        for raw in names:
+            try:
+                name = codecs.lookup(raw).name
+            except LookupError:
+                continue
+            if name not in cands:
+                cands[name] = (implausible(text[:_SAMPLE]), r.chaos, _rank(name), order, text, name, r.coherence)
+    try:
+        western = data.decode("cp1252")
+    except UnicodeDecodeError:
+        western = None
+    if western is not None and "cp1252" not in cands:  # not proposed: measured as the detector would
+        chaos, coherence = by_text.get(western, (1.0, 0.0))
+        cands["cp1252"] = (implausible(western[:_SAMPLE]), round(chaos, 2), _rank("cp1252"), len(results), western, "cp1252", coherence)
+    fewest = min(c[0] for c in cands.values())
+    pool = [c for c in cands.values() if c[0] == fewest]
+    calm = min(c[1] for c in pool)
+    # chaos within 0.1 of the calmest counts as equal: charset-normalizer's measure varies
+    # that much between code pages that give the same letters
+    choice = min((c for c in pool if c[1] <= calm + 0.1), key=lambda c: (c[2], c[3]))
+    best = cands.get(codecs.lookup(results[0].encoding).name, choice)
+    if best is not choice and best[0] == 0 and best[1] <= choice[1] and choice[6] > 0 and best[6] >= choice[6] + 0.15:
+        # the detector is confident (a clearly higher language coherence, measured for
+        # both: charset-normalizer leaves it at 0 for most candidates of short text), and
+        # its text looks like real text
+        choice = best
+    if choice[0]:
+        logger.warning(
+            "%s: not UTF-8; decoded as %s, a guess (its text shows %d sign(s) of a wrong code page): "
+            "give the encoding if it is another one",
+            source,
+            choice[5],
+            choice[0],
+        )
+    elif choice[5] != best[5]:
+        logger.debug("%s: read as %s rather than %s (more plausible or more common)", source, choice[5], best[5])
+    return choice[4], choice[5]
+
+
+def _mostly_utf8(data: bytes) -> Decoded | None:
+    """UTF-8 with a few bad bytes, decoded with U+FFFD in their place; None when it is not.
+
+    A valid multi-byte UTF-8 character is rare in text of a legacy code page (it takes a
+    capital such as ``Ã`` followed by a symbol such as ``©``: mojibake already), while each
+    accented letter of such text is an invalid byte of its own. So text with at least one
+    valid multi-byte character and at least as many of them as runs of invalid bytes is
+    UTF-8 with damage."""
+    text = data.decode("utf-8", "replace")
+    errors = text.count("\ufffd") - data.count(b"\xef\xbf\xbd")
+    if errors <= 0:
+        return None
+    valid = sum(1 for ch in text if ch >= "\x80") - errors
+    runs = 0
+    previous = ""
+    for ch in text:
+        if ch == "\ufffd" and previous != "\ufffd":
+            runs += 1
+        previous = ch
+    if valid >= 1 and valid >= runs:
+        return Decoded(text, "utf-8", errors)
+    return None
 
 
 def decode(
     data: bytes, *, source: str = "<bytes>", encoding: str | None = None, declared: str | None = None
 ) -> tuple[str, str]:
-    """Decode the bytes of a document.
+    """Decode the bytes of a document (the rule is in this module's documentation).
 
     Args:
         data: the raw bytes.
-        source: names the data in error messages.
+        source: names the data in error messages and warnings.
         encoding: a codec to use instead of detecting one (strict; a leading byte-order
             mark is still removed).
         declared: an encoding the document declares (an HTML ``<meta charset>``), tried
@@ -148,7 +304,11 @@ def decode(
     Returns:
         ``(text, encoding)``: the text, exactly as decoded but without a leading byte-order
         mark, and the Python name of the codec used (``"utf-8"``, ``"utf-8-sig"``,
-        ``"utf-16-le"``, ``"cp1252"``, ...).
+        ``"utf-16-le"``, ``"cp1252"``, ...). Text that is UTF-8 but for a few bad bytes
+        is ``"utf-8"`` with U+FFFD in their place (a warning is logged;
+        :func:`decode_text` also gives their count). Short or ambiguous text that is not
+        UTF-8 is read as cp1252 unless another code page is clearly more plausible
+        (Cyrillic, Polish, Japanese, ... text) or the detector is confident.
 
     Raises:
         ConfigError: ``encoding`` is not a known codec.
@@ -161,7 +321,24 @@ def decode(
         ('café', 'utf-16-le')
         >>> decode(b"caf\\xe9", encoding="latin-1")
         ('café', 'iso8859-1')
+        >>> decode(b"Na\\xefve")
+        ('Naïve', 'cp1252')
     """
+    found = decode_text(data, source=source, encoding=encoding, declared=declared)
+    return found.text, found.encoding
+
+
+def decode_text(
+    data: bytes, *, source: str = "<bytes>", encoding: str | None = None, declared: str | None = None
+) -> Decoded:
+    """:func:`decode`, with the number of invalid UTF-8 sequences replaced by U+FFFD
+    (``Decoded.errors``; the loaders put it in ``metadata["decoding_errors"]``).
+
+    Example:
+        >>> decode_text("Grüße, schöne Straße, Müller und Söhne".encode() + b"\\xff!")
+        Decoded(text='Grüße, schöne Straße, Müller und Söhne\ufffd!', encoding='utf-8', errors=1)
+    """
+    errors = 0
     if encoding:
         name = _codec(encoding)
         if name == "utf-8" and data.startswith(codecs.BOM_UTF8):
@@ -181,7 +358,8 @@ def decode(
         else:
             try:
                 text, name = data.decode("utf-8"), "utf-8"
-            except UnicodeDecodeError:
+            except UnicodeDecodeError as exc:
+                first = exc.start
                 text = ""
                 if declared:
                     try:
@@ -190,7 +368,18 @@ def decode(
                     except (LookupError, UnicodeDecodeError):
                         name = ""
                 if not name:
-                    text, name = _detect(data, source)
+                    damaged = _mostly_utf8(data)
+                    if damaged is not None:
+                        text, name, errors = damaged
+                        logger.warning(
+                            "%s: UTF-8 with %d invalid byte sequence(s) (the first at byte %d), "
+                            "replaced by U+FFFD; give the encoding if the file is in another one",
+                            source,
+                            errors,
+                            first,
+                        )
+                    else:
+                        text, name = _detect(data, source)
     if text.startswith("\ufeff"):
         text = text[1:]
-    return text, name
+    return Decoded(text, name, errors)
