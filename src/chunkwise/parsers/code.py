@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from collections.abc import Iterator
 from typing import Any
 
@@ -129,6 +129,7 @@ class CodeStructure:
         if not ix:
             ix["lines"] = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
             ix["heads"] = sorted((d.head, i) for i, d in enumerate(self.definitions))
+            ix["starts"] = [d.start for d in self.definitions]
             ix["item_starts"] = [s for s, _ in self.items]
             st = sorted(self.statements, key=lambda x: (x[0], -x[1]))
             ix["statements"] = st
@@ -149,6 +150,10 @@ class CodeStructure:
             "start_line": bisect_right(lines, start),
             "end_line": bisect_right(lines, max(start, end - 1)),
         }
+        # a chunk may begin with the indentation of its first line: what it holds starts
+        # at its first non-whitespace character
+        while start < end and text[start] in " \t\f\v":
+            start += 1
         defs = self.definitions
         heads = ix["heads"]
         lo = bisect_left(heads, (start, -1))
@@ -178,14 +183,27 @@ class CodeStructure:
                 split = True
         meta["split_part"] = split
         # the definitions the chunk continues (starts inside) or leaves unfinished
-        cont = [d for d in defs if d.start < start < d.end]
+        cont = self._enclosing(start, ix["starts"])
         if split:
-            open_ = [d for d in defs if (d.start < start < d.end) or (d.start < end < d.end)]
-            named = [d for d in open_ if not d.container] or open_
+            around = [*cont, *self._enclosing(end, ix["starts"])]
+            named = [i for i in around if not defs[i].container] or around
             if named:
-                meta["part_of"] = max(named, key=lambda d: d.start).qualname
-        meta["_signatures"] = [d.signature for d in sorted(cont, key=lambda d: d.start) if d.signature]
+                meta["part_of"] = defs[max(named, key=lambda i: defs[i].start)].qualname
+        meta["_signatures"] = [defs[i].signature for i in reversed(cont) if defs[i].signature]
         return meta
+
+    def _enclosing(self, p: int, starts: list[int]) -> list[int]:
+        """The definitions ``d`` with ``d.start < p < d.end``, innermost first: the last one
+        starting before ``p``, then its parents (definitions nest or are apart)."""
+        defs = self.definitions
+        k = bisect_left(starts, p) - 1
+        out = []
+        while k >= 0:
+            d = defs[k]
+            if d.start < p < d.end:
+                out.append(k)
+            k = d.parent
+        return out
 
     def imports_text(self, text: str) -> str:
         """The top-level imports, one per line."""
@@ -394,8 +412,16 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
             else:
                 stack.append((c, parent, prefix))
     defs.sort(key=lambda d: (d.start, -d.end))
-    # remap parents after sorting (parents start before their members)
-    # (parent indexes are only used through ranges, so the sorted order is enough)
+    # parents in the sorted order: definitions nest (or are apart), so the enclosing one
+    # is on a stack of the open ones
+    open_defs: list[int] = []
+    for i, d in enumerate(defs):
+        while open_defs and defs[open_defs[-1]].end <= d.start:
+            open_defs.pop()
+        parent = open_defs[-1] if open_defs else -1
+        if parent != d.parent:
+            defs[i] = replace(d, parent=parent)
+        open_defs.append(i)
     top_nodes = _expand(root.children, text)
     top: list[tuple[int, int, str]] = []
     for g in _groups(text, top_nodes):
