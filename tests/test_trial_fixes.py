@@ -181,3 +181,61 @@ def test_implausible_text_is_recognised() -> None:
     assert implausible("Naïve café, crème brûlée — « déjà vu ». l’été") == 0
     assert implausible("Naﺅve") and implausible("Ïðèâåò ìèð") and implausible("Za¿ó³æ gêœl¹")
     assert implausible("ЕллзнйкЬ") and implausible("╧ЁштхҐ") and implausible("doðru üç")
+
+
+# -- 5. HTML: permalinks, stray escapes, texinfo navigation, body lang --------------------
+
+
+def test_sphinx_permalinks_stay_out_of_headings_and_breadcrumbs() -> None:
+    pytest.importorskip("lxml")
+    page = (
+        '<html><body><div class="related"><ul><li><a href="index.html">index</a></li></ul></div>'
+        '<h1>Contents<a class="headerlink" href="#contents" title="Permalink to this heading">¶</a></h1>'
+        '<h2>1. Copyright<a class="headerlink" href="#copyright">¶</a></h2><p>Text.</p>'
+        '<h2>2. Node<span><a class="mark" href="#node" id="node">#</a></span></h2><p>More.</p></body></html>'
+    )
+    doc = chunkwise.parse(page, format="html")
+    assert "¶" not in doc.text and "index" not in doc.text
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=200)
+    assert [c.metadata["header_path"] for c in chunks] == [["Contents", "1. Copyright"], ["Contents", "2. Node"]]
+    assert chunks[0].context == "Contents > 1. Copyright"
+
+
+def test_a_line_starting_with_inline_code_is_not_escaped() -> None:
+    pytest.importorskip("lxml")
+    doc = chunkwise.parse(
+        "<p><code>libffi</code> assumes a pointer.</p><p>*emphasis* first</p><p># not a heading</p>"
+        "<p>- not a list</p><p>```</p><p>2) no list</p><p>#hashtag</p>",
+        format="html",
+    )
+    assert doc.text == (
+        "`libffi` assumes a pointer.\n\n*emphasis* first\n\n\\# not a heading\n\n\\- not a list\n\n"
+        "\\```\n\n2\\) no list\n\n#hashtag\n"
+    )
+
+
+def test_texinfo_navigation_is_left_out() -> None:
+    pytest.importorskip("lxml")
+    nav = (
+        '<div class="header"><p>Next: <a href="b.html" rel="next">Type Example</a>, Previous: '
+        '<a href="a.html" rel="prev">Size</a>, Up: <a href="t.html" rel="up">Types</a> &nbsp; '
+        '[<a href="Index.html" rel="index">Index</a>]</p></div><hr>'
+    )
+    page = (
+        f'<html><body lang="en">{nav}<h4 class="subsection">2.3.4 Arrays</h4><p><code>libffi</code> has no arrays.</p>'
+        f'<hr>{nav}<div class="nav-panel"><p>Next: x</p></div>'
+        '<div class="header"><h1>A real header</h1></div></body></html>'
+    )
+    doc = chunkwise.parse(page, format="html")
+    assert doc.text == "#### 2.3.4 Arrays\n\n`libffi` has no arrays.\n\n---\n\n# A real header\n"
+    assert doc.metadata["language"] == "en"
+    meta = chunkwise.parse('<html><head><meta http-equiv="Content-Language" content="de"></head><p>x</p></html>', format="html")
+    assert meta.metadata["language"] == "de"
+
+
+@pytest.mark.skipif(not Path("/usr/share/doc/python3/python-policy.html").exists(), reason="no Debian doc")
+def test_debian_sphinx_page_has_clean_header_paths() -> None:
+    pytest.importorskip("lxml")
+    doc = chunkwise.load("/usr/share/doc/python3/python-policy.html")
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=512)
+    assert all("¶" not in part for c in chunks for part in c.metadata["header_path"])

@@ -8,9 +8,15 @@ a ``language-*``/``lang-*`` class), block quotes, thematic breaks, definition li
 Scripts, styles, templates, forms, navigation (``nav``, ``aside``, ``footer``, elements
 with ARIA roles navigation/banner/contentinfo/search/complementary, ``hidden``, and
 elements whose class or id is a word of site chrome such as ``menu``, ``sidebar``,
-``breadcrumb``, ``cookie-banner``) are left out. When the page has
+``breadcrumb``, ``cookie-banner``; DocBook's ``navheader``/``navfooter``, texinfo's
+``nav-panel`` and its ``div.header`` "Next: ... Up: ... [Index]" line, Sphinx's
+``related`` bar), and permalinks beside headings (Sphinx's ``a.headerlink`` "¶", a ``#``
+link to the heading itself) are left out. When the page has
 a ``main`` element (or exactly one ``article``), only it is rendered. The page title
-(``<title>``, else the first ``h1``) and language (``<html lang>``) are returned as metadata.
+(``<title>``, else the first ``h1``) and language (``<html lang>``, else ``<body lang>``)
+are returned as metadata. A rendered line that would start a Markdown block (``# x``,
+``- x``, ``1. x``, a fence, a table row, a rule) is escaped with a backslash; no other line
+is (an inline code span may start a line).
 
 The renderer is a small tree walk written for chunkwise, so that reading order,
 boilerplate removal and escaping (a rendered line of text never starts a Markdown block) are
@@ -85,8 +91,17 @@ _SKIP_CLASSES = frozenset(
         "searchmenu",
         "search-box",
         "toolbar",
+        "nav-panel",  # texinfo 7: Next, Previous, Up
+        "navheader",  # DocBook: Prev, Up, Next
+        "navfooter",
+        "related",  # Sphinx: the index, modules, next, previous bar
     ]
 )
+# permalinks beside headings (Sphinx, Read the Docs, MkDocs, markdown-it-anchor, Docusaurus)
+_PERMALINK_CLASSES = frozenset(
+    ["headerlink", "anchorjs-link", "anchor-link", "header-anchor", "heading-anchor", "hash-link", "permalink"]
+)
+_PERMALINK_TEXTS = frozenset(["", "¶", "#", "§", "🔗", "link"])
 _BLOCK = frozenset(
     [
         "address",
@@ -135,8 +150,13 @@ _BLOCK = frozenset(
     ]
 )
 _WS = re.compile(r"\s+")
-# characters that would start a Markdown block if a rendered line began with them
-_LINE_START = re.compile(r"^(?:(?=[#>=|+*`~-])|(?<=^)(\d{1,9})(?=[.)](?:\s|$)))")
+# what would make a rendered line start a Markdown block: an ATX heading, a block quote, a
+# list item, a code fence, a table row, a thematic break or setext underline, an ordered
+# list item (``1.``); anything else (an inline code span, ``*emphasis*``) stays as written
+_LINE_START = re.compile(
+    r"^(?:#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|`{3,}|~{3,}|\||=+[ \t]*$|-+[ \t]*$|(?:[-*_][ \t]*){3,}$)"
+)
+_ORDERED = re.compile(r"^(\d{1,9})(?=[.)](?:[ \t]|$))")
 # an XML declaration (XHTML): lxml refuses a str that starts with one naming an encoding
 _XML_DECL = re.compile(r"\A\s*<\?xml\b[^>]*\?>", re.IGNORECASE)
 _BR = "\x00"  # a <br> while inline text is collected (NUL cannot occur in parsed HTML text)
@@ -155,9 +175,30 @@ def _tag(el: Any) -> str:
     return t.lower() if isinstance(t, str) else ""
 
 
+def _permalink(el: Any) -> bool:
+    """A link to its own heading (Sphinx's ``a.headerlink`` "¶", Node.js's "#"): not text."""
+    classes = set((el.get("class") or "").lower().split())
+    if classes & _PERMALINK_CLASSES:
+        return True
+    href = el.get("href") or ""
+    return href.startswith("#") and " ".join(el.text_content().split()) in _PERMALINK_TEXTS
+
+
+def _texinfo_header(el: Any) -> bool:
+    """Texinfo's navigation line (``div.header``: "Next: ..., Previous: ..., Up: ...
+    [Index]"), not a page header holding a heading."""
+    if "header" not in (el.get("class") or "").lower().split():
+        return False
+    return not any(_tag(x) in ("h1", "h2", "h3", "h4", "h5", "h6") for x in el.iter())
+
+
 def _skipped(el: Any) -> bool:
     tag = _tag(el)
     if not tag or tag in _SKIP:
+        return True
+    if tag == "a" and _permalink(el):
+        return True
+    if tag == "div" and _texinfo_header(el):
         return True
     if el.get("hidden") is not None or el.get("aria-hidden") == "true":
         return True
@@ -172,13 +213,14 @@ def _skipped(el: Any) -> bool:
 
 
 def _escape_line(line: str) -> str:
-    """Escape what would make a rendered line start a Markdown block ("1." -> "1\\.")."""
-    m = _LINE_START.match(line)
-    if m is None:
-        return line
-    if m.group(1):
+    """Escape what would make a rendered line start a Markdown block ("1." -> "1\\.",
+    "# x" -> "\\# x"); a line that would not (an inline code span) is kept as it is."""
+    m = _ORDERED.match(line)
+    if m is not None:
         return m.group(1) + "\\" + line[m.end() :]
-    return "\\" + line
+    if _LINE_START.match(line):
+        return "\\" + line
+    return line
 
 
 class _Renderer:
@@ -275,7 +317,8 @@ class _Renderer:
             if text:
                 self.add(text)
         elif tag == "hr":
-            self.add("---")
+            if self.blocks and self.blocks[-1] != "---":  # none before content, none doubled
+                self.add("---")
         elif tag == "pre":
             self.add(_fence(el))
         elif tag in ("ul", "ol", "menu", "dir"):
@@ -345,7 +388,7 @@ def html_to_markdown(html: str) -> tuple[str, dict[str, Any]]:
     """Render HTML as Markdown; returns ``(markdown, metadata)``.
 
     ``metadata`` may hold ``title`` (``<title>``, else the first ``h1``) and ``language``
-    (``<html lang>``).
+    (``<html lang>``, else ``<body lang>``, else ``<meta http-equiv="Content-Language">``).
 
     Raises:
         MissingDependencyError: lxml is not installed: ``pip install 'chunkwise[html]'``.
@@ -371,9 +414,9 @@ def html_to_markdown(html: str) -> tuple[str, dict[str, Any]]:
     title = root.find(".//title")
     if title is not None and title.text_content().strip():
         meta["title"] = " ".join(title.text_content().split())
-    lang = root.get("lang") or root.get("xml:lang")
+    lang = _language(root)
     if lang:
-        meta["language"] = lang.strip()
+        meta["language"] = lang
     body = root.find(".//main")
     if body is None:
         articles = root.findall(".//article")
@@ -386,5 +429,22 @@ def html_to_markdown(html: str) -> tuple[str, dict[str, Any]]:
         h1 = root.find(".//h1")
         if h1 is not None and h1.text_content().strip():
             meta["title"] = " ".join(h1.text_content().split())
+    while r.blocks and r.blocks[-1] == "---":  # a rule closing the page (before its navigation)
+        r.blocks.pop()
     text = "\n\n".join(r.blocks)
     return (text + "\n") if text else "", meta
+
+
+def _language(root: Any) -> str:
+    """The page's language: ``lang`` (or ``xml:lang``) of ``<html>``, else of ``<body>``,
+    else ``<meta http-equiv="Content-Language">``; ``""`` when none says."""
+    body = root.find(".//body")
+    for el in (root, body):
+        if el is not None:
+            lang = (el.get("lang") or el.get("xml:lang") or el.get("{http://www.w3.org/XML/1998/namespace}lang") or "").strip()
+            if lang:
+                return lang
+    for m in root.iter("meta"):
+        if (m.get("http-equiv") or "").lower() == "content-language" and (m.get("content") or "").strip():
+            return m.get("content").split(",")[0].strip()
+    return ""
