@@ -239,3 +239,28 @@ def test_debian_sphinx_page_has_clean_header_paths() -> None:
     doc = chunkwise.load("/usr/share/doc/python3/python-policy.html")
     chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=512)
     assert all("¶" not in part for c in chunks for part in c.metadata["header_path"])
+
+
+# -- 6. invalid YAML front matter -----------------------------------------------------------
+
+
+def test_invalid_front_matter_stays_front_matter_with_its_error(caplog: pytest.LogCaptureFixture) -> None:
+    pytest.importorskip("yaml")
+    pytest.importorskip("markdown_it")
+    text = "---\ntitle: [unclosed\n---\n\n# H\n\nBody."
+    with caplog.at_level(logging.WARNING, logger="chunkwise"):
+        doc = chunkwise.parse(text, format="markdown", source="fm.md")
+    assert "front_matter" not in doc.metadata
+    assert doc.metadata["front_matter_error"].startswith("invalid YAML at line 3")
+    assert any("fm.md" in r.getMessage() and "front matter" in r.getMessage() for r in caplog.records)
+    for source in (doc, text):  # the loaded document, and the bare string
+        chunks = chunkwise.chunk(source, strategy="markdown", chunk_size=50, unit="words")
+        assert [c.text for c in chunks] == ["---\ntitle: [unclosed\n---", "# H\n\nBody."]
+        assert chunks[0].metadata["is_front_matter"] and chunks[1].metadata["header_path"] == ["H"]
+    # a --- block whose first line is not key: stays Markdown (a rule, a setext heading)
+    plain = chunkwise.chunk("---\nnot yaml [\n---\n\n# H\n", strategy="markdown", chunk_size=50, unit="words")
+    assert not any(c.metadata.get("is_front_matter") for c in plain)
+    assert "front_matter_error" not in chunkwise.parse("---\nnot yaml [\n---\n", format="markdown").metadata
+    # valid front matter unchanged
+    good = chunkwise.parse("---\ntitle: T\n---\n# H\n", format="markdown")
+    assert good.metadata["title"] == "T" and "front_matter_error" not in good.metadata

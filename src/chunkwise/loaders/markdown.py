@@ -23,7 +23,11 @@ class MarkdownLoader(Loader):
     ``metadata["front_matter"]`` (JSON values only: ``date: 2024-01-02`` becomes the
     string ``"2024-01-02"``), and its string ``title`` into ``metadata["title"]``
     (metadata given by the caller wins). Without PyYAML (``pip install
-    'chunkwise[markdown]'``) the text still loads and a warning is logged.
+    'chunkwise[markdown]'``) the text still loads and a warning is logged. A ``---`` block
+    at the very start whose first line looks like ``key:`` is front matter even when its
+    YAML does not parse: it stays the front matter (its own chunk, not a rule and a made-up
+    heading), the YAML error goes to ``metadata["front_matter_error"]`` and a warning is
+    logged.
 
     Example:
         >>> doc = MarkdownLoader().parse_text("---\\ntitle: T\\ndate: 2024-01-02\\n---\\n# Hi\\n")
@@ -43,12 +47,20 @@ class MarkdownLoader(Loader):
         if text.startswith("---"):
             from ..parsers.markdown import parse_front_matter
 
+            errors: list[str] = []
             try:
-                found = parse_front_matter(text)
+                found = parse_front_matter(text, errors)
             except MissingDependencyError as exc:  # the text loads; only its metadata waits for PyYAML
                 logger.warning("%s: front matter not read: %s", source or "<text>", exc)
                 found = None
-            if found is not None:
+            if errors:  # a front matter block whose YAML does not parse: kept as such, reported
+                meta.setdefault("front_matter_error", errors[0])
+                logger.warning(
+                    "%s: front matter not read (%s); it stays a front matter chunk: correct its YAML",
+                    source or "<text>",
+                    errors[0],
+                )
+            elif found is not None:
                 front = json_safe(found[1])
                 meta.setdefault("front_matter", front)
                 title = front.get("title")

@@ -31,6 +31,8 @@ __all__ = ["MarkdownParser", "front_matter_span", "parse_front_matter"]
 
 _FM_OPEN = re.compile(r"---[ \t]*(?:\r\n?|\n)")
 _FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r\n?|\n|\Z)", re.MULTILINE)
+# the first line of front matter: a key and a colon (``title:``, ``tags: [a]``)
+_FM_KEY = re.compile(r"[A-Za-z_][\w.-]*[ \t]*:(?:[ \t]|\r|\n|$)")
 # characters that may start inline markup (emphasis, code, links, HTML, entities, escapes)
 _INLINE_SYNTAX = re.compile(r"[*_`\[\]<>&\\!]")
 _BLOCK_KINDS = {
@@ -65,10 +67,16 @@ def front_matter_span(text: str) -> tuple[int, int] | None:
     return None if close is None else (0, close.end())
 
 
-def parse_front_matter(text: str) -> tuple[tuple[int, int], dict[str, Any]] | None:
+def parse_front_matter(
+    text: str, errors: list[str] | None = None
+) -> tuple[tuple[int, int], dict[str, Any]] | None:
     """The YAML front matter at the start of ``text``: its span (from the opening ``---``
     to the end of the closing line) and the parsed mapping, or None when there is none (or
     when the block between the ``---`` lines is not a YAML mapping).
+
+    A block whose first line looks like ``key:`` is front matter even when its YAML does
+    not parse (``title: [unclosed``): its span with an empty mapping, and the YAML error
+    appended to ``errors`` (so that the block is not read as a rule and a setext heading).
 
     Raises:
         MissingDependencyError: front matter present but PyYAML is not installed.
@@ -82,13 +90,31 @@ def parse_front_matter(text: str) -> tuple[tuple[int, int], dict[str, Any]] | No
         import yaml
     except ImportError:
         raise MissingDependencyError("pyyaml", "markdown", "YAML front matter") from None
+    body = text[m.end() : close.start()]  # type: ignore[union-attr]
     try:
-        data = yaml.safe_load(text[m.end() : close.start()])
-    except yaml.YAMLError:
-        return None
+        data = yaml.safe_load(body)
+    except yaml.YAMLError as exc:
+        data, problem = None, _yaml_problem(exc, 1)  # the YAML starts on line 2
+    else:
+        problem = f"not a YAML mapping but {type(data).__name__}"
     if not isinstance(data, Mapping):
-        return None
-    return (0, close.end()), {str(k): v for k, v in data.items()}
+        if not _FM_KEY.match(body):
+            return None
+        if errors is not None:
+            errors.append(problem)
+        return (0, close.end()), {}  # type: ignore[union-attr]
+    return (0, close.end()), {str(k): v for k, v in data.items()}  # type: ignore[union-attr]
+
+
+def _yaml_problem(exc: Exception, before: int) -> str:
+    """A one-line account of a YAML error (``before``: lines of the text above the YAML)."""
+    problem = getattr(exc, "problem", None)
+    if not problem:
+        return "invalid YAML: " + " ".join(str(exc).split())
+    context = getattr(exc, "context", None)
+    mark = getattr(exc, "problem_mark", None)
+    where = f" at line {mark.line + 1 + before}, column {mark.column + 1}" if mark is not None else ""
+    return f"invalid YAML{where}: " + (f"{context}: " if context else "") + problem
 
 
 def _plain(children: Any) -> str:
