@@ -334,8 +334,12 @@ def test_load_auto_and_folders(tmp_path):
     assert [c.text.splitlines()[0] for c in chunks] == ["import json", "@cached", "class Store:"]
     tool = chunkwise.load(tmp_path / "tool")
     assert (tool.metadata["format"], tool.metadata["language"]) == ("code", "python")
+    (tmp_path / "m.h").write_text("namespace n {\nclass A {\n};\n}\n", encoding="utf-8")
+    (tmp_path / "c.h").write_text("struct s { int a; };\nint f(void);\n", encoding="utf-8")
+    assert chunkwise.load(tmp_path / "m.h").metadata["language"] == "cpp"
+    assert chunkwise.load(tmp_path / "c.h").metadata["language"] == "c"
     found = {f.path.name: f.format for f in chunkwise.loaders.find_files([tmp_path])}
-    assert found == {"a.py": "code", "notes.txt": "text", "tool": "code"}
+    assert found == {"a.py": "code", "notes.txt": "text", "tool": "code", "m.h": "code", "c.h": "code"}
 
 
 def test_cli_chunks_a_source_folder(tmp_path):

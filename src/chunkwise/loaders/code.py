@@ -16,6 +16,7 @@ from .base import Loader, register_loader
 __all__ = ["CodeLoader"]
 
 _SHEBANG = re.compile(r"#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?([A-Za-z]+)")
+_CPP_HEADER = re.compile(r"^[ \t]*(?:class[ \t]+\w+[^;\n]*\{?$|namespace\b|template[ \t]*<)", re.M)
 _INTERPRETERS = {
     "python": "python", "python3": "python", "python2": "python", "node": "javascript", "nodejs": "javascript",
     "deno": "typescript", "ruby": "ruby", "php": "php", "bash": "bash", "sh": "bash", "zsh": "bash",
@@ -34,7 +35,8 @@ def _shebang_language(text: str) -> str | None:
 class CodeLoader(Loader):
     """Source files, kept exactly as decoded (``metadata["format"] == "code"``), with the
     language in ``metadata["language"]``: the one given in ``metadata``, else the one of
-    the file's suffix, else of its ``#!`` line. ``strategy="code"`` (and ``auto``) read it.
+    the file's suffix (a ``.h`` file with classes, namespaces or templates is C++), else of
+    its ``#!`` line. ``strategy="code"`` (and ``auto``) read it.
 
     Example:
         >>> doc = CodeLoader().load_bytes(b"def f():\\n    return 1\\n", source="src/a.py")
@@ -91,6 +93,8 @@ class CodeLoader(Loader):
             for name in (source, meta.get("filename")):
                 if isinstance(name, str) and (language := language_for_suffix(PurePath(name).name)):
                     break
+            if language == "c" and str(name).lower().endswith(".h") and _CPP_HEADER.search(text):  # C++
+                language = "cpp"
         if language is None:
             language = _shebang_language(text.lstrip("\ufeff"))
         if language is not None:
