@@ -23,6 +23,7 @@ def corpus(tmp_path):
 
 def test_chunk_writes_json_lines_and_reports_bad_files(corpus, tmp_path):
     out = tmp_path / "out" / "chunks.jsonl"
+    out.parent.mkdir()  # -o does not create folders
     result = CliRunner().invoke(cli, ["chunk", str(corpus), "--unit", "chars", "--chunk-size", "30", "-o", str(out)])
     assert result.exit_code == 1, result.output
     assert "bad.txt" in result.output and "not valid UTF-8" in result.output

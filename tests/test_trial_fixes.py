@@ -264,3 +264,83 @@ def test_invalid_front_matter_stays_front_matter_with_its_error(caplog: pytest.L
     # valid front matter unchanged
     good = chunkwise.parse("---\ntitle: T\n---\n# H\n", format="markdown")
     assert good.metadata["title"] == "T" and "front_matter_error" not in good.metadata
+
+
+# -- 7. CLI details ---------------------------------------------------------------------------
+
+ELF = b"\x7fELF\x02\x01\x01\x00" + bytes(range(256))
+
+
+def test_the_skip_hint_for_one_bad_file_of_a_good_suffix_names_that_file(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    (docs / "sub").mkdir(parents=True)
+    (docs / "a.txt").write_text("Good text.\n", encoding="utf-8")
+    (docs / "sub" / "data.txt").write_bytes(ELF)
+    (docs / "scan.pdf").write_bytes(b"%PDF-1.7\n")
+    result = CliRunner().invoke(cli, ["chunk", "-u", "chars", str(docs)])
+    assert result.exit_code == 1
+    assert "--exclude 'sub/data.txt'" in result.output and "--exclude '*.txt'" not in result.output
+    assert "--exclude '*.pdf'" in result.output
+    again = CliRunner().invoke(cli, ["chunk", "-u", "chars", str(docs), "--exclude", "sub/data.txt", "--exclude", "*.pdf"])
+    assert again.exit_code == 0 and "Good text." in again.stdout
+
+
+def test_encoding_help_says_the_default_is_detection() -> None:
+    for command in ("chunk", "stats", "inspect"):
+        text = " ".join(CliRunner().invoke(cli, [command, "--help"]).output.split())
+        assert "[default: UTF-8]" not in text and "default: detected" in text
+
+
+def test_a_run_where_every_input_fails_keeps_the_previous_output(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(ELF)
+    out = tmp_path / "chunks.jsonl"
+    out.write_text('{"old": true}\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["chunk", str(bad), "-o", str(out)])
+    assert result.exit_code == 1
+    assert out.read_text(encoding="utf-8") == '{"old": true}\n'
+    assert "left as it was" in result.output
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_output_into_a_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
+    src = tmp_path / "a.txt"
+    src.write_text("Text.\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["chunk", str(src), "-o", str(tmp_path / "missing" / "out.jsonl")])
+    assert result.exit_code == 2 and "missing" in result.output and "does not exist" in result.output
+    assert not (tmp_path / "missing").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or not hasattr(os, "symlink"), reason="POSIX links and pipes")
+def test_links_and_special_files_in_folders(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    (docs / "sub").mkdir(parents=True)
+    (docs / "a.txt").write_text("Plain text.\n", encoding="utf-8")
+    (docs / "sub" / "g.md").write_text("# Guide\n\nLinked.\n", encoding="utf-8")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "o.txt").write_text("Other text.\n", encoding="utf-8")
+    os.symlink(other, docs / "linked")  # a folder outside, reached through a link
+    os.symlink("..", docs / "sub" / "loop")  # a cycle
+    os.symlink(tmp_path / "nowhere.md", docs / "dangling.md")
+    os.mkfifo(docs / "pipe.txt")
+    skipped: list = []
+    found = list(chunkwise.loaders.find_files([docs], skipped=skipped))
+    assert [f.relative for f in found] == ["a.txt", "linked/o.txt", "sub/g.md"]
+    reasons = {s.relative: s.reason for s in skipped}
+    assert reasons["dangling.md"].startswith("dangling symbolic link")
+    assert reasons["pipe.txt"] == "not a regular file (a named pipe)"
+    result = CliRunner().invoke(cli, ["chunk", "-u", "chars", str(docs)])
+    assert result.exit_code == 1
+    assert "dangling.md (unreadable)" in result.output and "pipe.txt (unsupported)" in result.output
+    assert {r["metadata"]["relative_path"] for r in _rows(result.stdout)} == {"a.txt", "linked/o.txt", "sub/g.md"}
+
+
+def test_find_files_fills_skipped_as_it_runs(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("# A\n", encoding="utf-8")
+    (tmp_path / "b.pdf").write_bytes(b"%PDF-1.7")
+    skipped: list = []
+    files = chunkwise.loaders.find_files([tmp_path], skipped=skipped)
+    assert skipped == []  # a generator: nothing happens before the iteration
+    assert [f.relative for f in files] == ["a.md"] and [s.relative for s in skipped] == ["b.pdf"]
+    assert "lazily" in (chunkwise.loaders.find_files.__doc__ or "")

@@ -115,6 +115,10 @@ class _Cli(click.Group):
         sys.exit(code)
 
 
+class _NothingWritten(Exception):
+    """Every input failed: the output file is not replaced by an empty one."""
+
+
 class _TextAsBytes:
     """A binary view of a text stream that has none (an embedding application's stdout)."""
 
@@ -198,7 +202,8 @@ def chunk_command(
     One line per chunk: id, document_id, source, index, start_index, end_index, size, unit,
     text, context, metadata. A summary goes to standard error. A file that cannot be read,
     decoded, chunked or written is reported with the fix and skipped, and so is a file of a
-    folder in a format chunkwise does not read; the exit status is then 1.
+    folder in a format chunkwise does not read; the exit status is then 1. When every input
+    fails, an existing -o file is left as it was.
     """
     from tqdm import tqdm
 
@@ -242,6 +247,7 @@ def chunk_command(
                 stats.add(c.size)
 
     to_stdout = output is None or str(output) == "-"
+    kept = False
     try:
         if to_stdout:
             sys.stdout.flush()
@@ -252,6 +258,10 @@ def chunk_command(
             assert output is not None
             with atomic_writer(output) as fh:
                 run(fh.buffer)
+                if docs == 0 and failures:  # every input failed: leave a previous file as it was
+                    raise _NothingWritten()
+    except _NothingWritten:
+        kept = True
     except OSError as exc:
         if exc.errno == errno.EPIPE or to_stdout:
             raise
@@ -262,7 +272,7 @@ def chunk_command(
         f"std {stats.std:.1f}, min {stats.min if stats.min is not None else 0}, "
         f"max {stats.max if stats.max is not None else 0}; "
         f"{nbytes / 1e6:.2f} MB in {elapsed:.2f} s ({nbytes / 1e6 / max(elapsed, 1e-9):.1f} MB/s)"
-        + ("" if to_stdout else f"; written to {output}"),
+        + ("" if to_stdout else f"; nothing written, {output} left as it was" if kept else f"; written to {output}"),
         err=True,
     )
     if failures:

@@ -218,10 +218,20 @@ def gather(
 def passed_over(path: Path, reason: str, relative: str | None = None) -> Skipped:
     """The skip of a file of a folder that the loader passed over without reading it
     (:func:`chunkwise.loaders.find_files`'s ``skipped``: a format no loader handles, a
-    suffix not asked for, a file it cannot open)."""
+    suffix not asked for, a file it cannot open, a dangling symbolic link, a named pipe or
+    other special file; ``relative``: its path under the folder given, for the
+    ``--exclude`` hint)."""
     reason = str(reason or "not a supported format")
     if reason.startswith("cannot read"):
         return Skipped(path.as_posix(), "unreadable", reason, "check the file and its permissions")
+    if reason.startswith("dangling"):
+        glob = _glob_literal(relative or path.name)
+        return Skipped(
+            path.as_posix(), "unreadable", reason, f"point the link at a file, or leave it out with --exclude '{glob}'"
+        )
+    if reason.startswith("not a regular file"):
+        glob = _glob_literal(relative or path.name)
+        return Skipped(path.as_posix(), "unsupported", reason, f"leave it out with --exclude '{glob}'")
     return unsupported(path.as_posix(), path, reason, relative)
 
 

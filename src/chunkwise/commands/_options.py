@@ -179,11 +179,18 @@ def chunking_options(*, grid: bool = False, strategy: str | None = None) -> Deco
 
 
 def refuse_folder(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-    """Callback of a file to write: an existing folder is a usage error, before any work."""
-    if value is not None and str(value) != "-" and os.path.isdir(value):
-        raise click.BadParameter(
-            f"{value} is a folder; name a file to write, for example {os.path.join(str(value), 'chunks.jsonl')}"
-        )
+    """Callback of a file to write: an existing folder, or a file in a folder that does not
+    exist (it is not created: a typo would scatter output), is a usage error, before any
+    work."""
+    if value is not None and str(value) != "-":
+        if os.path.isdir(value):
+            raise click.BadParameter(
+                f"{value} is a folder; name a file to write, for example {os.path.join(str(value), 'chunks.jsonl')}"
+            )
+        parent = os.path.dirname(os.path.abspath(os.fspath(value)))
+        if not os.path.isdir(parent):
+            shown = os.path.dirname(os.fspath(value)) or parent
+            raise click.BadParameter(f"the folder {shown} does not exist; create it first (mkdir -p {shown})")
     return value
 
 

@@ -338,18 +338,40 @@ def find_files(
     found: list[FoundFile] = []
     seen: dict[str, int] = {}
 
-    def add(f: FoundFile) -> None:
+    def key_of(f: FoundFile) -> str:
         try:
-            key = str(f.path.resolve())
+            return str(f.path.resolve())
         except OSError:
-            key = os.path.abspath(f.path)
+            return os.path.abspath(f.path)
+
+    def better(new: FoundFile, old: FoundFile, key: str) -> bool:
+        """The deeper relative path wins; at equal depth, the path without a symbolic link."""
+        if _depth_key(new) != _depth_key(old):
+            return _depth_key(new) > _depth_key(old)
+        return os.path.abspath(new.path) == key != os.path.abspath(old.path)
+
+    def add(f: FoundFile) -> None:
+        key = key_of(f)
         if key in seen:
             k = seen[key]
-            if _depth_key(f) > _depth_key(found[k]):
+            if better(f, found[k], key):
                 found[k] = f
             return
         seen[key] = len(found)
         found.append(f)
+
+    passed: list[FoundFile] = []
+    passed_at: dict[str, int] = {}
+
+    def pass_over(f: FoundFile) -> None:  # a file reached through two folders is reported once
+        key = key_of(f) if not f.reason.startswith("dangling") else os.path.abspath(f.path)
+        if key in passed_at:
+            k = passed_at[key]
+            if better(f, passed[k], key):
+                passed[k] = f
+            return
+        passed_at[key] = len(passed)
+        passed.append(f)
 
     base = Path(root) if root is not None else None
 
@@ -370,12 +392,14 @@ def find_files(
                 if item.supported:
                     add(item)
                 else:
-                    logger.info("skipped %s: %s", f, item.reason)
-                    if skipped is not None:
-                        skipped.append(item)
+                    pass_over(item)
         elif p.is_file():
             add(_classify(p, *under(p, p.parent)))
         else:  # named directly: kept, with the reason, so that reading it reports it
             top, rel = under(p, p.parent)
             add(FoundFile(p, top, False, _special(p) or "does not exist", relative=rel))
+    for item in passed:
+        logger.info("skipped %s: %s", item.path, item.reason)
+    if skipped is not None:
+        skipped.extend(passed)
     yield from _disambiguate(found)
