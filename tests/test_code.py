@@ -389,14 +389,17 @@ code_documents = st.one_of(hostile, st.lists(st.sampled_from(CODE_PIECES), max_s
 
 
 @given(text=code_documents, size=st.integers(1, 120), overlap_ratio=st.sampled_from([0, 0, 0.25]),
-       language=st.sampled_from(["python", "python-ast", "typescript", "c"]))
-def test_any_text_keeps_the_contract(text, size, overlap_ratio, language):
+       language=st.sampled_from(["python", "python-ast", "typescript", "c"]), context=st.booleans())
+def test_any_text_keeps_the_contract(text, size, overlap_ratio, language, context):
     parser = "ast" if language == "python-ast" else "auto"
     language = "python" if language == "python-ast" else language
     if language != "python" and not grammar_available(language):
         return
     overlap = min(size - 1, int(size * overlap_ratio))
-    chunks = CodeChunker(language=language, chunk_size=size, chunk_overlap=overlap, parser=parser).chunk(text)
+    chunks = CodeChunker(
+        language=language, chunk_size=size, chunk_overlap=overlap, parser=parser,
+        include_imports=context, include_context_in_size=context,
+    ).chunk(text)
     check_invariants(text, chunks, size, CharSizer(), trimmed=False, overlap_allowed=overlap > 0)
 
 
@@ -410,3 +413,17 @@ def test_a_long_line_is_cut_in_linear_time(language):
     chunks = CodeChunker(language=language, chunk_size=100).chunk(text)
     assert time.perf_counter() - started < 20  # about 0.1 s; quadratic was a minute
     check_invariants(text, chunks, 100, CharSizer(), trimmed=False, overlap_allowed=False)
+
+
+@pytest.mark.parametrize("size", [120, 300, 1000])
+def test_context_counted_in_the_size(size):
+    text = _stdlib("json/decoder.py").read_text(encoding="utf-8")
+    sizer = CharSizer()
+    chunker = CodeChunker(language="python", chunk_size=size, include_imports=True, include_context_in_size=True)
+    chunks = chunker.chunk(text)
+    check_invariants(text, chunks, size, sizer, trimmed=False, overlap_allowed=False)
+    with_context = [c for c in chunks if c.context]
+    assert with_context
+    for c in with_context:
+        assert sizer.count(c.context + "\n") + c.size <= size, (c.index, c.context)
+        assert sizer.count(c.context + "\n") <= size // 2

@@ -21,7 +21,8 @@ in the chunk, ``Store.__init__``), ``node_types`` (the outermost syntax nodes it
 top-level items) and ``part_of`` (the innermost definition a split chunk belongs to).
 ``chunk.context`` of a chunk that continues a definition holds the signatures around it
 (``class Store:`` then ``    def load(self, path):``), and with ``include_imports`` the
-file's imports first. The context is not counted in ``chunk_size``.
+file's imports first. The context is counted in ``chunk_size`` only with
+``include_context_in_size``.
 
 Method:
     Syntax-tree chunking as in LlamaIndex's ``CodeSplitter`` and the ``text-splitter``
@@ -32,9 +33,10 @@ Method:
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..boundaries import LINE, PARAGRAPH, Level, PositionsLevel
@@ -50,6 +52,7 @@ from .base import BaseChunker
 __all__ = ["CodeChunker", "supported_languages"]
 
 _PARSERS = ("auto", "tree-sitter", "ast")
+_INDENT = re.compile(r"^[ \t]+(?=\S)", re.M)
 
 
 def supported_languages() -> list[str]:
@@ -103,6 +106,9 @@ class CodeChunker(BaseChunker):
             text with neither is split at blank lines and lines only, with a warning.
         include_imports: put the file's top-level imports in ``chunk.context`` of every
             chunk that does not hold them.
+        include_context_in_size: count ``chunk.context`` (and the line break after it)
+            against ``chunk_size``. A context larger than half the budget loses the
+            imports, then the outermost signatures, so the code keeps half the budget.
         merge_small_definitions: pack a top-level item (definition or statements) smaller
             than ``min_chunk_size`` with its neighbours while the result fits.
         min_chunk_size: the size, in ``unit``, under which an item counts as small.
@@ -124,6 +130,7 @@ class CodeChunker(BaseChunker):
 
     language: str | None = None
     include_imports: bool = False
+    include_context_in_size: bool = False
     merge_small_definitions: bool = False
     min_chunk_size: int = 0
     parser: str = "auto"
@@ -209,6 +216,8 @@ class CodeChunker(BaseChunker):
             levels.append(_positions("token", list(structure.token_cuts)))
         levels.append(LINE)  # inside multi-line strings and comments
         regions = self._regions(structure, n)
+        if self.include_context_in_size:
+            regions = tuple(replace(r, reserve=self._reserve(structure, text, r)) for r in regions)
         atoms = tuple(Atom(d.start, d.end, d.node_type) for d in structure.definitions if not d.container)
         return Segments(levels=tuple(levels), regions=regions, atoms=atoms, labels=(label,))
 
@@ -266,7 +275,49 @@ class CodeChunker(BaseChunker):
             if not (span.start < last and first < span.end):
                 parts.append(st.imports_text(text))
         parts.extend(signatures)
-        return "\n".join(parts)
+        return self._fit(parts)
+
+    def _fit(self, parts: list[str]) -> str:
+        """The context of ``parts`` (imports, then signatures outermost first); when it is
+        counted in the size, shortened from the front to at most half the budget."""
+        if not self.include_context_in_size:
+            return "\n".join(parts)
+        half = (self.chunk_size - self.chunk_overlap) // 2
+        count = self._sizer.count
+        parts = list(parts)
+        while parts:
+            c = "\n".join(parts)
+            if count(c + "\n") <= half:
+                return c
+            parts.pop(0)
+        return ""
+
+    def _reserve(self, st: CodeStructure, text: str, region: Region) -> int:
+        """The most any chunk of ``region`` can spend on its context: the imports and the
+        signatures of the definitions around it, as :meth:`_fit` shortens them."""
+        defs = st.definitions
+        head = [st.imports_text(text)] if self.include_imports and st.imports else []
+        candidates = [head]
+        for i, d in enumerate(defs):
+            if d.start < region.end and d.end > region.start:
+                chain = []
+                k = i
+                while k >= 0:
+                    if defs[k].signature:
+                        chain.append(defs[k].signature)
+                    k = defs[k].parent
+                chain.reverse()
+                candidates.append(head + chain)
+        count = self._sizer.count
+        most = 0
+        for parts in candidates:
+            c = self._fit(parts)
+            if c:
+                most = max(most, count(c + "\n"))
+        if most:  # a chunk may grow by the indentation of its first line (keep_indent)
+            indents = _INDENT.findall(text, region.start, region.end)
+            most += count(max(indents, key=len)) if indents else 0
+        return max(0, min(most, self.chunk_size - self.chunk_overlap - 1))
 
 
 def grammar_available_base() -> bool:

@@ -189,7 +189,8 @@ class CodeStructure:
             named = [i for i in around if not defs[i].container] or around
             if named:
                 meta["part_of"] = defs[max(named, key=lambda i: defs[i].start)].qualname
-        meta["_signatures"] = [defs[i].signature for i in reversed(cont) if defs[i].signature]
+        # (a chunk cut between a definition's doc comment and its header holds the header)
+        meta["_signatures"] = [defs[i].signature for i in reversed(cont) if defs[i].signature and defs[i].head < start]
         return meta
 
     def _enclosing(self, p: int, starts: list[int]) -> list[int]:
