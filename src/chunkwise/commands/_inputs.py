@@ -161,7 +161,8 @@ def unsupported(name: str, path: Path, reason: str = "not a supported format", r
     (``relative``: its path relative to the folder given, for the ``--exclude`` hint)."""
     glob = exclude_hint(path, relative)
     what = "such files" if glob.startswith("*") else "this file"
-    return Skipped(name, "unsupported", reason, f"leave {what} out with --exclude '{glob}' (or convert it to text first)")
+    fix = f"leave {what} out with --exclude '{glob}' (or convert it to text first)"
+    return Skipped(name, "unsupported", reason, fix)
 
 
 def gather(

@@ -171,6 +171,9 @@ def load(
             'chunkwise[encodings]'`` or ``encoding=``).
         UnsupportedFormatError: a format no loader handles (PDF, DOCX, images, binary
             data): the message names the file and the format.
+        ParseError: the text decoded, but its format's parser failed on it (a
+            ``LoadError`` naming the file, the format and the fix; never a bare
+            ``ValueError``).
         ConfigError: an unknown format or encoding, or ``path`` outside ``root``.
 
     Example:

@@ -17,14 +17,15 @@ Order of detection (:func:`decode`):
    candidates). Each candidate's text is checked for signs of a wrong code page (control
    characters, a word mixing scripts such as ``Naﺅve``, a Latin word made only of accented
    letters such as ``Ïðèâåò``, a symbol between Latin letters such as ``Za¿ó³æ``, a capital
-   inside a Cyrillic or Greek word, box-drawing characters, þ, ð, ţ or đ beside ü or ç); among the candidates with the
-   fewest signs and the least chaos in charset-normalizer's measure (within 0.1), the most
-   common code page wins: cp1252 first (it is also latin-1 for every printable
-   character), then cp1251, cp1250, the East Asian encodings, ... and the rare DOS and Mac
-   code pages last. So short or ambiguous text (``Na\\xefve``, ``\\xa9 2024 M\\xfcller``) is
-   cp1252, unless the detector is confident (a clearly higher language coherence than
-   cp1252's, both measured) and its text looks like real text. Text with signs left in
-   every candidate is read as the best of them, with a warning that it is a guess.
+   inside a Cyrillic or Greek word, box-drawing characters, þ, ð, ţ or đ beside ü or ç);
+   among the candidates with the fewest signs and the least chaos in charset-normalizer's
+   measure (within 0.1), the most common code page wins: cp1252 first (it reads every
+   printable character of latin-1 the same way), then cp1251, cp1250, the East Asian
+   encodings, ... and the rare DOS and Mac code pages last. So short or ambiguous text
+   (``Na\\xefve``, ``\\xa9 2024 M\\xfcller``) is cp1252, unless the detector is confident
+   (a clearly higher language coherence than cp1252's, both measured) and its text looks
+   like real text. Text with signs left in every candidate is read as the best of them,
+   with a warning that it is a guess.
 
 A leading U+FEFF (a byte-order mark) is removed from the text in every case; nothing else
 is changed: line ends stay as they are (``\r\n`` is two characters), so offsets index the
@@ -238,7 +239,8 @@ def _detect(data: bytes, source: str) -> tuple[str, str]:
         western = None
     if western is not None and "cp1252" not in cands:  # not proposed: measured as the detector would
         chaos, coherence = by_text.get(western, (1.0, 0.0))
-        cands["cp1252"] = (implausible(western[:_SAMPLE]), round(chaos, 2), _rank("cp1252"), len(results), western, "cp1252", coherence)
+        signs = implausible(western[:_SAMPLE])
+        cands["cp1252"] = (signs, chaos, _rank("cp1252"), len(results), western, "cp1252", coherence)
     fewest = min(c[0] for c in cands.values())
     pool = [c for c in cands.values() if c[0] == fewest]
     calm = min(c[1] for c in pool)

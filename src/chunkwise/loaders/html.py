@@ -12,7 +12,9 @@ from .base import Loader, register_loader
 __all__ = ["HtmlLoader"]
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
-_XML_ENCODING = re.compile(rb"""\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9_.:-]+)["']""", re.IGNORECASE)
+_XML_ENCODING = re.compile(
+    rb"""\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9_.:-]+)["']""", re.IGNORECASE
+)
 
 
 class HtmlLoader(Loader):
@@ -24,7 +26,8 @@ class HtmlLoader(Loader):
     Bytes that are not UTF-8 are decoded with the encoding the page declares, in its XML
     declaration (XHTML: ``<?xml version="1.0" encoding="ISO-8859-1"?>``, removed before
     parsing) or its ``<meta charset>``. A page that lxml cannot parse raises
-    :class:`~chunkwise.errors.ParseError` (a ``LoadError``) naming the file. Needs ``pip install 'chunkwise[html]'`` (lxml).
+    :class:`~chunkwise.errors.ParseError` (a ``LoadError``) naming the file. Needs
+    ``pip install 'chunkwise[html]'`` (lxml).
     """
 
     format: ClassVar[str] = "html"

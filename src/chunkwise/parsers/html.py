@@ -441,7 +441,8 @@ def _language(root: Any) -> str:
     body = root.find(".//body")
     for el in (root, body):
         if el is not None:
-            lang = (el.get("lang") or el.get("xml:lang") or el.get("{http://www.w3.org/XML/1998/namespace}lang") or "").strip()
+            lang = el.get("lang") or el.get("xml:lang") or el.get("{http://www.w3.org/XML/1998/namespace}lang")
+            lang = (lang or "").strip()
             if lang:
                 return lang
     for m in root.iter("meta"):
