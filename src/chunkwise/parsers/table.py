@@ -265,12 +265,32 @@ def pipe_table(
     )
 
 
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.MULTILINE)
+
+
+def _fenced(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the fenced code blocks of ``text[start:end]`` (an unclosed fence runs
+    to the end)."""
+    out = []
+    pos = start
+    while (m := _FENCE.search(text, pos, end)) is not None:
+        fence = m.group(1)
+        close = re.compile(r"^[ \t]{0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*\r?$", re.MULTILINE)
+        nl = _NEWLINE.search(text, m.end(), end)
+        c = close.search(text, nl.end(), end) if nl else None
+        stop = c.end() if c else end
+        out.append((m.start(), stop))
+        pos = stop
+    return out
+
+
 def find_pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table]:
     """The GFM pipe tables of ``text[start:end]``, in order.
 
     A table is a header row and a delimiter row with as many cells, then body rows up to
     a blank line or a line without a pipe; pipe rows directly above the header row with
-    as many cells are header rows too.
+    as many cells are header rows too. Pipe rows inside fenced code (```` ``` ```` or
+    ``~~~``) are code, not tables.
 
     Example:
         >>> t = find_pipe_tables("Intro\\n\\n| a | b |\\n|---|---|\\n| 1 | 2 |\\n")[0]
@@ -280,11 +300,20 @@ def find_pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[
     end = len(text) if end is None else end
     out: list[Table] = []
     floor = start
+    fences = _fenced(text, start, end) if ("```" in text or "~~~" in text) else []
+    fi = 0
     for m in _DELIM_ROW.finditer(text, start, end):
         d = m.start()
         if d <= floor:
             continue
-        prev = _prev_line(text, floor, d)
+        while fi < len(fences) and fences[fi][1] <= d:
+            fi += 1
+        if fi < len(fences) and fences[fi][0] <= d:
+            continue  # inside fenced code
+        # a table neither starts in the fence before it nor runs into the next
+        lo = max(floor, fences[fi - 1][1]) if fi > 0 else floor
+        hi = fences[fi][0] if fi < len(fences) else end
+        prev = _prev_line(text, lo, d)
         if prev is None:
             continue
         h, hend = prev
@@ -298,14 +327,14 @@ def find_pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[
         nl = _NEWLINE.match(text, pos, end)
         pos = nl.end() if nl else end
         tend = pos
-        while pos < end:
-            nl = _NEWLINE.search(text, pos, end)
-            lend = nl.start() if nl else end
+        while pos < hi:
+            nl = _NEWLINE.search(text, pos, hi)
+            lend = nl.start() if nl else hi
             if not _is_pipe_row(text, pos, lend):
                 break
-            pos = nl.end() if nl else end
+            pos = nl.end() if nl else hi
             tend = pos
-        out.append(pipe_table(text, h, tend, d, above=floor))
+        out.append(pipe_table(text, h, tend, d, above=lo))
         floor = tend
     return out
 
