@@ -427,3 +427,15 @@ def test_context_counted_in_the_size(size):
     for c in with_context:
         assert sizer.count(c.context + "\n") + c.size <= size, (c.index, c.context)
         assert sizer.count(c.context + "\n") <= size // 2
+
+
+def test_a_grammar_that_does_not_load_leaves_python_to_ast(monkeypatch):
+    import chunkwise.parsers.code as parser_module
+    from chunkwise.errors import ChunkwiseError
+
+    def broken(language):
+        raise ChunkwiseError("the grammar does not load")
+
+    monkeypatch.setattr(parser_module, "tree_sitter_parser", broken)
+    assert parse_code(SOURCE, "python").parser == "ast"
+    assert len(CodeChunker(language="python", chunk_size=1000).chunk(SOURCE)) == 3

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import ConfigError, MissingDependencyError
+from ..errors import ChunkwiseError, ConfigError, MissingDependencyError
 from .code_languages import LANGUAGES, LanguageSpec
 
 __all__ = ["CodeStructure", "Definition", "grammar_available", "parse_code", "tree_sitter_parser"]
@@ -487,7 +487,13 @@ def tree_sitter_parser(language: str) -> Any:
         module = importlib.import_module(spec.module)
     except ImportError:
         raise MissingDependencyError(spec.package, "code", f"code chunking of {language}") from None
-    parser = tree_sitter.Parser(tree_sitter.Language(getattr(module, spec.function)()))
+    try:
+        parser = tree_sitter.Parser(tree_sitter.Language(getattr(module, spec.function)()))
+    except (ValueError, TypeError, AttributeError) as exc:  # a grammar built for another tree-sitter
+        raise ChunkwiseError(
+            f"the grammar of {language} ({spec.package}) does not load with this tree-sitter ({exc}); "
+            f"upgrade both: pip install -U tree-sitter {spec.package}"
+        ) from exc
     _PARSERS[language] = parser
     return parser
 
@@ -873,9 +879,16 @@ def parse_code(text: str, language: str, parser: str = "auto") -> CodeStructure:
         ConfigError: ``parser="ast"`` for a language other than Python.
     """
     spec = LANGUAGES[language]
-    if parser == "ast" or (parser == "auto" and language == "python" and not grammar_available("python")):
-        if language != "python":
-            raise ConfigError(f"parser='ast' reads Python only, not {language!r}; use parser='tree-sitter'")
+    if parser == "ast" and language != "python":
+        raise ConfigError(f"parser='ast' reads Python only, not {language!r}; use parser='tree-sitter'")
+    if parser == "auto" and language == "python":
+        if grammar_available("python"):
+            try:
+                return _from_tree_sitter(text, spec)
+            except ChunkwiseError:  # a grammar that does not load: the standard library reads Python
+                pass
+        parser = "ast"
+    if parser == "ast":
         try:
             return _from_ast(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
