@@ -248,7 +248,10 @@ def main() -> None:
             for k, v in judge(text, chunks, defs, starts).items():
                 total[k] += v
         rows.append((name, best, total))
-    print("| contender | time (s) | chunks | fitting definitions split | chunks starting mid-statement | over 1000 chars | not found |")
+    print(
+        "| contender | time (s) | chunks | fitting definitions split | chunks starting mid-statement "
+        "| over 1000 chars | not found |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, best, total in rows:
         if best is None:
@@ -256,7 +259,8 @@ def main() -> None:
             continue
         t = total
         print(
-            f"| {name} | {best:.3f} | {t['chunks']} | {t['split']} of {t['defs']} ({100 * t['split'] / max(1, t['defs']):.1f}%) "
+            f"| {name} | {best:.3f} | {t['chunks']} | {t['split']} of {t['defs']} "
+            f"({100 * t['split'] / max(1, t['defs']):.1f}%) "
             f"| {t['mid']} ({100 * t['mid'] / max(1, t['chunks']):.1f}%) | {t['over']} | {t['lost']} |"
         )
 

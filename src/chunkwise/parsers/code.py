@@ -408,7 +408,8 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
                 qual = f"{prefix}.{name}" if prefix and name else (name or prefix)
                 idx = len(defs)
                 sig = _signature(text, c) if not (c.container and not name) else ""
-                defs.append(Definition(g.start, c.head, c.end, name, qual, c.def_type or c.type, sig, parent, c.container))
+                kind = c.def_type or c.type
+                defs.append(Definition(g.start, c.head, c.end, name, qual, kind, sig, parent, c.container))
                 stack.append((c, idx, qual))
             else:
                 stack.append((c, parent, prefix))

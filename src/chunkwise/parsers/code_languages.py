@@ -77,7 +77,8 @@ LANGUAGES: dict[str, LanguageSpec] = {
     spec.name: spec
     for spec in (
         LanguageSpec(
-            "python", "tree_sitter_python", "language", "tree-sitter-python", (".py", ".pyi", ".pyw"), ("py", "python3"),
+            "python", "tree_sitter_python", "language", "tree-sitter-python", (".py", ".pyi", ".pyw"),
+            ("py", "python3"),
             definitions=_f("function_definition", "class_definition"),
             wrappers=_f("decorated_definition"),
             imports=_f("import_statement", "import_from_statement", "future_import_statement"),
