@@ -30,7 +30,7 @@ from typing import Any
 from dataclasses import dataclass
 
 from ._text import first_cluster_end, grapheme_floor, is_extender, trim
-from .boundaries import WORD, Level, PositionsLevel, RegexLevel, _run_start
+from .boundaries import WORD, HardLineLevel, Level, PositionsLevel, RegexLevel, _run_start
 from .sizers import Measure, _CharMeasure
 
 __all__ = ["END", "HARD", "Span", "add_overlap", "pack"]
@@ -490,6 +490,11 @@ def _fits(p: int) -> bool:
     return True
 
 
+def _fits_all(p: int) -> bool:
+    """:func:`_fits`, with no level skipped."""
+    return True
+
+
 def _overlap_choice(
     text: str,
     measure: Measure,
@@ -507,7 +512,18 @@ def _overlap_choice(
     if limit >= last_end and ok(last_end):
         return last_end, END
     best: tuple[int, str] | None = None
+    # characters: a cut gives half the overlap when it ends at or after ``need``. A cut
+    # of a whitespace level starts its match, so when the level's anchor character is
+    # not in [need, hi) it has no such cut, and matters only when no level has one (then
+    # every level is read, in order)
+    need = nxt.start + (overlap + 1) // 2 if type(measure) is _CharMeasure and ok is _fits else -1
+    hi = min(last_end, limit + _SLACK)
+    skipped = False
     for level in levels:
+        if need >= 0 and (type(level) is RegexLevel and level.whitespace or type(level) is HardLineLevel):
+            if level.anchor and text.find(level.anchor, need, hi) < 0:
+                skipped = True
+                continue
         p = limit
         while True:  # the last cut of this level that fits, verified exactly
             cut = last_cut(text, level, nxt.start, p, last_end, trim_spans)
@@ -521,6 +537,8 @@ def _overlap_choice(
             return e, level.name
         if best is None or e > best[0]:
             best = (e, level.name)
+    if skipped:  # no level gives half the overlap: the most it can, over every level
+        return _overlap_choice(text, measure, nxt, last_end, overlap, limit, levels, trim_spans, _fits_all)
     if best is None and not levels:  # fixed windows: any cluster boundary will do
         p = grapheme_floor(text, limit, nxt.start)
         while p > nxt.start and not ok(p):
