@@ -441,3 +441,12 @@ def test_a_grammar_that_does_not_load_leaves_python_to_ast(monkeypatch):
     monkeypatch.setattr(parser_module, "tree_sitter_parser", broken)
     assert parse_code(SOURCE, "python").parser == "ast"
     assert len(CodeChunker(language="python", chunk_size=1000).chunk(SOURCE)) == 3
+
+
+def test_doctests_of_the_code_modules():
+    import doctest
+    import importlib
+
+    for name in ("chunkwise.chunkers.code", "chunkwise.loaders.code"):
+        result = doctest.testmod(importlib.import_module(name))
+        assert result.failed == 0 and result.attempted > 0, name

@@ -137,13 +137,13 @@ class CodeChunker(BaseChunker):
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        if self.parser not in _PARSERS:
+            raise ConfigError(f"parser must be one of {', '.join(map(repr, _PARSERS))}, not {self.parser!r}")
         if self.language is not None:
             canon = resolve_language(self.language)
             if canon is None:
                 raise _unknown(self.language)
             self._check_parser(canon)
-        if self.parser not in _PARSERS:
-            raise ConfigError(f"parser must be one of {', '.join(map(repr, _PARSERS))}, not {self.parser!r}")
         m = self.min_chunk_size
         if isinstance(m, bool) or not isinstance(m, int) or m < 0:
             raise ConfigError(f"min_chunk_size must be an integer >= 0, not {m!r}")
