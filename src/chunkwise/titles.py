@@ -63,11 +63,23 @@ def ends_with_title(text: str, end: int) -> bool:
         >>> ends_with_title("Install\\n\\nRun it.", 7), ends_with_title("Run it.", 7)
         (True, False)
     """
-    lo = max(0, end - 300)
-    if title_start(text, lo, end) >= 0:
+    k = end - 1
+    while k >= 0 and text[k] in " \t\r":
+        k -= 1
+    if k < 0 or (text[k] in _TITLE_END and not _atx_line(text, k + 1)):
+        return False  # ends like a sentence (the common case: one character read)
+    if title_start(text, max(0, end - 300), end) >= 0:
         return True
+    if end > 300:
+        return False
     # a title at the very start of the text has no blank line before it
     ls = text.rfind("\n", 0, end) + 1
-    if ls == 0 or (ls <= 300 and not text[:ls].strip()):
+    if ls == 0 or not text[:ls].strip():
         return title_start("\n\n" + text[:end], 0, end + 2) >= 0
     return False
+
+
+def _atx_line(text: str, end: int) -> bool:
+    """Whether the line ending at ``end`` is an ATX heading (``# Title?``)."""
+    ls = text.rfind("\n", max(0, end - _MAX_TITLE - 1), end) + 1
+    return _ATX.match(text, ls, end) is not None

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..boundaries import HARD_LINE, LINE, PARAGRAPH, WORD, Level, RegexLevel, separator_level
+from ..boundaries import HARD_LINE, LINE, PARAGRAPH, WORD, FilteredLevel, Level, RegexLevel, separator_level
 from ..errors import ConfigError
 from ..registry import register
 from ..sentences import SentenceSegmenter
@@ -19,25 +19,16 @@ __all__ = ["CLAUSE", "DEFAULT_LEVELS", "PAGE", "RecursiveChunker"]
 
 # CJK clause punctuation: a cut after it (CJK text has no spaces to fall back on)
 CLAUSE = RegexLevel("clause", re.compile(r"[，、；：,;](?!\s)"), keep_separator="end")
-@dataclass(frozen=True)
-class UntitledLevel:
-    """``level``'s cuts, except a cut right after a title (a heading-like paragraph, see
-    :mod:`chunkwise.titles`): a chunk should start with a title, not end with it."""
-
-    level: Level
-    name: str = "paragraph"
-    windowable = True
-
-    def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-        for a, b in self.level.cuts(text, start, end):
-            if not ends_with_title(text, a):
-                yield a, b
+def _not_after_title(text: str, a: int, b: int) -> bool:
+    return not ends_with_title(text, a)
 
 
+# A paragraph break, except right after a title (a heading-like paragraph, see
+# chunkwise.titles): a chunk should start with a title, not end with it.
 # A form feed: a page break (pdftotext and most PDF-to-text tools write one per page)
 PAGE = RegexLevel("page", re.compile(r"\s*\f\s*"), whitespace=True)
 DEFAULT_LEVELS: tuple[Level, ...] = (
-    PAGE, UntitledLevel(PARAGRAPH), HARD_LINE, SentenceSegmenter(), LINE, CLAUSE, WORD
+    PAGE, FilteredLevel(PARAGRAPH, _not_after_title), HARD_LINE, SentenceSegmenter(), LINE, CLAUSE, WORD
 )
 
 
