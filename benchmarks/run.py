@@ -123,6 +123,42 @@ def _texts(chunks: Any) -> list[str]:
     return [c if isinstance(c, str) else c.text for c in chunks]
 
 
+BEFORE: list[str] = []  # --before REV: that revision of chunkwise runs as one more contender
+
+
+def load_before(rev: str) -> Any:
+    """chunkwise as it was at git revision ``rev``, importable as ``chunkwise_before``.
+
+    The package is extracted from git into ``.bench/before/<rev>`` and renamed (its
+    absolute self-references included), so both versions run in one process and one
+    interleaved run.
+    """
+    import importlib
+    import io
+    import subprocess
+    import sys
+    import tarfile
+
+    root = Path(".bench/before") / rev
+    pkg = root / "chunkwise_before"
+    if not pkg.exists():
+        data = subprocess.run(["git", "archive", rev, "src/chunkwise"], capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+            for m in tar.getmembers():
+                if not m.isfile():
+                    continue
+                rel = Path(m.name).relative_to("src/chunkwise")
+                out = pkg / rel
+                out.parent.mkdir(parents=True, exist_ok=True)
+                body = tar.extractfile(m).read()  # type: ignore[union-attr]
+                if out.suffix == ".py":
+                    body = body.replace(b'"chunkwise.', b'"chunkwise_before.').replace(b"import chunkwise\n", b"import chunkwise_before\n")
+                out.write_bytes(body)
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    return importlib.import_module("chunkwise_before")
+
+
 def contenders(bench: str) -> list[Contender]:
     import chunkwise
 
@@ -133,6 +169,17 @@ def contenders(bench: str) -> list[Contender]:
             return cls(chunk_size=size, chunk_overlap=overlap, unit=unit).chunk
 
         return Contender(f"chunkwise {cls.__name__}", build, ours=True)
+
+    def cw_before(cls_name: str) -> list[Contender]:
+        out = []
+        for rev in BEFORE:
+            cls = getattr(load_before(rev), cls_name)
+
+            def build(size: int, overlap: int, cls: Any = cls) -> Callable[[str], Any]:
+                return cls(chunk_size=size, chunk_overlap=overlap, unit=unit).chunk
+
+            out.append(Contender(f"chunkwise {cls_name} (before: {rev})", build))
+        return out
 
     def lc_recursive(size: int, overlap: int) -> Callable[[str], Any]:
         from langchain_text_splitters import RecursiveCharacterTextSplitter
@@ -191,6 +238,7 @@ def contenders(bench: str) -> list[Contender]:
     if bench in ("recursive-chars", "recursive-tokens"):
         return [
             cw(chunkwise.RecursiveChunker),
+            *cw_before("RecursiveChunker"),
             Contender("langchain RecursiveCharacterTextSplitter", lc_recursive),
             Contender("chonkie RecursiveChunker", ck_recursive),
             Contender("semchunk", semchunk_),
@@ -199,6 +247,7 @@ def contenders(bench: str) -> list[Contender]:
     if bench == "fixed-tokens":
         return [
             cw(chunkwise.FixedChunker),
+            *cw_before("FixedChunker"),
             Contender("langchain TokenTextSplitter", lc_token),
             Contender("chonkie TokenChunker", ck_token),
             Contender("tiktoken encode_ordinary (reference)", tiktoken_encode, baseline=True),
@@ -207,6 +256,7 @@ def contenders(bench: str) -> list[Contender]:
     if bench == "sentence-tokens":
         return [
             cw(chunkwise.SentenceChunker),
+            *cw_before("SentenceChunker"),
             Contender("chonkie SentenceChunker", ck_sentence),
         ]
     raise SystemExit(f"unknown bench {bench!r}")
@@ -647,11 +697,19 @@ def main() -> None:
     ap.add_argument(
         "--budget", type=float, default=120.0, help="skip (and extrapolate) a scaling run predicted to take longer"
     )
+    ap.add_argument(
+        "--before",
+        default="",
+        help="a git revision of chunkwise to run as one more contender (before/after columns in one run)",
+    )
     ap.add_argument("--profile", default="", help="cProfile chunkwise on a bench (first --corpus) and exit")
     ap.add_argument("--overlap", type=int, default=0, help="overlap for --profile")
     ap.add_argument("--json", default="", help="write raw results here (default .bench/results-<time>.json)")
     ap.add_argument("--markdown", default="", help="also write the tables to this file")
     args = ap.parse_args()
+    if args.before:
+        BEFORE.append(args.before)
+        load_before(args.before)  # extract now, outside any timing
 
     if args.profile:
         first = args.corpus.split(",")[0]

@@ -297,9 +297,6 @@ def _pipe_docs(draw):
 def test_pipe_tables_contract_and_rows_whole_when_they_fit(request, strategy, kind, text, size):
     if strategy == "markdown":
         pytest.importorskip("markdown_it")
-        # a heading glued to a table that fits alone but not with it is cut inside the
-        # table (the glue and the atom cannot both hold): the packer's question, not the parser's
-        text = text.removeprefix("# Title\n\n")
     sizer = CharSizer() if kind == "chars" else request.getfixturevalue("cl100k")
     chunks = chunkwise.make_chunker(strategy, chunk_size=size, unit=sizer).chunk(text)
     check_invariants(text, chunks, size, sizer, overlap_allowed=False)

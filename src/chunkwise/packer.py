@@ -235,8 +235,15 @@ class _RegionPacker:
         # base64) that a chunk can share with little else; a run of headings too long binds
         # nothing
         glue = self.glue[gi:gj]
+        whole = sorted(protect)  # the atoms kept whole: glue into one binds the whole atom
+        whole_starts = [a for a, _ in whole]
         for g in glue:
             if m.size(g[0], g[1]) > budget:
+                continue
+            k = bisect_right(whole_starts, g[1] - 1) - 1
+            if k >= 0 and whole[k][1] > g[1] - 1:  # the body starts with an atom that fits
+                if m.size(g[0], whole[k][1]) <= budget:
+                    protect.append(g)
                 continue
             w = _word_end(text, g[1] - 1, reg.end)
             if m.size(g[0], w) <= budget or 2 * m.size(g[1] - 1, w) > budget:
