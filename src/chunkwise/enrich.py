@@ -34,39 +34,60 @@ def _common_prefix(values: list[Any]) -> tuple[Any, ...]:
     return first[:n]
 
 
-class _Index:
-    """Labels of one key, sorted and not overlapping one another."""
+_MISSING = object()
 
-    def __init__(self, labels: list[Label]) -> None:
-        labels.sort(key=lambda lb: (lb.start, lb.end))
-        self.labels = labels
-        self.starts = [lb.start for lb in labels]
-        self.ends = [lb.end for lb in labels]
-        self.rule = labels[0].rule
 
-    def value(self, s: int, e: int) -> tuple[bool, Any]:
-        labels, rule = self.labels, self.rule
-        if rule == "end":
-            k = bisect_right(self.starts, e) - 1
-            if k >= 0 and labels[k].start <= e <= labels[k].end:
-                return True, labels[k].value
-            return False, None
-        k = bisect_right(self.starts, s) - 1
-        holder = labels[k] if k >= 0 and labels[k].start <= s < labels[k].end else None
-        if rule == "start":
-            return (True, holder.value) if holder is not None else (False, None)
-        if rule == "continued":
-            return (True, holder.value) if holder is not None and holder.start < s else (False, None)
-        if rule == "within":
-            return (True, holder.value) if holder is not None and e <= holder.end else (False, None)
-        lo = bisect_right(self.ends, s)
-        hi = bisect_left(self.starts, e)
+def _resolver(labels: list[Label]) -> Any:
+    """A function ``(start, end) -> value or _MISSING`` for the labels of one key (sorted,
+    not overlapping one another), by their rule."""
+    labels.sort(key=lambda lb: (lb.start, lb.end))
+    starts = [lb.start for lb in labels]
+    ends = [lb.end for lb in labels]
+    values = [lb.value for lb in labels]
+    rule = labels[0].rule
+    first, last = starts[0], max(ends)
+
+    if rule == "end":
+
+        def end_rule(s: int, e: int) -> Any:
+            k = bisect_right(starts, e) - 1
+            return values[k] if k >= 0 and e <= ends[k] else _MISSING
+
+        return end_rule
+
+    if rule in ("start", "continued", "within"):
+
+        def holder_rule(s: int, e: int) -> Any:
+            if s < first or s >= last:
+                return _MISSING
+            k = bisect_right(starts, s) - 1
+            if k < 0 or s >= ends[k]:
+                return _MISSING
+            if rule == "continued" and starts[k] >= s:
+                return _MISSING
+            if rule == "within" and e > ends[k]:
+                return _MISSING
+            return values[k]
+
+        return holder_rule
+
+    weak = [lb.weak for lb in labels]
+
+    def overlap_rule(s: int, e: int) -> Any:
+        if e <= first or s >= last:
+            return _MISSING
+        lo = bisect_right(ends, s)
+        hi = bisect_left(starts, e, lo)
         if hi <= lo:
-            return False, None
+            return _MISSING
         if rule == "overlap":
-            return True, labels[hi - 1].value
-        strong = [labels[i].value for i in range(lo, hi) if not labels[i].weak]
-        return True, _common_prefix(strong or [labels[i].value for i in range(lo, hi)])
+            return values[hi - 1]
+        if hi - lo == 1:
+            return values[lo]
+        strong = [values[i] for i in range(lo, hi) if not weak[i]]
+        return _common_prefix(strong or values[lo:hi])
+
+    return overlap_rule
 
 
 def resolve_labels(labels: Sequence[Label], spans: Sequence[Span]) -> list[dict[str, Any]]:
@@ -77,13 +98,14 @@ def resolve_labels(labels: Sequence[Label], spans: Sequence[Span]) -> list[dict[
     by_key: dict[str, list[Label]] = {}
     for lb in labels:
         by_key.setdefault(lb.key, []).append(lb)
-    indexes = {k: _Index(v) for k, v in by_key.items()}
+    resolvers = [(k, _resolver(v)) for k, v in by_key.items()]
     out: list[dict[str, Any]] = []
     for sp in spans:
         meta: dict[str, Any] = {}
-        for key, idx in indexes.items():
-            found, value = idx.value(sp.start, sp.end)
-            if found:
+        s, e = sp.start, sp.end
+        for key, resolve in resolvers:
+            value = resolve(s, e)
+            if value is not _MISSING:
                 meta[key] = list(value) if isinstance(value, tuple) else value
         out.append(meta)
     return out

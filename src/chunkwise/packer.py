@@ -26,12 +26,12 @@ Method:
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from ._text import trim
-from .boundaries import WORD, FunctionLevel, Level, PositionsLevel
+from .boundaries import WORD, FilteredLevel, Level, PositionsLevel
 from .errors import ConfigError, OversizeError
 from .merge import END, HARD, Span, add_overlap, pack
 from .segments import Atom, Region, Segments
@@ -88,21 +88,21 @@ class PackConfig:
 def _guarded(level: Level, starts: Sequence[int], ends: Sequence[int]) -> Level:
     """``level`` without the cuts that fall strictly inside a protected range.
 
-    ``starts``/``ends`` are sorted and the ranges do not overlap.
+    ``starts``/``ends`` are sorted and the ranges do not overlap. The result keeps what
+    makes ``level`` fast to search (windows, anchor, backward reading): the rule is read
+    only at the cuts a search reaches.
     """
     if not starts:
         return level
 
-    def inside(p: int) -> bool:
-        k = bisect_right(starts, p) - 1
-        return k >= 0 and starts[k] < p < ends[k]
+    def keep(text: str, a: int, b: int) -> bool:
+        k = bisect_right(starts, a) - 1
+        if k >= 0 and starts[k] < a < ends[k]:
+            return False
+        k = bisect_right(starts, b) - 1
+        return not (k >= 0 and starts[k] < b < ends[k])
 
-    def cuts(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-        for a, b in level.cuts(text, start, end):
-            if not inside(a) and not inside(b):
-                yield a, b
-
-    return FunctionLevel(level.name, cuts)
+    return FilteredLevel(level, keep)
 
 
 def _merge_ranges(ranges: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
@@ -185,6 +185,14 @@ def _exact(measure: Measure, s: int, e: int) -> int:
     return measure.size(s, e) if measure.is_exact else measure.exact(s, e)
 
 
+@dataclass(slots=True)
+class _Plan:
+    big: list[tuple[Atom, int, int, int]]
+    big_starts: list[int]
+    levels: list[Level]
+    protected: tuple[Sequence[int], Sequence[int]]
+
+
 class _RegionPacker:
     """Packs the regions of one document (state shared by the helpers below)."""
 
@@ -199,6 +207,58 @@ class _RegionPacker:
         self.glue = glue
         self.glue_starts = [g[0] for g in glue]
         self.protected: tuple[Sequence[int], Sequence[int]] = ((), ())
+        self._plans: dict[tuple[int, int], _Plan] = {}
+
+    def plan(self, budget: int, base: Sequence[Level]) -> _Plan:
+        """What depends only on the budget, for the whole document (once per budget and
+        level list): the atoms too big for it, the ranges kept whole (atoms that fit, glue
+        that binds) and the levels guarded by them."""
+        key = (budget, id(base))
+        found = self._plans.get(key)
+        if found is not None:
+            return found
+        text, m, cfg = self.text, self.m, self.cfg
+        big: list[tuple[Atom, int, int, int]] = []  # atom, trimmed start, end, exact size
+        protect: list[tuple[int, int]] = []
+        for a in self.atoms:
+            s, e = trim(text, a.start, a.end)
+            if s >= e:
+                continue
+            if m.size(s, e) > budget and (n := m.exact(s, e)) > budget:
+                big.append((a, s, e, n))
+            else:
+                protect.append((a.start, a.end))
+        # glue binds only when what it holds together fits the budget up to the end of the
+        # first word after it, or when that word is a blob of over half the budget (a URL,
+        # base64) that a chunk can share with little else; a run of headings too long binds
+        # nothing; glue into an atom kept whole binds the whole atom
+        whole = sorted(protect)
+        whole_starts = [a for a, _ in whole]
+        for g in self.glue:
+            if m.size(g[0], g[1]) > budget:
+                continue
+            k = bisect_right(whole_starts, g[1] - 1) - 1
+            if k >= 0 and whole[k][1] > g[1] - 1:  # the body starts with an atom that fits
+                if m.size(g[0], whole[k][1]) <= budget:
+                    protect.append(g)
+                continue
+            w = _word_end(text, g[1] - 1, len(text))
+            if m.size(g[0], w) <= budget or 2 * m.size(g[1] - 1, w) > budget:
+                protect.append(g)
+        levels = list(base)
+        if cfg.oversize == "split" and big:
+            # an atom too big is not protected (what it contains may be: a small code block
+            # inside a big list item); it is cut at its own cuts first
+            by_name: dict[str, list[int]] = {}
+            for a, _s, _e, _n in big:
+                if a.cuts:
+                    by_name.setdefault(a.cut_name or a.kind, []).extend(a.cuts)
+            at = self.segs.atom_levels_at
+            levels[at:at] = [PositionsLevel(nm, sorted(set(p)), sorted(set(p))) for nm, p in by_name.items()]
+        ps, pe = _merge_ranges(protect)
+        plan = _Plan(big, [b[0].start for b in big], [_guarded(lv, ps, pe) for lv in levels], (ps, pe))
+        self._plans[key] = plan
+        return plan
 
     def region(self, reg: Region) -> list[Span]:
         text, m, cfg = self.text, self.m, self.cfg
@@ -208,20 +268,9 @@ class _RegionPacker:
                 f"chunk_size ({cfg.chunk_size} {cfg.unit}) leaves no room once chunk_overlap "
                 f"({cfg.chunk_overlap}) and context ({reg.reserve}) are taken; raise chunk_size"
             )
-        base = list(reg.levels if reg.levels is not None else self.segs.levels)
-        i, j = bisect_left(self.atom_starts, reg.start), bisect_left(self.atom_starts, reg.end)
-        big: list[tuple[Atom, int, int, int]] = []  # atom, trimmed start, end, exact size
-        protect: list[tuple[int, int]] = []
-        for a in self.atoms[i:j]:
-            if a.end > reg.end:
-                continue
-            s, e = trim(text, a.start, a.end)
-            if s >= e:
-                continue
-            if m.size(s, e) > budget and (n := m.exact(s, e)) > budget:
-                big.append((a, s, e, n))
-            else:
-                protect.append((a.start, a.end))
+        plan = self.plan(budget, reg.levels if reg.levels is not None else self.segs.levels)
+        bi, bj = bisect_left(plan.big_starts, reg.start), bisect_left(plan.big_starts, reg.end)
+        big = [b for b in plan.big[bi:bj] if b[0].end <= reg.end]
         if big and cfg.oversize == "raise":
             a, s, e, n = big[0]
             what = {"code": "code block", "list_item": "list item"}.get(a.kind, a.kind)
@@ -229,42 +278,16 @@ class _RegionPacker:
                 f"a {what} at characters {s}-{e} ({n} {cfg.unit}) is larger than chunk_size "
                 f"({cfg.chunk_size}); raise chunk_size, or set oversize to 'split' or 'keep'"
             )
+        self.protected = plan.protected
+        levels = plan.levels
         gi, gj = bisect_left(self.glue_starts, reg.start), bisect_left(self.glue_starts, reg.end)
-        # glue binds only when what it holds together fits the budget up to the end of the
-        # first word after it, or when that word is a blob of over half the budget (a URL,
-        # base64) that a chunk can share with little else; a run of headings too long binds
-        # nothing
         glue = self.glue[gi:gj]
-        whole = sorted(protect)  # the atoms kept whole: glue into one binds the whole atom
-        whole_starts = [a for a, _ in whole]
-        for g in glue:
-            if m.size(g[0], g[1]) > budget:
-                continue
-            k = bisect_right(whole_starts, g[1] - 1) - 1
-            if k >= 0 and whole[k][1] > g[1] - 1:  # the body starts with an atom that fits
-                if m.size(g[0], whole[k][1]) <= budget:
-                    protect.append(g)
-                continue
-            w = _word_end(text, g[1] - 1, reg.end)
-            if m.size(g[0], w) <= budget or 2 * m.size(g[1] - 1, w) > budget:
-                protect.append(g)
-        if cfg.oversize == "split" and big:
-            by_name: dict[str, list[int]] = {}
-            for a, _s, _e, _n in big:
-                if a.cuts:
-                    by_name.setdefault(a.cut_name or a.kind, []).extend(a.cuts)
-            at = self.segs.atom_levels_at
-            extra = [PositionsLevel(nm, sorted(set(p)), sorted(set(p))) for nm, p in by_name.items()]
-            base[at:at] = extra
-            # an atom too big is not protected, but what it contains may be (a small
-            # code block inside a big list item)
-        ps, pe = _merge_ranges(protect)
-        self.protected = (ps, pe)
-        levels = [_guarded(lv, ps, pe) for lv in base]
         out: list[Span] = []
         pos = reg.start
         keep = [b for b in big if cfg.oversize == "keep"]
         for a, s, e, n in keep:
+            if a.start < pos:
+                continue  # inside an atom kept already (a code block in a list item)
             # the headings glued to a kept atom go with it (it is oversize anyway)
             g0 = next((g[0] for g in glue if pos <= g[0] < s < g[1]), s)
             out += self.run(pos, g0, budget, levels, a.kind)
