@@ -35,7 +35,7 @@ from .boundaries import WORD, FilteredLevel, Level, PositionsLevel
 from .errors import ConfigError, OversizeError
 from .merge import END, HARD, Span, add_overlap, pack
 from .segments import Atom, Region, Segments
-from .titles import title_start
+from .titles import ends_with_title, title_start
 from .sizers import Measure
 
 __all__ = ["OVERSIZE_POLICIES", "OversizePolicy", "PackConfig", "pack_segments"]
@@ -137,6 +137,8 @@ def _lift_headings(
     for i in range(len(spans) - 1):
         cur, nxt = spans[i], spans[i + 1]
         if cur.oversize or nxt.oversize or cur.end > nxt.start or "\n" not in text[cur.end : nxt.start]:
+            continue
+        if not ends_with_title(text, cur.end):  # one character read in the common case
             continue
         head = title_start(text, cur.start, cur.end)
         if head < 0:
