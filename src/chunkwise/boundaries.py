@@ -66,6 +66,10 @@ class RegexLevel:
     keep_separator: Literal["start", "end"] = "start"
     whitespace: bool = False  # every match is whitespace (no need to look at it)
     anchor: str = ""  # a character every match holds (found from the pattern when not given)
+    # ``avoid(text, a)``: a cut the packer takes as a chunk's end only when no other cut
+    # of the level permits (a paragraph break right after a title); read at the chosen
+    # cut only, so searching the level stays fast
+    avoid: Callable[[str, int], bool] | None = None
     windowable = True  # a match means the same wherever the search starts
 
     def __post_init__(self) -> None:

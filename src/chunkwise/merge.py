@@ -169,12 +169,29 @@ def _last_whitespace_cut(
         window *= 4
 
 
-def _first_cut(text: str, level: Level, start: int, end: int) -> tuple[int, int] | None:
-    """The first cut of ``level`` in ``[start, end)``, or None."""
+def _first_cut(
+    text: str, level: Level, start: int, end: int, avoid: Callable[[str, int], bool] | None = None
+) -> tuple[int, int] | None:
+    """The first cut of ``level`` in ``[start, end)`` (not one ``avoid`` rejects), or None."""
     anchor = getattr(level, "anchor", "")
     if anchor and text.find(anchor, start, end) < 0:
         return None
-    return next(iter(level.cuts(text, start, end)), None)
+    if avoid is None:
+        return next(iter(level.cuts(text, start, end)), None)
+    for a, b in level.cuts(text, start, end):
+        if not avoid(text, a):
+            return a, b
+    return None
+
+
+def _unavoided(
+    text: str, level: Level, pos: int, cut: tuple[int, int], end: int, trim_spans: bool, avoid: Callable[[str, int], bool]
+) -> tuple[int, int] | None:
+    """The last cut before ``cut`` that ``avoid`` does not reject (it fits, being earlier),
+    or None."""
+    while cut is not None and avoid(text, cut[0]):
+        cut = last_cut(text, level, pos, cut[0] - 1, end, trim_spans)  # type: ignore[assignment]
+    return cut
 
 
 def _precomputed(text: str, level: Level, start: int, end: int, exact: bool = False) -> Level:
@@ -253,8 +270,9 @@ class _Packer:
         if top and (self.overlap_pieces > 0 or self.step is not None or self.max_pieces is not None):
             self.split_windows(level, start, end, li, end_cut)
             return
+        avoid = getattr(self.levels[li], "avoid", None)
         if type(m) is _CharMeasure:
-            self.split_chars(level, start, end, li, end_cut)
+            self.split_chars(level, start, end, li, end_cut, avoid)
             return
         exact, name = m.is_exact, level.name
         pos = start
@@ -273,8 +291,12 @@ class _Packer:
                 if n <= budget:
                     break
                 cut = last_cut(text, level, pos, cut[0] - 1, end, self.trim)
+            if cut is not None and avoid is not None and avoid(text, cut[0]):
+                cut = _unavoided(text, level, pos, cut, end, self.trim, avoid)
+                if cut is not None:
+                    n = m.size(pos, cut[0]) if exact else m.exact(pos, cut[0])
             if cut is None:  # the first piece does not fit on its own: split it finer
-                first = _first_cut(text, level, pos, end)
+                first = _first_cut(text, level, pos, end, avoid)
                 if first is None:
                     self.split(pos, end, li + 1, end_cut)
                     return
@@ -295,7 +317,9 @@ class _Packer:
             self.emit(pos, cut[0], n, name)
             pos = self.tstart(cut[1], end)
 
-    def split_chars(self, level: Level, start: int, end: int, li: int, end_cut: str) -> None:
+    def split_chars(
+        self, level: Level, start: int, end: int, li: int, end_cut: str, avoid: Callable[[str, int], bool] | None = None
+    ) -> None:
         """:meth:`split` where sizes are character offsets (the same spans, less work):
         a piece ending at or before ``pos + budget`` always fits, so no size is counted."""
         text, budget, trim_spans = self.text, self.budget, self.trim
@@ -308,8 +332,10 @@ class _Packer:
                 out.append(Span(pos, end, end - pos, end_cut))
                 return
             cut = last_cut(text, level, pos, p, end, trim_spans)
+            if cut is not None and avoid is not None and avoid(text, cut[0]):
+                cut = _unavoided(text, level, pos, cut, end, trim_spans, avoid)
             if cut is None:  # the first piece does not fit on its own: split it finer
-                first = _first_cut(text, level, pos, end)
+                first = _first_cut(text, level, pos, end, avoid)
                 if first is None:
                     self.split(pos, end, li + 1, end_cut)
                     return

@@ -394,7 +394,10 @@ def _even(
         usable.append(WORD)
     for level in usable:
         best: tuple[int, int, int] | None = None  # (unevenness, piece end, next start)
+        avoid = getattr(level, "avoid", None)
         for a, b in level.cuts(text, lo, hi):
+            if avoid is not None and avoid(text, a):
+                continue
             pe = a
             if trim_spans:
                 while pe > left.start and text[pe - 1].isspace():

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..boundaries import HARD_LINE, LINE, PARAGRAPH, WORD, FilteredLevel, Level, RegexLevel, separator_level
+from ..boundaries import HARD_LINE, LINE, PARAGRAPH, WORD, Level, RegexLevel, separator_level
 from ..errors import ConfigError
 from ..registry import register
 from ..sentences import SentenceSegmenter
@@ -19,16 +19,12 @@ __all__ = ["CLAUSE", "DEFAULT_LEVELS", "PAGE", "RecursiveChunker"]
 
 # CJK clause punctuation: a cut after it (CJK text has no spaces to fall back on)
 CLAUSE = RegexLevel("clause", re.compile(r"[，、；：,;](?!\s)"), keep_separator="end")
-def _not_after_title(text: str, a: int, b: int) -> bool:
-    return not ends_with_title(text, a)
-
-
-# A paragraph break, except right after a title (a heading-like paragraph, see
-# chunkwise.titles): a chunk should start with a title, not end with it.
 # A form feed: a page break (pdftotext and most PDF-to-text tools write one per page)
 PAGE = RegexLevel("page", re.compile(r"\s*\f\s*"), whitespace=True)
+# A paragraph break right after a title (a heading-like paragraph, see chunkwise.titles)
+# ends a chunk only when no other paragraph break permits: a chunk starts with its title.
 DEFAULT_LEVELS: tuple[Level, ...] = (
-    PAGE, FilteredLevel(PARAGRAPH, _not_after_title), HARD_LINE, SentenceSegmenter(), LINE, CLAUSE, WORD
+    PAGE, replace(PARAGRAPH, avoid=ends_with_title), HARD_LINE, SentenceSegmenter(), LINE, CLAUSE, WORD
 )
 
 
