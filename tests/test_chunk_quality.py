@@ -112,3 +112,13 @@ def test_form_feed_is_a_page_break_and_sets_page_numbers():
         ("First page text here.", 1, 1),
         ("Second page text.\fThird.", 2, 3),
     ]
+
+
+def test_heading_goes_with_a_first_block_that_fits_alone_but_not_with_it():
+    md = "# Guide\n\nIntro.\n\n## Logging\n\n- " + "word " * 48 + "\n- second item\n"
+    chunks = chunkwise.chunk(md, strategy="markdown", chunk_size=250)
+    assert not any(is_heading_only(c.text) for c in chunks), [c.text[:30] for c in chunks]
+    assert any(c.text.startswith("## Logging\n\n- word") for c in chunks)
+    # oversize="keep" keeps the item whole: the heading may then be alone (nothing permits)
+    kept = chunkwise.chunk(md, strategy="markdown", chunk_size=250, oversize="keep")
+    assert any(c.text.startswith("- word") for c in kept)

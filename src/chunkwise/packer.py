@@ -222,6 +222,7 @@ class _RegionPacker:
         text, m, cfg = self.text, self.m, self.cfg
         big: list[tuple[Atom, int, int, int]] = []  # atom, trimmed start, end, exact size
         protect: list[tuple[int, int]] = []
+        fitting: dict[tuple[int, int], Atom] = {}
         for a in self.atoms:
             s, e = trim(text, a.start, a.end)
             if s >= e:
@@ -230,12 +231,14 @@ class _RegionPacker:
                 big.append((a, s, e, n))
             else:
                 protect.append((a.start, a.end))
+                fitting.setdefault((a.start, a.end), a)
         # glue binds only when what it holds together fits the budget up to the end of the
         # first word after it, or when that word is a blob of over half the budget (a URL,
         # base64) that a chunk can share with little else; a run of headings too long binds
         # nothing; glue into an atom kept whole binds the whole atom
         whole = sorted(protect)
         whole_starts = [a for a, _ in whole]
+        opened: set[tuple[int, int]] = set()  # atoms split so that a heading goes with them
         for g in self.glue:
             if m.size(g[0], g[1]) > budget:
                 continue
@@ -243,10 +246,22 @@ class _RegionPacker:
             if k >= 0 and whole[k][1] > g[1] - 1:  # the body starts with an atom that fits
                 if m.size(g[0], whole[k][1]) <= budget:
                     protect.append(g)
+                elif cfg.oversize == "split" and whole[k] in fitting:
+                    # the atom fits alone but not with its heading: a heading alone helps
+                    # nobody, so the atom is split (at its own cuts, then the levels) and
+                    # its first part goes with the heading
+                    a = fitting[whole[k]]
+                    s0, e0 = trim(text, a.start, a.end)
+                    opened.add(whole[k])
+                    big.append((a, s0, e0, m.exact(s0, e0)))
+                    protect.append(g)
                 continue
             w = _word_end(text, g[1] - 1, len(text))
             if m.size(g[0], w) <= budget or 2 * m.size(g[1] - 1, w) > budget:
                 protect.append(g)
+        if opened:
+            protect = [r for r in protect if r not in opened]
+            big.sort(key=lambda b: b[0].start)
         levels = list(base)
         if cfg.oversize == "split" and big:
             # an atom too big is not protected (what it contains may be: a small code block
