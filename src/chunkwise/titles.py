@@ -16,6 +16,7 @@ __all__ = ["ends_with_title", "title_start"]
 _TITLE_END = frozenset(".!?;:,)]}\"'\u3002\uff01\uff1f")
 _ATX = re.compile(r"[ ]{0,3}#{1,6}[ \t]")
 _UNDERLINE = re.compile(r"[ ]{0,3}([=\-~^*#+])\1{2,}[ \t]*")
+_UNDERLINE_FIRST = frozenset("=-~^*#+")
 _MAX_TITLE = 100  # characters
 
 
@@ -39,9 +40,16 @@ def title_start(text: str, start: int, end: int) -> int:
     ls = text.rfind("\n", max(start, end - _MAX_TITLE - 1), end) + 1
     if ls <= start:
         return -1
-    line = text[ls:end]
     head = ls
-    if _UNDERLINE.fullmatch(line):  # "Title" / "=====": the title is the line before
+    underline = text[ls] in _UNDERLINE_FIRST or text[ls] == " "
+    if not underline:  # the common rejection first: the line before is not blank
+        k = ls - 2
+        while k >= start and text[k] in " \t\r":
+            k -= 1
+        if k >= start and text[k] != "\n":
+            return -1
+    line = text[ls:end]
+    if underline and _UNDERLINE.fullmatch(line):  # "Title" / "=====": the title is the line before
         head = text.rfind("\n", max(start, ls - _MAX_TITLE - 2), ls - 1) + 1
         if head <= start or not text[head : ls - 1].strip():
             return -1
