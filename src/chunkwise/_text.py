@@ -44,6 +44,14 @@ def trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def trim_end(text: str, start: int, end: int) -> int:
+    """``end`` moved back over whitespace, not below ``start`` (where a piece that a cut
+    at ``end`` closes really ends)."""
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return end
+
+
 def _cluster_pattern() -> Any:
     """``\\X``: UAX #29 extended grapheme clusters (the regex module caches compiled
     patterns itself)."""

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from dataclasses import dataclass
 
-from ._text import first_cluster_end, grapheme_floor, is_extender, trim
+from ._text import first_cluster_end, grapheme_floor, is_extender, trim, trim_end
 from .boundaries import WORD, HardLineLevel, Level, PositionsLevel, RegexLevel, _run_start
 from .sizers import Measure, _CharMeasure
 
@@ -49,14 +49,6 @@ class Span:
     size: int
     boundary: str
     oversize: bool = False
-
-
-def _trim_end(text: str, pos: int, a: int) -> int:
-    """End of the piece that a cut at ``a`` closes: trailing whitespace trimmed, not
-    below ``pos``."""
-    while a > pos and text[a - 1].isspace():
-        a -= 1
-    return a
 
 
 def last_cut(text: str, level: Level, pos: int, p: int, end: int, trim_spans: bool = True) -> tuple[int, int] | None:
@@ -98,7 +90,7 @@ def last_cut(text: str, level: Level, pos: int, p: int, end: int, trim_spans: bo
             for a, b in level.cuts(text, lo, hi):
                 if a <= pos:
                     continue
-                e = _trim_end(text, pos, a) if trim_spans else a
+                e = trim_end(text, pos, a) if trim_spans else a
                 if e > p:
                     break
                 if e > pos:
@@ -244,7 +236,7 @@ class _Packer:
         return n if n <= self.budget else -1
 
     def tend(self, pos: int, a: int) -> int:
-        return _trim_end(self.text, pos, a) if self.trim else a
+        return trim_end(self.text, pos, a) if self.trim else a
 
     def tstart(self, b: int, end: int) -> int:
         """Start of the piece after a cut ending at ``b`` (leading whitespace trimmed)."""

@@ -30,13 +30,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ._text import trim
+from ._text import trim, trim_end
 from .boundaries import WORD, FilteredLevel, Level, PositionsLevel
 from .errors import ConfigError, OversizeError
 from .merge import END, HARD, Span, add_overlap, pack
 from .segments import Atom, Region, Segments
 from .titles import ends_with_title, title_start
-from .sizers import Measure
+from .sizers import Measure, exact_size
 
 __all__ = ["OVERSIZE_POLICIES", "OversizePolicy", "PackConfig", "pack_segments"]
 
@@ -147,16 +147,14 @@ def _lift_headings(
         k = bisect_right(starts, head) - 1
         if k >= 0 and starts[k] < head < ends[k]:
             continue
-        pe = head
-        while pe > cur.start and text[pe - 1].isspace():
-            pe -= 1
+        pe = trim_end(text, cur.start, head)
         if pe <= cur.start or m.size(head, nxt.end) > budget:
             continue
         if not _is_cut(text, levels, pe, head):
             continue
-        n2 = _exact(m, head, nxt.end)
+        n2 = exact_size(m, head, nxt.end)
         if n2 <= budget:
-            spans[i] = Span(cur.start, pe, _exact(m, cur.start, pe), "paragraph")
+            spans[i] = Span(cur.start, pe, exact_size(m, cur.start, pe), "paragraph")
             spans[i + 1] = Span(head, nxt.end, n2, nxt.boundary)
 
 
@@ -165,15 +163,9 @@ def _is_cut(text: str, levels: Sequence[Level], pe: int, ns: int) -> bool:
     (whitespace between them trimmed)."""
     for level in levels:
         for a, b in level.cuts(text, max(0, pe - 1), min(len(text), ns + 1)):
-            if _trim_end_at(text, a) == pe and trim(text, b, len(text))[0] == ns:
+            if trim_end(text, 0, a) == pe and trim(text, b, len(text))[0] == ns:
                 return True
     return False
-
-
-def _trim_end_at(text: str, a: int) -> int:
-    while a > 0 and text[a - 1].isspace():
-        a -= 1
-    return a
 
 
 def _word_end(text: str, pos: int, end: int) -> int:
@@ -181,10 +173,6 @@ def _word_end(text: str, pos: int, end: int) -> int:
     while pos < end and not text[pos].isspace():
         pos += 1
     return pos
-
-
-def _exact(measure: Measure, s: int, e: int) -> int:
-    return measure.size(s, e) if measure.is_exact else measure.exact(s, e)
 
 
 @dataclass(slots=True)
@@ -396,7 +384,7 @@ def _even(
     if left.oversize or right.oversize or left.end > right.start:
         return False
     total = m.size(left.start, right.end)
-    if total <= budget and (n := _exact(m, left.start, right.end)) <= budget:
+    if total <= budget and (n := exact_size(m, left.start, right.end)) <= budget:
         spans[j : j + 2] = [Span(left.start, right.end, n, right.boundary)]
         return True
     if total > 2 * budget or total < 2 * floor:
@@ -415,8 +403,7 @@ def _even(
                 continue
             pe = a
             if trim_spans:
-                while pe > left.start and text[pe - 1].isspace():
-                    pe -= 1
+                pe = trim_end(text, left.start, a)
                 ns = trim(text, b, right.end)[0]
             else:
                 ns = b
@@ -430,7 +417,7 @@ def _even(
                 best = (score, pe, ns)
         if best is not None:
             _, pe, ns = best
-            n1, n2 = _exact(m, left.start, pe), _exact(m, ns, right.end)
+            n1, n2 = exact_size(m, left.start, pe), exact_size(m, ns, right.end)
             if n1 <= budget and n2 <= budget:
                 spans[j] = Span(left.start, pe, n1, level.name)
                 spans[j + 1] = Span(ns, right.end, n2, right.boundary)

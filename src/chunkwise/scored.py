@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from ._text import trim
 from .merge import Span
 from .segments import ScoredCuts
-from .sizers import Measure
+from .sizers import Measure, exact_size
 
 __all__ = ["split_scored"]
 
@@ -87,10 +87,6 @@ def _least_runt(
                 best = (key, k)
     assert best is not None
     return best[1]
-
-
-def _exact(measure: Measure, start: int, end: int) -> int:
-    return measure.size(start, end) if measure.is_exact else measure.exact(start, end)
 
 
 def split_scored(
@@ -158,7 +154,7 @@ def split_scored(
     while stack:
         s, e, boundary = stack.pop()
         if measure.is_exact or measure.size(s, e) <= margin:
-            n = _exact(measure, s, e)
+            n = exact_size(measure, s, e)
             if n <= budget:
                 out.append(Span(s, e, n, boundary))
                 continue

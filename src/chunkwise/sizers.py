@@ -74,6 +74,12 @@ class Measure(Protocol):
         ...
 
 
+def exact_size(measure: Measure, start: int, end: int) -> int:
+    """The exact size of ``[start, end)``: the measure's own size when it is exact
+    (characters, words), else a count of the text (tokens)."""
+    return measure.size(start, end) if measure.is_exact else measure.exact(start, end)
+
+
 @runtime_checkable
 class Sizer(Protocol):
     """Counts text in one unit. ``unit`` names it (``"chars"``, ``"tokens:cl100k_base"``)."""

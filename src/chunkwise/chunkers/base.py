@@ -98,11 +98,13 @@ class BaseChunker:
         :meth:`parse`)."""
         return ()
 
-    def parse(self, document: Document) -> Segments:
+    def parse(self, document: Document, measure: Measure | None = None) -> Segments:
         """What the strategy finds in ``document``: levels, regions, atoms, glue, labels.
 
         The only method a strategy must supply (the default turns :meth:`levels` into
-        segments); packing and enrichment are shared.
+        segments); packing and enrichment are shared. ``measure`` is the sizer's measure
+        of ``document.text`` when the caller has it (the one tokenization of the
+        document), for a strategy whose parse needs sizes.
         """
         return Segments(levels=tuple(self.levels(document)))
 
@@ -130,7 +132,7 @@ class BaseChunker:
 
     def spans(self, document: Document, measure: Measure) -> list[Span]:
         """Packed spans of ``document``: parse, then the one packer."""
-        return pack_segments(document.text, measure, self.parse(document), self.pack_config())
+        return pack_segments(document.text, measure, self.parse(document, measure), self.pack_config())
 
     # -- the public surface ------------------------------------------------------------
 
@@ -160,7 +162,7 @@ class BaseChunker:
         if not doc.text or doc.text.isspace():
             return []
         measure = self._sizer.measure(doc.text)
-        segments = self.parse(doc)
+        segments = self.parse(doc, measure)
         spans = pack_segments(doc.text, measure, segments, self.pack_config())
         return build_chunks(doc, spans, self._sizer.unit, segments.labels, self._context_fn())
 

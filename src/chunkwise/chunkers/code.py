@@ -45,6 +45,7 @@ from ..merge import Span
 from ..parsers.code import CodeStructure, grammar_available, parse_code
 from ..parsers.code_languages import LANGUAGES, resolve_language
 from ..registry import register
+from ..sizers import Measure
 from ..segments import Atom, Label, Region, Segments
 from ..types import Document
 from .base import BaseChunker
@@ -182,7 +183,7 @@ class CodeChunker(BaseChunker):
 
     # -- parse -----------------------------------------------------------------------
 
-    def parse(self, document: Document) -> Segments:
+    def parse(self, document: Document, measure: Measure | None = None) -> Segments:
         """Regions (top-level definitions and the statement runs between them), levels
         (members and statements by indentation, lines, tokens), atoms (every definition)
         and one label carrying the structure to the enrichment pass."""

@@ -72,14 +72,15 @@ class EmbeddingChunker(BaseChunker):
 
     # -- the pipeline --------------------------------------------------------------------
 
-    def parse(self, document: Document) -> Segments:
-        """Sentence groups, scored sentence cuts and similarity labels of ``document``.
+    def parse(self, document: Document, measure: Measure | None = None) -> Segments:
+        """Sentence groups, scored sentence cuts and similarity labels of ``document``
+        (sized with ``measure``, the caller's measure of its text, when given).
 
         Raises:
             MissingDependencyError: numpy or the model's extra is not installed.
         """
         doc = as_document(document)
-        return self.analyze_segments(doc, self._sizer.measure(doc.text))[0]
+        return self.analyze_segments(doc, measure or self._sizer.measure(doc.text))[0]
 
     def analyze_segments(self, doc: Document, measure: Measure) -> tuple[Segments, SemanticAnalysis]:
         """The segments of ``doc`` and what was seen on the way (no spans yet).

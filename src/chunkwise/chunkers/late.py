@@ -10,6 +10,7 @@ from typing import Any
 from ..errors import ConfigError
 from ..packer import PackConfig
 from ..registry import register
+from ..sizers import Measure
 from ..segments import Segments
 from ..types import Chunk, Document
 from .base import BaseChunker, as_document
@@ -92,9 +93,9 @@ class LateChunker(BaseChunker):
             )
         return self._base[0]
 
-    def parse(self, document: Document) -> Segments:
+    def parse(self, document: Document, measure: Measure | None = None) -> Segments:
         """The base strategy's segments: late chunking changes embeddings, not spans."""
-        return self.base.parse(document)
+        return self.base.parse(document, measure)
 
     def pack_config(self) -> PackConfig:
         """The base strategy's packing configuration."""

@@ -31,6 +31,7 @@ from ..merge import Span
 from ..packer import OVERSIZE_POLICIES, OversizePolicy
 from ..parsers.outline import Outline
 from ..registry import register
+from ..sizers import Measure
 from ..segments import Atom, Label, Region, Segments
 from ..sentences import SentenceSegmenter
 from .table import row_atoms
@@ -143,7 +144,7 @@ class _StructureChunker(BaseChunker):
             c = f"{c}\n{head}" if c else head
         return c
 
-    def parse(self, document: Document) -> Segments:
+    def parse(self, document: Document, measure: Measure | None = None) -> Segments:
         """Sections (regions at headings of ``split_level`` or stronger), inner levels,
         atoms (code blocks, tables, list items with their sub-items), the glue between a
         heading and its body, and labels (header path, code language, table header)."""

@@ -36,7 +36,7 @@ from ..parsers.table import Table, delimited_table, find_pipe_tables
 from ..registry import register
 from ..segments import Atom, Label, Region, Segments
 from ..sentences import SentenceSegmenter
-from ..sizers import Sizer
+from ..sizers import Measure, Sizer
 from ..types import Document
 from .base import BaseChunker
 from .recursive import DEFAULT_LEVELS
@@ -188,7 +188,7 @@ class TableChunker(BaseChunker):
             return [t] if t is not None else []
         return find_pipe_tables(text)
 
-    def parse(self, document: Document) -> Segments:
+    def parse(self, document: Document, measure: Measure | None = None) -> Segments:
         """Regions (each table, and the text between tables), the row level of each table,
         atoms (rows that may not fit, with their cell cuts), the glue of a header to the
         first row, and one label per table."""

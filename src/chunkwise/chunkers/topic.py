@@ -8,6 +8,7 @@ from typing import Any
 from ..boundaries import LINE, PARAGRAPH
 from ..errors import ConfigError
 from ..registry import register
+from ..sizers import Measure
 from ..segments import Region, Segments
 from ..sentences import SentenceSegmenter
 from ..types import Document
@@ -72,7 +73,7 @@ class TopicChunker(BaseChunker):
             out.append((s, e))
         return out
 
-    def parse(self, document: Document) -> Segments:
+    def parse(self, document: Document, measure: Measure | None = None) -> Segments:
         """Runs of paragraphs with the same dominant topic, as regions (boundary
         ``"topic"`` between them), packed by paragraphs, lines, sentences and words."""
         text = document.text

@@ -174,7 +174,6 @@ class MarkdownParser:
             fm = parse_front_matter(text) if self.front_matter else None
         blocks: list[Block] = []
         headings: list[Heading] = []
-        items: list[int] = []
         item_spans: list[tuple[int, int]] = []
         meta: dict[str, Any] = {}
         fm_span = None
@@ -206,10 +205,10 @@ class MarkdownParser:
                         continue
                     tokens = tokens[:index]
                     end = pos + line
-            _collect(tokens, pos, text, starts, inline, headings, blocks, items, item_spans)
+            _collect(tokens, pos, text, starts, inline, headings, blocks, item_spans)
             pos = end
             size = self.piece_chars
-        return Outline(tuple(headings), tuple(blocks), fm_span, meta, tuple(items), tuple(item_spans))
+        return Outline(tuple(headings), tuple(blocks), fm_span, meta, tuple(item_spans))
 
 
 # A place where a piece may end: a blank line, then a line at column 0 that starts with a
@@ -237,7 +236,6 @@ def _collect(
     inline: Any,
     headings: list[Heading],
     blocks: list[Block],
-    items: list[int],
     item_spans: list[tuple[int, int]],
 ) -> None:
     """Headings, blocks and list items from the tokens of a piece starting at line ``base``."""
@@ -253,7 +251,6 @@ def _collect(
         kind = kinds.get(ttype)
         if kind is None:
             if ttype == "list_item_open" and t.map:
-                items.append(off(t.map[0]))
                 item_spans.append((off(t.map[0]), off(t.map[1])))
             elif ttype == "tr_open" and t.map:
                 rows.append(t.map[0])

@@ -56,15 +56,19 @@ class Block:
 class Outline:
     """What a parser found: headings and blocks in document order (offsets into the
     original text), the parsed front matter (``front_matter`` span and ``metadata``) and
-    the starts of list items (``items``, sorted) and their ``[start, end)`` spans with
-    their sub-items (``item_spans``, in document order; nested items follow their parent)."""
+    the ``[start, end)`` spans of list items with their sub-items (``item_spans``, in
+    document order; nested items follow their parent)."""
 
     headings: Sequence[Heading] = ()
     blocks: Sequence[Block] = ()
     front_matter: tuple[int, int] | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
-    items: Sequence[int] = ()
     item_spans: Sequence[tuple[int, int]] = ()
+
+    @property
+    def items(self) -> list[int]:
+        """The starts of the list items, sorted."""
+        return sorted(s for s, _ in self.item_spans)
 
 
 def line_starts(text: str) -> array:
