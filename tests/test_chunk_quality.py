@@ -122,3 +122,13 @@ def test_heading_goes_with_a_first_block_that_fits_alone_but_not_with_it():
     # oversize="keep" keeps the item whole: the heading may then be alone (nothing permits)
     kept = chunkwise.chunk(md, strategy="markdown", chunk_size=250, oversize="keep")
     assert any(c.text.startswith("- word") for c in kept)
+
+
+def test_sentence_overlap_adds_no_chunk_inside_its_predecessor_and_few_runts():
+    docs = [chunkwise.load(p) for p in sorted(CORPORA.glob("*.md"))]
+    chunker = chunkwise.make_chunker("sentence", chunk_size=200, unit="tokens", overlap_sentences=1)
+    for doc in docs:
+        chunks = chunker.chunk(doc)
+        for a, b in zip(chunks, chunks[1:]):
+            assert not (a.start_index <= b.start_index and b.end_index <= a.end_index), b.text[:40]
+    assert chunk_stats(docs, chunker).small < 0.02

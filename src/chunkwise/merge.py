@@ -369,6 +369,7 @@ class _Packer:
             pieces.append((ps, pe, end_cut))
         most = self.max_pieces or len(pieces)
         i, n = 0, len(pieces)
+        last = -1  # the last piece a window has covered
         while i < n:
             ps, pe, pc = pieces[i]
             j = i
@@ -378,6 +379,10 @@ class _Packer:
             while got > budget and j > i:
                 j -= 1
                 got = m.exact(ps, pieces[j][1])
+            if j <= last:  # nothing new fits beside the overlap: go on after it
+                i = last + 1
+                continue
+            last = j
             if got > budget:  # one piece that does not fit: split it finer
                 self.split(ps, pe, li + 1, pc)
                 j = i

@@ -327,7 +327,9 @@ class _RegionPacker:
             )
         else:
             spans = self.greedy(s, e, budget, levels, end_cut)
-        if cfg.balance and len(spans) > 1 and not (cfg.overlap_pieces or cfg.step or cfg.max_pieces):
+        # sentence windows keep their sentence counts; with sentence overlap only spans
+        # that do not overlap are evened out (the passes skip overlapping pairs)
+        if cfg.balance and len(spans) > 1 and not (cfg.step or cfg.max_pieces):
             _lift_headings(text, m, spans, budget, cfg.trim_spans, self.protected, levels)
             _balance(text, m, spans, budget, levels, self.floor(budget), cfg.trim_spans)
         return spans
