@@ -8,13 +8,14 @@ from typing import Any, ClassVar
 
 from .chunkers.base import BaseChunker
 from .errors import ConfigError
-from .registry import AUTO, auto_strategy, get_strategy, register
+from .registry import AUTO, AUTO_BY_FORMAT, auto_strategy, get_strategy, register
 from .sizers import Sizer
 from .types import Chunk, Document
 
 __all__ = ["AUTO_ALSO", "AutoChunker", "chunk", "make_chunker"]
 
-AUTO_ALSO = ("table", "code")
+# the strategies auto picks by format besides recursive and markdown (from the registry)
+AUTO_ALSO = tuple(dict.fromkeys(s for s in AUTO_BY_FORMAT.values() if s not in ("markdown", "recursive")))
 """Strategies ``auto`` picks for some formats besides markdown and recursive (``table`` for
 CSV and TSV documents, ``code`` for source files; see :func:`chunkwise.registry.auto_strategy`)."""
 

@@ -7,15 +7,25 @@ from typing import Any
 
 from .errors import ConfigError
 
-__all__ = ["AUTO", "STRUCTURED_FORMATS", "TABLE_FORMATS", "auto_strategy", "get_strategy", "register", "strategy_names"]
+__all__ = ["AUTO", "AUTO_BY_FORMAT", "STRUCTURED_FORMATS", "TABLE_FORMATS", "auto_strategy", "get_strategy", "register", "strategy_names"]
 
 AUTO = "auto"
 """The strategy that picks one per document (see :func:`auto_strategy`)."""
 
-STRUCTURED_FORMATS = ("markdown", "html")
-"""Document formats (``metadata["format"]``) that ``auto`` chunks by their headings."""
+AUTO_BY_FORMAT: dict[str, str] = {
+    "markdown": "markdown",
+    "html": "markdown",
+    "csv": "table",
+    "tsv": "table",
+    "code": "code",
+}
+"""The strategy ``auto`` uses for each document format (``metadata["format"]``, set by
+the loader); ``recursive`` for every other. A new format is one entry here."""
 
-TABLE_FORMATS = ("csv", "tsv")
+STRUCTURED_FORMATS = tuple(f for f, s in AUTO_BY_FORMAT.items() if s == "markdown")
+"""Document formats that ``auto`` chunks by their headings."""
+
+TABLE_FORMATS = tuple(f for f, s in AUTO_BY_FORMAT.items() if s == "table")
 """Document formats that ``auto`` chunks by table rows (the ``table`` strategy)."""
 
 _REGISTRY: dict[str, type] = {}
@@ -79,11 +89,10 @@ def auto_strategy(document: Any) -> str:
     of its language is installed; a plain ``str`` is text, so ``"recursive"``."""
     metadata = getattr(document, "metadata", None)
     fmt = metadata.get("format") if metadata is not None else None
-    if fmt in TABLE_FORMATS:
-        return "table"
-    if fmt == "code" and _code_readable(metadata.get("language")):
-        return "code"
-    return "markdown" if fmt in STRUCTURED_FORMATS else "recursive"
+    name = AUTO_BY_FORMAT.get(fmt, "recursive") if isinstance(fmt, str) else "recursive"
+    if name == "code" and not _code_readable(metadata.get("language")):  # type: ignore[union-attr]
+        return "recursive"
+    return name
 
 
 def _code_readable(language: Any) -> bool:
