@@ -157,7 +157,8 @@ def chunk_stats(documents: Sequence[Document], chunker: BaseChunker, label: str 
     hi: int | None = None
     for doc in documents:
         out.documents += 1
-        chunks = chunker.chunk(doc)
+        # what a retriever indexes: a hierarchical chunker's leaves (chunk_size is theirs)
+        chunks = [c for c in chunker.chunk(doc) if c.metadata.get("leaf", True)]
         if not chunks:
             continue
         ends = {e for _, e in split_sentences(doc.text)}

@@ -197,7 +197,9 @@ def evaluate(
 ) -> EvaluationResult:
     """Evaluate one chunking configuration on a labelled probe set.
 
-    Chunks every document, embeds every chunk (``chunk.text_for_embedding()``), retrieves
+    Chunks every document, embeds every chunk (``chunk.text_for_embedding()``; of a
+    hierarchical chunker, the leaves: chunks whose ``metadata["leaf"]`` is False are not
+    embedded), retrieves
     the top-k chunks of the whole collection for each question by cosine similarity, and
     scores the character spans returned against the references.
 
@@ -248,7 +250,10 @@ def evaluate(
     seconds: dict[str, float] = {}
 
     t0 = time.perf_counter()
-    chunks: list[Chunk] = [c for d in documents for c in chunker.chunk(d)]
+    all_chunks: list[Chunk] = [c for d in documents for c in chunker.chunk(d)]
+    # a hierarchical chunker returns every level: only the leaves are embedded and searched
+    # (the upper levels stay in all_chunks, for an expansion that returns a parent)
+    chunks = [c for c in all_chunks if c.metadata.get("leaf", True)]
     seconds["chunk"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()

@@ -1,0 +1,311 @@
+"""Hierarchical (parent-child, small-to-big) chunking: every level packed inside its parent.
+
+Small chunks retrieve precisely, big chunks answer well: embed the leaves, return their
+parents (or merge siblings into their parent when most of them are retrieved). Each level
+is a chunk size, largest first, and a base strategy; level ``k + 1`` is the base
+strategy's own segments of the whole document with their regions cut at the chunks of
+level ``k`` -- regions are always packed apart by the one packer
+(:func:`chunkwise.packer.pack_segments`) -- so children lie inside their parent, tile its
+non-whitespace text exactly, and every offset is a document offset.
+
+Method:
+    LlamaIndex's ``HierarchicalNodeParser`` (levels ``[2048, 512, 128]``, each level split
+    inside the nodes of the level above) and LangChain's ``ParentDocumentRetriever``
+    (parent and child splitters), with spans produced by packing, never searched for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..errors import ConfigError
+from ..merge import Span
+from ..packer import pack_segments
+from ..registry import AUTO, register
+from ..segments import Region, Segments
+from ..sizers import Measure
+from ..types import Chunk, Document, chunk_id
+from .base import BaseChunker, as_document
+
+__all__ = ["DEFAULT_CHUNK_SIZE", "LEVEL_RATIO", "HierarchicalChunker"]
+
+DEFAULT_CHUNK_SIZE = 512
+"""``chunk_size``'s default in :func:`chunkwise.chunk`, the CLI and every chunker: a
+``chunk_size`` other than this that disagrees with ``chunk_sizes[-1]`` is a conflict."""
+
+LEVEL_RATIO = 4
+"""Without ``chunk_sizes``: three levels, each ``LEVEL_RATIO`` times its children."""
+
+
+def _positive_sizes(value: Any) -> tuple[int, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value:
+        raise ConfigError(
+            f"chunk_sizes must be a non-empty list of sizes, largest first (such as [2048, 512, 128]), not {value!r}"
+        )
+    for v in value:
+        if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+            raise ConfigError(f"chunk_sizes must hold integers greater than 0, not {v!r} (in {list(value)!r})")
+    for a, b in zip(value, value[1:]):
+        if b >= a:
+            raise ConfigError(
+                f"chunk_sizes must be strictly decreasing, largest first: {b} follows {a} in {list(value)!r}; "
+                "sort them largest first and drop repeats"
+            )
+    return tuple(value)
+
+
+def _per_level(name: str, value: Any, n: int, kind: type | tuple[type, ...]) -> tuple[Any, ...]:
+    """One value per level: a single value for every level, or a list of ``n``."""
+    if isinstance(value, kind):
+        return (value,) * n
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        if len(value) != n:
+            raise ConfigError(
+                f"{name} has {len(value)} entries for {n} levels (chunk_sizes); give one for every level or a single one"
+            )
+        for v in value:
+            if not isinstance(v, kind):
+                raise ConfigError(f"{name} entries must be {_kind_name(kind)}, not {v!r}")
+        return tuple(value)
+    raise ConfigError(f"{name} must be {_kind_name(kind)} or a list of one per level, not {value!r}")
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    return "a strategy name" if kind is str else "a mapping of parameters"
+
+
+def _cut_regions(regions: Sequence[Region], parents: Sequence[Span]) -> tuple[Region, ...]:
+    """The base strategy's regions cut at the parents' edges: region ∩ parent, in order.
+
+    A piece that ends at its parent's end takes the parent's boundary name. Merging of
+    small regions (``Region.level``) stays inside a parent: the levels of the regions of
+    parent ``p`` are raised by ``band * (len(parents) - p)``, so a region never ranks
+    above (is never merged into) the last region of the parent before it, and regions of
+    one parent keep their order (level -1, never merged, stays -1).
+    """
+    out: list[Region] = []
+    band = max((r.level for r in regions), default=0) + 1
+    n = len(parents)
+    i = 0
+    for p, par in enumerate(parents):
+        while i < len(regions) and regions[i].end <= par.start:
+            i += 1
+        j = i
+        while j < len(regions) and regions[j].start < par.end:
+            r = regions[j]
+            s, e = max(r.start, par.start), min(r.end, par.end)
+            if s < e:
+                level = r.level + band * (n - p) if r.level >= 0 else r.level
+                boundary = r.end_boundary if e == r.end else par.boundary
+                out.append(Region(s, e, r.reserve, boundary, r.levels, level))
+            j += 1
+    return tuple(out)
+
+
+@register("hierarchical")
+@dataclass(frozen=True, kw_only=True)
+class HierarchicalChunker(BaseChunker):
+    """Chunks of every level of a parent-child hierarchy, each level packed inside its parent.
+
+    Args:
+        chunk_sizes: the size of each level, largest first, in ``unit`` (strictly
+            decreasing, each > 0). Default: ``[16 * chunk_size, 4 * chunk_size,
+            chunk_size]``, so ``chunk_size=128, unit="tokens"`` gives LlamaIndex's
+            ``[2048, 512, 128]`` tokens. When given, ``chunk_size`` becomes
+            ``chunk_sizes[-1]`` (the leaf size); another ``chunk_size`` than the default
+            512 that disagrees is a :class:`ConfigError`.
+        chunk_overlap: applies to the leaves only (in ``unit``, < the leaf size); leaves
+            overlap only inside their parent. Upper levels never overlap.
+        base: the strategy that packs each level: one registered name for every level
+            (default ``"recursive"``), or one per level (``["markdown", "recursive",
+            "sentence"]``: sections as parents, sentences as leaves). ``"auto"`` picks one
+            per document, as ``chunkwise.chunk(strategy="auto")`` does.
+        base_params: the base strategies' own parameters: one mapping for every level, or
+            one per level (``[{"split_level": 2}, {}, {}]``).
+        leaves_only: return only the leaves (what to embed), still with ``parent_id``.
+        unit, tokenizer: see :class:`BaseChunker`; one measure of the document serves
+            every level.
+
+    Returns (from :meth:`chunk`): the chunks of every level in one list, in pre-order
+    (by ``start_index``, a parent before its children), ``chunk.index`` their position in
+    it. Metadata on every chunk: ``level`` (0 = largest), ``parent_id`` (the parent's
+    ``id``, None at level 0), ``child_ids`` (ids of its children, empty for leaves),
+    ``leaf`` (True at the last level), and the base strategy's own keys (``prev_id`` and
+    ``next_id`` name neighbours of the same level). Each child lies inside its parent and
+    the children of a parent cover all of its non-whitespace text; with overlap 0 they do
+    not overlap. A chunk's ``size`` fits its level's size (except one flagged
+    ``oversize``). A parent small enough to be one child has a child of the same span.
+    Ids are content-derived from the document id, the level, the span and the text
+    (:func:`chunkwise.types.chunk_id` of ``"<document id>#<level>"``): unique across
+    levels, stable across runs.
+
+    Raises:
+        ConfigError: invalid ``chunk_sizes``, ``base`` or ``base_params`` (the message
+            names the parameter), ``chunk_overlap`` not below the leaf size, or a base
+            configuration that makes an upper level overlap.
+
+    Method:
+        LlamaIndex's ``HierarchicalNodeParser``: each level split inside each node of the
+        level above. Here the base strategy parses the whole document once per level and
+        its regions are cut at the parents' edges; the one packer packs regions apart.
+
+    Example:
+        >>> text = "One two three. Four five six.\\n\\nSeven eight nine. Ten eleven."
+        >>> cs = HierarchicalChunker(chunk_sizes=[40, 20]).chunk(text)
+        >>> [(c.metadata["level"], c.text) for c in cs]  # doctest: +NORMALIZE_WHITESPACE
+        [(0, 'One two three. Four five six.'), (1, 'One two three.'), (1, 'Four five six.'),
+         (0, 'Seven eight nine. Ten eleven.'), (1, 'Seven eight nine.'), (1, 'Ten eleven.')]
+        >>> cs[1].metadata["parent_id"] == cs[0].id and cs[0].metadata["child_ids"] == [cs[1].id, cs[2].id]
+        True
+    """
+
+    chunk_sizes: Sequence[int] | None = None
+    base: str | Sequence[str] = "recursive"
+    base_params: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None
+    leaves_only: bool = False
+
+    def __post_init__(self) -> None:
+        if self.chunk_sizes is not None:
+            sizes = _positive_sizes(self.chunk_sizes)
+            object.__setattr__(self, "chunk_sizes", sizes)
+            cs = self.chunk_size
+            if cs != sizes[-1] and cs != DEFAULT_CHUNK_SIZE:
+                raise ConfigError(
+                    f"chunk_size ({cs!r}) disagrees with the leaf size chunk_sizes[-1] ({sizes[-1]}); "
+                    "give chunk_sizes alone, or chunk_size alone for levels of 16x, 4x and 1x it"
+                )
+            object.__setattr__(self, "chunk_size", sizes[-1])
+        super().__post_init__()
+        if self.chunk_sizes is None:
+            sizes = (LEVEL_RATIO * LEVEL_RATIO * self.chunk_size, LEVEL_RATIO * self.chunk_size, self.chunk_size)
+        if not isinstance(self.leaves_only, bool):
+            raise ConfigError(f"leaves_only must be True or False, not {self.leaves_only!r}")
+        n = len(sizes)
+        bases = _per_level("base", self.base, n, str)
+        if "hierarchical" in bases:
+            raise ConfigError("base cannot be 'hierarchical'; name the strategy of each level (recursive, sentence, ...)")
+        if isinstance(self.base, Sequence) and not isinstance(self.base, str):
+            object.__setattr__(self, "base", tuple(self.base))
+        raw = self.base_params if self.base_params is not None else {}
+        params = _per_level("base_params", raw, n, Mapping)
+        for p in params:
+            clash = sorted({"chunk_size", "chunk_overlap", "unit", "tokenizer"} & set(p))
+            if clash:
+                raise ConfigError(
+                    f"base_params cannot set {', '.join(clash)}: sizes come from chunk_sizes, the overlap "
+                    "(leaves only) from chunk_overlap, the unit and tokenizer from this chunker's"
+                )
+        from ..api import make_chunker
+
+        chunkers = []
+        for k, (size, name, p) in enumerate(zip(sizes, bases, params)):
+            leaf = k == n - 1
+            overlap = self.chunk_overlap if leaf else 0
+            chunkers.append(
+                make_chunker(name, chunk_size=size, chunk_overlap=overlap, unit=self._sizer, tokenizer=self.tokenizer, **p)
+            )
+        object.__setattr__(self, "_sizes", sizes)
+        object.__setattr__(self, "_levels", tuple(chunkers))
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """The size of each level, largest first, in ``unit``."""
+        return self._sizes  # type: ignore[attr-defined,no-any-return]
+
+    def level_chunkers(self, document: str | Document | None = None) -> tuple[BaseChunker, ...]:
+        """The chunker of each level (for ``document``: the one ``"auto"`` picks for it)."""
+        out = []
+        for c in self._levels:  # type: ignore[attr-defined]
+            if getattr(c, "name", "") == AUTO:
+                c = c.chunker_for(document if document is not None else "")
+            out.append(c)
+        return tuple(out)
+
+    def parse(self, document: Document, measure: Measure | None = None) -> Segments:
+        """The top level's segments (the lower levels are parsed inside :meth:`chunk`)."""
+        return self.level_chunkers(document)[0].parse(document, measure)
+
+    def level_spans(self, document: Document, measure: Measure) -> list[tuple[list[Span], Segments, BaseChunker]]:
+        """Per level, top first: its packed spans, the segments they were packed from and
+        the level's chunker. Level ``k + 1`` packs the base segments with their regions cut
+        at the spans of level ``k``.
+
+        Raises:
+            ConfigError: an upper level's spans overlap (a base parameter such as
+                ``overlap_sentences`` set above the leaves).
+        """
+        text = document.text
+        out: list[tuple[list[Span], Segments, BaseChunker]] = []
+        parents: list[Span] | None = None
+        chunkers = self.level_chunkers(document)
+        last = len(chunkers) - 1
+        for k, chunker in enumerate(chunkers):
+            segs = chunker.parse(document, measure)
+            if parents is not None:
+                regions = segs.regions if segs.regions is not None else (Region(0, len(text)),)
+                segs = replace(segs, regions=_cut_regions(regions, parents), overlap_across_regions=False)
+            spans = pack_segments(text, measure, segs, chunker.pack_config())
+            if k < last and any(b.start < a.end for a, b in zip(spans, spans[1:])):
+                raise ConfigError(
+                    f"level {k} ({chunker.name}, {self.sizes[k]}) packs overlapping chunks: overlap applies to "
+                    "the leaves only; remove overlap parameters from base_params above the last level"
+                )
+            out.append((spans, segs, chunker))
+            parents = spans
+        return out
+
+    def chunk(self, document: str | Document) -> list[Chunk]:
+        """Chunk one text or document into every level of the hierarchy (see the class).
+
+        Raises:
+            ConfigError: see :meth:`level_spans`.
+            OversizeError: an atomic unit larger than its level under ``oversize="raise"``.
+        """
+        doc = as_document(document)
+        if not doc.text or doc.text.isspace():
+            return []
+        measure = self._sizer.measure(doc.text)
+        levels = self.level_spans(doc, measure)
+        last = len(levels) - 1
+        # per level: chunks from the enrichment pass, then ids unique across levels
+        built: list[list[Chunk]] = []
+        ids: list[list[str]] = []
+        for k, (spans, segs, chunker) in enumerate(levels):
+            chunks = chunker.build_chunks(doc, spans, segs)
+            ns = f"{doc.id}#{k}"
+            built.append(chunks)
+            ids.append([chunk_id(ns, c.start_index, c.end_index, c.text) for c in chunks])
+        # parents: each child lies inside exactly one parent (regions were cut at them)
+        parent_of: list[list[int]] = [[]]
+        for k in range(1, last + 1):
+            ps = built[k - 1]
+            owner = []
+            p = 0
+            for c in built[k]:
+                while ps[p].end_index <= c.start_index:
+                    p += 1
+                owner.append(p)
+            parent_of.append(owner)
+        children: list[list[list[str]]] = [[[] for _ in lvl] for lvl in built]
+        for k in range(1, last + 1):
+            for j, p in enumerate(parent_of[k]):
+                children[k - 1][p].append(ids[k][j])
+        rows: list[tuple[int, int, int]] = []  # (start, level, position in level)
+        for k in range(last if self.leaves_only else 0, last + 1):
+            rows += [(c.start_index, k, j) for j, c in enumerate(built[k])]
+        rows.sort()
+        out: list[Chunk] = []
+        for index, (_, k, j) in enumerate(rows):
+            c = built[k][j]
+            meta = dict(c.metadata)
+            level_ids = ids[k]
+            meta["prev_id"] = level_ids[j - 1] if j > 0 else None
+            meta["next_id"] = level_ids[j + 1] if j + 1 < len(level_ids) else None
+            meta["level"] = k
+            meta["parent_id"] = ids[k - 1][parent_of[k][j]] if k > 0 else None
+            meta["child_ids"] = children[k][j]
+            meta["leaf"] = k == last
+            out.append(replace(c, index=index, metadata=meta, id=level_ids[j]))
+        return out

@@ -1,0 +1,266 @@
+"""Hierarchical (parent-child) chunking: every level inside and tiling its parent.
+
+Hypothesis over hostile and Markdown-shaped text, for every base strategy that packs
+(recursive, sentence, markdown, sections, fixed) and mixes of them: exact slices at every
+level, each level within its size, children inside their parent covering all of its
+non-whitespace text and not overlapping (overlap 0), pre-order, metadata links that
+agree, ids unique and stable; then configuration errors, the CLI's JSON lines and the
+evaluator embedding leaves only.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from invariants import cluster_boundaries
+from test_invariants import PIECES, hostile
+
+import chunkwise
+from chunkwise import ConfigError, Document
+from chunkwise.chunkers.hierarchical import HierarchicalChunker
+from chunkwise.sizers import CharSizer, WordSizer
+
+STRUCTURED = PIECES + ["\n# H1\n", "\n## H2\n\n", "\n### H3\n", "\n```py\nx = 1\n```\n", "\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+                      "\n- item\n    - sub\n", "Article 5 Scope\n", "§ 12\n", "Some prose here. ", "\n\n"]
+documents = st.one_of(hostile, st.lists(st.sampled_from(STRUCTURED), max_size=80).map("".join))
+BASES = ["recursive", "sentence", "markdown", "sections", "fixed"]
+UNTRIMMED = {"fixed"}  # fixed windows tile the text, whitespace included
+
+# strictly decreasing sizes, 1 to 3 levels
+sizes = st.lists(st.integers(1, 200), min_size=1, max_size=3, unique=True).map(lambda v: sorted(v, reverse=True))
+
+
+def _nonspace(text: str, start: int, end: int) -> set[int]:
+    return {i for i in range(start, end) if not text[i].isspace()}
+
+
+def check_hierarchy(text, chunks, level_sizes, sizer, *, overlap=0, bases=None, leaves_only=False):
+    """Assert the hierarchical contract on one result."""
+    n = len(level_sizes)
+    bounds = cluster_boundaries(text)
+    by_id = {c.id: c for c in chunks}
+    assert len(by_id) == len(chunks), "ids are not unique"
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+    keys = [(c.start_index, c.metadata["level"]) for c in chunks]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys), "not in pre-order"
+    for c in chunks:
+        k = c.metadata["level"]
+        assert 0 <= k < n
+        assert c.text == text[c.start_index : c.end_index] and c.text.strip()
+        assert c.start_index in bounds and c.end_index in bounds
+        assert c.size == sizer.count(c.text)
+        if c.metadata.get("oversize"):
+            assert c.size > level_sizes[k]
+        else:
+            assert c.size <= level_sizes[k], (k, c.size, level_sizes[k])
+        assert c.metadata["leaf"] is (k == n - 1)
+        trimmed = (bases[k] if bases else "recursive") not in UNTRIMMED
+        if trimmed:
+            assert not c.text[-1].isspace()
+        if k == 0:
+            assert c.metadata["parent_id"] is None
+        elif not leaves_only:
+            parent = by_id[c.metadata["parent_id"]]
+            assert parent.metadata["level"] == k - 1 and parent.index < c.index
+            assert parent.start_index <= c.start_index and c.end_index <= parent.end_index
+    if leaves_only:
+        assert all(c.metadata["leaf"] for c in chunks)
+        return
+    for k in range(n):  # every level alone covers the document; upper levels never overlap
+        level = [c for c in chunks if c.metadata["level"] == k]
+        covered = set().union(*(_nonspace(text, c.start_index, c.end_index) for c in level)) if level else set()
+        assert covered == _nonspace(text, 0, len(text)), f"level {k} loses text"
+        if k < n - 1 or not overlap:
+            assert all(b.start_index >= a.end_index for a, b in zip(level, level[1:])), f"level {k} overlaps"
+    for p in chunks:  # children tile their parent's non-whitespace, in order, as child_ids says
+        kids = [c for c in chunks if c.metadata["parent_id"] == p.id]
+        assert p.metadata["child_ids"] == [c.id for c in kids]
+        if p.metadata["leaf"]:
+            assert kids == []
+            continue
+        assert kids, "a parent without children"
+        covered = set().union(*(_nonspace(text, c.start_index, c.end_index) for c in kids))
+        assert covered == _nonspace(text, p.start_index, p.end_index), "children do not tile their parent"
+        if not overlap or p.metadata["level"] < n - 2:
+            assert all(b.start_index >= a.end_index for a, b in zip(kids, kids[1:])), "siblings overlap"
+
+
+@pytest.mark.parametrize("base", BASES)
+@pytest.mark.parametrize("kind", ["chars", "words"])
+@given(text=documents, level_sizes=sizes, overlap_ratio=st.sampled_from([0, 0, 0.25]))
+def test_children_tile_their_parents_at_every_level(base, kind, text, level_sizes, overlap_ratio):
+    if base == "markdown":
+        pytest.importorskip("markdown_it")
+    sizer = {"chars": CharSizer(), "words": WordSizer()}[kind]
+    overlap = min(level_sizes[-1] - 1, int(level_sizes[-1] * overlap_ratio))
+    chunker = HierarchicalChunker(chunk_sizes=level_sizes, chunk_overlap=overlap, unit=sizer, base=base)
+    chunks = chunker.chunk(text)
+    check_hierarchy(text, chunks, level_sizes, sizer, overlap=overlap, bases=[base] * len(level_sizes))
+    # deterministic, and the same ids from a copy of the chunker
+    again = pickle.loads(pickle.dumps(chunker)).chunk(text)
+    assert [(c.id, c.start_index, c.end_index, dict(c.metadata)) for c in again] == [
+        (c.id, c.start_index, c.end_index, dict(c.metadata)) for c in chunks
+    ]
+    # leaves_only: the same leaves, linked to the same parents
+    leaves = HierarchicalChunker(chunk_sizes=level_sizes, chunk_overlap=overlap, unit=sizer, base=base, leaves_only=True).chunk(text)
+    check_hierarchy(text, leaves, level_sizes, sizer, overlap=overlap, bases=[base] * len(level_sizes), leaves_only=True)
+    want = [c for c in chunks if c.metadata["leaf"]]
+    assert [(c.id, c.start_index, c.end_index, c.metadata["parent_id"]) for c in leaves] == [
+        (c.id, c.start_index, c.end_index, c.metadata["parent_id"]) for c in want
+    ]
+
+
+@given(text=documents, level_sizes=st.lists(st.integers(1, 120), min_size=3, max_size=3, unique=True).map(lambda v: sorted(v, reverse=True)),
+       bases=st.lists(st.sampled_from(BASES), min_size=3, max_size=3))
+def test_mixed_bases_per_level(text, level_sizes, bases):
+    pytest.importorskip("markdown_it")
+    sizer = CharSizer()
+    chunks = HierarchicalChunker(chunk_sizes=level_sizes, base=bases).chunk(text)
+    check_hierarchy(text, chunks, level_sizes, sizer, bases=bases)
+
+
+def test_tokens_and_markdown_sections_over_sentences(cl100k):
+    pytest.importorskip("markdown_it")
+    text = (
+        "# Billing\n\nInvoices are due in thirty days. Late fees apply after that. A receipt is sent by email.\n\n"
+        "## Refunds\n\nReturns need a receipt. Store credit is offered for opened items.\n\n"
+        "# Shipping\n\nOrders ship from the Denver warehouse. Tracking numbers arrive by email.\n"
+    )
+    level_sizes = [60, 12]
+    chunks = chunkwise.chunk(text, strategy="hierarchical", chunk_sizes=level_sizes, unit=cl100k, base=["markdown", "sentence"])
+    check_hierarchy(text, chunks, level_sizes, cl100k, bases=["markdown", "sentence"])
+    parents = [c for c in chunks if c.metadata["level"] == 0]
+    # markdown parents keep their header path and breadcrumb; no leaf crosses a section
+    assert [c.metadata["header_path"] for c in parents][-1] == ["Shipping"]
+    assert parents[-1].context == "Shipping"
+    assert all(c.metadata["boundary"] == "sentence" or c.metadata["boundary"] in ("h1", "h2", "end") or not c.metadata["leaf"]
+               for c in chunks if c.metadata["leaf"] and c.metadata["next_id"])
+
+
+def test_default_levels_from_chunk_size_and_the_issue_default():
+    c = HierarchicalChunker(chunk_size=128)
+    assert c.sizes == (2048, 512, 128) and c.chunk_size == 128
+    given_sizes = HierarchicalChunker(chunk_sizes=[300, 100])
+    assert given_sizes.sizes == (300, 100) and given_sizes.chunk_size == 100
+    # chunkwise.chunk passes its default chunk_size (512): chunk_sizes decides
+    text = "Alpha beta gamma. " * 40
+    chunks = chunkwise.chunk(text, strategy="hierarchical", chunk_sizes=[200, 50])
+    assert max(c.size for c in chunks if c.metadata["leaf"]) <= 50
+    assert {c.metadata["level"] for c in chunks} == {0, 1}
+
+
+def test_a_small_parent_has_one_child_of_the_same_span_with_another_id():
+    chunks = HierarchicalChunker(chunk_sizes=[100, 40]).chunk("Short text.")
+    assert [(c.metadata["level"], c.text) for c in chunks] == [(0, "Short text."), (1, "Short text.")]
+    assert chunks[0].id != chunks[1].id and chunks[1].metadata["parent_id"] == chunks[0].id
+
+
+def test_ids_depend_on_document_and_level_and_change_with_an_edit():
+    text = "One two three. Four five six.\n\nSeven eight nine."
+    a = HierarchicalChunker(chunk_sizes=[30, 15]).chunk(Document(text, source="a.txt"))
+    b = HierarchicalChunker(chunk_sizes=[30, 15]).chunk(Document(text, source="a.txt"))
+    other = HierarchicalChunker(chunk_sizes=[30, 15]).chunk(Document(text, source="b.txt"))
+    edited = HierarchicalChunker(chunk_sizes=[30, 15]).chunk(Document(text.replace("Seven", "Sever"), source="a.txt"))
+    assert [c.id for c in a] == [c.id for c in b]
+    assert not {c.id for c in a} & {c.id for c in other}
+    changed = {c.id for c in a} ^ {c.id for c in edited}
+    assert changed and all("Sever" in c.text or "Seven" in c.text for c in a + edited if c.id in changed)
+
+
+def test_empty_text_gives_no_chunks():
+    assert HierarchicalChunker(chunk_sizes=[20, 5]).chunk("") == []
+    assert HierarchicalChunker(chunk_sizes=[20, 5]).chunk(" \n\t ") == []
+
+
+@pytest.mark.parametrize(
+    ("params", "names"),
+    [
+        ({"chunk_sizes": [128, 512]}, "chunk_sizes"),
+        ({"chunk_sizes": [512, 512]}, "chunk_sizes"),
+        ({"chunk_sizes": [512, 0]}, "chunk_sizes"),
+        ({"chunk_sizes": []}, "chunk_sizes"),
+        ({"chunk_sizes": 512}, "chunk_sizes"),
+        ({"chunk_sizes": [512, 12.5]}, "chunk_sizes"),
+        ({"chunk_sizes": [200, 50], "chunk_size": 100}, "chunk_size"),
+        ({"chunk_sizes": [200, 50], "chunk_overlap": 50}, "chunk_overlap"),
+        ({"chunk_sizes": [200, 50], "base": ["markdown", "sentence", "recursive"]}, "base"),
+        ({"chunk_sizes": [200, 50], "base": "hierarchical"}, "base"),
+        ({"chunk_sizes": [200, 50], "base": "nope"}, "nope"),
+        ({"chunk_sizes": [200, 50], "base": 3}, "base"),
+        ({"chunk_sizes": [200, 50], "base_params": {"chunk_size": 3}}, "base_params"),
+        ({"chunk_sizes": [200, 50], "base_params": [{}]}, "base_params"),
+        ({"chunk_sizes": [200, 50], "base_params": {"typo": 1}}, "typo"),
+        ({"chunk_sizes": [200, 50], "leaves_only": "yes"}, "leaves_only"),
+    ],
+)
+def test_invalid_configuration_names_the_parameter(params, names):
+    with pytest.raises(ConfigError, match=names):
+        chunkwise.make_chunker("hierarchical", **params)
+
+
+def test_overlap_above_the_leaves_is_rejected():
+    chunker = HierarchicalChunker(chunk_sizes=[40, 15], base="sentence", base_params=[{"overlap_sentences": 1}, {}])
+    with pytest.raises(ConfigError, match="leaves only"):
+        chunker.chunk("One two three. Four five six. Seven eight nine. Ten eleven twelve. " * 3)
+    # at the leaves it is what overlap means
+    ok = HierarchicalChunker(chunk_sizes=[40, 15], base="sentence", base_params=[{}, {"overlap_sentences": 1}])
+    check_hierarchy(
+        "One two three. Four five six. Seven eight nine. Ten eleven twelve. " * 3,
+        ok.chunk("One two three. Four five six. Seven eight nine. Ten eleven twelve. " * 3),
+        [40, 15], CharSizer(), overlap=1, bases=["sentence", "sentence"],
+    )
+
+
+def test_cli_writes_every_level_with_its_links(tmp_path):
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli as main
+
+    src = tmp_path / "notes.txt"
+    src.write_text("Invoices are due in thirty days. Late fees apply after that.\n\nOrders ship from Denver. " * 4, encoding="utf-8")
+    out = tmp_path / "chunks.jsonl"
+    result = CliRunner().invoke(main, ["chunk", str(src), "-s", "hierarchical", "-p", "chunk_sizes=[160, 40]", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    ids = {r["id"] for r in rows}
+    levels = {r["metadata"]["level"] for r in rows}
+    assert levels == {0, 1} and len(ids) == len(rows)
+    for r in rows:
+        m = r["metadata"]
+        assert (m["parent_id"] is None) == (m["level"] == 0) and (m["parent_id"] is None or m["parent_id"] in ids)
+        assert set(m["child_ids"]) <= ids and m["leaf"] == (m["level"] == 1)
+    stats = CliRunner().invoke(main, ["stats", str(src), "-s", "hierarchical", "--chunk-size", "40"])
+    assert stats.exit_code == 0, stats.output
+    assert "hierarchical/40/0" in stats.output  # the leaves, measured against their size
+
+
+def test_the_evaluator_embeds_only_the_leaves():
+    pytest.importorskip("numpy")
+    from test_semantic_properties import HashEmbedder
+
+    from chunkwise.evaluation.probes import Question
+    from chunkwise.evaluation.runner import evaluate
+
+    class Counting(HashEmbedder):
+        def __init__(self):
+            super().__init__()
+            self.texts = []
+
+        def embed(self, texts):
+            self.texts.extend(texts)
+            return super().embed(texts)
+
+    text = "Invoices are due in thirty days. Late fees apply after that.\n\nOrders ship from Denver. " * 4
+    doc = Document(text, source="notes.txt")
+    chunker = chunkwise.make_chunker("hierarchical", chunk_sizes=[160, 40])
+    leaves = [c for c in chunker.chunk(doc) if c.metadata["leaf"]]
+    ref = text.index("Orders")
+    q = Question(id="q1", text="Where do orders ship from?", references=((doc.id, ref, ref + 23),))
+    emb = Counting()
+    result = evaluate([doc], [q], chunker, emb, k=2)
+    assert result.n_chunks == len(leaves)
+    assert sorted(emb.texts) == sorted([c.text_for_embedding() for c in leaves] + [q.text])
