@@ -42,7 +42,7 @@ def test_import_is_light():
         ({"unit": "bytes"}, "unit 'bytes' is unknown"),
         ({"strategy": "nope"}, "strategy 'nope' is unknown"),
         ({"separatorz": ["\n"]}, "no parameter 'separatorz'"),
-        ({"strategy": "sentence", "step": 2}, "step needs a window"),
+        ({"strategy": "sentence", "step": 2}, "step needs sentences_per_chunk"),
         ({"strategy": "sentence", "overlap_sentences": -1}, "overlap_sentences (-1)"),
     ],
 )

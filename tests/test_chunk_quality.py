@@ -88,9 +88,9 @@ def test_wrapped_prose_is_cut_at_sentences_not_at_line_wraps():
     assert min(c.size for c in chunks) >= 50
 
 
-def test_sentence_step_larger_than_window_is_an_error():
+def test_sentence_step_larger_than_sentences_per_chunk_is_an_error():
     with pytest.raises(chunkwise.ConfigError, match="step"):
-        chunkwise.make_chunker("sentence", window=3, step=5)
+        chunkwise.make_chunker("sentence", sentences_per_chunk=3, step=5)
 
 
 def test_a_runt_joins_its_neighbour_and_titles_start_chunks():

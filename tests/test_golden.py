@@ -51,9 +51,9 @@ def test_sentence_overlap_repeats_the_last_sentence():
 
 
 def test_sentence_windows():
-    chunks = chunkwise.chunk(PASSAGE, strategy="sentence", chunk_size=1000, window=3, step=1)
+    chunks = chunkwise.chunk(PASSAGE, strategy="sentence", chunk_size=1000, sentences_per_chunk=3, step=1)
     assert [c.text for c in chunks] == [" ".join(SENTENCES[i : i + 3]) for i in range(3)]
-    chunks = chunkwise.chunk(PASSAGE, strategy="sentence", chunk_size=1000, window=2)
+    chunks = chunkwise.chunk(PASSAGE, strategy="sentence", chunk_size=1000, sentences_per_chunk=2)
     assert [c.text for c in chunks] == [" ".join(SENTENCES[0:2]), " ".join(SENTENCES[2:4]), SENTENCES[4]]
 
 

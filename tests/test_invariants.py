@@ -54,7 +54,7 @@ def test_sentence_invariants(kind, cl100k, text, size, overlap_sentences):
 @given(text=hostile, size=st.integers(1, 60), window=st.integers(1, 4), step=st.integers(1, 4))
 def test_sentence_window_invariants(kind, cl100k, text, size, window, step):
     sizer = {"chars": CharSizer(), "words": WordSizer(), "tokens": cl100k}[kind]
-    chunker = SentenceChunker(chunk_size=size, window=window, step=min(step, window), unit=sizer)
+    chunker = SentenceChunker(chunk_size=size, sentences_per_chunk=window, step=min(step, window), unit=sizer)
     chunks = chunker.chunk(text)
     check_invariants(text, chunks, size, sizer, overlap_allowed=step < window)
 

@@ -71,6 +71,17 @@ def _resolver(labels: list[Label]) -> Any:
 
         return holder_rule
 
+    if rule == "range":
+
+        def range_rule(s: int, e: int) -> Any:
+            lo = bisect_right(ends, s)
+            hi = bisect_left(starts, e, lo)
+            if hi <= lo:
+                return _MISSING
+            return min(v[0] for v in values[lo:hi]), max(v[1] for v in values[lo:hi])
+
+        return range_rule
+
     weak = [lb.weak for lb in labels]
 
     def overlap_rule(s: int, e: int) -> Any:
@@ -90,22 +101,31 @@ def _resolver(labels: list[Label]) -> Any:
     return overlap_rule
 
 
-def resolve_labels(labels: Sequence[Label], spans: Sequence[Span]) -> list[dict[str, Any]]:
+def resolve_labels(labels: Sequence[Label], spans: Sequence[Span], text: str | None = None) -> list[dict[str, Any]]:
     """Per span, the metadata its labels give (tuples become lists).
 
-    Labels of one key must not overlap one another. Returns one dict per span.
+    Labels of one key must not overlap one another. A ``"range"`` label's key gets the
+    text of the resolved range (``text[start:end]``, when ``text`` is given) and the keys
+    ``<key>_start`` and ``<key>_end`` its offsets. Returns one dict per span.
     """
     by_key: dict[str, list[Label]] = {}
     for lb in labels:
         by_key.setdefault(lb.key, []).append(lb)
-    resolvers = [(k, _resolver(v)) for k, v in by_key.items()]
+    resolvers = [(k, _resolver(v), v[0].rule == "range") for k, v in by_key.items()]
     out: list[dict[str, Any]] = []
     for sp in spans:
         meta: dict[str, Any] = {}
         s, e = sp.start, sp.end
-        for key, resolve in resolvers:
+        for key, resolve, is_range in resolvers:
             value = resolve(s, e)
-            if value is not _MISSING:
+            if value is _MISSING:
+                continue
+            if is_range:
+                a, b = value
+                if text is not None:
+                    meta[key] = text[a:b]
+                meta[f"{key}_start"], meta[f"{key}_end"] = a, b
+            else:
                 meta[key] = list(value) if isinstance(value, tuple) else value
         out.append(meta)
     return out
@@ -212,7 +232,7 @@ def build_chunks(
     base = dict(doc.metadata)
     if doc.source is not None and "source" not in base:
         base["source"] = doc.source
-    extra = resolve_labels(labels, spans) if labels else None
+    extra = resolve_labels(labels, spans, doc.text) if labels else None
     pages = doc.pages
     page_starts = [p[1] for p in pages]
     plain = extra is None and context is None and not pages and "context" not in base

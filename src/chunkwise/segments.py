@@ -27,7 +27,7 @@ from .boundaries import Level
 
 __all__ = ["Atom", "Label", "LabelRule", "Region", "ScoredCuts", "Segments"]
 
-LabelRule = Literal["common_prefix", "start", "continued", "overlap", "within", "end"]
+LabelRule = Literal["common_prefix", "start", "continued", "overlap", "within", "end", "range"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +70,12 @@ class Label:
             * ``"within"``: the value when the whole chunk lies inside the label;
             * ``"end"``: the value of the label whose closed range ``[start, end]`` holds
               the chunk's end (a property of the cut after the chunk, such as the
-              similarity across a semantic breakpoint).
+              similarity across a semantic breakpoint);
+            * ``"range"``: the value is a range ``(start, end)`` of the document; a chunk
+              gets the union (lowest start, highest end) of the ranges of the labels it
+              overlaps, as ``metadata[key]`` (the text of that range, an exact slice),
+              ``metadata[key + "_start"]`` and ``metadata[key + "_end"]`` (a sentence's
+              window of neighbouring sentences).
         weak: under ``"common_prefix"``, the label counts only for a chunk that overlaps
             no other label of its key (the line of a heading that leads its subsection).
     """
