@@ -79,6 +79,7 @@ def parse(
     metadata: Mapping[str, Any] | None = None,
     id: str = "",
     encoding: str | None = None,
+    **options: Any,
 ) -> Document:
     """A :class:`Document` from content in a format, through that format's loader.
 
@@ -99,9 +100,11 @@ def parse(
             without ``source``, or with a name in angle brackets such as ``"<stdin>"``,
             derived from the text, so two different contents never share an id).
         encoding: for bytes: a codec to use instead of detecting one.
+        **options: loader options of the format (``"pdf"``: ``password``, ``pages``).
 
     Raises:
-        ConfigError: an unknown format or encoding.
+        ConfigError: an unknown format or encoding, or an option the format's loader
+            does not accept.
         UnsupportedFormatError: a format recognised but not handled (``"pdf"``), or
             bytes of one (``%PDF``).
         LoadError: bytes that cannot be decoded.
@@ -116,12 +119,14 @@ def parse(
         'a\\r\\nb'
     """
     loader = get_loader(format)
+    opts = loader.check_options(options, source)
     if isinstance(content, (bytes, bytearray)):
         data = bytes(content)
-        found = unsupported_format("", data[:HEAD_BYTES])
+        own = any(data.startswith(m) for m in loader.magic)  # a DOCX's ZIP, given format="docx"
+        found = None if own else unsupported_format("", data[:HEAD_BYTES])
         if found is not None:
             raise UnsupportedFormatError(source or "<bytes>", found, "no loader handles it yet")
-        doc = loader.load_bytes(data, source=source, encoding=encoding, metadata=metadata, id=id)
+        doc = _load_bytes(loader, data, source=source, encoding=encoding, metadata=metadata, id=id, options=opts)
     else:
         doc = loader.parse(content, source=source, metadata=metadata, id=id)
     if not id and source and source.startswith("<") and source.endswith(">"):
@@ -130,15 +135,24 @@ def parse(
     return doc
 
 
+def _load_bytes(loader: Loader, data: bytes, *, options: dict[str, Any], **kwargs: Any) -> Document:
+    """``loader.load_bytes``, with the options when the loader declares some (a loader
+    without options never receives them: :meth:`Loader.check_options` refused them)."""
+    if loader.options:
+        return loader.load_bytes(data, options=options, **kwargs)  # type: ignore[call-arg]
+    return loader.load_bytes(data, **kwargs)
+
+
 def load(
-    path: str | os.PathLike[str] | FoundFile,
+    path: str | os.PathLike[str] | FoundFile | bytes,
     format: str | None = None,
     *,
     root: str | os.PathLike[str] | None = None,
     encoding: str | None = None,
     metadata: Mapping[str, Any] | None = None,
+    **options: Any,
 ) -> Document:
-    """Read a file into a :class:`Document` through the loader of its format.
+    """Read a file (or bytes) into a :class:`Document` through the loader of its format.
 
     The format comes from ``format`` (a name, MIME type or suffix), else from the file:
     magic bytes, suffix (``.txt``/``.text``/``.rst``/``.rst.txt`` text,
@@ -154,11 +168,14 @@ def load(
     ``source`` is the path as given (POSIX separators).
 
     Args:
-        path: the file (or a :class:`FoundFile`).
+        path: the file (or a :class:`FoundFile`), or the file's bytes (the format from
+            ``format``, else from the magic bytes, else text; the id from the content).
         format: overrides the detected format.
         root: the folder ids are relative to (must contain ``path``).
         encoding: a codec to use instead of detecting one (strict).
         metadata: extra document metadata (wins over what the loader finds).
+        **options: loader options, for the loaders that take them (PDF: ``password``
+            for an encrypted file, ``pages="1-5,8"`` to read only those pages).
 
     Returns:
         The document, with ``metadata["filename"]``, ``["relative_path"]``,
@@ -174,7 +191,8 @@ def load(
         ParseError: the text decoded, but its format's parser failed on it (a
             ``LoadError`` naming the file, the format and the fix; never a bare
             ``ValueError``).
-        ConfigError: an unknown format or encoding, or ``path`` outside ``root``.
+        ConfigError: an unknown format or encoding, ``path`` outside ``root``, or a
+            loader option the format's loader does not accept (named in the message).
 
     Example:
         >>> import tempfile, pathlib
@@ -184,6 +202,10 @@ def load(
         >>> len(doc.text), doc.metadata["encoding"], doc.id == document_id_for_path("a.txt")
         (10, 'utf-8', True)
     """
+    if isinstance(path, (bytes, bytearray)):
+        data = bytes(path)
+        found = detect_loader("<bytes>", data[:HEAD_BYTES], format)
+        return parse(data, found.format, encoding=encoding, metadata=metadata, **options)
     if isinstance(path, FoundFile):
         p = path.path
         relative = relative_id_path(p, root) if root is not None else path.relative
@@ -195,7 +217,8 @@ def load(
     except OSError as exc:
         raise LoadError(f"{p}: cannot read ({exc.strerror or exc})") from exc
     loader = detect_loader(str(p), data[:HEAD_BYTES], format)
+    opts = loader.check_options(options, p.as_posix())
     meta: dict[str, Any] = {"filename": p.name, "relative_path": relative, **(metadata or {})}
-    return loader.load_bytes(
-        data, source=p.as_posix(), encoding=encoding, metadata=meta, id=document_id_for_path(relative)
+    return _load_bytes(
+        loader, data, source=p.as_posix(), encoding=encoding, metadata=meta, id=document_id_for_path(relative), options=opts
     )

@@ -130,6 +130,26 @@ class Loader:
     mime_types: ClassVar[tuple[str, ...]] = ()
     aliases: ClassVar[tuple[str, ...]] = ()
     magic: ClassVar[tuple[bytes, ...]] = ()
+    options: ClassVar[tuple[str, ...]] = ()
+    """The loader options it accepts (``chunkwise.load(path, password=...)``, the CLI's
+    ``-L KEY=VALUE``); any other raises :class:`~chunkwise.errors.ConfigError`."""
+
+    def check_options(self, options: Mapping[str, Any] | None, source: str | None = None) -> dict[str, Any]:
+        """``options`` as a dict, after checking that this loader accepts each of them.
+
+        Raises:
+            ConfigError: an option the loader does not accept, named with the ones it does.
+        """
+        given = dict(options or {})
+        unknown = sorted(set(given) - set(self.options))
+        if unknown:
+            accepted = ", ".join(self.options) if self.options else "none"
+            where = f"{source}: " if source else ""
+            raise ConfigError(
+                f"{where}the {self.format} loader has no option {', '.join(map(repr, unknown))} "
+                f"(its options: {accepted}); leave it out for this format"
+            )
+        return given
 
     def sniff(self, head: bytes) -> bool:
         """Whether ``head`` (the first bytes of a file) is in this format, by its magic."""
@@ -284,9 +304,21 @@ def _suffix_match(name: str) -> Loader | None:
     return best[1] if best else None
 
 
+def _container_loader(name: str, head: bytes) -> Loader | None:
+    """The loader of a file whose magic bytes name a container (a ZIP: DOCX, XLSX, EPUB)
+    or a binary format that a registered loader reads: the loader of its suffix when that
+    loader's ``magic`` starts the file, else the first whose :meth:`Loader.sniff` accepts it."""
+    by_suffix = _suffix_match(PurePath(name).name) if name else None
+    if by_suffix is not None and any(head.startswith(m) for m in by_suffix.magic):
+        return by_suffix
+    return next((ld for ld in _REGISTRY if ld.magic and ld.sniff(head)), None)
+
+
 def unsupported_format(name: str, head: bytes) -> str | None:
     """The format of a file that no loader handles, from its magic bytes (first) or its
-    suffix, or None when nothing says it is such a format."""
+    suffix, or None when nothing says it is such a format (or a loader reads it)."""
+    if _container_loader(name, head) is not None:
+        return None
     suffix = PurePath(name).suffix.lower()
     for magic, fmt in _MAGIC:
         if head.startswith(magic):
@@ -321,6 +353,9 @@ def detect_loader(name: str, head: bytes, format: str | None = None) -> Loader:
     if magic is None and head.startswith(b"BZh") and head[4:10] == b"1AY&SY":
         magic = "bzip2"
     if magic is not None:
+        loader = _container_loader(name, head)
+        if loader is not None:
+            return loader
         raise UnsupportedFormatError(name, unsupported_format(name, head) or magic, "no loader handles it yet")
     loader = _suffix_match(PurePath(name).name)
     if loader is not None:
