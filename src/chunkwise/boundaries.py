@@ -263,7 +263,10 @@ LINE = RegexLevel("line", re.compile(r"\n\s*"), whitespace=True, anchor="\n")
 WORD = RegexLevel("word", re.compile(r"\s+"), whitespace=True)
 
 # What may end a line that the writer broke on purpose (not a wrap of running prose).
-_LINE_FINAL = frozenset(".!?:;\u3002\uff01\uff1f\u2026\"'\u201d\u2019)]\u00bb|`*_-=")
+_LINE_FINAL = frozenset(
+    ".!?:;\u3002\uff01\uff1f\u2026\"'\u201d\u2019)]\u00bb|`*_-="
+    "\u0964\u0965\u061f\u06d4\u0589\u1362\u1367\u104b\u17d4\u0f0d\u037e\u1803"  # । ॥ ؟ ۔ ։ ። ፧ ။ ។ ། ; ᠃
+)
 # What may start a line that begins something new: a list marker, a quote, a table row,
 # a heading, a numbered item.
 _LINE_OPENER = re.compile(r"[-*+\u2022>|#]|\d{1,3}[.)]\s|[A-Za-z][.)]\s")

@@ -39,8 +39,9 @@ class RecursiveChunker(BaseChunker):
             regular expressions (``re.compile(...)``). Default: form feed (page break),
             blank line (paragraph), a
             line break the writer meant (after sentence-final punctuation, before a list
-            marker or an indented line, after a short line), sentence end (CJK terminators
-            included), any other line break (a wrap inside running prose), CJK clause
+            marker or an indented line, after a short line), sentence end (every script's
+            terminators: Unicode ``Sentence_Terminal``, see :mod:`chunkwise.sentences`),
+            any other line break (a wrap inside running prose), CJK clause
             punctuation, space; then grapheme clusters always. ``""`` in the list means
             "characters" and is implied.
         keep_separator: where a separator that is not whitespace goes: ``"start"`` of the
