@@ -24,6 +24,11 @@ from chunkwise import ConfigError, Document
 from chunkwise.chunkers.hierarchical import HierarchicalChunker
 from chunkwise.sizers import CharSizer, WordSizer
 
+try:  # the semantic base's test embedder needs numpy
+    from test_semantic_properties import HashEmbedder
+except ImportError:  # pragma: no cover - numpy missing
+    HashEmbedder = None
+
 STRUCTURED = PIECES + ["\n# H1\n", "\n## H2\n\n", "\n### H3\n", "\n```py\nx = 1\n```\n", "\n| a | b |\n|---|---|\n| 1 | 2 |\n",
                       "\n- item\n    - sub\n", "Article 5 Scope\n", "§ 12\n", "Some prose here. ", "\n\n"]
 documents = st.one_of(hostile, st.lists(st.sampled_from(STRUCTURED), max_size=80).map("".join))
@@ -90,12 +95,12 @@ def check_hierarchy(text, chunks, level_sizes, sizer, *, overlap=0, bases=None, 
 
 
 @pytest.mark.parametrize("base", BASES)
-@pytest.mark.parametrize("kind", ["chars", "words"])
+@pytest.mark.parametrize("kind", ["chars", "words", "tokens"])
 @given(text=documents, level_sizes=sizes, overlap_ratio=st.sampled_from([0, 0, 0.25]))
-def test_children_tile_their_parents_at_every_level(base, kind, text, level_sizes, overlap_ratio):
+def test_children_tile_their_parents_at_every_level(request, base, kind, text, level_sizes, overlap_ratio):
     if base == "markdown":
         pytest.importorskip("markdown_it")
-    sizer = {"chars": CharSizer(), "words": WordSizer()}[kind]
+    sizer = {"chars": CharSizer(), "words": WordSizer()}.get(kind) or request.getfixturevalue("cl100k")
     overlap = min(level_sizes[-1] - 1, int(level_sizes[-1] * overlap_ratio))
     chunker = HierarchicalChunker(chunk_sizes=level_sizes, chunk_overlap=overlap, unit=sizer, base=base)
     chunks = chunker.chunk(text)
@@ -121,6 +126,23 @@ def test_mixed_bases_per_level(text, level_sizes, bases):
     sizer = CharSizer()
     chunks = HierarchicalChunker(chunk_sizes=level_sizes, base=bases).chunk(text)
     check_hierarchy(text, chunks, level_sizes, sizer, bases=bases)
+
+
+@given(text=documents, level_sizes=st.lists(st.integers(4, 120), min_size=2, max_size=2, unique=True).map(lambda v: sorted(v, reverse=True)))
+def test_semantic_and_auto_bases(text, level_sizes):
+    if HashEmbedder is None:
+        pytest.skip("numpy is not installed")
+    pytest.importorskip("markdown_it")
+    sizer = CharSizer()
+    # semantic regions may overlap across their edges on their own: inside a parent they do not
+    semantic = HierarchicalChunker(
+        chunk_sizes=level_sizes, chunk_overlap=1, base=["recursive", "semantic"], base_params=[{}, {"model": HashEmbedder()}]
+    )
+    check_hierarchy(text, semantic.chunk(text), level_sizes, sizer, overlap=1, bases=["recursive", "semantic"])
+    doc = Document(text, metadata={"format": "markdown"})
+    auto = HierarchicalChunker(chunk_sizes=level_sizes, base="auto").chunk(doc)
+    check_hierarchy(text, auto, level_sizes, sizer, bases=["markdown", "markdown"])
+    assert [c.id for c in auto] == [c.id for c in HierarchicalChunker(chunk_sizes=level_sizes, base="markdown").chunk(doc)]
 
 
 def test_tokens_and_markdown_sections_over_sentences(cl100k):
@@ -239,9 +261,8 @@ def test_cli_writes_every_level_with_its_links(tmp_path):
 
 
 def test_the_evaluator_embeds_only_the_leaves():
-    pytest.importorskip("numpy")
-    from test_semantic_properties import HashEmbedder
-
+    if HashEmbedder is None:
+        pytest.skip("numpy is not installed")
     from chunkwise.evaluation.probes import Question
     from chunkwise.evaluation.runner import evaluate
 
