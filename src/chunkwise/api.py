@@ -139,6 +139,8 @@ def chunk(
     chunk_overlap: int = 0,
     unit: Any = "chars",
     tokenizer: Any = "cl100k_base",
+    contextualize: bool = False,
+    llm: Any = None,
     **strategy_params: Any,
 ) -> list[Chunk]:
     """Chunk a text or document with a named strategy.
@@ -154,6 +156,11 @@ def chunk(
         unit: ``"chars"`` (code points), ``"words"`` or ``"tokens"``.
         tokenizer: for tokens: ``"cl100k_base"`` (default), ``"o200k_base"``, a
             ``tokenizer.json`` path, a tokenizer object or a callable ``text -> int``.
+        contextualize: when True, a chat model writes a short context situating each
+            chunk in its document, put before ``chunk.context``
+            (:func:`chunkwise.llm.contextualize`: contextual retrieval).
+        llm: the :class:`chunkwise.llm.ChatClient` for ``contextualize`` (default: the
+            strategy's own client, for ``agentic`` and ``propositions``).
         **strategy_params: the strategy's own parameters (``separators=...``,
             ``overlap_sentences=...``).
 
@@ -173,4 +180,16 @@ def chunk(
     chunker = make_chunker(
         strategy, chunk_size=chunk_size, chunk_overlap=chunk_overlap, unit=unit, tokenizer=tokenizer, **strategy_params
     )
-    return chunker.chunk(text_or_document)
+    client = llm if llm is not None else getattr(chunker, "llm", None)
+    if contextualize and client is None:
+        raise ConfigError(
+            "contextualize=True needs llm=chunkwise.llm.ChatClient(model, base_url=...) (the chat model that "
+            "writes each chunk's context)"
+        )
+    chunks = chunker.chunk(text_or_document)
+    if contextualize:
+        from .chunkers.base import as_document
+        from .llm.contextualize import contextualize as situate
+
+        chunks = situate(chunks, as_document(text_or_document), client)
+    return chunks  # type: ignore[no-any-return]

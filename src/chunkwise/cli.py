@@ -30,6 +30,8 @@ from .commands._options import (
     PYTHON_DEFAULTS,
     chunking_options,
     input_options,
+    llm_client_or_fail,
+    llm_options,
     make_chunker_or_fail,
     parse_params,
     progress_option,
@@ -177,6 +179,7 @@ def cli() -> None:
     default=None,
     help="JSON lines file, written atomically (default, or -: standard output).",
 )
+@llm_options()
 @progress_option
 @click.pass_context
 def chunk_command(
@@ -194,6 +197,14 @@ def chunk_command(
     encoding: str | None,
     fmt: str,
     output: Path | None,
+    llm_model: str | None,
+    llm_base_url: str | None,
+    llm_cache: Path | None,
+    no_llm_cache: bool,
+    llm_price: str | None,
+    llm_concurrency: int,
+    contextualize: bool,
+    dry_run: bool,
     progress: bool | None,
 ) -> None:
     """Chunk files, folders (recursively: .txt, .md, .markdown, .html, .htm) or standard
@@ -210,7 +221,12 @@ def chunk_command(
     from .commands._inputs import Failures, classify, gather, read
     from .export import atomic_writer, chunk_record, dumps
 
-    chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
+    model = llm_model or parse_params(params).get("model")
+    client = llm_client_or_fail(
+        strategy, contextualize, model, llm_base_url, llm_cache, no_llm_cache, llm_price, llm_concurrency
+    )
+    extra = {"client": client} if client is not None and strategy in ("agentic", "propositions") else {}
+    chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params, **extra)
     inputs, skipped = gather(paths, include, exclude, root)
     if not inputs and not skipped:
         raise click.UsageError(
@@ -218,6 +234,12 @@ def chunk_command(
         )
     failures = Failures()
     failures.extend(skipped)
+    if dry_run:
+        _dry_run(chunker, client, inputs, contextualize, failures, encoding, fmt)
+        if failures:
+            click.echo(failures.summary(), err=True)
+            ctx.exit(EXIT_FAILED)
+        return
     stats, docs, nbytes = _Stats(), 0, 0
     show = sys.stderr.isatty() if progress is None else progress
     t0 = time.perf_counter()
@@ -232,6 +254,10 @@ def chunk_command(
                 continue
             try:
                 chunks = chunker.chunk(doc)
+                if contextualize:
+                    from .llm import contextualize as situate
+
+                    chunks = situate(chunks, doc, client)
             except Exception as exc:  # noqa: BLE001
                 failures.add(classify(exc, inp, "chunk"))
                 continue
@@ -278,6 +304,41 @@ def chunk_command(
     if failures:
         click.echo(failures.summary(), err=True)
         ctx.exit(EXIT_FAILED)
+
+
+def _dry_run(
+    chunker: Any, client: Any, inputs: Any, contextualize: bool, failures: Any, encoding: str | None, fmt: str
+) -> None:
+    """``chunk --dry-run``: the requests, tokens and cost the chat model would get, on
+    standard output; nothing is sent or written. With ``--contextualize`` after a strategy
+    whose chunks depend on the model's answers, the recursive strategy's chunks at the same
+    size stand in for them."""
+    from .api import make_chunker
+    from .commands._inputs import classify, read
+    from .llm import Estimate, estimate_contextualize
+
+    total, docs = Estimate(), 0
+    stand_in = None
+    for inp in inputs:
+        try:
+            doc = read(inp, encoding=encoding, fmt=fmt)
+        except Exception as exc:  # noqa: BLE001 - reported, then skipped
+            failures.add(classify(exc, inp, "read"))
+            continue
+        asks = hasattr(chunker, "estimate")
+        if asks:
+            total = total + chunker.estimate([doc])
+        if contextualize:
+            if asks:
+                stand_in = stand_in or make_chunker(
+                    "recursive", chunk_size=chunker.chunk_size, chunk_overlap=chunker.chunk_overlap, unit=chunker.sizer
+                )
+                chunks = stand_in.chunk(doc)
+            else:
+                chunks = chunker.chunk(doc)
+            total = total + estimate_contextualize(chunks, doc, client)
+        docs += 1
+    click.echo(f"dry run, nothing sent: {docs} documents; {total}")
 
 
 def _defaults_line(defaults: dict[str, Any], python: bool) -> str:

@@ -45,7 +45,8 @@ def register(name: str) -> Callable[[type], type]:
 # Modules under chunkwise.chunkers that register strategies when imported. A module that
 # is not there (a later stage not yet built) is skipped; one that is there must import.
 _BUILTIN_MODULES = (
-    "fixed", "recursive", "sentence", "structure", "semantic", "topic", "late", "hierarchical", "code", "table"
+    "fixed", "recursive", "sentence", "structure", "semantic", "topic", "late", "hierarchical", "code", "table",
+    "agentic", "propositions", "conversation",
 )
 
 

@@ -26,6 +26,8 @@ __all__ = [
     "UNITS",
     "chunking_options",
     "input_options",
+    "llm_client_or_fail",
+    "llm_options",
     "make_chunker_or_fail",
     "parse_params",
     "progress_option",
@@ -87,9 +89,16 @@ def parse_params(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
 
 
 def make_chunker_or_fail(
-    strategy: str, chunk_size: int, chunk_overlap: int, unit: str, tokenizer: str, params: tuple[str, ...]
+    strategy: str,
+    chunk_size: int,
+    chunk_overlap: int,
+    unit: str,
+    tokenizer: str,
+    params: tuple[str, ...],
+    **extra: Any,
 ) -> Any:
-    """The chunker for the chunking options; an invalid value is a usage error (exit 2)."""
+    """The chunker for the chunking options (``extra``: parameters the command computed,
+    such as the ``client`` of an LLM strategy); an invalid value is a usage error (exit 2)."""
     from ..api import make_chunker
     from ..errors import ChunkwiseError
 
@@ -100,7 +109,7 @@ def make_chunker_or_fail(
             chunk_overlap=chunk_overlap,
             unit=unit,
             tokenizer=tokenizer,
-            **parse_params(params),
+            **{**extra, **parse_params(params)},
         )
     except (ChunkwiseError, ImportError) as exc:
         raise click.UsageError(str(exc)) from exc
@@ -265,3 +274,77 @@ progress_option: Decorator = click.option(
     default=None,
     help="Progress bar on standard error (default: when it is a terminal).",
 )
+
+
+LLM_STRATEGIES = ("agentic", "propositions")
+"""The strategies that ask a chat model (they take ``client``)."""
+
+
+def llm_options() -> Decorator:
+    """``--llm-model``, ``--llm-base-url``, ``--llm-cache``, ``--no-llm-cache``,
+    ``--llm-price``, ``--llm-concurrency``, ``--contextualize`` and ``--dry-run``: the chat
+    model of the LLM strategies and of contextual retrieval (:mod:`chunkwise.llm`)."""
+    return _apply(
+        [
+            click.option("--llm-model", metavar="NAME", default=None,
+                         help="Chat model of an OpenAI-compatible endpoint, for agentic, propositions and --contextualize."),
+            click.option("--llm-base-url", metavar="URL", default=None,
+                         help="API root, e.g. http://localhost:11434/v1 for Ollama [default: $OPENAI_BASE_URL, else "
+                         "OpenAI's]; the key is read from $OPENAI_API_KEY."),
+            click.option("--llm-cache", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE",
+                         help="Response cache [default: $XDG_CACHE_HOME/chunkwise/llm.sqlite]."),
+            click.option("--no-llm-cache", is_flag=True, help="Do not read or write the response cache."),
+            click.option("--llm-price", metavar="IN,OUT", default=None,
+                         help="USD per million input and output tokens, for the --dry-run cost."),
+            click.option("--llm-concurrency", type=click.IntRange(1, 256), default=4, show_default=True,
+                         help="Chat requests in flight at once."),
+            click.option("--contextualize", is_flag=True,
+                         help="The chat model writes a short context situating each chunk (put in the chunk's context)."),
+            click.option("--dry-run", is_flag=True,
+                         help="Print the requests, tokens and cost the chat model would get; send and write nothing."),
+        ]
+    )
+
+
+def llm_client_or_fail(
+    strategy: str,
+    contextualize: bool,
+    model: str | None,
+    base_url: str | None,
+    cache: Path | None,
+    no_cache: bool,
+    price: str | None,
+    concurrency: int,
+) -> Any:
+    """The :class:`chunkwise.llm.ChatClient` of the LLM options, or None when no chat model
+    is asked for; a missing model or a malformed price is a usage error."""
+    if strategy not in LLM_STRATEGIES and not contextualize:
+        return None
+    if not model:
+        what = "--contextualize" if contextualize else f"strategy {strategy}"
+        raise click.UsageError(f"{what} needs --llm-model NAME (the chat model the server serves)")
+    prices: list[float | None] = [None, None]
+    if price:
+        try:
+            prices = [float(v) for v in price.split(",")]
+            if len(prices) != 2:
+                raise ValueError
+        except ValueError:
+            raise click.BadParameter(f"{price!r} is not IN,OUT (two numbers)", param_hint="--llm-price") from None
+    from ..errors import ChunkwiseError
+    from ..llm import ChatClient
+
+    if not no_cache and cache is None:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        cache = Path(base) / "chunkwise" / "llm.sqlite"
+    try:
+        return ChatClient(
+            model,
+            base_url=base_url,
+            cache=None if no_cache else cache,
+            concurrency=concurrency,
+            price_input=prices[0],
+            price_output=prices[1],
+        )
+    except ChunkwiseError as exc:
+        raise click.UsageError(str(exc)) from exc

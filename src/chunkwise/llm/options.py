@@ -1,0 +1,127 @@
+"""What the LLM strategies share: their configuration fields and the validated question.
+
+:class:`LLMOptions` is a dataclass mixin for a chunker (``agentic``, ``propositions``):
+the endpoint (``model``, ``base_url``, ``api_key``, or a ready ``client``), the prompt
+override, the response cache, concurrency, timeouts and retries. :func:`ask` sends one
+request and validates the answer, re-asking with the reason when it is invalid.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..errors import ConfigError
+from .answers import AnswerError
+from .client import ChatClient, LLMError, Message
+from .prompts import load_prompt
+
+__all__ = ["LLMOptions", "ask"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, kw_only=True)
+class LLMOptions:
+    """The endpoint and policies of a strategy that asks a chat model.
+
+    Args:
+        model: the chat model name (required unless ``client`` is given).
+        base_url: the OpenAI-compatible API root (default ``$OPENAI_BASE_URL``, else
+            OpenAI's); Ollama: ``http://localhost:11434/v1``.
+        api_key: default ``$OPENAI_API_KEY`` (none for a local server).
+        client: a ready :class:`~chunkwise.llm.ChatClient` (then the fields above and the
+            policies below are its own).
+        prompt: the task's prompt: a path to a template file or the template text (see
+            :mod:`chunkwise.llm.prompts`); None: the packaged one.
+        cache: a file for the response cache (answers by model and request); None: none.
+        concurrency: requests in flight at once.
+        timeout: seconds to wait for one answer.
+        max_retries: further tries after 429, 5xx or a timeout (exponential backoff).
+        answer_retries: how many times a request whose answer is invalid is asked again,
+            with the reason, before the strategy falls back for that part.
+    """
+
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    client: Any = None
+    prompt: str | None = None
+    cache: str | None = None
+    concurrency: int = 4
+    timeout: float = 60.0
+    max_retries: int = 4
+    answer_retries: int = 1
+
+    def _llm_setup(self, task: str) -> None:
+        if self.client is not None:
+            if not callable(getattr(self.client, "chat", None)):
+                raise ConfigError(f"client must be a chunkwise.llm.ChatClient, not {type(self.client).__name__}")
+            client = self.client
+        else:
+            if not self.model:
+                raise ConfigError(
+                    f"strategy {task!r} needs model= (the chat model the server serves, for example "
+                    "'gpt-4o-mini', or 'llama3.1' with base_url='http://localhost:11434/v1' for Ollama) or client="
+                )
+            client = ChatClient(
+                self.model,
+                base_url=self.base_url,
+                api_key=self.api_key,
+                cache=Path(self.cache) if self.cache else None,
+                timeout=self.timeout,
+                max_retries=self.max_retries,
+                concurrency=self.concurrency,
+            )
+        if isinstance(self.answer_retries, bool) or not isinstance(self.answer_retries, int) or self.answer_retries < 0:
+            raise ConfigError(f"answer_retries must be an integer >= 0, not {self.answer_retries!r}")
+        object.__setattr__(self, "_client", client)
+        object.__setattr__(self, "_template", load_prompt(task, self.prompt))
+
+    @property
+    def llm(self) -> ChatClient:
+        """The chat client this chunker sends its requests through."""
+        return self._client  # type: ignore[attr-defined,no-any-return]
+
+
+def ask(
+    client: ChatClient, messages: Sequence[Message], parse: Callable[[str], T], retries: int
+) -> tuple[T | None, str]:
+    """Send ``messages``; parse the answer; when ``parse`` raises :class:`AnswerError`, ask
+    again up to ``retries`` times with the invalid answer and the reason appended.
+
+    Returns:
+        ``(value, "model")``, or ``(None, "invalid answer")`` when every answer was
+        invalid, or ``(None, "server unavailable")`` when the server stayed overloaded (a
+        transient :class:`LLMError`): the caller falls back (the detail is logged).
+
+    Raises:
+        LLMError: a failure retrying cannot fix (wrong URL, model or key; no server).
+    """
+    msgs = list(messages)
+    reason = ""
+    for _ in range(retries + 1):
+        try:
+            answer = client.chat(msgs)
+        except LLMError as exc:
+            if not exc.transient:
+                raise
+            log.warning("chat model unavailable, falling back: %s", exc)
+            return None, "server unavailable"
+        try:
+            return parse(answer), "model"
+        except AnswerError as exc:
+            reason = str(exc)
+            log.info("invalid answer (%s); asking again", reason)
+            msgs = [
+                *messages,
+                {"role": "assistant", "content": answer},
+                {"role": "user", "content": f"That answer is not valid: {reason}. Answer again with the JSON only."},
+            ]
+    log.warning("invalid answers (last: %s), falling back", reason)
+    return None, "invalid answer"
