@@ -127,3 +127,79 @@ def test_rtl_with_bidi_controls_exact_offsets(make):
         check_invariants(text, chunks, size, CharSizer())
         for c in chunks:
             assert c.text == text[c.start_index : c.end_index]
+
+
+# -- scripts written without spaces: cut at words, not mid-word ----------------------
+
+# the words of each text, as a dictionary segmenter (and a reader) divides them
+WORDS = {
+    "thai": ["ภาษา", "ไทย", "เป็น", "ภาษา", "ที่", "มี", "ระดับ", "เสียง", "ของ", "คำ", "แน่นอน", "หรือ",
+             "วรรณยุกต์", "เช่น", "เดียว", "กับ", "ภาษา", "จีน"],
+    "japanese": ["日本語", "は", "主に", "日本", "国内", "や", "日本人", "同士", "の", "間", "で", "使用", "さ",
+                 "れる", "言語", "で", "ある"],
+}
+
+
+def _junctions(words: list[str], copies: int) -> tuple[str, set[int]]:
+    text, ends = "", {0}
+    for _ in range(copies):
+        for w in words:
+            text += w
+            ends.add(len(text))
+    return text, ends
+
+
+@pytest.mark.parametrize("script", sorted(WORDS))
+@pytest.mark.parametrize("size", [10, 16, 25])  # the longest word: 9 characters
+@pytest.mark.parametrize("make", [RecursiveChunker, SentenceChunker], ids=["recursive", "sentence"])
+def test_spaceless_text_cut_only_at_word_boundaries(script, size, make):
+    pytest.importorskip("icu4py")
+    text, junctions = _junctions(WORDS[script], 6)  # no space, no terminator: one sentence
+    assert len(text) > 4 * size
+    chunks = make(chunk_size=size, unit="chars").chunk(text)
+    check_invariants(text, chunks, size, CharSizer())
+    for c in chunks:
+        assert c.start_index in junctions and c.end_index in junctions, (c.text, c.metadata["boundary"])
+    assert {c.metadata["boundary"] for c in chunks[:-1]} == {"word"}
+
+
+def test_spaceless_text_in_tokens_cut_at_word_boundaries(cl100k):
+    pytest.importorskip("icu4py")
+    text, junctions = _junctions(WORDS["thai"], 4)
+    chunks = RecursiveChunker(chunk_size=20, unit="tokens").chunk(text)
+    check_invariants(text, chunks, 20, cl100k)
+    assert len(chunks) > 2
+    assert all(c.start_index in junctions and c.end_index in junctions for c in chunks)
+
+
+def test_without_a_segmenter_spaceless_text_falls_back_to_clusters(monkeypatch):
+    import chunkwise.words as words
+
+    monkeypatch.setattr(words, "_word_breaker", lambda: None)
+    text, junctions = _junctions(WORDS["thai"], 3)
+    chunks = RecursiveChunker(chunk_size=12, unit="chars").chunk(text)
+    check_invariants(text, chunks, 12, CharSizer())
+    assert {c.metadata["boundary"] for c in chunks[:-1]} == {"hard"}
+
+
+def test_dictionary_cuts_touch_only_spaceless_scripts():
+    pytest.importorskip("icu4py")
+    from chunkwise.words import dictionary_word_cuts
+
+    url = "https://example.com/a-very-long-path/with.dots_and-dashes"
+    assert list(dictionary_word_cuts(url)) == []  # Latin text: left to the other levels
+    text = "ราคาสินค้าABC.DEF-GHIภาษาไทย"
+    cuts = [a for a, _ in dictionary_word_cuts(text)]
+    assert 4 in cuts and 25 in cuts  # ราคา|สินค้า ... ภาษา|ไทย
+    assert not [a for a in cuts if 10 < a < 21]  # never inside the Latin run
+    assert list(dictionary_word_cuts("ภาษา\ud800ไทย")) == []  # unreadable: no cut, no error
+
+
+def test_spaceless_with_emoji_offsets_are_code_points():
+    pytest.importorskip("icu4py")
+    from chunkwise.words import dictionary_word_cuts
+
+    text = "😀ภาษาไทย😀日本語は"
+    cuts = [a for a, _ in dictionary_word_cuts(text)]
+    assert all(0 < a < len(text) for a in cuts)
+    assert 1 in cuts and 5 in cuts and 8 in cuts  # 😀|ภาษา|ไทย|😀

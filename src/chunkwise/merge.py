@@ -4,8 +4,9 @@
 pieces greedily while they fit the budget, and splits only the pieces that are too big,
 at the next level down -- the recursive split-and-merge of LangChain's
 RecursiveCharacterTextSplitter, with exact offsets and a hard cap. Below the strategy's
-own levels come words, then grapheme clusters: a piece is cut inside a word only when a
-single word does not fit, and never inside a grapheme cluster or inside a character that
+own levels come words (whitespace, then the dictionary words of scripts written without
+spaces, :mod:`chunkwise.words`), then grapheme clusters: a piece is cut inside a word only
+when a single word does not fit, and never inside a grapheme cluster or inside a character that
 several tokens share. A grapheme cluster larger than the budget on its own becomes a span
 of its own, flagged ``oversize``.
 
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 from ._text import first_cluster_end, grapheme_floor, is_extender, trim, trim_end
 from .boundaries import WORD, HardLineLevel, Level, PositionsLevel, RegexLevel, _run_start
 from .sizers import Measure, _CharMeasure
+from .words import DICTIONARY_WORDS
 
 __all__ = ["END", "HARD", "Span", "add_overlap", "pack"]
 
@@ -465,6 +467,9 @@ def pack(
     all_levels = list(levels)
     if words and not any(lv.name == WORD.name for lv in all_levels):
         all_levels.append(WORD)
+    k = next((i for i, lv in enumerate(all_levels) if lv is WORD), -1)
+    if k >= 0:  # then the words of scripts written without spaces (Thai, CJK, ...)
+        all_levels.insert(k + 1, DICTIONARY_WORDS)
     packer = _Packer(text, measure, budget, all_levels, trim_spans, overlap_pieces, step, max_pieces)
     s, e = trim(text, start, end) if trim_spans else (start, end)
     if s < e:
