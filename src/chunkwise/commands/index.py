@@ -1,0 +1,198 @@
+"""``chunkwise index build`` and ``chunkwise index query``: an embedded vector index of chunks
+(:mod:`chunkwise.index`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import ChunkwiseError, MissingDependencyError
+from ._inputs import STDIN, Failures, classify, gather, read
+from ._options import chunking_options, input_options, make_chunker_or_fail, progress_option
+
+__all__ = ["command"]
+
+_index_option = click.option(
+    "--index",
+    "index_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="The index folder (created by the first build).",
+)
+
+
+@click.group("index")
+def command() -> None:
+    """An embedded vector index of chunks: build it from files, query it.
+
+    The index is a folder: SQLite (documents, chunks with their metadata and hierarchy,
+    embeddings) and a usearch HNSW file. Needs the extra: pip install 'chunkwise[index]'.
+    """
+
+
+@command.command("build")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_index_option
+@chunking_options()
+@input_options(root=True, format=False)
+@click.option(
+    "--model",
+    default=None,
+    help="Embedding model (see chunkwise.embeddings.get_embedder) [default: the index's model, "
+    "else the offline default].",
+)
+@click.option(
+    "--rebuild",
+    is_flag=True,
+    help="When the chunking options or the model differ from the index's, re-chunk and re-embed every "
+    "document (without it, such a build is refused).",
+)
+@click.option("--batch-size", default=64, show_default=True, type=click.IntRange(min=1), help="Texts per embedding call.")
+@progress_option
+@click.pass_context
+def build_command(
+    ctx: click.Context,
+    paths: tuple[Path, ...],
+    index_dir: Path,
+    strategy: str,
+    chunk_size: int,
+    chunk_overlap: int,
+    unit: str,
+    tokenizer: str,
+    params: tuple[str, ...],
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    root: Path | None,
+    encoding: str | None,
+    model: str | None,
+    rebuild: bool,
+    batch_size: int,
+    progress: bool | None,
+) -> None:
+    """Index files and folders: load, chunk (the options of `chunkwise chunk`), embed, store.
+
+    Incremental: a file whose text (and the options) did not change since the last build
+    is not re-embedded; files no longer under PATHS are removed from the index. A build is
+    atomic: a query during it sees the index before it, and an interrupted build leaves the
+    index as it was. A file that cannot be read or chunked is reported and skipped (what
+    the index held for it is kept); the exit status is then 1.
+
+    Example:
+
+        chunkwise index build data/chroma_eval/corpora --index my-index --chunk-size 200
+    """
+    from tqdm import tqdm
+
+    from ..index import Index
+    from ..types import document_id_for_path
+
+    if any(str(p) == STDIN for p in paths):
+        raise click.UsageError("index build reads files and folders, not standard input (-)")
+    chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
+    inputs, skipped = gather(paths, include, exclude, root)
+    if not inputs and not skipped:
+        raise click.UsageError("no file to read under the given paths")
+    failures = Failures()
+    failures.extend(skipped)
+    keep: list[str] = []
+    names: dict[str, Any] = {}
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = tqdm(total=len(inputs), desc="indexing", unit="file", disable=not show, file=sys.stderr)
+
+    def documents() -> Iterator[Any]:
+        for inp in inputs:
+            try:
+                doc = read(inp, encoding=encoding)
+            except Exception as exc:  # noqa: BLE001 - every per-file failure is reported, then skipped
+                failures.add(classify(exc, inp, "read", encoding))
+                keep.append(inp.found.id if inp.found is not None else document_id_for_path(inp.path.name))
+                bar.update()
+                continue
+            names[doc.id] = inp
+            yield doc
+
+    def on_error(doc: Any, exc: BaseException) -> bool:
+        if isinstance(exc, MissingDependencyError) and "embed" in str(exc).lower():
+            return False
+        failures.add(classify(exc, names.get(doc.id, doc.source or doc.id), "chunk"))
+        return True
+
+    try:
+        report = Index(index_dir).build(
+            documents(),
+            chunker=chunker,
+            model=model,
+            rebuild=rebuild,
+            keep=keep,
+            batch_size=batch_size,
+            on_document=lambda doc, what: bar.update(),
+            on_error=on_error,
+        )
+    except (ChunkwiseError, ImportError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        bar.close()
+    click.echo(report.summary() + f"; index {index_dir}", err=True)
+    if report.kept:
+        click.echo(f"kept as they were: {len(report.kept)} documents that could not be read this time", err=True)
+    if failures:
+        click.echo(failures.summary(), err=True)
+        ctx.exit(1)
+
+
+def _preview(text: str, width: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+@command.command("query")
+@click.argument("question")
+@_index_option
+@click.option("-k", "k", default=5, show_default=True, type=click.IntRange(min=1), help="Chunks to match.")
+@click.option(
+    "--return",
+    "returns",
+    type=click.Choice(("chunks", "parents", "window", "merged")),
+    default="chunks",
+    show_default=True,
+    help="What to return for the chunks matched: the chunks; their parents (a hierarchical index); their sentence "
+    "windows (an index built with -p window_sentences=N); merged: a parent in place of most of its children "
+    "(auto-merging).",
+)
+@click.option("--json", "as_json", is_flag=True, help="JSON lines (one result per line) instead of the table.")
+@click.option("--model", default=None, help="Embedding model [default: the one the index was built with].")
+def query_command(index_dir: Path, question: str, k: int, returns: str, as_json: bool, model: str | None) -> None:
+    """Search the index for QUESTION: the k nearest chunks (cosine), best first.
+
+    A table (rank, score, source and span, text) or, with --json, one JSON object per
+    result: rank, score, source, id, document_id, index, start_index, end_index, size, unit,
+    text, context, metadata, matched (the ids of the chunks matched it stands for).
+
+    Example:
+
+        chunkwise index query "What did the president say about inflation?" --index my-index -k 3
+    """
+    from ..index import Index
+
+    try:
+        with Index(index_dir, model=model) as index:
+            hits = index.query(question, k, returns=returns)
+    except (ChunkwiseError, ImportError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    if as_json:
+        for h in hits:
+            click.echo(json.dumps(h.to_dict(), ensure_ascii=False))
+        return
+    if not hits:
+        click.echo("no result (the index is empty)", err=True)
+        return
+    for h in hits:
+        where = f"{h.source or h.chunk.document_id}:{h.chunk.start_index}-{h.chunk.end_index}"
+        click.echo(f"{h.rank:>3}  {h.score:.3f}  {where}")
+        click.echo(f"     {_preview(h.chunk.text, 100)}")

@@ -1,0 +1,179 @@
+"""The SQLite part of an index: documents, chunks, embeddings and the index's settings.
+
+One database file, ``index.sqlite``, in write-ahead-log mode: a build is one transaction
+(readers keep the snapshot they started with until it commits; a build killed before it
+commits leaves the previous state, which SQLite restores on the next open). Standard
+library ``sqlite3`` only: no extension is loaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ..types import Chunk, Document
+
+__all__ = [
+    "DB_NAME",
+    "FORMAT",
+    "config_of",
+    "connect",
+    "content_hash",
+    "row_to_chunk",
+]
+
+DB_NAME = "index.sqlite"
+FORMAT = "1"
+"""The on-disk format; a database of another format is refused with a message."""
+
+SCHEMA = """
+create table if not exists meta (key text primary key, value text not null);
+create table if not exists documents (
+    id text primary key,
+    source text,
+    content_hash text not null,
+    text text not null,
+    metadata text not null
+);
+create table if not exists chunks (
+    key integer primary key autoincrement,
+    id text not null,
+    document_id text not null references documents(id) on delete cascade,
+    position integer not null,
+    start_index integer not null,
+    end_index integer not null,
+    size integer not null,
+    unit text not null,
+    text text not null,
+    context text not null,
+    metadata text not null,
+    level integer,
+    parent_id text,
+    leaf integer not null,
+    embedding blob
+);
+create index if not exists chunks_document on chunks(document_id, position);
+create index if not exists chunks_id on chunks(id);
+"""
+"""``key`` never repeats (autoincrement): a vector file and the rows of one generation
+cannot be confused with those of another. ``embedding`` is the float32 vector of an
+embedded chunk (a leaf), NULL for a parent of a hierarchy (stored for ``--return
+parents`` and ``merged``, never searched)."""
+
+
+def connect(folder: Path, *, create: bool = False) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are begun explicitly), WAL journal,
+    foreign keys on, a 30 s wait for a lock."""
+    path = folder / DB_NAME
+    if not create and not path.is_file():
+        raise FileNotFoundError(path)
+    con = sqlite3.connect(str(path), isolation_level=None, timeout=30.0, check_same_thread=False)
+    con.execute("pragma foreign_keys = on")
+    if create:
+        con.execute("pragma journal_mode = wal")
+        con.executescript(SCHEMA)
+    return con
+
+
+def _jsonable(value: Any) -> Any:
+    return repr(value)
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=_jsonable)
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def config_of(chunker: Any) -> str:
+    """The chunking configuration as a stable string: the chunker's class and its
+    configuration (``repr`` of the frozen dataclass, object addresses removed)."""
+    cls = type(chunker)
+    return f"{cls.__module__}.{cls.__qualname__}:" + _ADDRESS.sub("", repr(chunker))
+
+
+def content_hash(document: Document, config: str, model: str) -> str:
+    """sha256 of what a document's chunks and vectors depend on: its text, its metadata,
+    the chunking configuration and the model."""
+    h = hashlib.sha256()
+    for part in (config, model, dumps(dict(document.metadata)), document.text):
+        data = part.encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def read_meta(con: sqlite3.Connection) -> dict[str, str]:
+    return {k: v for k, v in con.execute("select key, value from meta")}
+
+
+def write_meta(con: sqlite3.Connection, values: Mapping[str, Any]) -> None:
+    con.executemany(
+        "insert into meta(key, value) values (?, ?) on conflict(key) do update set value = excluded.value",
+        [(k, str(v)) for k, v in values.items()],
+    )
+
+
+def insert_document(con: sqlite3.Connection, doc: Document, digest: str) -> None:
+    con.execute(
+        "insert into documents(id, source, content_hash, text, metadata) values (?, ?, ?, ?, ?)",
+        (doc.id, doc.source, digest, doc.text, dumps(dict(doc.metadata))),
+    )
+
+
+def insert_chunks(con: sqlite3.Connection, chunks: Iterable[Chunk], vectors: Mapping[str, Any]) -> list[tuple[int, Any]]:
+    """Insert chunks (``vectors``: chunk id -> float32 vector of those embedded); returns
+    ``(key, vector)`` of the embedded ones, for the vector file."""
+    out: list[tuple[int, Any]] = []
+    for c in chunks:
+        md = c.metadata
+        vec = vectors.get(c.id)
+        cur = con.execute(
+            "insert into chunks(id, document_id, position, start_index, end_index, size, unit, text, context,"
+            " metadata, level, parent_id, leaf, embedding) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                c.id,
+                c.document_id,
+                c.index,
+                c.start_index,
+                c.end_index,
+                c.size,
+                c.unit,
+                c.text,
+                c.context,
+                dumps(dict(md)),
+                md.get("level"),
+                md.get("parent_id"),
+                int(bool(md.get("leaf", True))),
+                None if vec is None else vec.tobytes(),
+            ),
+        )
+        if vec is not None:
+            out.append((int(cur.lastrowid or 0), vec))
+    return out
+
+
+CHUNK_COLUMNS = "key, id, document_id, position, start_index, end_index, size, unit, text, context, metadata"
+
+
+def row_to_chunk(row: tuple[Any, ...]) -> Chunk:
+    """A :class:`Chunk` from a row of ``select CHUNK_COLUMNS``."""
+    _, cid, doc_id, position, start, end, size, unit, text, context, metadata = row
+    return Chunk(
+        text,
+        start,
+        end,
+        index=position,
+        size=size,
+        unit=unit,
+        document_id=doc_id,
+        metadata=json.loads(metadata),
+        context=context,
+        id=cid,
+    )

@@ -1,0 +1,330 @@
+"""The embedded vector index: build, query, incremental rebuilds, expansions, crash safety,
+concurrent readers, the command line."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("usearch")
+
+import chunkwise  # noqa: E402
+from chunkwise.errors import ConfigError  # noqa: E402
+from chunkwise.index import Index, build_index, query  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class CountingEmbedder:
+    """Deterministic bag of hashed words in 32 dimensions; counts the texts it embeds."""
+
+    name = "hash-bag-32"
+    dim = 32
+
+    def __init__(self, delay: float = 0.0) -> None:
+        self.texts: list[str] = []
+        self.delay = delay
+
+    def embed(self, texts):
+        self.texts.extend(texts)
+        if self.delay:
+            time.sleep(self.delay)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for w in t.lower().split():
+                h = hashlib.blake2b(w.strip(".,;:!?").encode("utf-8", "surrogatepass"), digest_size=2).digest()
+                out[i, h[0] % self.dim] += 1.0 if h[1] % 2 else -1.0
+            out[i, 0] += 0.01
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+TOPICS = {
+    "pumps.txt": "The pump moves water uphill. A pump needs a motor. Pumps fail when the seal wears.",
+    "valves.txt": "A valve controls the flow. The valve opens at dawn. Valves close at dusk.",
+    "tanks.md": "# Tanks\n\nA tank stores water. The tank fills at night.\n\n## Cleaning\n\nTanks are cleaned yearly.",
+}
+
+
+def _folder(tmp_path: Path, files: dict[str, str] = TOPICS) -> Path:
+    src = tmp_path / "docs"
+    src.mkdir(exist_ok=True)
+    for name, text in files.items():
+        (src / name).write_text(text, encoding="utf-8")
+    return src
+
+
+def _chunker(**kw):
+    kw.setdefault("chunk_size", 40)
+    return chunkwise.make_chunker(kw.pop("strategy", "recursive"), **kw)
+
+
+def test_build_and_query(tmp_path):
+    src = _folder(tmp_path)
+    emb = CountingEmbedder()
+    report = build_index([src], tmp_path / "ix", chunker=_chunker(), model=emb)
+    assert report.documents == 3 and len(report.added) == 3 and report.embedded == report.chunks == len(emb.texts)
+    hits = query(tmp_path / "ix", "the valve opens at dawn", k=3, model=emb)
+    assert [h.rank for h in hits] == [1, 2, 3]
+    assert hits[0].source.endswith("valves.txt") and "valve opens" in hits[0].chunk.text
+    assert hits[0].score >= hits[1].score >= hits[2].score
+    for h in hits:  # every result is an exact slice of its file
+        text = chunkwise.load(h.source).text
+        assert h.chunk.text == text[h.chunk.start_index : h.chunk.end_index]
+    record = json.loads(json.dumps(hits[0].to_dict()))
+    assert record["rank"] == 1 and record["text"] == hits[0].chunk.text and record["matched"] == [hits[0].chunk.id]
+
+
+def test_rebuild_embeds_only_the_edited_file(tmp_path):
+    src = _folder(tmp_path)
+    build_index([src], tmp_path / "ix", chunker=_chunker(), model=CountingEmbedder())
+    (src / "pumps.txt").write_text("The pump was replaced by a turbine. Turbines spin fast.", encoding="utf-8")
+    emb = CountingEmbedder()
+    with Index(tmp_path / "ix", model=emb) as index:
+        report = index.build([src], chunker=_chunker(), model=emb)
+        expected = [c.text_for_embedding() for c in _chunker().chunk(chunkwise.load(src / "pumps.txt", root=src))]
+        assert emb.texts == expected  # only the edited file's chunks were embedded
+        assert len(report.changed) == 1 and len(report.unchanged) == 2 and not report.added and not report.removed
+        texts = [h.chunk.text for h in index.query("turbine spin", k=20)]
+    assert any("turbine" in t for t in texts) and not any("uphill" in t for t in texts)
+
+
+def test_unchanged_rebuild_embeds_nothing_and_keeps_the_generation(tmp_path):
+    src = _folder(tmp_path)
+    first = build_index([src], tmp_path / "ix", chunker=_chunker(), model=CountingEmbedder())
+    emb = CountingEmbedder()
+    again = build_index([src], tmp_path / "ix", chunker=_chunker(), model=emb)
+    assert emb.texts == [] and again.generation == first.generation and len(again.unchanged) == 3
+
+
+def test_deleted_file_loses_its_chunks(tmp_path):
+    src = _folder(tmp_path)
+    emb = CountingEmbedder()
+    build_index([src], tmp_path / "ix", chunker=_chunker(), model=emb)
+    (src / "valves.txt").unlink()
+    report = build_index([src], tmp_path / "ix", chunker=_chunker(), model=emb)
+    assert len(report.removed) == 1 and report.documents == 2
+    with Index(tmp_path / "ix", model=emb) as index:
+        hits = index.query("valve flow dawn dusk", k=50)
+        assert hits and not any("valve" in h.chunk.text.lower() for h in hits)
+        assert index.info()["chunks"] == len(hits)  # every stored chunk is searchable, no stale vector
+        con = index._connection()
+        assert con.execute("select count(*) from chunks where document_id = ?", (report.removed[0],)).fetchone()[0] == 0
+
+
+def test_changed_configuration_is_refused_then_rebuilt(tmp_path):
+    src = _folder(tmp_path)
+    build_index([src], tmp_path / "ix", chunker=_chunker(), model=CountingEmbedder())
+    with pytest.raises(ConfigError, match=r"chunk_size=40 now 60.*--rebuild"):
+        build_index([src], tmp_path / "ix", chunker=_chunker(chunk_size=60), model=CountingEmbedder())
+
+    class Other(CountingEmbedder):
+        name = "another-model"
+
+    with pytest.raises(ConfigError, match="model: 'hash-bag-32' now 'another-model'"):
+        build_index([src], tmp_path / "ix", chunker=_chunker(), model=Other())
+    emb = CountingEmbedder()
+    report = build_index([src], tmp_path / "ix", chunker=_chunker(chunk_size=60), model=emb, rebuild=True)
+    assert report.rebuilt and len(report.changed) == 3 and len(emb.texts) == report.chunks
+
+
+def test_query_with_another_model_is_refused(tmp_path):
+    src = _folder(tmp_path)
+    build_index([src], tmp_path / "ix", chunker=_chunker(), model=CountingEmbedder())
+
+    class Other(CountingEmbedder):
+        name = "another-model"
+
+    with pytest.raises(ConfigError, match="built with the model 'hash-bag-32'"):
+        query(tmp_path / "ix", "pump", model=Other())
+    with pytest.raises(ConfigError, match="pass the same embedder"):
+        query(tmp_path / "ix", "pump")  # an embedder object is not recorded by name
+    with pytest.raises(ConfigError, match="not a chunkwise index"):
+        query(tmp_path / "nothing", "pump", model=CountingEmbedder())
+    with pytest.raises(ConfigError, match="k must be"):
+        query(tmp_path / "ix", "pump", k=0, model=CountingEmbedder())
+    with pytest.raises(ConfigError, match="returns='all' is unknown"):
+        query(tmp_path / "ix", "pump", returns="all", model=CountingEmbedder())
+
+
+def test_documents_and_duplicate_ids(tmp_path):
+    emb = CountingEmbedder()
+    docs = [chunkwise.Document("alpha beta", id="a"), chunkwise.Document("gamma delta", id="a")]
+    with pytest.raises(ConfigError, match="two documents have the id 'a'"):
+        build_index(docs, tmp_path / "ix", chunker=_chunker(), model=emb)
+    assert not (tmp_path / "ix" / "vectors-00000001.usearch").exists()  # nothing committed
+
+
+HIER = "\n\n".join(
+    f"Section {i}. " + " ".join(f"Sentence {i}.{j} talks about item{i} and thing{j}." for j in range(6))
+    for i in range(4)
+)
+
+
+def test_hierarchy_is_stored_leaves_embedded_parents_returned(tmp_path):
+    pytest.importorskip("chunkwise.evaluation.expand")
+    emb = CountingEmbedder()
+    chunker = chunkwise.make_chunker("hierarchical", chunk_sizes=[400, 100], unit="chars")
+    doc = chunkwise.Document(HIER, id="h")
+    chunks = chunker.chunk(doc)
+    leaves = [c for c in chunks if c.metadata["leaf"]]
+    report = build_index([doc], tmp_path / "ix", chunker=chunker, model=emb)
+    assert report.chunks == len(chunks) and report.embedded == len(leaves) == len(emb.texts)
+    by_id = {c.id: c for c in chunks}
+    with Index(tmp_path / "ix", model=emb) as index:
+        hits = index.query("item2 thing3", k=4)
+        assert all(by_id[h.chunk.id].metadata["leaf"] for h in hits)  # only leaves are searched
+        stored = {h.chunk.id: h.chunk for h in hits}
+        for cid, c in stored.items():
+            assert dict(c.metadata) == dict(by_id[cid].metadata)  # hierarchy metadata kept
+        parents = index.query("item2 thing3", k=4, returns="parents")
+        for p in parents:
+            assert p.chunk.metadata["level"] == 0 and set(p.matched) <= set(p.chunk.metadata["child_ids"])
+            assert p.chunk.text == HIER[p.chunk.start_index : p.chunk.end_index]
+        assert len({p.chunk.id for p in parents}) == len(parents)
+        merged = index.query("item2 thing3", k=len(leaves), returns="merged")
+        assert all(m.chunk.metadata["level"] == 0 for m in merged)  # every leaf matched: all merge up
+        assert sum(len(m.matched) for m in merged) == len(leaves)
+
+
+def test_window_return(tmp_path):
+    pytest.importorskip("chunkwise.evaluation.expand")
+    emb = CountingEmbedder()
+    text = "Pumps start at six. Valves open at seven. Tanks fill by eight. Lights go out at nine."
+    chunker = chunkwise.make_chunker("sentence", chunk_size=25, window_sentences=1)
+    build_index([chunkwise.Document(text, id="w")], tmp_path / "ix", chunker=chunker, model=emb)
+    hit = query(tmp_path / "ix", "valves open at seven", k=1, model=emb)[0]
+    win = query(tmp_path / "ix", "valves open at seven", k=1, returns="window", model=emb)[0]
+    assert win.chunk.text == text[win.chunk.start_index : win.chunk.end_index]
+    assert win.chunk.start_index <= hit.chunk.start_index and hit.chunk.end_index <= win.chunk.end_index
+    assert win.chunk.text == "Pumps start at six. Valves open at seven. Tanks fill by eight."
+    with pytest.raises(ConfigError, match="hierarchical"):
+        query(tmp_path / "ix", "valves", returns="parents", model=emb)
+
+
+# -- crash safety and concurrent readers ---------------------------------------------------
+
+KILL_SCRIPT = textwrap.dedent(
+    """
+    import sys, time
+    sys.path.insert(0, {tests!r})
+    import chunkwise
+    from test_index import CountingEmbedder
+    from chunkwise.index import build_index
+
+    class Marking(CountingEmbedder):
+        def embed(self, texts):
+            open({marker!r}, "a").write("x")
+            time.sleep(0.2)
+            return super().embed(texts)
+
+    docs = [chunkwise.Document(f"version two of document {{i}} " * 5, id=f"d{{i}}") for i in range(40)]
+    build_index(docs, {index!r}, chunker=chunkwise.make_chunker("recursive", chunk_size=40), model=Marking())
+    """
+)
+
+
+def _v1(n: int = 40) -> list:
+    return [chunkwise.Document(f"version one of document {i} " * 5, id=f"d{i}") for i in range(n)]
+
+
+def test_killed_build_leaves_the_previous_index_queryable(tmp_path):
+    ix, marker = tmp_path / "ix", tmp_path / "embedding"
+    emb = CountingEmbedder()
+    first = build_index(_v1(), ix, chunker=_chunker(), model=emb)
+    script = tmp_path / "build.py"
+    script.write_text(KILL_SCRIPT.format(tests=str(Path(__file__).parent), marker=str(marker), index=str(ix)))
+    proc = subprocess.Popen([sys.executable, str(script)], stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not (marker.exists() and len(marker.read_text()) >= 3) and time.monotonic() < deadline:
+        assert proc.poll() is None, proc.stderr.read().decode()
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)  # midway: several documents written in the open transaction
+    proc.wait()
+    proc.stderr.close()
+    with Index(ix, model=emb) as index:
+        assert index.info()["generation"] == str(first.generation)
+        hits = index.query("version document", k=200)
+        assert len(hits) == first.chunks and not any("two" in h.chunk.text for h in hits)
+    second = build_index([chunkwise.Document("version two", id="d0")], ix, chunker=_chunker(), model=emb)
+    assert second.generation == first.generation + 1 and second.documents == 1
+
+
+def test_reader_sees_old_or_new_never_a_mix(tmp_path):
+    ix = tmp_path / "ix"
+    build_index(_v1(20), ix, chunker=_chunker(), model=CountingEmbedder())
+    seen: list[tuple[int, int]] = []
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def read() -> None:
+        try:
+            with Index(ix, model=CountingEmbedder()) as index:
+                while not done.is_set():
+                    texts = [h.chunk.text for h in index.query("version document", k=100)]
+                    seen.append((sum("one" in t for t in texts), sum("two" in t for t in texts)))
+        except BaseException as exc:  # noqa: BLE001 - reported by the main thread
+            errors.append(exc)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        v2 = [chunkwise.Document(f"version two of document {i} " * 5, id=f"d{i}") for i in range(20)]
+        build_index(v2, ix, chunker=_chunker(), model=CountingEmbedder(delay=0.02))
+        time.sleep(0.2)
+    finally:
+        done.set()
+        reader.join()
+    assert not errors, errors
+    assert seen and all(one == 0 or two == 0 for one, two in seen)  # never a mix
+    assert seen[0][0] > 0 and seen[-1][1] > 0  # saw the old state, then the new one
+
+
+def test_import_stays_light():
+    code = (
+        "import sys, chunkwise, chunkwise.cli, chunkwise.index\n"
+        "print(sorted({'usearch', 'numpy'} & set(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# -- command line ----------------------------------------------------------------------------
+
+
+def test_cli_build_query_rebuild(tmp_path):
+    pytest.importorskip("wordllama")
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    src = _folder(tmp_path)
+    ix = str(tmp_path / "ix")
+    runner = CliRunner()
+    r = runner.invoke(cli, ["index", "build", str(src), "--index", ix, "--chunk-size", "20"])
+    assert r.exit_code == 0, r.output
+    assert "3 added" in r.output
+    r = runner.invoke(cli, ["index", "query", "valve opens at dawn", "--index", ix, "-k", "2", "--json"])
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [row["rank"] for row in rows] == [1, 2] and all(row["text"] for row in rows)
+    r = runner.invoke(cli, ["index", "query", "valve", "--index", ix, "-k", "1"])
+    assert r.exit_code == 0 and "1  " in r.stdout and "docs/" in r.stdout
+    (src / "tanks.md").unlink()
+    (src / "bad.txt").write_bytes(b"\xff\xfe\x00\xd8 broken")  # undecodable: reported, skipped
+    r = runner.invoke(cli, ["index", "build", str(src), "--index", ix, "--chunk-size", "20"])
+    assert r.exit_code == 1 and "1 removed" in r.output and "bad.txt" in r.output
+    r = runner.invoke(cli, ["index", "build", str(src), "--index", ix, "--chunk-size", "30"])
+    assert r.exit_code != 0 and "chunk_size=20 now 30" in r.output and "--rebuild" in r.output
+    r = runner.invoke(cli, ["index", "query", "x", "--index", str(tmp_path / "none")])
+    assert r.exit_code == 1 and "not a chunkwise index" in r.output
