@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from ..errors import ChunkwiseError
+from ..evaluation.expand import EXPANSIONS
 from ._inputs import Failures, Input, classify, passed_over, unsupported
 from ._options import chunking_options, input_options, parse_params, progress_option
 
@@ -262,9 +263,12 @@ def run_grid(
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
     encoding: str | None = None,
+    expand: str = "none",
+    merge_ratio: float = 0.5,
 ) -> tuple[list[Any], dict[str, Any], Failures]:
     """Evaluate the grid; returns the results, a run description (for JSON and logs) and
-    the corpus files skipped."""
+    the corpus files skipped. ``expand`` names what is returned for the chunks matched
+    (:mod:`chunkwise.evaluation.expand`)."""
     from ..evaluation import DocumentNames, evaluate_grid
 
     docs, qs, failures = load_inputs(corpus, questions, only_referenced, include, exclude, encoding)
@@ -276,7 +280,17 @@ def run_grid(
     show = sys.stderr.isatty() if progress is None else progress
     t0 = time.perf_counter()
     try:
-        results = evaluate_grid(docs, qs, configs, embedder, k, budget_tokens=budget_tokens, progress=show)
+        results = evaluate_grid(
+            docs,
+            qs,
+            configs,
+            embedder,
+            k,
+            budget_tokens=budget_tokens,
+            progress=show,
+            expand=expand,
+            merge_ratio=merge_ratio,
+        )
     except ChunkwiseError as exc:
         raise click.ClickException(str(exc)) from exc
     elapsed = time.perf_counter() - t0
@@ -289,6 +303,7 @@ def run_grid(
         "model": getattr(embedder, "name", repr(embedder)),
         "k": k,
         "budget_tokens": budget_tokens,
+        "expand": expand,
         "seconds": round(elapsed, 2),
         "embedded": getattr(embedder, "calls", None),
         "skipped": [{"file": f.name, "kind": f.kind, "reason": f.reason} for f in failures.items],
@@ -317,6 +332,23 @@ def _summary(info: dict[str, Any]) -> str:
     help="Where results.csv, results.json and results.png go.",
 )
 @click.option(
+    "--expand",
+    type=click.Choice(EXPANSIONS),
+    default="none",
+    show_default=True,
+    help="What is returned, and scored, for the chunks matched: the chunk itself, its sentence window "
+    "(sentence strategy with -p window_sentences=N), its parent, or auto-merged parents (hierarchical "
+    "strategy: only the leaves are matched). Tokens and --budget-tokens count what is returned.",
+)
+@click.option(
+    "--merge-ratio",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=0.5,
+    show_default=True,
+    help="For --expand merged: the share of a parent's children that must be matched for the parent to "
+    "replace them.",
+)
+@click.option(
     "--plot/--no-plot",
     default=True,
     show_default=True,
@@ -343,6 +375,8 @@ def command(
     unit: str,
     tokenizer: str,
     params: tuple[str, ...],
+    expand: str,
+    merge_ratio: float,
     output_dir: Path,
     plot: bool,
 ) -> None:
@@ -378,6 +412,8 @@ def command(
         include,
         exclude,
         encoding,
+        expand,
+        merge_ratio,
     )
     rows = [r.row() for r in results]
     click.echo(format_table(rows, TABLE_COLUMNS))

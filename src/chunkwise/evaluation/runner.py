@@ -20,6 +20,7 @@ from ..chunkers.base import BaseChunker
 from ..errors import ConfigError
 from ..sizers import Sizer, get_sizer
 from ..types import Chunk, Document
+from .expand import Expander, check_expansion
 from .index import ExactIndex
 from .metrics import QuestionScores, SpanRef, mean_scores, score_question
 from .probes import Question, check_questions
@@ -189,7 +190,8 @@ def evaluate(
     *,
     budget_tokens: int | None = None,
     token_sizer: Sizer | None = None,
-    expand: Callable[[Chunk], SpanRef] | None = None,
+    expand: str | Callable[[Chunk], SpanRef] | None = None,
+    merge_ratio: float = 0.5,
     query_vectors: Any = None,
     label: str | None = None,
     batch_size: int = 256,
@@ -216,9 +218,17 @@ def evaluate(
         budget_tokens: if given, k is chosen so that a question retrieves about this many
             tokens (``round(budget / mean chunk tokens)``), replacing ``k``.
         token_sizer: counts the tokens retrieved (default cl100k, exact).
-        expand: maps a retrieved chunk to the span actually returned (a parent-child
-            configuration returns the parent's span for a child); returned spans that
-            repeat keep their first rank. Default: the chunk's own span.
+        expand: what is returned for the chunks matched, and scored: a name of
+            :mod:`chunkwise.evaluation.expand` (``"none"``, ``"window"``: the sentence
+            window, ``"parent"``: the parent chunk, ``"merged"``: auto-merging), or a
+            function mapping a matched chunk to the span returned. Returned spans that
+            repeat keep their first rank; tokens and ``k`` count returned spans. Under
+            ``"parent"`` and ``"merged"`` only the leaves of the hierarchy are embedded
+            and matched. ``"merged"`` matches ``k`` leaves and merges them (fewer spans
+            may come back); with ``budget_tokens`` it matches leaves, best first, while
+            the merged spans stay within the budget (at least one).
+        merge_ratio: for ``expand="merged"``: the share of a parent's children that must
+            be matched for the parent to replace them (default 0.5).
         query_vectors: the questions' vectors, ``[len(questions), dim]``, if already
             computed (a grid embeds them once).
         label: a name for the result (default: the chunker's strategy and sizes).
@@ -229,8 +239,9 @@ def evaluate(
         An :class:`EvaluationResult` with per-question scores and their means.
 
     Raises:
-        ConfigError: ``k < 1``, or a reference names an unknown document (or a name
-            several documents share) or does not match its text.
+        ConfigError: ``k < 1``, an unknown expansion or chunks without its metadata, or
+            a reference names an unknown document (or a name several documents share)
+            or does not match its text.
 
     Method:
         Smith & Troynikov, "Evaluating Chunking Strategies for Retrieval" (Chroma
@@ -244,6 +255,8 @@ def evaluate(
     """
     if k < 1:
         raise ConfigError(f"k ({k}) must be at least 1")
+    if isinstance(expand, str):
+        check_expansion(expand)
     questions = check_questions(questions, documents)  # names resolved to document ids
     texts = {d.id: d.text for d in documents}
     sizer = token_sizer if token_sizer is not None else get_sizer("tokens", "cl100k_base")
@@ -255,6 +268,10 @@ def evaluate(
     # (the upper levels stay in all_chunks, for an expansion that returns a parent)
     chunks = [c for c in all_chunks if c.metadata.get("leaf", True)]
     seconds["chunk"] = time.perf_counter() - t0
+    # checked before embedding: the chunks carry what the expansion reads
+    expander = Expander(all_chunks, expand, merge_ratio=merge_ratio) if isinstance(expand, str) else None
+    if expander is not None and expander.how == "none":
+        expander = None
 
     t0 = time.perf_counter()
     vectors = _embed(embedder, [c.text_for_embedding() for c in chunks], batch_size, tick)
@@ -263,10 +280,16 @@ def evaluate(
     seconds["embed"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    spans: list[SpanRef] = [expand(c) if expand else (c.document_id, c.start_index, c.end_index) for c in chunks]
+    mapped = callable(expand) or expander is not None
+    if expander is not None and expander.per_hit:
+        spans: list[SpanRef] = [expander.one(c).span for c in chunks]
+    elif callable(expand):
+        spans = [expand(c) for c in chunks]
+    else:
+        spans = [(c.document_id, c.start_index, c.end_index) for c in chunks]
     # a chunk measured in this sizer's unit already knows its exact count
     token_memo: dict[SpanRef, int] = {
-        (c.document_id, c.start_index, c.end_index): c.size for c in chunks if not expand and c.unit == sizer.unit
+        (c.document_id, c.start_index, c.end_index): c.size for c in all_chunks if c.unit == sizer.unit
     }
 
     def tokens_of(span: SpanRef) -> int:
@@ -275,20 +298,24 @@ def evaluate(
             token_memo[span] = sizer.count(texts[doc][s:e]) if doc in texts else 0
         return token_memo[span]
 
-    candidates = list(dict.fromkeys(spans))
-    mean_tokens = sum(tokens_of(s) for s in candidates) / len(candidates) if candidates else 0.0
-    if budget_tokens is not None:
-        k = choose_k(budget_tokens, mean_tokens)
     index = ExactIndex(vectors)
-    # Search deeper than k when expansion can merge hits, so k distinct spans come back.
-    depth = len(chunks) if expand else k
-    ids, _ = index.search(query_vectors, depth)
+    if expander is not None and not expander.per_hit:  # merged: what returns depends on the hits together
+        candidates = list(dict.fromkeys((c.document_id, c.start_index, c.end_index) for c in all_chunks))
+        returned_lists, k = _merged_returns(index, query_vectors, chunks, expander, k, budget_tokens, tokens_of)
+        flat = [sp for r in returned_lists for sp in r]
+        mean_tokens = sum(tokens_of(sp) for sp in flat) / len(flat) if flat else 0.0
+    else:
+        candidates = list(dict.fromkeys(spans))
+        mean_tokens = sum(tokens_of(s) for s in candidates) / len(candidates) if candidates else 0.0
+        if budget_tokens is not None:
+            k = choose_k(budget_tokens, mean_tokens)
+        # an expansion can return one span for several hits: search deeper, so k distinct come back
+        returned_lists = _top_distinct(index, query_vectors, spans, k, deep=mapped)
     seconds["search"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
     scores = []
-    for q, hits in zip(questions, ids):
-        returned = list(dict.fromkeys(spans[i] for i in hits))[:k]
+    for q, returned in zip(questions, returned_lists):
         scores.append(score_question(returned, q.references, candidates, [tokens_of(s) for s in returned]))
     seconds["score"] = time.perf_counter() - t0
     name = label or f"{chunker.name or type(chunker).__name__}/{chunker.chunk_size}/{chunker.chunk_overlap}"
@@ -304,6 +331,62 @@ def evaluate(
     )
 
 
+def _top_distinct(index: ExactIndex, queries: Any, spans: Sequence[SpanRef], k: int, deep: bool) -> list[list[SpanRef]]:
+    """Per query, the first ``k`` distinct spans of its hits, best first (searching all
+    rows for a query whose first hits repeat spans too often)."""
+    n = len(index)
+    depth = min(n, 4 * k + 32) if deep else k
+    ids, _ = index.search(queries, depth)
+    out = []
+    for qi, hits in enumerate(ids):
+        got = list(dict.fromkeys(spans[i] for i in hits))
+        if len(got) < k and depth < n:
+            hits = index.search(queries[qi : qi + 1], n)[0][0]
+            got = list(dict.fromkeys(spans[i] for i in hits))
+        out.append(got[:k])
+    return out
+
+
+def _merged_returns(
+    index: ExactIndex,
+    queries: Any,
+    leaves: Sequence[Chunk],
+    expander: Expander,
+    k: int,
+    budget: int | None,
+    tokens_of: Callable[[SpanRef], int],
+) -> tuple[list[list[SpanRef]], int]:
+    """Auto-merging per query: the top ``k`` leaves merged; with ``budget``, the most
+    leaves (best first, at least one) whose merged spans hold at most ``budget`` tokens.
+    Returns the spans per query and the (mean) number of leaves matched."""
+    n = len(index)
+    if budget is None:
+        ids, _ = index.search(queries, k)
+        return [[r.span for r in expander.expand([leaves[i] for i in hits])] for hits in ids], k
+    mean_leaf = sum(tokens_of((c.document_id, c.start_index, c.end_index)) for c in leaves) / n if n else 0.0
+    depth = min(n, 4 * choose_k(budget, mean_leaf) + 32)
+    ids, _ = index.search(queries, depth)
+    out: list[list[SpanRef]] = []
+    used: list[int] = []
+    for qi, hits in enumerate(ids):
+        best: list[SpanRef] = []
+        matched = m = 0
+        while True:
+            if m == len(hits):
+                if len(hits) < n:  # every hit fitted: search all rows and go on
+                    hits = index.search(queries[qi : qi + 1], n)[0][0]
+                    continue
+                break
+            m += 1
+            spans = [r.span for r in expander.expand([leaves[i] for i in hits[:m]])]
+            if m > 1 and sum(tokens_of(s) for s in spans) > budget:
+                break
+            best, matched = spans, m
+        out.append(best)
+        used.append(matched)
+    return out, round(sum(used) / len(used)) if used else k
+
+
 def evaluate_grid(
     documents: Sequence[Document],
     questions: Sequence[Question],
@@ -314,11 +397,15 @@ def evaluate_grid(
     budget_tokens: int | None = None,
     progress: bool = False,
     batch_size: int = 256,
+    expand: str | None = None,
+    merge_ratio: float = 0.5,
 ) -> list[EvaluationResult]:
     """Evaluate several configurations on the same probe set, questions embedded once.
 
     Args:
-        documents, questions, embedder, k, budget_tokens, batch_size: as :func:`evaluate`.
+        documents, questions, embedder, k, budget_tokens, batch_size, expand,
+            merge_ratio: as :func:`evaluate` (``expand`` by name; a configuration's label
+            ends with `` expand=<name>`` unless it is ``"none"``).
         configs: the configurations (see :func:`make_grid`).
         progress: show progress bars (tqdm, on standard error): configurations done, and
             chunks embedded or found in the cache.
@@ -334,6 +421,7 @@ def evaluate_grid(
     from tqdm import tqdm
 
     chunkers = [c.make_chunker() for c in configs]  # validate every configuration first
+    suffix = f" expand={check_expansion(expand)}" if expand is not None and expand != "none" else ""
     sizer = get_sizer("tokens", "cl100k_base")
     questions = check_questions(questions, documents)  # names resolved to document ids
     qvecs = _embed(embedder, [q.text for q in questions], batch_size, None)
@@ -357,7 +445,9 @@ def evaluate_grid(
                 budget_tokens=budget_tokens,
                 token_sizer=sizer,
                 query_vectors=qvecs,
-                label=cfg.label,
+                label=cfg.label + suffix,
+                expand=expand,
+                merge_ratio=merge_ratio,
                 batch_size=batch_size,
                 tick=texts.update,
             )

@@ -1,0 +1,288 @@
+"""Expansions (none, window, parent, merged): what a retriever returns for the chunks it
+matched, on hand-made hierarchies that follow the metadata contract, on the real
+hierarchical and sentence-window strategies, and through evaluate() and the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise import ConfigError
+from chunkwise.evaluation.expand import EXPANSIONS, Expander, Returned, expand
+from chunkwise.types import Chunk
+
+TEXT = "".join(chr(ord("a") + i % 26) for i in range(120))
+
+
+def _chunk(cid: str, start: int, end: int, level: int, parent: str | None, children: list[str]) -> Chunk:
+    return Chunk(
+        text=TEXT[start:end],
+        start_index=start,
+        end_index=end,
+        index=0,
+        size=end - start,
+        unit="chars",
+        document_id="doc",
+        metadata={"level": level, "parent_id": parent, "child_ids": children, "leaf": not children},
+        id=cid,
+    )
+
+
+def hierarchy() -> dict[str, Chunk]:
+    """Three levels: root [0,120) > A [0,40) with leaves a1, a2 and B [40,120) with leaves
+    b1, b2, b3."""
+    spec = [
+        ("root", 0, 120, 0, None, ["A", "B"]),
+        ("A", 0, 40, 1, "root", ["a1", "a2"]),
+        ("a1", 0, 20, 2, "A", []),
+        ("a2", 20, 40, 2, "A", []),
+        ("B", 40, 120, 1, "root", ["b1", "b2", "b3"]),
+        ("b1", 40, 60, 2, "B", []),
+        ("b2", 60, 90, 2, "B", []),
+        ("b3", 90, 120, 2, "B", []),
+    ]
+    return {s[0]: _chunk(*s) for s in spec}
+
+
+def _ids(returned: list[Returned]) -> list[str | None]:
+    return [r.chunk_id for r in returned]
+
+
+def test_none_returns_each_span_once_at_its_first_rank():
+    h = hierarchy()
+    out = expand([h["b1"], h["a1"], h["b1"]], "none", chunks=h)
+    assert _ids(out) == ["b1", "a1"]
+    assert out[0].span == ("doc", 40, 60) and out[0].hits == ("b1",)
+
+
+def test_parent_returns_the_parent_span_once_with_every_hit_it_stands_for():
+    h = hierarchy()
+    out = expand([h["b2"], h["a1"], h["b1"], h["root"]], "parent", chunks=h)
+    assert _ids(out) == ["B", "A", "root"]  # the top level returns itself
+    assert out[0].hits == ("b2", "b1") and out[0].span == ("doc", 40, 120)
+
+
+def test_merged_replaces_children_when_at_least_the_ratio_is_matched():
+    h = hierarchy()
+    # A: 2 of 2 children; B: 1 of 3; the root then has A (1 of 2) -> merged at 0.5
+    assert _ids(expand([h["b1"], h["a1"], h["a2"]], "merged", chunks=h)) == ["root"]
+    # at 0.75 the root needs both of its children: A alone is not enough
+    out = expand([h["b1"], h["a1"], h["a2"]], "merged", chunks=h, merge_ratio=0.75)
+    assert _ids(out) == ["b1", "A"]
+    assert out[1].hits == ("a1", "a2")  # A takes the rank of its best child (a1, rank 1)
+
+
+def test_merged_is_at_least_the_ratio_not_more_than():
+    h = hierarchy()
+    # B has three children: 2/3 >= 0.6 merges, 1/3 does not
+    assert _ids(expand([h["b3"], h["b1"]], "merged", chunks=h, merge_ratio=0.6)) == ["B"]
+    assert _ids(expand([h["b3"], h["a1"]], "merged", chunks=h, merge_ratio=0.6)) == ["b3", "a1"]
+    assert _ids(expand([h["a1"]], "merged", chunks=h, merge_ratio=0.5)) == ["root"]  # 1/2 at every level
+
+
+def test_merged_recurses_up_the_levels_and_keeps_rank_order():
+    h = hierarchy()
+    hits = [h["b2"], h["a2"], h["b3"], h["a1"]]
+    out = expand(hits, "merged", chunks=h, merge_ratio=0.6)
+    # B (2 of 3) and A (2 of 2) merge; then the root has both children (2 of 2)
+    assert _ids(out) == ["root"] and out[0].hits == ("b2", "a2", "b3", "a1")
+    out = expand([h["b2"], h["a2"], h["b3"]], "merged", chunks=h, merge_ratio=0.6)
+    assert _ids(out) == ["B", "a2"]  # B at b2's rank, a2 (1 of 2 < 0.6) stays
+
+
+def test_merged_drops_a_chunk_inside_a_returned_ancestor():
+    h = hierarchy()
+    out = expand([h["b1"], h["B"]], "merged", chunks=h, merge_ratio=1.0)
+    assert _ids(out) == ["B"] and out[0].hits == ("b1", "B")
+
+
+def test_window_returns_the_window_span():
+    text = "Pumps start at six. Valves open at seven. Tanks fill by eight. Trucks leave at nine."
+    chunks = chunkwise.chunk(text, strategy="sentence", chunk_size=100, window_sentences=1)
+    out = expand([chunks[2], chunks[1], chunks[2]], "window")
+    assert [text[r.start : r.end] for r in out] == [
+        "Valves open at seven. Tanks fill by eight. Trucks leave at nine.",
+        "Pumps start at six. Valves open at seven. Tanks fill by eight.",
+    ]
+    assert out[0].chunk_id is None and out[0].hits == (chunks[2].id,)
+
+
+@pytest.mark.parametrize(
+    ("how", "kwargs", "fragment"),
+    [
+        ("parents", {}, "expand must be one of 'none', 'window', 'parent', 'merged'"),
+        ("merged", {"merge_ratio": 0}, "merge_ratio (0) must be a number above 0 and at most 1"),
+        ("merged", {"merge_ratio": 1.5}, "merge_ratio (1.5)"),
+        ("window", {}, "window_sentences=N"),
+        ("parent", {}, "strategy='hierarchical'"),
+    ],
+)
+def test_invalid_expansions_name_the_fix(how, kwargs, fragment):
+    flat = chunkwise.chunk("One. Two. Three.", strategy="sentence", chunk_size=5)
+    with pytest.raises(ConfigError) as err:
+        Expander(flat, how, **kwargs)
+    assert fragment in str(err.value)
+
+
+def test_a_parent_not_among_the_chunks_is_an_error():
+    h = hierarchy()
+    leaves = [c for c in h.values() if c.metadata["leaf"]]
+    with pytest.raises(ConfigError, match="not among the chunks.*without leaves_only"):
+        expand(leaves[:1], "parent", chunks=leaves)
+
+
+def test_searchable_chunks_are_the_leaves_for_parent_and_merged():
+    chunks = list(hierarchy().values())
+    assert [chunks[i].id for i in Expander(chunks, "merged").searchable()] == ["a1", "a2", "b1", "b2", "b3"]
+    assert len(Expander(chunks, "none").searchable()) == len(chunks)
+
+
+PROSE = " ".join(
+    f"Sentence {i} of the report says that {w} matters. "
+    + ("\n\n" if i % 5 == 4 else "")
+    for i, w in enumerate(["water", "power", "roads", "schools", "parks", "trains", "food", "air"] * 6)
+)
+
+
+def _tree():
+    return chunkwise.chunk(PROSE, strategy="hierarchical", chunk_sizes=[120, 40, 12], unit="words")
+
+
+def test_merging_every_leaf_of_the_real_hierarchy_gives_the_top_level():
+    chunks = _tree()
+    leaves = [c for c in chunks if c.metadata["leaf"]]
+    roots = [(c.start_index, c.end_index) for c in chunks if c.metadata["level"] == 0]
+    out = expand(leaves, "merged", chunks=chunks, merge_ratio=1.0)
+    assert [(r.start, r.end) for r in out] == roots
+    assert len(roots) > 1 and len(leaves) > 3 * len(roots)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), ratio=st.sampled_from([0.3, 0.5, 0.67, 1.0]), how=st.sampled_from(EXPANSIONS))
+def test_expansions_of_the_real_hierarchy_cover_every_hit(seed, ratio, how):
+    chunks = _tree()
+    if how == "window":
+        return  # the hierarchy has no windows (its own test above)
+    by_id = {c.id: c for c in chunks}
+    leaves = [c for c in chunks if c.metadata["leaf"]]
+    rng = random.Random(seed)
+    hits = rng.sample(leaves, rng.randint(1, len(leaves)))
+    out = expand(hits, how, chunks=chunks, merge_ratio=ratio)
+    spans = [r.span for r in out]
+    assert len(set(spans)) == len(spans)  # each span once
+    # every hit is inside the span returned for it, and each hit is accounted for once
+    rank = {c.id: i for i, c in enumerate(hits)}
+    assert sorted(i for r in out for i in r.hits) == sorted(rank)
+    for r in out:
+        assert r.chunk_id is not None and by_id[r.chunk_id].start_index == r.start
+        for hid in r.hits:
+            assert r.start <= by_id[hid].start_index and by_id[hid].end_index <= r.end
+    # rank order: each returned span at the rank of its best hit
+    firsts = [min(rank[i] for i in r.hits) for r in out]
+    assert firsts == sorted(firsts)
+    if how == "merged":  # no returned span inside another
+        for a in out:
+            for b in out:
+                assert a is b or not (b.start <= a.start and a.end <= b.end)
+
+
+# -- through evaluate() and the CLI --------------------------------------------------------
+
+np = pytest.importorskip("numpy")
+
+
+class Words:
+    """A deterministic test embedder: hashed bag of lower-cased words."""
+
+    name = "test-words-32"
+    dim = 32
+
+    def embed(self, texts):  # type: ignore[no-untyped-def]
+        import hashlib
+
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for w in t.lower().split():
+                h = hashlib.blake2b(w.strip(".,").encode(), digest_size=4).digest()
+                out[i, int.from_bytes(h, "little") % self.dim] += 1.0
+        n = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.where(n == 0, 1.0, n)
+
+
+def _question(text: str, part: str):
+    from chunkwise.evaluation import Question
+
+    s = text.index(part)
+    return Question(id="q", text=part, references=(("d", s, s + len(part)),))
+
+
+def test_evaluate_scores_the_windows_returned_and_counts_their_tokens():
+    from chunkwise.evaluation import evaluate
+
+    text = "Owls hunt at night. Bees make honey in hives. Whales sing long songs. Ants carry green leaves."
+    doc = chunkwise.Document(text, id="d")
+    q = _question(text, "Whales sing long songs.")
+    chunker = chunkwise.make_chunker("sentence", chunk_size=50, window_sentences=1)
+    plain = evaluate([doc], [q], chunker, Words(), k=1)
+    window = evaluate([doc], [q], chunker, Words(), k=1, expand="window")
+    assert plain.scores[0].recall == 1.0 and window.scores[0].recall == 1.0
+    assert window.n_chunks == plain.n_chunks == 4
+    returned = "Bees make honey in hives. Whales sing long songs. Ants carry green leaves."
+    assert window.scores[0].precision == pytest.approx(len("Whales sing long songs.") / len(returned))
+    assert window.scores[0].tokens > plain.scores[0].tokens  # tokens count what is returned
+    # at a budget, k counts returned windows: fewer of them than sentences
+    small = evaluate([doc], [q], chunker, Words(), budget_tokens=24)
+    wide = evaluate([doc], [q], chunker, Words(), budget_tokens=24, expand="window")
+    assert wide.k < small.k
+
+
+def test_evaluate_merged_stays_within_the_budget():
+    from chunkwise.evaluation import evaluate
+
+    doc = chunkwise.Document(PROSE, id="d")
+    q = _question(PROSE, "Sentence 12 of the report says that parks matters.")
+    chunker = chunkwise.make_chunker("hierarchical", chunk_sizes=[120, 40, 12], unit="words")
+    for budget in (20, 60, 200):
+        res = evaluate([doc], [q], chunker, Words(), budget_tokens=budget, expand="merged")
+        assert res.scores[0].tokens <= budget or res.k == 1
+        assert res.scores[0].k >= 1
+    parent = evaluate([doc], [q], chunker, Words(), k=2, expand="parent")
+    assert parent.scores[0].recall == 1.0
+    with pytest.raises(ConfigError, match="window_sentences"):
+        evaluate([doc], [q], chunker, Words(), k=2, expand="window")
+    with pytest.raises(ConfigError, match="expand must be one of"):
+        evaluate([doc], [q], chunker, Words(), k=2, expand="grandparent")
+
+
+def test_cli_expand_window(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import chunkwise.embeddings as embeddings
+    from chunkwise.cli import cli
+
+    monkeypatch.setattr(embeddings, "get_embedder", lambda model=None, **kw: Words())
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    text = "Owls hunt at night. Bees make honey in hives. Whales sing long songs. Ants carry green leaves.\n"
+    (corpus / "animals.txt").write_text(text, encoding="utf-8")
+    s = text.index("Whales")
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(
+        json.dumps({"question": "whales sing", "document_id": "animals", "references": [
+            {"start_index": s, "end_index": s + len("Whales sing long songs.")}]}) + "\n",
+        encoding="utf-8",
+    )
+    args = ["eval", "--corpus", str(corpus), "--questions", str(questions), "--strategy", "sentence",
+            "--chunk-size", "50", "--unit", "chars", "-p", "window_sentences=1", "--k", "1", "--no-cache",
+            "--no-plot", "-o", str(tmp_path / "out")]
+    result = CliRunner().invoke(cli, [*args, "--expand", "window"])
+    assert result.exit_code == 0, result.output
+    row = json.loads((tmp_path / "out" / "results.json").read_text())["results"][0]
+    assert row["config"].endswith("expand=window") and row["recall"] == 1.0 and row["precision"] < 1.0
+    bad = CliRunner().invoke(cli, [*args, "--expand", "parent"])
+    assert bad.exit_code != 0 and "strategy='hierarchical'" in bad.output
