@@ -27,6 +27,7 @@ Stores and settings:
 * ``usearch``: HNSW (connectivity 16, expansion_add 128, expansion_search 64), f32, cosine;
   saved to one file; queried from the file memory-mapped (``view=True``) as
   ``chunkwise index`` does.
+* ``usearch-i8``: the same with vectors quantised to 8-bit integers in the graph.
 * ``sqlite-vec``: a ``vec0`` virtual table (exact, brute force, float32, cosine) in a
   SQLite file, through ``apsw`` (the standard library's ``sqlite3`` of many Python builds
   cannot load extensions).
@@ -120,11 +121,11 @@ def _query_loop(search, queries: np.ndarray) -> tuple[list[list[int]], list[floa
     return found, times
 
 
-def run_usearch(base, queries, folder: Path) -> dict:
+def run_usearch(base, queries, folder: Path, dtype: str = "f32") -> dict:
     from usearch.index import Index
 
     t0 = time.perf_counter()
-    index = Index(ndim=base.shape[1], metric="cos", dtype="f32", connectivity=16, expansion_add=128, expansion_search=64)
+    index = Index(ndim=base.shape[1], metric="cos", dtype=dtype, connectivity=16, expansion_add=128, expansion_search=64)
     index.add(np.arange(len(base), dtype=np.uint64), base, threads=2)
     index.save(str(folder / "vectors.usearch"))
     build = time.perf_counter() - t0
@@ -221,6 +222,7 @@ def run_faiss(base, queries, folder: Path) -> dict:
 
 STORES = {
     "usearch": run_usearch,
+    "usearch-i8": lambda base, queries, folder: run_usearch(base, queries, folder, "i8"),
     "sqlite-vec": run_sqlite_vec,
     "lancedb": run_lancedb,
     "hnswlib": run_hnswlib,

@@ -328,3 +328,31 @@ def test_cli_build_query_rebuild(tmp_path):
     assert r.exit_code != 0 and "chunk_size=20 now 30" in r.output and "--rebuild" in r.output
     r = runner.invoke(cli, ["index", "query", "x", "--index", str(tmp_path / "none")])
     assert r.exit_code == 1 and "not a chunkwise index" in r.output
+
+
+def test_readme_index_commands_run(tmp_path):
+    """The README's `chunkwise index` lines run as shown (into a temporary index folder)."""
+    pytest.importorskip("wordllama")
+    pytest.importorskip("tiktoken")
+    import re
+
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = [
+        line
+        for block in re.findall(r"```console\n(.*?)```", readme, flags=re.S)
+        for line in block.splitlines()
+        if line.startswith("chunkwise index ")
+    ]
+    assert [line.split()[2] for line in lines[:2]] == ["build", "query"]
+    import shlex
+
+    for line in lines:
+        args = shlex.split(line)[1:]
+        args[args.index("--index") + 1] = str(tmp_path / "ix")
+        result = CliRunner().invoke(cli, args, catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+    assert "state_of_the_union.md" in result.stdout or "finance.md" in result.stdout
