@@ -396,7 +396,8 @@ def _even(
     hi = min(right.end, m.advance(left.start, right.end, total - floor) + 64)
     usable = [lv for lv in levels if lv.name != WORD.name]
     if left.boundary in (WORD.name, HARD):  # the cut is inside a sentence already
-        usable.append(WORD)
+        # the word level as the strategy gave it (guarded: no cut inside a kept atom or glue)
+        usable += [lv for lv in levels if lv.name == WORD.name][:1] or [WORD]
     for level in usable:
         best: tuple[int, int, int] | None = None  # (unevenness, piece end, next start)
         avoid = getattr(level, "avoid", None)

@@ -18,9 +18,13 @@ AUTO_BY_FORMAT: dict[str, str] = {
     "csv": "table",
     "tsv": "table",
     "code": "code",
+    "chat": "conversation",
+    "srt": "conversation",
+    "vtt": "conversation",
 }
 """The strategy ``auto`` uses for each document format (``metadata["format"]``, set by
-the loader); ``recursive`` for every other. A new format is one entry here."""
+the loader); ``recursive`` for every other (``conversation`` for plain text whose lines
+are mostly speaker turns). A new format is one entry here."""
 
 STRUCTURED_FORMATS = tuple(f for f, s in AUTO_BY_FORMAT.items() if s == "markdown")
 """Document formats that ``auto`` chunks by their headings."""
@@ -87,10 +91,19 @@ def auto_strategy(document: Any) -> str:
     records for ``.md``, ``.markdown``, ``.html`` and ``.htm`` files), ``"recursive"``
     otherwise; ``"table"`` for ``"csv"`` and ``"tsv"`` (``.csv``, ``.tsv`` files);
     ``"code"`` for ``"code"`` (source files: ``.py``, ``.ts``, ``.java``, ...) when a parser
-    of its language is installed; a plain ``str`` is text, so ``"recursive"``."""
+    of its language is installed; ``"conversation"`` for ``"chat"``, ``"srt"`` and ``"vtt"``
+    (chat JSON, subtitles) and for plain text (format ``"text"``, or a ``str``) whose
+    lines are mostly speaker turns
+    (:func:`chunkwise.parsers.conversation.looks_like_conversation`); else ``"recursive"``."""
     metadata = getattr(document, "metadata", None)
     fmt = metadata.get("format") if metadata is not None else None
     name = AUTO_BY_FORMAT.get(fmt, "recursive") if isinstance(fmt, str) else "recursive"
+    if name == "recursive" and fmt in (None, "text"):
+        from .parsers.conversation import looks_like_conversation
+
+        text = document if isinstance(document, str) else getattr(document, "text", None)
+        if isinstance(text, str) and looks_like_conversation(text):
+            return "conversation"
     if name == "code" and not _code_readable(metadata.get("language")):  # type: ignore[union-attr]
         return "recursive"
     return name

@@ -19,10 +19,12 @@ from typing import Any
 
 from ..errors import LoadError, UnsupportedFormatError
 from ..types import Document, document_id_for, document_id_for_path
+from . import chat as _chat
 from . import code as _code
 from . import csv as _csv
 from . import html as _html
 from . import markdown as _markdown
+from . import subtitles as _subtitles
 from . import text as _text
 from .base import (
     HEAD_BYTES,
@@ -58,13 +60,14 @@ __all__ = [
     "unregister_loader",
 ]
 
-FORMATS = ("text", "markdown", "html", "csv", "tsv", "code")
+FORMATS = ("text", "markdown", "html", "csv", "tsv", "code", "json", "chat", "srt", "vtt")
 """The formats of the built-in loaders."""
 
 SUFFIXES = {
     s: ld.format
     for ld in (
-        _text.TextLoader, _markdown.MarkdownLoader, _html.HtmlLoader, _csv.CsvLoader, _csv.TsvLoader, _code.CodeLoader
+        _text.TextLoader, _markdown.MarkdownLoader, _html.HtmlLoader, _csv.CsvLoader, _csv.TsvLoader, _code.CodeLoader,
+        _chat.JsonLoader, _subtitles.SrtLoader, _subtitles.VttLoader,
     )
     for s in ld.suffixes
 }

@@ -1,0 +1,67 @@
+"""Subtitles: SubRip (``.srt``) and WebVTT (``.vtt``), kept exactly as decoded.
+
+The text is the file's own (cue numbers, timing lines and cue text, line ends as they
+are), so chunk offsets index the file and every cue keeps its times: the
+``conversation`` strategy reads each cue as a turn with its ``start_time`` and
+``end_time``, and ``auto`` chooses it for both formats.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ..types import Document
+from .base import Loader, register_loader
+
+__all__ = ["SrtLoader", "VttLoader"]
+
+# the start of an SRT file: a cue number, then a timing line
+_SRT_HEAD = re.compile(rb"\s*\d+[ \t]*\r?\n[ \t]*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}[ \t]+-->")
+
+
+class SrtLoader(Loader):
+    """SubRip subtitles (``metadata["format"] == "srt"``): numbered cues with
+    ``00:00:01,000 --> 00:00:04,000`` timing lines; the text is kept as decoded.
+
+    Example:
+        >>> doc = SrtLoader().load_bytes(b"1\\r\\n00:00:01,000 --> 00:00:02,000\\r\\nHi.\\r\\n", source="a.srt")
+        >>> doc.text == "1\\r\\n00:00:01,000 --> 00:00:02,000\\r\\nHi.\\r\\n", doc.metadata["format"]
+        (True, 'srt')
+    """
+
+    format: ClassVar[str] = "srt"
+    suffixes: ClassVar[tuple[str, ...]] = (".srt",)
+    mime_types: ClassVar[tuple[str, ...]] = ("application/x-subrip", "text/srt")
+    aliases: ClassVar[tuple[str, ...]] = ("subrip",)
+
+    def sniff(self, head: bytes) -> bool:
+        """Whether ``head`` starts like an SRT file (a cue number, then a timing line)."""
+        return _SRT_HEAD.match(head.lstrip(b"\xef\xbb\xbf")) is not None
+
+    def parse_text(
+        self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
+    ) -> Document:
+        meta = dict(metadata or {})
+        meta.setdefault("format", self.format)
+        return Document(text, id=id, source=source, metadata=meta)
+
+
+class VttLoader(SrtLoader):
+    """WebVTT subtitles (``metadata["format"] == "vtt"``): a ``WEBVTT`` header, then cues
+    (an optional identifier, ``00:01.000 --> 00:04.000`` with settings, text with
+    ``<v Speaker>`` voice spans); the text is kept as decoded."""
+
+    format: ClassVar[str] = "vtt"
+    suffixes: ClassVar[tuple[str, ...]] = (".vtt",)
+    mime_types: ClassVar[tuple[str, ...]] = ("text/vtt",)
+    aliases: ClassVar[tuple[str, ...]] = ("webvtt",)
+    magic: ClassVar[tuple[bytes, ...]] = (b"WEBVTT",)
+
+    def sniff(self, head: bytes) -> bool:
+        return Loader.sniff(self, head)
+
+
+register_loader(SrtLoader())
+register_loader(VttLoader())

@@ -1,0 +1,449 @@
+"""Conversations: the speaker turns of a transcript, chat log or subtitle file.
+
+:func:`find_turns` reads a text into a :class:`Transcript` -- its turns in order, each
+with its span, speaker, times and whether it asks a question -- with exact offsets
+(half-open ``str`` indices of the text). Formats recognised without configuration:
+
+* lines that start a turn: ``Name: text``, ``**Name:** text``, ``<nick> text``,
+  ``[00:01:02] Name: text``, ``(10:02) Name: text``, chat exports such as
+  ``2024-01-02 10:00 - Name: text``, ``1/2/24, 10:00 - Name: text`` or
+  ``[1/2/24, 10:00:00] Name: text``; ``Q:``/``A:`` and ``User:``/``Assistant:`` are
+  names like any other. Lines that start no turn continue the turn before them;
+* SRT and WebVTT cues (a cue is a turn; its times are the cue's; a speaker from WebVTT's
+  ``<v Name>`` or a ``Name:`` at the start of the cue text);
+* JSON chat messages anywhere in the text (``[{"role": "user", "content": "..."}]``,
+  a Python ``repr`` of such a list, ShareGPT's ``{"from": ..., "value": ...}``): each
+  message object is a turn whose speaker is its role; each list is a conversation;
+* with ``pattern=`` (a regular expression, multi-line), a turn starts at each match,
+  its speaker from the group ``speaker`` (or ``name``), its time from ``time``.
+
+:func:`looks_like_conversation` is the cheap check ``auto`` makes on plain text.
+
+Method:
+    Line-oriented turn recognition as in transcript and chat-export tools (WhatsApp,
+    Slack and meeting-transcript formats); cue grammar of SRT and W3C WebVTT; a small
+    scanner for JSON and Python literals (strings with escapes, nested values skipped),
+    tolerant of a truncated last message.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["LINE_TURN", "Transcript", "Turn", "find_turns", "looks_like_conversation"]
+
+_NAME = r"[^\W\d_][\w.'\u2019&-]*(?:[ \t][\w.'\u2019&()-]+){0,3}"
+_CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?"
+_DATE = r"(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})"
+_STAMP = rf"(?:{_DATE},?[ \tT]+{_CLOCK}|{_CLOCK}|{_DATE})"
+
+LINE_TURN = re.compile(
+    rf"""^[ \t]*
+    (?:
+        \[(?P<t1>{_STAMP})\][ \t]*(?:-[ \t]+)?
+      | \((?P<t2>{_STAMP})\)[ \t]*(?:-[ \t]+)?
+      | (?P<t3>{_STAMP})[ \t]+(?:-[ \t]+)?
+    )?
+    (?:
+        (?:\*\*|__)?(?P<speaker>{_NAME}?)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?(?=[ \t]|$)
+      | <(?P<nick>[\w.@|-]{{1,30}})>(?=[ \t])
+    )""",
+    re.MULTILINE | re.VERBOSE,
+)
+"""A line that starts a turn (the default line format): an optional time stamp, then a
+speaker name (1 to 4 words, at most 40 characters) and a colon, or an IRC ``<nick>``."""
+
+_MAX_NAME = 40
+_QUESTION_SPEAKERS = frozenset({"q", "question"})
+_QUESTION_END = re.compile(r"[?\uff1f\u061f\u037e][\s\"'\u201d\u2019)\]*_]*$")
+
+# SRT / WebVTT cue timing: "00:00:01,000 --> 00:00:04,000" (hours optional in WebVTT)
+_CUE_TIME = r"(?:\d{1,3}:)?\d{1,2}:\d{2}[.,]\d{1,3}"
+_TIMING = re.compile(
+    rf"^[ \t]*(?P<start>{_CUE_TIME})[ \t]+-->[ \t]+(?P<end>{_CUE_TIME})[^\n]*$", re.MULTILINE
+)
+_VOICE = re.compile(r"<v(?:\.[\w.-]+)?[ \t]+(?P<speaker>[^>\n]{1,40})>")
+_CUE_SPEAKER = re.compile(rf"[ \t]*(?:-[ \t]*)?(?:\[(?P<b>{_NAME})\]|(?P<speaker>{_NAME}):)(?=[ \t]|$)")
+
+# JSON chat messages: an object whose first key names a role or content
+_ROLE_KEYS = ("role", "from", "speaker", "author", "name", "sender", "user")
+_CONTENT_KEYS = ("content", "value", "text", "message")
+_MESSAGE_START = re.compile(
+    r"""\{[ \t\r\n]*(?P<q>['"])(?:role|content|from|value|speaker|author|text|sender|message|name)(?P=q)[ \t]*:"""
+)
+_STRING = {
+    '"': re.compile(r'"(?:[^"\\\n]|\\.)*"?'),
+    "'": re.compile(r"'(?:[^'\\\n]|\\.)*'?"),
+}
+_KEY_STRING = re.compile(r"""(['"])((?:(?!\1)[^\\\n]|\\.)*)\1[ \t\r\n]*:[ \t\r\n]*""")
+_SCALAR = re.compile(r"[^,}\]\n]*")
+_WS = re.compile(r"[ \t\r\n]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn of a conversation.
+
+    Attributes:
+        start, end: its span (characters): from its marker (a speaker line, a cue, a
+            message object) to the last non-whitespace character before the next turn.
+        speaker: the speaker as written (``"Ana"``, ``"Q"``, ``"assistant"``), or None.
+        start_time, end_time: times as written in the source (``"00:01:02"``,
+            ``"2024-01-02 10:00"``, ``"00:00:01,000"``), or None.
+        head: the span of the text naming its speaker and time (the ``Name:`` of a line,
+            a cue's number and timing line, a message's role), or None: a chunk holding
+            it names the turn itself; one that does not gets the speaker in its context.
+        question: whether the turn asks a question (its text ends with a question mark,
+            or its speaker is ``Q``/``Question``).
+        body: where the turn's own text starts (after a speaker line's ``Name:``, a
+            cue's timing line and voice, a message's opening up to its content).
+    """
+
+    start: int
+    end: int
+    speaker: str | None = None
+    start_time: str | None = None
+    end_time: str | None = None
+    head: tuple[int, int] | None = None
+    question: bool = False
+    body: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    """The turns of a text.
+
+    Attributes:
+        kind: the format read: ``"lines"``, ``"subtitles"``, ``"json"``, ``"chat"``
+            (a document of the chat loader), ``"pattern"`` (``turn_pattern=``) or
+            ``"none"`` (no turn found).
+        turns: the turns in document order (spans do not overlap).
+        conversations: indices of the turns that start a new conversation after the
+            first (a JSON list of messages after another).
+    """
+
+    kind: str
+    turns: tuple[Turn, ...] = ()
+    conversations: tuple[int, ...] = ()
+
+    def starts(self) -> list[int]:
+        """The start offsets of the turns."""
+        return [t.start for t in self.turns]
+
+    def turn_at(self, offset: int) -> int:
+        """The index of the turn whose span starts at or before ``offset`` (-1: none)."""
+        return bisect_right(self.starts(), offset) - 1
+
+
+def _end(text: str, start: int, end: int) -> int:
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return end
+
+
+def _is_question(text: str, body: int, end: int, speaker: str | None) -> bool:
+    if speaker is not None and speaker.casefold() in _QUESTION_SPEAKERS:
+        return True
+    return _QUESTION_END.search(text, max(body, end - 8), end) is not None
+
+
+_Mark = tuple  # (start, body start, speaker, start_time, end_time, head[, body end])
+
+
+def _close(text: str, marks: list[_Mark]) -> list[Turn]:
+    """Turns from their marks ``(start, body, speaker, start_time, end_time, head)`` and
+    optionally where the body ends (a message's content; default: the turn's end): each
+    runs to the next one's start (trailing whitespace trimmed)."""
+    out: list[Turn] = []
+    n = len(text)
+    for i, mark in enumerate(marks):
+        s, body, speaker, t0, t1, head = mark[:6]
+        e = _end(text, s, marks[i + 1][0] if i + 1 < len(marks) else n)
+        if e <= s:
+            continue
+        be = min(mark[6], e) if len(mark) > 6 else e
+        b = body
+        while b < e and text[b].isspace():
+            b += 1
+        out.append(Turn(s, e, speaker, t0, t1, head, _is_question(text, body, be, speaker), min(max(b, s), e)))
+    return out
+
+
+# -- lines ------------------------------------------------------------------------
+
+
+def _line_marks(text: str, pattern: re.Pattern[str], default: bool) -> list:
+    marks = []
+    for m in pattern.finditer(text):
+        groups = m.groupdict()
+        speaker = groups.get("speaker") or groups.get("name") or groups.get("nick")
+        if default:
+            if speaker is not None and len(speaker) > _MAX_NAME:
+                continue
+            if not speaker:
+                continue
+            t = groups.get("t1") or groups.get("t2") or groups.get("t3")
+        else:
+            if m.end() == m.start():
+                continue
+            t = groups.get("time")
+        s = m.start()
+        while s < m.end() and text[s] in " \t":
+            s += 1
+        marks.append((s, m.end(), speaker.strip() if speaker else None, t, None, (s, m.end())))
+    return marks
+
+
+def line_turns(text: str, pattern: re.Pattern[str] | None = None) -> list[Turn]:
+    """Turns that start at lines matching ``pattern`` (default :data:`LINE_TURN`)."""
+    return _close(text, _line_marks(text, pattern or LINE_TURN, pattern is None))
+
+
+# -- subtitles --------------------------------------------------------------------
+
+
+def subtitle_turns(text: str) -> list[Turn]:
+    """SRT and WebVTT cues: a cue (its number or identifier line, its timing line, its
+    text) is a turn; ``NOTE``, ``STYLE`` and ``REGION`` blocks go with the cue before."""
+    marks = []
+    for m in _TIMING.finditer(text):
+        ts = m.start()
+        while text[ts] in " \t":
+            ts += 1
+        start = ts
+        if ts > 0:  # an identifier line right above the timing line belongs to the cue
+            prev_end = ts - 1
+            if text[prev_end] == "\n" and prev_end > 0 and text[prev_end - 1] == "\r":
+                prev_end -= 1
+            prev_start = text.rfind("\n", 0, prev_end) + 1
+            line = text[prev_start:prev_end]
+            if line.strip() and "-->" not in line and not line.lstrip().startswith(("WEBVTT", "NOTE")):
+                start = prev_start + (len(line) - len(line.lstrip()))
+        body = m.end()
+        while body < len(text) and text[body] in "\r\n":
+            body += 1
+        speaker = None
+        head_end = m.end()
+        v = _VOICE.match(text, body)
+        if v is not None:
+            speaker, head_end = v.group("speaker").strip(), v.end()
+        else:
+            c = _CUE_SPEAKER.match(text, body)
+            if c is not None:
+                speaker, head_end = (c.group("b") or c.group("speaker")).strip(), c.end()
+        marks.append((start, head_end, speaker, m.group("start"), m.group("end"), (start, head_end)))
+    return _close(text, marks)
+
+
+# -- JSON chat messages ----------------------------------------------------------
+
+
+def _skip_value(text: str, i: int, n: int) -> int:
+    """The end of the JSON or Python value starting at ``i`` (strings, nested objects and
+    lists skipped whole; a value cut off by the end of its line ends there)."""
+    c = text[i] if i < n else ""
+    if c in _STRING:
+        return _STRING[c].match(text, i).end()  # type: ignore[union-attr]
+    if c in "{[":
+        depth = 0
+        j = i
+        while j < n:
+            ch = text[j]
+            if ch in _STRING:
+                j = _STRING[ch].match(text, j).end()  # type: ignore[union-attr]
+                continue
+            if ch in "{[":
+                depth += 1
+            elif ch in "}]":
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+            elif ch == "\n" and depth > 2:
+                return j
+            j += 1
+        return n
+    return _SCALAR.match(text, i).end()  # type: ignore[union-attr]
+
+
+def _message(text: str, i: int) -> tuple[int, dict[str, tuple[int, int, str]]] | None:
+    """The message object starting at ``text[i] == "{"``: its end and its string fields
+    ``key -> (value start, value end, raw value)`` (inside the quotes), or None."""
+    n = len(text)
+    j = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+    fields: dict[str, tuple[int, int, str]] = {}
+    while j < n:
+        if text[j] == "}":
+            return j + 1, fields
+        k = _KEY_STRING.match(text, j)
+        if k is None:
+            return None
+        key = k.group(2)
+        j = k.end()
+        if j >= n:
+            break
+        e = _skip_value(text, j, n)
+        if text[j] in _STRING:
+            close = e - 1 if e - 1 > j and text[e - 1] == text[j] else e
+            fields[key] = (j + 1, close, text[j + 1 : close])
+        j = _WS.match(text, e).end()  # type: ignore[union-attr]
+        if j < n and text[j] == ",":
+            j = _WS.match(text, j + 1).end()  # type: ignore[union-attr]
+        elif j >= n or text[j] != "}":
+            if j < n and text[j] == "\n" or j >= n:
+                break  # cut off: the message ends where its text does
+            return None
+    return (j if j <= n else n), fields
+
+
+def json_turns(text: str) -> tuple[list[Turn], list[int]]:
+    """JSON chat messages anywhere in ``text``: turns and the indices of turns that start
+    a new conversation (a message right after ``[``, after the first)."""
+    marks = []
+    new_conv: list[int] = []
+    pos = 0
+    n = len(text)
+    for m in _MESSAGE_START.finditer(text):
+        i = m.start()
+        if i < pos:
+            continue
+        found = _message(text, i)
+        if found is None:
+            continue
+        end, fields = found
+        role_key = next((k for k in _ROLE_KEYS if k in fields), None)
+        content_key = next((k for k in _CONTENT_KEYS if k in fields), None)
+        if role_key is None or content_key is None:
+            continue
+        rs, re_, role = fields[role_key]
+        cs, ce, _ = fields[content_key]
+        # the list's "[" goes with its first message
+        p = i - 1
+        while p >= 0 and text[p] in " \t\r\n":
+            p -= 1
+        start = i
+        if p >= 0 and text[p] == "[":
+            start = p
+            if marks:
+                new_conv.append(len(marks))
+        marks.append((start, cs, role.strip() or None, None, None, (max(rs - 1, i), min(re_ + 1, n)), ce))
+        pos = end
+    return _close(text, marks), new_conv  # a turn starts with "{" or "[": none is dropped
+
+
+# -- the chat loader's documents -------------------------------------------------
+
+
+def chat_turns(text: str, roles: Sequence[str], starts: Sequence[int] | None = None) -> list[Turn]:
+    """Turns of a document made by the chat loader: one ``role: content`` turn per
+    message. ``starts`` (when the loader recorded them: a content line that reads like a
+    turn) are the exact turn starts; else a turn starts at each line ``role: `` of a role
+    in ``roles``."""
+    ordered = sorted({r for r in roles if r}, key=len, reverse=True)
+    if not ordered:
+        return []
+    if starts is None:
+        alts = "|".join(re.escape(r) for r in ordered)
+        starts = [m.start() for m in re.finditer(rf"^(?:{alts}):(?=[ \t]|$)", text, re.MULTILINE)]
+    marks = []
+    for s in starts:
+        role = next((r for r in ordered if text.startswith(r + ":", s)), None)
+        if role is None:
+            continue
+        marks.append((s, s + len(role) + 1, role, None, None, (s, s + len(role) + 1)))
+    return _close(text, marks)
+
+
+# -- the entry points ------------------------------------------------------------
+
+
+def find_turns(
+    text: str,
+    *,
+    format: str | None = None,
+    pattern: re.Pattern[str] | None = None,
+    roles: Sequence[str] | None = None,
+    starts: Sequence[int] | None = None,
+) -> Transcript:
+    """The turns of ``text``.
+
+    Args:
+        text: the document text.
+        format: the document's ``metadata["format"]`` (``"chat"``, ``"srt"``, ``"vtt"``
+            read their own way; anything else is detected).
+        pattern: a compiled multi-line pattern that starts a turn at each match (groups
+            ``speaker`` or ``name``, and ``time``, optional); replaces detection.
+        roles, starts: for a ``"chat"`` document, its roles and, when recorded, its turn
+            starts (see :func:`chat_turns`).
+
+    Returns:
+        A :class:`Transcript`. Detection order: subtitle cues, JSON chat messages, then
+        turn lines; the first format that finds turns wins (cues and messages need at
+        least one, lines at least two).
+
+    Example:
+        >>> t = find_turns("Ana: Hi.\\nBen: Why?\\nAna: Because.\\n")
+        >>> [(x.speaker, x.start, x.end, x.question) for x in t.turns]
+        [('Ana', 0, 8, False), ('Ben', 9, 18, True), ('Ana', 19, 32, False)]
+    """
+    if pattern is not None:
+        turns = _close(text, _line_marks(text, pattern, False))
+        return Transcript("pattern" if turns else "none", tuple(turns))
+    if format == "chat" and roles is not None:
+        turns = chat_turns(text, roles, starts)
+        if turns:
+            return Transcript("chat", tuple(turns))
+    if format in ("srt", "vtt") or "-->" in text:
+        turns = subtitle_turns(text)
+        if turns:
+            return Transcript("subtitles", tuple(turns))
+    if "{" in text:
+        jt, conv = json_turns(text)
+        if jt:
+            return Transcript("json", tuple(jt), tuple(conv))
+    turns = line_turns(text)
+    if len(turns) >= 2:
+        return Transcript("lines", tuple(turns))
+    return Transcript("none")
+
+
+def looks_like_conversation(text: str, *, max_chars: int = 20_000) -> bool:
+    """Whether a plain text reads as a transcript: among its first ``max_chars``
+    characters, at least four turn lines (:data:`LINE_TURN`), at least half of the
+    non-blank lines start a turn, and at least two speakers speak twice or more.
+
+    Cheap (one regular expression over the first lines): ``auto`` asks it of plain text.
+
+    Example:
+        >>> looks_like_conversation("Ana: Hi.\\nBen: Hello.\\nAna: Ready?\\nBen: Yes.\\n")
+        True
+        >>> looks_like_conversation("Title: A report\\nAuthor: Ana\\nDate: today\\n\\nText.\\n")
+        False
+    """
+    head = text[:max_chars]
+    lines = sum(1 for line in head.splitlines() if line.strip())
+    if lines < 4:
+        return False
+    counts: dict[str, int] = {}
+    turns = 0
+    for m in LINE_TURN.finditer(head):
+        speaker = m.group("speaker") or m.group("nick")
+        if not speaker or len(speaker) > _MAX_NAME:
+            continue
+        turns += 1
+        key = speaker.strip().casefold()
+        counts[key] = counts.get(key, 0) + 1
+    if turns < 4 or 2 * turns < lines:
+        return False
+    return sum(1 for c in counts.values() if c >= 2) >= 2
+
+
+def speakers_in_order(turns: Iterable[Turn]) -> list[str]:
+    """The speakers of ``turns`` in order of first appearance (None left out)."""
+    seen: dict[str, None] = {}
+    for t in turns:
+        if t.speaker is not None and t.speaker not in seen:
+            seen[t.speaker] = None
+    return list(seen)
