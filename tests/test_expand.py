@@ -286,3 +286,21 @@ def test_cli_expand_window(tmp_path, monkeypatch):
     assert row["config"].endswith("expand=window") and row["recall"] == 1.0 and row["precision"] < 1.0
     bad = CliRunner().invoke(cli, [*args, "--expand", "parent"])
     assert bad.exit_code != 0 and "strategy='hierarchical'" in bad.output
+
+
+def test_budget_per_question_keeps_each_question_within_the_budget():
+    from chunkwise.evaluation import evaluate
+
+    doc = chunkwise.Document(PROSE, id="d")
+    qs = [_question(PROSE, f"Sentence {i} of the report says that {w} matters.") for i, w in [(12, "parks"), (3, "schools")]]
+    qs = [type(q)(id=f"q{i}", text=q.text, references=q.references) for i, q in enumerate(qs)]
+    chunker = chunkwise.make_chunker("sentence", chunk_size=60, unit="words", window_sentences=1)
+    for how in ("none", "window"):
+        res = evaluate([doc], qs, chunker, Words(), budget_tokens=70, budget_per_question=True, expand=how)
+        for s in res.scores:
+            assert 1 <= s.k and (s.tokens <= 70 or s.k == 1)
+        fixed = evaluate([doc], qs, chunker, Words(), budget_tokens=70, expand=how)
+        assert len({s.k for s in fixed.scores}) == 1  # the mean rule: one k for every question
+    none = evaluate([doc], qs, chunker, Words(), budget_tokens=70, budget_per_question=True)
+    window = evaluate([doc], qs, chunker, Words(), budget_tokens=70, budget_per_question=True, expand="window")
+    assert window.means["k"] < none.means["k"]  # windows are larger: fewer of them fit

@@ -265,6 +265,7 @@ def run_grid(
     encoding: str | None = None,
     expand: str = "none",
     merge_ratio: float = 0.5,
+    budget_per_question: bool = False,
 ) -> tuple[list[Any], dict[str, Any], Failures]:
     """Evaluate the grid; returns the results, a run description (for JSON and logs) and
     the corpus files skipped. ``expand`` names what is returned for the chunks matched
@@ -290,6 +291,7 @@ def run_grid(
             progress=show,
             expand=expand,
             merge_ratio=merge_ratio,
+            budget_per_question=budget_per_question,
         )
     except ChunkwiseError as exc:
         raise click.ClickException(str(exc)) from exc
@@ -304,6 +306,7 @@ def run_grid(
         "k": k,
         "budget_tokens": budget_tokens,
         "expand": expand,
+        "budget_per_question": budget_per_question,
         "seconds": round(elapsed, 2),
         "embedded": getattr(embedder, "calls", None),
         "skipped": [{"file": f.name, "kind": f.kind, "reason": f.reason} for f in failures.items],
@@ -349,6 +352,12 @@ def _summary(info: dict[str, Any]) -> str:
     "replace them.",
 )
 @click.option(
+    "--budget-per-question",
+    is_flag=True,
+    help="With --budget-tokens: each question gets its best spans while their tokens stay within the budget "
+    "(at least one), instead of one k for all (k from the mean span). Always so for --expand merged.",
+)
+@click.option(
     "--plot/--no-plot",
     default=True,
     show_default=True,
@@ -377,6 +386,7 @@ def command(
     params: tuple[str, ...],
     expand: str,
     merge_ratio: float,
+    budget_per_question: bool,
     output_dir: Path,
     plot: bool,
 ) -> None:
@@ -414,6 +424,7 @@ def command(
         encoding,
         expand,
         merge_ratio,
+        budget_per_question,
     )
     rows = [r.row() for r in results]
     click.echo(format_table(rows, TABLE_COLUMNS))

@@ -192,6 +192,7 @@ def evaluate(
     token_sizer: Sizer | None = None,
     expand: str | Callable[[Chunk], SpanRef] | None = None,
     merge_ratio: float = 0.5,
+    budget_per_question: bool = False,
     query_vectors: Any = None,
     label: str | None = None,
     batch_size: int = 256,
@@ -216,17 +217,21 @@ def evaluate(
             cache so that a re-run embeds nothing.
         k: chunks retrieved per question (more than the collection holds returns all).
         budget_tokens: if given, k is chosen so that a question retrieves about this many
-            tokens (``round(budget / mean chunk tokens)``), replacing ``k``.
+            tokens (``round(budget / mean tokens of a returned span)``), replacing ``k``.
+        budget_per_question: with ``budget_tokens``: each question gets the spans of its
+            best hits, in rank order, while their tokens stay within the budget (at least
+            one span), instead of the same k for every question; ``k`` is then the mean
+            number of spans returned. Always so for ``expand="merged"``.
         token_sizer: counts the tokens retrieved (default cl100k, exact).
         expand: what is returned for the chunks matched, and scored: a name of
             :mod:`chunkwise.evaluation.expand` (``"none"``, ``"window"``: the sentence
             window, ``"parent"``: the parent chunk, ``"merged"``: auto-merging), or a
             function mapping a matched chunk to the span returned. Returned spans that
-            repeat keep their first rank; tokens and ``k`` count returned spans. Under
-            ``"parent"`` and ``"merged"`` only the leaves of the hierarchy are embedded
-            and matched. ``"merged"`` matches ``k`` leaves and merges them (fewer spans
-            may come back); with ``budget_tokens`` it matches leaves, best first, while
-            the merged spans stay within the budget (at least one).
+            repeat keep their first rank; tokens and ``k`` count returned spans. Only
+            the leaves of a hierarchy are embedded and matched. ``"merged"`` matches
+            ``k`` leaves and merges them (fewer spans may come back); with
+            ``budget_tokens`` it matches leaves, best first, while the merged spans stay
+            within the budget (at least one).
         merge_ratio: for ``expand="merged"``: the share of a parent's children that must
             be matched for the parent to replace them (default 0.5).
         query_vectors: the questions' vectors, ``[len(questions), dim]``, if already
@@ -299,16 +304,28 @@ def evaluate(
         return token_memo[span]
 
     index = ExactIndex(vectors)
-    if expander is not None and not expander.per_hit:  # merged: what returns depends on the hits together
+    merged = expander is not None and not expander.per_hit  # what returns depends on the hits together
+    if merged:
         candidates = list(dict.fromkeys((c.document_id, c.start_index, c.end_index) for c in all_chunks))
-        returned_lists, k = _merged_returns(index, query_vectors, chunks, expander, k, budget_tokens, tokens_of)
-        flat = [sp for r in returned_lists for sp in r]
-        mean_tokens = sum(tokens_of(sp) for sp in flat) / len(flat) if flat else 0.0
+
+        def spans_of(hits: Sequence[int]) -> list[SpanRef]:
+            return [r.span for r in expander.expand([chunks[i] for i in hits])]  # type: ignore[union-attr]
+
+        mean_tokens = sum(tokens_of(s) for s in spans) / len(spans) if spans else 0.0
     else:
         candidates = list(dict.fromkeys(spans))
+
+        def spans_of(hits: Sequence[int]) -> list[SpanRef]:
+            return list(dict.fromkeys(spans[i] for i in hits))
+
         mean_tokens = sum(tokens_of(s) for s in candidates) / len(candidates) if candidates else 0.0
-        if budget_tokens is not None:
-            k = choose_k(budget_tokens, mean_tokens)
+    if budget_tokens is not None:
+        k = choose_k(budget_tokens, mean_tokens)
+    if budget_tokens is not None and (merged or budget_per_question):
+        returned_lists, k = _fill_budget(index, query_vectors, spans_of, k, budget_tokens, tokens_of)
+    elif merged:
+        returned_lists = [spans_of(hits) for hits in index.search(query_vectors, k)[0]]
+    else:
         # an expansion can return one span for several hits: search deeper, so k distinct come back
         returned_lists = _top_distinct(index, query_vectors, spans, k, deep=mapped)
     seconds["search"] = time.perf_counter() - t0
@@ -347,30 +364,24 @@ def _top_distinct(index: ExactIndex, queries: Any, spans: Sequence[SpanRef], k: 
     return out
 
 
-def _merged_returns(
+def _fill_budget(
     index: ExactIndex,
     queries: Any,
-    leaves: Sequence[Chunk],
-    expander: Expander,
+    spans_of: Callable[[Sequence[int]], list[SpanRef]],
     k: int,
-    budget: int | None,
+    budget: int,
     tokens_of: Callable[[SpanRef], int],
 ) -> tuple[list[list[SpanRef]], int]:
-    """Auto-merging per query: the top ``k`` leaves merged; with ``budget``, the most
-    leaves (best first, at least one) whose merged spans hold at most ``budget`` tokens.
-    Returns the spans per query and the (mean) number of leaves matched."""
+    """Per query, what the longest run of best hits returns (``spans_of`` of the first m
+    hits) while it holds at most ``budget`` tokens; the first hit always. ``k`` (the
+    estimate from the mean) sets how deep to search first. Returns the spans per query
+    and the mean number of spans returned."""
     n = len(index)
-    if budget is None:
-        ids, _ = index.search(queries, k)
-        return [[r.span for r in expander.expand([leaves[i] for i in hits])] for hits in ids], k
-    mean_leaf = sum(tokens_of((c.document_id, c.start_index, c.end_index)) for c in leaves) / n if n else 0.0
-    depth = min(n, 4 * choose_k(budget, mean_leaf) + 32)
-    ids, _ = index.search(queries, depth)
+    ids, _ = index.search(queries, min(n, 4 * k + 32))
     out: list[list[SpanRef]] = []
-    used: list[int] = []
     for qi, hits in enumerate(ids):
         best: list[SpanRef] = []
-        matched = m = 0
+        m = 0
         while True:
             if m == len(hits):
                 if len(hits) < n:  # every hit fitted: search all rows and go on
@@ -378,14 +389,12 @@ def _merged_returns(
                     continue
                 break
             m += 1
-            spans = [r.span for r in expander.expand([leaves[i] for i in hits[:m]])]
-            if m > 1 and sum(tokens_of(s) for s in spans) > budget:
+            got = spans_of(hits[:m])
+            if m > 1 and sum(tokens_of(s) for s in got) > budget:
                 break
-            best, matched = spans, m
+            best = got
         out.append(best)
-        used.append(matched)
-    return out, round(sum(used) / len(used)) if used else k
-
+    return out, max(1, round(sum(map(len, out)) / len(out))) if out else k
 
 def evaluate_grid(
     documents: Sequence[Document],
@@ -399,12 +408,13 @@ def evaluate_grid(
     batch_size: int = 256,
     expand: str | None = None,
     merge_ratio: float = 0.5,
+    budget_per_question: bool = False,
 ) -> list[EvaluationResult]:
     """Evaluate several configurations on the same probe set, questions embedded once.
 
     Args:
         documents, questions, embedder, k, budget_tokens, batch_size, expand,
-            merge_ratio: as :func:`evaluate` (``expand`` by name; a configuration's label
+            merge_ratio, budget_per_question: as :func:`evaluate` (``expand`` by name; a configuration's label
             ends with `` expand=<name>`` unless it is ``"none"``).
         configs: the configurations (see :func:`make_grid`).
         progress: show progress bars (tqdm, on standard error): configurations done, and
@@ -448,6 +458,7 @@ def evaluate_grid(
                 label=cfg.label + suffix,
                 expand=expand,
                 merge_ratio=merge_ratio,
+                budget_per_question=budget_per_question,
                 batch_size=batch_size,
                 tick=texts.update,
             )
