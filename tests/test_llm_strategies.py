@@ -1,0 +1,326 @@
+"""The LLM strategies (agentic, propositions) and contextualize against the scripted chat
+server: exact slices whatever the model answers (valid, malformed, out of range, failing),
+fallbacks, retries with the reason, the cache on a second run, estimates, the CLI's
+--dry-run and --contextualize, and a Hypothesis contract for proposition records."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import re
+
+import pytest
+
+pytest.importorskip("httpx")
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from invariants import check_invariants, cluster_boundaries
+from llm_server import BAD_ANSWERS, ScriptedServer, scripted_client
+from test_invariants import hostile
+
+import chunkwise
+from chunkwise.cli import cli
+from chunkwise.errors import ConfigError
+from chunkwise.llm import ChatClient, LLMError
+from chunkwise.sizers import CharSizer, WordSizer
+from chunkwise.types import Document
+
+TEXT = (
+    "Photosynthesis turns light into chemical energy. Plants, algae and some bacteria do it. "
+    "It happens in the chloroplasts.\n\n"
+    "The Calvin cycle fixes carbon dioxide. It needs ATP and NADPH from the light reactions. "
+    "Its product is a three-carbon sugar.\n\n"
+    "Stomata let gases in and out of the leaf. They close when the plant lacks water. "
+    "Guard cells control them.\n\n"
+    "Chlorophyll absorbs red and blue light. It reflects green light, which is why leaves look green."
+)
+
+
+@pytest.fixture
+def server():
+    with ScriptedServer() as s:
+        yield s
+
+
+def _agentic(server, **kw):
+    kw.setdefault("chunk_size", 120)
+    return chunkwise.make_chunker("agentic", model="m", base_url=server.url, **kw)
+
+
+def _slices_exact(text, chunks):
+    for c in chunks:
+        assert c.text == text[c.start_index : c.end_index]
+        assert c.text.strip()
+
+
+# -- agentic ------------------------------------------------------------------------------
+
+
+def test_agentic_cuts_where_the_model_says(server):
+    chunker = _agentic(server, piece_size=40, window_size=2000)
+    chunks = chunker.chunk(TEXT)
+    check_invariants(TEXT, chunks, 120, CharSizer(), overlap_allowed=False)
+    assert server.requests == 1
+    prompt = server.bodies[0]["messages"][0]["content"]
+    n = max(int(x) for x in re.findall(r"\[\[(\d+)\]\]", prompt))
+    assert f"between 1 and {n}" in prompt
+    # every second candidate was chosen: those cuts end chunks, marked "agentic"
+    assert [c.metadata["boundary"] for c in chunks].count("agentic") >= n // 2
+    assert {c.metadata["agentic"] for c in chunks} == {"model"}
+
+
+def test_agentic_falls_back_to_recursive_on_every_bad_answer():
+    recursive = chunkwise.chunk(TEXT, strategy="recursive", chunk_size=120)
+    for mode in (*BAD_ANSWERS, "error", "busy"):
+        with ScriptedServer(default=mode) as server:
+            chunker = _agentic(server, piece_size=40, max_retries=1, answer_retries=1)
+            object.__setattr__(chunker.llm, "backoff", 0.0)
+            chunks = chunker.chunk(TEXT)
+            _slices_exact(TEXT, chunks)
+            assert [(c.start_index, c.end_index) for c in chunks] == [(c.start_index, c.end_index) for c in recursive]
+            assert {c.metadata["agentic"] for c in chunks} == {
+                "fallback (server unavailable)" if mode in ("error", "busy") else "fallback (invalid answer)"
+            }, mode
+            # a bad answer is asked again once with the reason; a failing server is retried once
+            assert server.requests == 2, mode
+            if mode in BAD_ANSWERS:
+                retry = server.bodies[1]["messages"]
+                assert retry[1]["role"] == "assistant" and "not valid" in retry[2]["content"]
+
+
+def test_agentic_bad_answer_then_good_answer_uses_the_model(server):
+    server.script = ["malformed"]
+    chunks = _agentic(server, piece_size=40).chunk(TEXT)
+    assert server.requests == 2
+    assert {c.metadata["agentic"] for c in chunks} == {"model"}
+    assert "agentic" in {c.metadata["boundary"] for c in chunks}
+
+
+def test_agentic_a_wrong_model_name_is_raised(server):
+    server.default = "bad_request"
+    with pytest.raises(LLMError, match="answered 400"):
+        _agentic(server).chunk(TEXT)
+
+
+def test_agentic_second_run_is_answered_by_the_cache(server, tmp_path):
+    cache = str(tmp_path / "llm.sqlite")
+    first = _agentic(server, chunk_size=60, piece_size=15, window_size=200, cache=cache).chunk(TEXT)
+    sent = server.requests
+    assert sent > 1
+    second = _agentic(server, chunk_size=60, piece_size=15, window_size=200, cache=cache).chunk(TEXT)
+    assert server.requests == sent
+    assert [c.id for c in second] == [c.id for c in first]
+
+
+def test_agentic_estimate_matches_what_a_run_sends(server):
+    chunker = _agentic(server, chunk_size=60, piece_size=15, window_size=200)
+    est = chunker.estimate([TEXT])
+    assert server.requests == 0
+    chunker.chunk(TEXT)
+    assert est.requests == server.requests > 1
+    assert est.input_tokens > 0 and est.output_tokens > 0
+
+
+def test_agentic_windows_run_concurrently_and_cover_the_document(server):
+    long = "\n\n".join([TEXT] * 6)
+    chunker = _agentic(server, chunk_size=80, piece_size=20, window_size=300, concurrency=4)
+    chunks = chunker.chunk(long)
+    check_invariants(long, chunks, 80, CharSizer(), overlap_allowed=False)
+    assert server.requests >= 6
+
+
+def test_agentic_in_tokens_and_with_overlap(server, cl100k):
+    chunks = _agentic(server, chunk_size=30, chunk_overlap=5, unit=cl100k).chunk(TEXT)
+    check_invariants(TEXT, chunks, 30, cl100k, overlap_allowed=True)
+
+
+def test_agentic_configuration_errors():
+    with pytest.raises(ConfigError, match="needs model="):
+        chunkwise.make_chunker("agentic")
+    with pytest.raises(ConfigError, match="piece_size must be a positive integer"):
+        chunkwise.make_chunker("agentic", model="m", piece_size=0)
+    with pytest.raises(ConfigError, match="window_size .* must be larger than piece_size"):
+        chunkwise.make_chunker("agentic", model="m", piece_size=50, window_size=50)
+    with pytest.raises(ConfigError, match="client must be a chunkwise.llm.ChatClient"):
+        chunkwise.make_chunker("agentic", client="gpt")
+    with pytest.raises(ConfigError, match="does not fill"):
+        chunkwise.make_chunker("agentic", model="m", prompt="$text $oops")
+
+
+def test_agentic_chunker_pickles_with_its_client(server):
+    chunker = _agentic(server, piece_size=40)
+    copy = pickle.loads(pickle.dumps(chunker))
+    assert [c.id for c in copy.chunk(TEXT)] == [c.id for c in chunker.chunk(TEXT)]
+
+
+def test_agentic_prompt_override(server):
+    chunker = _agentic(server, piece_size=40, prompt="Candidate cut points: between 1 and $n.\n$text")
+    chunker.chunk(TEXT)
+    assert server.bodies[0]["messages"][0]["content"].startswith("Candidate cut points: between 1 and")
+
+
+# -- propositions -------------------------------------------------------------------------
+
+
+def check_records(text, records, chunk_size, sizer):
+    """The contract of proposition records: exact slices, no empty or untrimmed record,
+    sorted by span, every non-whitespace character in some record, the size cap, a
+    proposition only in context, unique ids and linked neighbours."""
+    covered = bytearray(len(text))
+    bounds = cluster_boundaries(text)
+    prev = (-1, -1)
+    for i, r in enumerate(records):
+        assert 0 <= r.start_index < r.end_index <= len(text)
+        assert r.text == text[r.start_index : r.end_index], i
+        assert r.text.strip() and not r.text[-1].isspace()
+        assert not r.text[0].isspace() or not r.text[1].isspace()  # a space may carry a combining mark
+        assert r.start_index in bounds and r.end_index in bounds, f"record {i} cuts a grapheme cluster"
+        assert (r.start_index, r.end_index) >= prev
+        prev = (r.start_index, r.end_index)
+        assert r.index == i and r.size == sizer.count(r.text)
+        assert r.size <= chunk_size or r.metadata.get("oversize")
+        assert r.metadata["proposition"] == bool(r.context)
+        covered[r.start_index : r.end_index] = b"\x01" * (r.end_index - r.start_index)
+    assert all(covered[i] or ch.isspace() for i, ch in enumerate(text))
+    ids = [r.id for r in records]
+    assert len(set(ids)) == len(ids)
+    for i, r in enumerate(records):
+        assert r.metadata["prev_id"] == (ids[i - 1] if i else None)
+        assert r.metadata["next_id"] == (ids[i + 1] if i + 1 < len(ids) else None)
+
+
+def test_propositions_are_records_over_their_source_sentences(server):
+    records = chunkwise.chunk(TEXT, strategy="propositions", chunk_size=200, model="m", base_url=server.url)
+    check_records(TEXT, records, 200, CharSizer())
+    props = [r for r in records if r.metadata["proposition"]]
+    assert props and all(r.metadata["llm"] == "model" for r in records)
+    first = props[0]
+    assert first.context.startswith("Proposition 1: Photosynthesis turns light")
+    assert first.text == "Photosynthesis turns light into chemical energy."
+    pair = next(r for r in props if r.metadata["sentences"] == [1, 2])
+    assert pair.text == "Photosynthesis turns light into chemical energy. Plants, algae and some bacteria do it."
+    # the model's words are never chunk text
+    assert not any(r.text.startswith(("Proposition", "Sentences")) for r in records)
+    assert server.requests == len({r.metadata["passage"] for r in records})
+
+
+def test_propositions_fall_back_to_sentences_on_bad_answers():
+    for mode in (*BAD_ANSWERS, "error"):
+        with ScriptedServer(default=mode) as server:
+            records = chunkwise.chunk(
+                TEXT, strategy="propositions", chunk_size=200, model="m", base_url=server.url, max_retries=0
+            )
+            check_records(TEXT, records, 200, CharSizer())
+            assert not any(r.metadata["proposition"] for r in records), mode
+            assert all(r.metadata["llm"].startswith("fallback") for r in records), mode
+            assert [r.text for r in records][:2] == [
+                "Photosynthesis turns light into chemical energy.",
+                "Plants, algae and some bacteria do it.",
+            ]
+
+
+def test_propositions_cache_and_estimate(server, tmp_path):
+    kw = dict(strategy="propositions", chunk_size=150, model="m", base_url=server.url, cache=str(tmp_path / "c.sqlite"))
+    chunker = chunkwise.make_chunker(**kw)
+    est = chunker.estimate([TEXT])
+    assert server.requests == 0
+    first = chunker.chunk(TEXT)
+    assert est.requests == server.requests
+    again = chunkwise.make_chunker(**kw).chunk(TEXT)
+    assert server.requests == est.requests
+    assert [(r.id, r.context) for r in again] == [(r.id, r.context) for r in first]
+    assert chunkwise.make_chunker(**kw).estimate([TEXT]).cached == est.requests
+
+
+def test_propositions_refuse_overlap():
+    with pytest.raises(ConfigError, match="chunk_overlap \\(5\\) must be 0 for propositions"):
+        chunkwise.make_chunker("propositions", model="m", chunk_size=50, chunk_overlap=5)
+
+
+@settings(max_examples=40)
+@given(text=hostile, size=st.integers(1, 80), kind=st.sampled_from(["chars", "words"]))
+def test_propositions_contract_under_scripted_answers(text, size, kind):
+    sizer = CharSizer() if kind == "chars" else WordSizer()
+    chunker = chunkwise.make_chunker("propositions", chunk_size=size, unit=sizer, client=scripted_client())
+    records = chunker.chunk(text)
+    check_records(text, records, size, sizer)
+    assert [(r.id, r.context) for r in chunker.chunk(text)] == [(r.id, r.context) for r in records]
+
+
+# -- contextualize ------------------------------------------------------------------------
+
+
+def test_contextualize_puts_the_models_context_before_the_strategys(server):
+    pytest.importorskip("markdown_it")
+    doc = Document("# Guide\n\n## Install\n\nRun the installer. Then restart.\n\n## Use\n\nOpen the app.\n", source="g.md",
+                   metadata={"format": "markdown"})
+    plain = chunkwise.chunk(doc, strategy="markdown", chunk_size=60)
+    client = ChatClient("m", base_url=server.url)
+    rich = chunkwise.chunk(doc, strategy="markdown", chunk_size=60, contextualize=True, llm=client)
+    assert server.requests == len(plain)
+    assert [(c.id, c.text, c.start_index) for c in rich] == [(c.id, c.text, c.start_index) for c in plain]
+    for p, r in zip(plain, rich):
+        assert r.context.startswith("This chunk, which begins with")
+        assert r.context.endswith(p.context) and r.metadata["contextualized"] is True
+        assert r.text_for_embedding().endswith(r.text)
+    prompt = server.bodies[0]["messages"][0]["content"]
+    assert "<document>\n# Guide" in prompt and "<chunk>\n" in prompt
+
+
+def test_contextualize_leaves_the_chunk_when_the_server_stays_down(server):
+    server.default = "error"
+    client = ChatClient("m", base_url=server.url, max_retries=1, backoff=0.0)
+    chunks = chunkwise.chunk(TEXT, chunk_size=200, contextualize=True, llm=client)
+    assert chunks and all(c.context == "" and c.metadata["contextualized"] is False for c in chunks)
+
+
+def test_contextualize_needs_a_client():
+    with pytest.raises(ConfigError, match="contextualize=True needs llm="):
+        chunkwise.chunk(TEXT, contextualize=True)
+
+
+def test_contextualize_reuses_the_strategys_client(server):
+    chunks = chunkwise.chunk(TEXT, strategy="agentic", chunk_size=120, model="m", base_url=server.url, contextualize=True)
+    assert all(c.context.startswith("This chunk") for c in chunks)
+
+
+# -- the command line ---------------------------------------------------------------------
+
+
+def test_cli_dry_run_sends_and_writes_nothing(server, tmp_path):
+    src = tmp_path / "a.txt"
+    src.write_text(TEXT, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    args = ["chunk", str(src), "-s", "agentic", "-n", "40", "--llm-model", "m", "--llm-base-url", server.url,
+            "--no-llm-cache", "--contextualize", "--llm-price", "0.5,1.5", "--dry-run", "-o", str(out)]
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 0, res.output
+    assert "dry run, nothing sent: 1 documents;" in res.output and "cost $" in res.output
+    assert server.requests == 0 and not out.exists()
+
+
+def test_cli_agentic_with_contextualize_and_cache(server, tmp_path):
+    src = tmp_path / "a.txt"
+    src.write_text(TEXT, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    args = ["chunk", str(src), "-s", "agentic", "-n", "40", "--llm-model", "m", "--llm-base-url", server.url,
+            "--llm-cache", str(tmp_path / "c.sqlite"), "--contextualize", "-o", str(out)]
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert rows and all(r["text"] == TEXT[r["start_index"] : r["end_index"]] for r in rows)
+    assert all(r["context"].startswith("This chunk") and r["metadata"]["agentic"] == "model" for r in rows)
+    sent = server.requests
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    assert server.requests == sent  # the second run is answered by the cache
+    dry = CliRunner().invoke(cli, [a for a in args if a != "--contextualize"] + ["--dry-run"])
+    assert re.search(r"(\d+) requests \(\1 cached\)", dry.output), dry.output
+
+
+def test_cli_needs_a_model_for_llm_work(tmp_path):
+    src = tmp_path / "a.txt"
+    src.write_text(TEXT, encoding="utf-8")
+    for extra in (["-s", "agentic"], ["--contextualize"]):
+        res = CliRunner().invoke(cli, ["chunk", str(src), *extra])
+        assert res.exit_code == 2 and "--llm-model" in res.output
