@@ -171,8 +171,8 @@ def test_front_matter_is_read_once_into_json_safe_metadata(tmp_path):
     [
         ("a.txt", b"x", "text"),
         ("a.text", b"x", "text"),
-        ("a.rst", b"Title\n=====\n", "text"),
-        ("a.rst.txt", b"Title\n=====\n", "text"),
+        ("a.rst", b"Title\n=====\n", "rst"),
+        ("a.rst.txt", b"Title\n=====\n", "rst"),
         ("a.md", b"# x", "markdown"),
         ("a.markdown", b"# x", "markdown"),
         ("a.htm", b"<p>x</p>", "html"),
@@ -201,7 +201,7 @@ def test_loader_by_name_alias_mime_or_suffix():
     [
         ("a.pdf", b"%PDF-1.7\n...", "pdf"),
         ("report.txt", b"%PDF-1.4\n...", "pdf"),  # the bytes say what it is
-        ("a.docx", b"PK\x03\x04rest", "docx"),
+        ("a.odt", b"PK\x03\x04rest", "odt"),
         ("a.zip", b"PK\x03\x04rest", "zip"),
         ("a.png", b"\x89PNG\r\n\x1a\n\x00\x00", "png"),
         ("empty.pdf", b"", "pdf"),
@@ -222,8 +222,8 @@ def test_unsupported_formats_by_name_or_bytes_in_parse():
         parse(b"%PDF-1.7", "text", source="x")
     with pytest.raises(UnsupportedFormatError, match="pdf"):
         parse("x", "application/pdf")
-    with pytest.raises(UnsupportedFormatError, match="docx"):
-        get_loader("docx")
+    with pytest.raises(UnsupportedFormatError, match="odt"):
+        get_loader("odt")
 
 
 # -- finding files ---------------------------------------------------------------------------

@@ -15,6 +15,11 @@ AUTO = "auto"
 AUTO_BY_FORMAT: dict[str, str] = {
     "markdown": "markdown",
     "html": "markdown",
+    "rst": "markdown",
+    "docx": "markdown",
+    "pptx": "markdown",
+    "xlsx": "markdown",
+    "epub": "markdown",
     "csv": "table",
     "tsv": "table",
     "code": "code",

@@ -1,7 +1,7 @@
 """The load stage: files and bytes into :class:`~chunkwise.types.Document` values.
 
 One loader per format, in one module each (:mod:`.text`, :mod:`.markdown`, :mod:`.html`,
-:mod:`.csv`),
+:mod:`.csv`, :mod:`.rst`, :mod:`.docx`, :mod:`.pptx`, :mod:`.xlsx`, :mod:`.epub`),
 chosen by suffix, MIME type or magic bytes (:mod:`.base`); decoding happens only in
 loaders (:mod:`.decoding`); :func:`find_files` finds documents in folders and the root
 their ids are relative to (:mod:`.files`). :func:`load`, :func:`parse` and
@@ -22,10 +22,15 @@ from ..types import Document, document_id_for, document_id_for_path
 from . import chat as _chat
 from . import code as _code
 from . import csv as _csv
+from . import docx as _docx
+from . import epub as _epub
 from . import html as _html
 from . import markdown as _markdown
+from . import pptx as _pptx
+from . import rst as _rst
 from . import subtitles as _subtitles
 from . import text as _text
+from . import xlsx as _xlsx
 from .base import (
     HEAD_BYTES,
     Loader,
@@ -60,13 +65,16 @@ __all__ = [
     "unregister_loader",
 ]
 
-FORMATS = ("text", "markdown", "html", "csv", "tsv", "code", "json", "chat", "srt", "vtt")
+FORMATS = (
+    "text", "markdown", "html", "csv", "tsv", "code", "rst", "docx", "pptx", "xlsx", "epub", "json", "chat", "srt", "vtt"
+)
 """The formats of the built-in loaders."""
 
 SUFFIXES = {
     s: ld.format
     for ld in (
         _text.TextLoader, _markdown.MarkdownLoader, _html.HtmlLoader, _csv.CsvLoader, _csv.TsvLoader, _code.CodeLoader,
+        _rst.RstLoader, _docx.DocxLoader, _pptx.PptxLoader, _xlsx.XlsxLoader, _epub.EpubLoader,
         _chat.JsonLoader, _subtitles.SrtLoader, _subtitles.VttLoader,
     )
     for s in ld.suffixes

@@ -1,4 +1,5 @@
-"""Plain text: ``.txt``, ``.text``, reStructuredText, AsciiDoc, Org, and text without a suffix."""
+"""Plain text: ``.txt``, ``.text``, AsciiDoc, Org, and text without a suffix (reStructuredText has
+its own loader, :mod:`.rst`)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ class TextLoader(Loader):
     """Plain text, kept exactly as decoded (``metadata["format"] == "text"``); form feeds
     separate pages (the page map, and so ``page_number`` on chunks).
 
-    Lightly marked-up text (reStructuredText, AsciiDoc, Org) is text too: the recursive
-    and sentence strategies read it well, and no markup is removed.
+    Lightly marked-up text (AsciiDoc, Org) is text too: the recursive and sentence
+    strategies read it well, and no markup is removed. reStructuredText is rendered as
+    Markdown by :mod:`chunkwise.loaders.rst` (``format="text"`` still reads it as text).
 
     Example:
         >>> TextLoader().load_bytes(b"one\\r\\ntwo", source="a.txt").text
@@ -27,21 +29,16 @@ class TextLoader(Loader):
     suffixes: ClassVar[tuple[str, ...]] = (
         ".txt",
         ".text",
-        ".rst",
-        ".rest",
-        ".rst.txt",
         ".adoc",
         ".asciidoc",
         ".org",
     )
     mime_types: ClassVar[tuple[str, ...]] = (
         "text/plain",
-        "text/x-rst",
-        "text/prs.fallenstein.rst",
         "text/asciidoc",
         "text/x-org",
     )
-    aliases: ClassVar[tuple[str, ...]] = ("txt", "plain", "rst", "restructuredtext", "asciidoc", "org")
+    aliases: ClassVar[tuple[str, ...]] = ("txt", "plain", "asciidoc", "org")
 
     def parse_text(
         self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""

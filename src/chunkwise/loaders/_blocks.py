@@ -1,0 +1,244 @@
+"""What the loaders that render a format as Markdown share (DOCX, PPTX, XLSX, EPUB,
+reStructuredText, and the HTML renderer): escaped lines, pipe tables, a writer that keeps
+the page map while it writes, and the base of the loaders of binary formats.
+
+A rendered Markdown text is what every such loader gives: headings as ATX headings
+(``#``..``######``) so the ``markdown`` strategy gives header paths, tables as GFM pipe
+tables so the table parser (:mod:`chunkwise.parsers.table`) chunks them by rows, and
+every other line escaped where it would start a Markdown block by accident.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from ..errors import ChunkwiseError, ConfigError, ParseError
+from ..types import Document, PageRange
+from .base import Loader
+from .decoding import looks_like_text
+
+__all__ = ["BinaryLoader", "MarkdownWriter", "escape_line", "one_line", "pipe_table"]
+
+# what would make a rendered line start a Markdown block: an ATX heading, a block quote, a
+# list item, a code fence, a table row, a thematic break or setext underline, an ordered
+# list item (``1.``); anything else (an inline code span, ``*emphasis*``) stays as written
+_LINE_START = re.compile(
+    r"^(?:#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|`{3,}|~{3,}|\||=+[ \t]*$|-+[ \t]*$|(?:[-*_][ \t]*){3,}$)"
+)
+_ORDERED = re.compile(r"^(\d{1,9})(?=[.)](?:[ \t]|$))")
+_WS = re.compile(r"\s+")
+
+
+def escape_line(line: str) -> str:
+    """``line`` escaped where it would start a Markdown block (``"1. x"`` -> ``"1\\. x"``,
+    ``"# x"`` -> ``"\\# x"``); a line that would not (an inline code span ```x```,
+    ``*emphasis*``) is returned as it is.
+
+    Example:
+        >>> escape_line("# not a heading"), escape_line("`code` first")
+        ('\\\\# not a heading', '`code` first')
+    """
+    m = _ORDERED.match(line)
+    if m is not None:
+        return m.group(1) + "\\" + line[m.end() :]
+    if _LINE_START.match(line):
+        return "\\" + line
+    return line
+
+
+def escape_text(text: str) -> str:
+    """Every line of ``text`` with its white space collapsed, escaped (:func:`escape_line`);
+    blank lines dropped."""
+    lines = (_WS.sub(" ", x).strip() for x in text.split("\n"))
+    return "\n".join(escape_line(x) for x in lines if x)
+
+
+def pipe_table(rows: Sequence[Sequence[str]]) -> str:
+    """A GFM pipe table of ``rows`` (the first is the header): cells on one line each
+    (white space collapsed, ``|`` escaped), short rows padded; ``""`` when every cell is
+    empty.
+
+    Example:
+        >>> print(pipe_table([["k", "v"], ["a|b", "1"], ["c"]]))
+        | k | v |
+        |---|---|
+        | a\\|b | 1 |
+        | c |  |
+    """
+    clean = [[_WS.sub(" ", c or "").strip().replace("|", "\\|") for c in r] for r in rows]
+    clean = [r for r in clean if r]
+    if not clean or not any(c for r in clean for c in r):
+        return ""
+    width = max(len(r) for r in clean)
+    clean = [r + [""] * (width - len(r)) for r in clean]
+    lines = ["| " + " | ".join(clean[0]) + " |", "|" + "---|" * width]
+    lines += ["| " + " | ".join(r) + " |" for r in clean[1:]]
+    return "\n".join(lines)
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one short line: ``"BadZipFile: File is not a zip file"``."""
+    text = " ".join(str(exc).split()) or "no detail"
+    if len(text) > 160:
+        text = text[:157] + "..."
+    return f"{type(exc).__name__}: {text}"
+
+
+class MarkdownWriter:
+    """Markdown blocks joined by blank lines, with the page map kept as they are written.
+
+    :meth:`begin_page` opens a page: it starts at the next block written and ends at the
+    end of the last block written before the next :meth:`begin_page` (or :meth:`text`);
+    the blank line between two pages belongs to neither. A page without any block is not
+    in the map.
+
+    Example:
+        >>> w = MarkdownWriter()
+        >>> w.begin_page(1); w.add("# One"); w.begin_page(2); w.add("two")
+        >>> w.text(), w.pages
+        ('# One\\n\\ntwo\\n', [(1, 0, 5), (2, 7, 10)])
+    """
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.length = 0
+        self.pages: list[PageRange] = []
+        self._page: int | None = None
+        self._page_start: int | None = None
+
+    def add(self, block: str) -> None:
+        """Append a block (leading and trailing line ends dropped; a blank block is not
+        written)."""
+        block = block.strip("\n")
+        if not block.strip():
+            return
+        if self.parts:
+            self.parts.append("\n\n")
+            self.length += 2
+        if self._page is not None and self._page_start is None:
+            self._page_start = self.length
+        self.parts.append(block)
+        self.length += len(block)
+
+    def _close_page(self) -> None:
+        if self._page is not None and self._page_start is not None:
+            self.pages.append((self._page, self._page_start, self.length))
+        self._page, self._page_start = None, None
+
+    def begin_page(self, number: int) -> None:
+        """Start page ``number`` (1-based) at the next block."""
+        self._close_page()
+        self._page = number
+
+    def text(self) -> str:
+        """The text written (ending in one line end), the open page closed."""
+        self._close_page()
+        return ("".join(self.parts) + "\n") if self.parts else ""
+
+
+class BinaryLoader(Loader):
+    """The base of a loader of a binary format read by a library (DOCX by python-docx,
+    ...): bytes in, never decoded as text.
+
+    Subclasses set ``format``, ``suffixes``, ``mime_types``, ``label`` (the format's name
+    in messages), ``package`` and ``extra`` (what to install), ``members`` (ZIP member
+    names that appear in the first bytes of such a file, for detection without a suffix)
+    and implement :meth:`read`. :meth:`load_bytes` turns every failure of the library on a
+    bad file (truncated, not a ZIP, a missing part) into one
+    :class:`~chunkwise.errors.ParseError` line that names the file and the fix.
+    """
+
+    label: ClassVar[str] = ""
+    package: ClassVar[str] = ""
+    extra: ClassVar[str] = ""
+    zip_container: ClassVar[bool] = True
+    application: ClassVar[str] = "an office application"
+    """What opens such a file, for the fix in messages."""
+    members: ClassVar[tuple[bytes, ...]] = ()
+    magic: ClassVar[tuple[bytes, ...]] = (b"PK\x03\x04",)
+
+    def sniff(self, head: bytes) -> bool:
+        """A ZIP whose first member names say this format (``word/`` for DOCX)."""
+        return head.startswith(b"PK\x03\x04") and any(m in head for m in self.members)
+
+    def load_bytes(
+        self,
+        data: bytes,
+        *,
+        source: str | None = None,
+        encoding: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        id: str = "",
+    ) -> Document:
+        """Read the file's bytes (``encoding`` does not apply: the format says its own).
+
+        Raises:
+            ParseError: the bytes are not a readable file of the format (empty,
+                truncated, text, another format): one line naming the file and the fix.
+            MissingDependencyError: the format's library is not installed.
+        """
+        name = source or "<bytes>"
+        label = self.label or self.format
+        if not data:
+            raise ParseError(f"{name}: empty file (0 bytes), not a {label} file; leave it out or save it again")
+        if self.zip_container:
+            self._check_zip(data, name, label)
+        meta = dict(metadata or {})
+        meta.setdefault("format", self.format)
+        try:
+            return self.read(data, name=name, source=source, metadata=meta, id=id)
+        except ChunkwiseError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the library's failure on a bad file, as one line
+            raise ParseError(
+                f"{name}: cannot be read as {label} ({one_line(exc)}); "
+                f"check that it opens in {self.application} and save it again"
+            ) from exc
+
+    def _check_zip(self, data: bytes, name: str, label: str) -> None:
+        if zipfile.is_zipfile(io.BytesIO(data)):
+            return
+        if data.startswith(b"PK\x03\x04"):
+            why = "a truncated or damaged ZIP container"
+            fix = "copy or download it again"
+        elif looks_like_text(data[:8192]):
+            why = "text, not a ZIP container"
+            fix = "rename it to its real format (.txt, .md, .html) or read it with format='text'"
+        else:
+            why = "not a ZIP container"
+            fix = "check its real format"
+        raise ParseError(f"{name}: not a {label} file ({why}); {fix}")
+
+    def parse_text(
+        self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
+    ) -> Document:
+        raise ConfigError(
+            f"{self.format} content is binary: pass the file's bytes (chunkwise.parse(data, format={self.format!r})) "
+            "or its path (chunkwise.load(path)), not a str"
+        )
+
+    def read(
+        self, data: bytes, *, name: str, source: str | None, metadata: dict[str, Any], id: str
+    ) -> Document:  # pragma: no cover - every subclass implements it
+        """The document of a file's bytes (``name``: the file in messages)."""
+        raise NotImplementedError
+
+
+def core_metadata(props: Any, meta: dict[str, Any], keys: Sequence[str]) -> None:
+    """Copy the non-empty core properties ``keys`` of an OOXML file (``title``,
+    ``author``, ``created``...) into ``meta`` (dates as ISO 8601 text), without replacing
+    what the caller gave."""
+    for key in keys:
+        try:
+            value = getattr(props, key, None)
+        except Exception:  # noqa: BLE001 - a malformed property is left out, not fatal
+            continue
+        if value is None or value == "":
+            continue
+        if hasattr(value, "isoformat"):
+            value = value.isoformat()
+        meta.setdefault(key, value if isinstance(value, (str, int, float)) else str(value))

@@ -1,0 +1,327 @@
+"""Word documents (``.docx``): rendered to Markdown by python-docx, in body order.
+
+Heading styles (``Heading 1``..``Heading 9``, ``Title``, or a paragraph outline level) become
+ATX headings (``#``..``######``), so the ``markdown`` strategy gives header paths; numbered
+and bulleted paragraphs become list items (nested by their list level); tables become GFM
+pipe tables (the table parser then chunks them by rows, its header repeated in
+``context``); footnotes and endnotes become Markdown footnotes (``[^1]`` where they are
+referenced, ``[^1]: text`` right after the paragraph or table that references them, so a
+note stays in the chunk of its reference). Text boxes are read once (not their VML
+fallback copy); deleted revisions, field codes, headers and footers are left out. The core
+properties (``title``, ``author``, ``created``, ``modified``, ``subject``, ``keywords``)
+go to the document's metadata.
+
+Method:
+    ECMA-376 (Office Open XML) WordprocessingML: python-docx opens the package and
+    resolves styles; the body, runs, numbering and notes parts are read as XML.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from ..errors import MissingDependencyError
+from ..types import Document
+from ._blocks import BinaryLoader, MarkdownWriter, core_metadata, escape_line, pipe_table
+from .base import register_loader
+
+__all__ = ["DocxLoader"]
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+_ORDERED_FORMATS = frozenset(
+    ["decimal", "decimalZero", "lowerLetter", "upperLetter", "lowerRoman", "upperRoman", "ordinal"]
+)
+_CORE = ("title", "author", "created", "modified", "subject", "keywords", "last_modified_by")
+
+
+def _docx() -> Any:
+    try:
+        import docx
+    except ImportError:
+        raise MissingDependencyError("python-docx", "docx", "reading .docx files") from None
+    return docx
+
+
+def _walk_runs(el: Any, out: list[str], notes: list[str]) -> None:
+    """The text of a paragraph's XML (runs, hyperlinks, insertions, text boxes), in order;
+    footnote and endnote references as ``[^n]`` / ``[^en]`` (their ids into ``notes``)."""
+    for child in el:
+        tag = child.tag
+        if not isinstance(tag, str) or tag == _MC_FALLBACK:
+            continue
+        if tag == _W + "t":
+            out.append(child.text or "")
+        elif tag == _W + "tab" and el.tag == _W + "r":
+            out.append("\t")
+        elif tag in (_W + "br", _W + "cr"):
+            out.append(" " if child.get(_W + "type") == "page" else "\n")
+        elif tag == _W + "noBreakHyphen":
+            out.append("-")
+        elif tag == _W + "footnoteReference":
+            out.append(f"[^{child.get(_W + 'id')}]")
+            notes.append("f" + (child.get(_W + "id") or ""))
+        elif tag == _W + "endnoteReference":
+            out.append(f"[^e{child.get(_W + 'id')}]")
+            notes.append("e" + (child.get(_W + "id") or ""))
+        elif tag == _W + "p":  # a paragraph in a text box
+            out.append("\n")
+            _walk_runs(child, out, notes)
+            out.append("\n")
+        elif tag in (_W + "pPr", _W + "rPr", _W + "del", _W + "instrText", _W + "delText"):
+            continue
+        else:
+            _walk_runs(child, out, notes)
+
+
+def _paragraph_text(p_el: Any, notes: list[str]) -> str:
+    out: list[str] = []
+    _walk_runs(p_el, out, notes)
+    return "".join(out)
+
+
+def _lines(text: str) -> list[str]:
+    return [" ".join(x.split()) for x in text.split("\n") if x.strip()]
+
+
+class _Numbering:
+    """List formats from the numbering part: ``(numId, level) -> ordered?``."""
+
+    def __init__(self, document: Any) -> None:
+        self.ordered: dict[tuple[str, int], bool] = {}
+        try:
+            root = document.part.numbering_part.element
+        except Exception:  # noqa: BLE001 - no numbering part: every list is a bullet list
+            return
+        abstract: dict[str, dict[int, bool]] = {}
+        for an in root.iter(_W + "abstractNum"):
+            levels: dict[int, bool] = {}
+            for lvl in an.iter(_W + "lvl"):
+                fmt = lvl.find(_W + "numFmt")
+                value = fmt.get(_W + "val") if fmt is not None else "bullet"
+                levels[int(lvl.get(_W + "ilvl") or 0)] = value in _ORDERED_FORMATS
+            abstract[an.get(_W + "abstractNumId") or ""] = levels
+        for num in root.iter(_W + "num"):
+            ref = num.find(_W + "abstractNumId")
+            if ref is None:
+                continue
+            for level, ordered in abstract.get(ref.get(_W + "val") or "", {}).items():
+                self.ordered[(num.get(_W + "numId") or "", level)] = ordered
+
+
+def _num_pr(p: Any) -> tuple[str, int] | None:
+    """``(numId, level)`` of a list paragraph (its own numbering, else its style's)."""
+    for holder in (p._p, _style_el(p)):
+        if holder is None:
+            continue
+        ppr = holder.find(_W + "pPr")
+        num = ppr.find(_W + "numPr") if ppr is not None else None
+        if num is None:
+            continue
+        num_id = num.find(_W + "numId")
+        ilvl = num.find(_W + "ilvl")
+        nid = num_id.get(_W + "val") if num_id is not None else None
+        if nid in (None, "0"):  # numId 0: numbering switched off
+            return None
+        level = int(ilvl.get(_W + "val")) if ilvl is not None and (ilvl.get(_W + "val") or "").isdigit() else 0
+        return nid, level
+    return None
+
+
+def _style_el(p: Any) -> Any:
+    try:
+        style = p.style
+    except Exception:  # noqa: BLE001 - a broken style reference: no style
+        return None
+    return getattr(style, "element", None) if style is not None else None
+
+
+def _heading_level(p: Any) -> int:
+    """1..6 for a heading paragraph (by style name or outline level), 0 otherwise."""
+    style = _style_el(p)
+    name = ""
+    if style is not None:
+        try:
+            name = (p.style.name or "").strip().lower()
+        except Exception:  # noqa: BLE001
+            name = ""
+    if name == "title":
+        return 1
+    if name.startswith("heading "):
+        rest = name[len("heading ") :].strip()
+        if rest.isdigit() and 1 <= int(rest) <= 9:
+            return min(int(rest), 6)
+    for holder in (p._p, style):
+        if holder is None:
+            continue
+        ppr = holder.find(_W + "pPr")
+        outline = ppr.find(_W + "outlineLvl") if ppr is not None else None
+        if outline is not None and (outline.get(_W + "val") or "").isdigit():
+            level = int(outline.get(_W + "val"))
+            if level < 9:  # 9 is body text
+                return min(level + 1, 6)
+    return 0
+
+
+def _notes(document: Any, kind: str) -> dict[str, str]:
+    """The text of every footnote (``kind="footnotes"``) or endnote, by id."""
+    from lxml import etree
+
+    out: dict[str, str] = {}
+    tag = _W + ("footnote" if kind == "footnotes" else "endnote")
+    for rel in document.part.rels.values():
+        if rel.is_external or not rel.reltype.endswith("/" + kind):
+            continue
+        root = etree.fromstring(rel.target_part.blob)
+        for note in root.iter(tag):
+            if note.get(_W + "type") not in (None, "normal"):
+                continue  # separators
+            paras = []
+            for p in note.iter(_W + "p"):
+                text = " ".join(_lines(_paragraph_text(p, [])))
+                if text:
+                    paras.append(text)
+            out[note.get(_W + "id") or ""] = " ".join(paras)
+    return out
+
+
+class DocxLoader(BinaryLoader):
+    """Word documents (``metadata["format"] == "docx"``), rendered as Markdown.
+
+    See the module's description for what becomes what. Needs
+    ``pip install 'chunkwise[docx]'`` (python-docx).
+
+    Example:
+        >>> import io, docx
+        >>> d = docx.Document(); _ = d.add_heading("Intro", 1); _ = d.add_paragraph("Hello.")
+        >>> buf = io.BytesIO(); d.save(buf)
+        >>> DocxLoader().load_bytes(buf.getvalue(), source="a.docx").text
+        '# Intro\\n\\nHello.\\n'
+    """
+
+    format: ClassVar[str] = "docx"
+    suffixes: ClassVar[tuple[str, ...]] = (".docx", ".docm")
+    mime_types: ClassVar[tuple[str, ...]] = (
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "application/vnd.ms-word.document.macroenabled.12",
+    )
+    aliases: ClassVar[tuple[str, ...]] = ("word",)
+    label: ClassVar[str] = "DOCX"
+    package: ClassVar[str] = "python-docx"
+    extra: ClassVar[str] = "docx"
+    members: ClassVar[tuple[bytes, ...]] = (b"word/",)
+
+    def read(self, data: bytes, *, name: str, source: str | None, metadata: dict[str, Any], id: str) -> Document:
+        docx = _docx()
+        from docx.text.paragraph import Paragraph
+
+        document = docx.Document(io.BytesIO(data))
+        meta = metadata
+        core_metadata(document.core_properties, meta, _CORE)
+        notes = {"f" + k: v for k, v in _notes(document, "footnotes").items()}
+        notes.update({"e" + k: v for k, v in _notes(document, "endnotes").items()})
+        w = MarkdownWriter()
+        numbering = _Numbering(document)
+        items: list[str] = []  # the list being written
+        counters: dict[tuple[str, int], int] = {}
+        title_seen = False
+
+        def flush_list() -> None:
+            if items:
+                w.add("\n".join(items))
+                items.clear()
+                counters.clear()
+
+        def add_notes(refs: list[str]) -> None:
+            lines = []
+            for ref in dict.fromkeys(refs):
+                text = notes.get(ref)
+                if text:
+                    label = ref[1:] if ref[0] == "f" else "e" + ref[1:]
+                    lines.append(f"[^{label}]: {text}")
+            if lines:
+                flush_list()
+                w.add("\n".join(lines))
+
+        for block in _body(document):
+            refs: list[str] = []
+            if block.tag == _W + "tbl":
+                flush_list()
+                w.add(pipe_table(_table_rows(block, refs)))
+                add_notes(refs)
+                continue
+            p = Paragraph(block, document._body)
+            text = _paragraph_text(p._p, refs)
+            lines = _lines(text)
+            if not lines:
+                continue
+            level = _heading_level(p)
+            if level:
+                flush_list()
+                heading = " ".join(lines)
+                w.add("#" * level + " " + heading)
+                if not title_seen and level == 1:
+                    meta.setdefault("title", heading)
+                    title_seen = True
+                add_notes(refs)
+                continue
+            num = _num_pr(p)
+            if num is not None:
+                nid, lvl = num
+                for key in [k for k in counters if k[1] > lvl]:
+                    del counters[key]
+                ordered = numbering.ordered.get((nid, lvl), False)
+                counters[(nid, lvl)] = counters.get((nid, lvl), 0) + 1
+                marker = f"{counters[(nid, lvl)]}. " if ordered else "- "
+                pad = " " * (4 * lvl)
+                body = [escape_line(x) for x in lines]
+                items.append(pad + marker + body[0])
+                items.extend(pad + " " * len(marker) + x for x in body[1:])
+                if refs:
+                    add_notes(refs)
+                continue
+            flush_list()
+            w.add("\n".join(escape_line(x) for x in lines))
+            add_notes(refs)
+        flush_list()
+        return Document(w.text(), id=id, source=source, metadata=meta)
+
+
+def _body(document: Any) -> Iterator[Any]:
+    """The ``w:p`` and ``w:tbl`` elements of the body, in order (content controls
+    ``w:sdt`` opened: a cover page or table of contents is content too)."""
+
+    def walk(el: Any) -> Iterator[Any]:
+        for child in el:
+            if child.tag in (_W + "p", _W + "tbl"):
+                yield child
+            elif child.tag in (_W + "sdt", _W + "sdtContent", _W + "customXml", _W + "ins"):
+                yield from walk(child)
+
+    yield from walk(document.element.body)
+
+
+def _owned(el: Any, tag: str, owner: Any) -> Iterator[Any]:
+    """The ``tag`` descendants of ``owner`` that are not inside a nested one (the rows of
+    this table, not of a table in one of its cells; content controls looked through)."""
+    for child in el:
+        if child.tag == tag:
+            yield child
+        elif child.tag in (_W + "sdt", _W + "sdtContent", _W + "customXml", _W + "ins"):
+            yield from _owned(child, tag, owner)
+
+
+def _table_rows(tbl: Any, refs: list[str]) -> list[list[str]]:
+    rows: list[list[str]] = []
+    for tr in _owned(tbl, _W + "tr", tbl):
+        cells = []
+        for tc in _owned(tr, _W + "tc", tr):
+            parts = [" ".join(_lines(_paragraph_text(p, refs))) for p in tc.iter(_W + "p")]
+            cells.append(" ".join(x for x in parts if x))
+        rows.append(cells)
+    return rows
+
+
+register_loader(DocxLoader())

@@ -1,0 +1,236 @@
+"""reStructuredText (``.rst``, ``.rest``, Sphinx's ``.rst.txt`` sources): parsed by
+docutils and rendered as Markdown through the HTML path, sections as ATX headings.
+
+docutils parses the text (section levels from the order of their underline styles, as the
+reStructuredText spec says); its HTML5 writer renders the tree and
+:func:`chunkwise.parsers.html.html_to_markdown` turns that into Markdown, so the
+``markdown`` strategy gives header paths whatever adornment the author used. The text of
+the document is the rendered Markdown (offsets index it); the title (a lone top-level
+section, promoted by docutils) goes to ``metadata["title"]``.
+
+Sphinx markup, which plain docutils does not know, keeps its text: an unknown directive
+(``.. function:: f(x)``, ``.. versionadded:: 3.2``) becomes its arguments as a line
+followed by its content parsed as reStructuredText (``code-block``, ``doctest`` and the
+like as code blocks; ``index``, ``toctree``, ``highlight`` and other directives without
+readable content left out); an unknown role (``:func:`~os.path.join```) becomes its text
+(the title of ``title <target>``, without ``~``), as code for roles that name code.
+Nothing is read from other files or run: ``include`` and ``raw`` are switched off, and
+docutils' warnings are not printed.
+
+Method:
+    docutils' reStructuredText parser with its ``Body`` state and ``Inliner`` extended
+    for unknown directives and roles; the HTML5 writer; chunkwise's HTML renderer.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import re
+import types
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from ..errors import MissingDependencyError
+from ..types import Document
+from .base import Loader, register_loader
+
+__all__ = ["RstLoader"]
+
+_CODE_DIRECTIVES = frozenset(["code-block", "sourcecode", "doctest", "testcode", "testoutput", "productionlist"])
+_SILENT_DIRECTIVES = frozenset(
+    ["index", "toctree", "highlight", "testsetup", "testcleanup", "currentmodule", "module", "moduleauthor",
+     "sectionauthor", "codeauthor", "tabularcolumns", "literalinclude", "autosummary", "automodule",
+     "autoclass", "autofunction", "only", "ifconfig", "spelling:word-list", "raw"]
+)
+_CODE_ROLES = frozenset(
+    ["func", "meth", "class", "mod", "attr", "data", "exc", "obj", "const", "envvar", "option", "program",
+     "file", "command", "samp", "kbd", "keyword", "mailheader", "makevar", "c:func", "c:macro", "c:type",
+     "c:member", "c:data", "py:func", "py:meth", "py:class", "py:mod", "py:attr", "py:data", "py:exc",
+     "py:obj", "py:const", "opcode", "token", "cmd", "regexp", "code"]
+)
+_TITLE_TARGET = re.compile(r"^(.*?)\s*<[^<>]+>$", re.DOTALL)
+
+
+class _AnyOption(dict):  # type: ignore[type-arg]
+    """An option spec that takes every option (docutils reads options only when the spec is
+    true, and looks each name up)."""
+
+    def __init__(self, convert: Any) -> None:
+        super().__init__()
+        self.convert = convert
+
+    def __missing__(self, key: str) -> Any:
+        return self.convert
+
+    def __bool__(self) -> bool:
+        return True
+
+
+def _docutils() -> Any:
+    try:
+        import docutils  # noqa: F401
+    except ImportError:
+        raise MissingDependencyError("docutils", "rst", "reading reStructuredText") from None
+    return docutils
+
+
+def _parser() -> Any:
+    """A docutils reStructuredText parser that keeps the text of unknown directives and
+    roles (built on first use: docutils is imported only here)."""
+    from docutils import nodes, utils
+    from docutils.parsers import rst
+    from docutils.parsers.rst import Directive, directives, roles, states
+
+    class GenericDirective(Directive):
+        """An unknown directive: its arguments as a line, its content as body text."""
+
+        has_content = True
+        optional_arguments = 64
+        final_argument_whitespace = True
+        option_spec = _AnyOption(directives.unchanged)
+
+        def run(self) -> list[Any]:
+            name = self.name.lower()
+            if name in _SILENT_DIRECTIVES:
+                return []
+            out: list[Any] = []
+            args = " ".join(self.arguments).strip()
+            if name in _CODE_DIRECTIVES:
+                code = "\n".join(self.content)
+                if code.strip():
+                    block = nodes.literal_block(code, code)
+                    if args and name in ("code-block", "sourcecode"):
+                        block["classes"].append("language-" + args.split()[0])
+                    out.append(block)
+                return out
+            if args:
+                out.append(nodes.paragraph(args, "", nodes.literal(args, args)))
+            if self.content:
+                box = nodes.container()
+                self.state.nested_parse(self.content, self.content_offset, box)
+                out.append(box)
+            return out
+
+    def directive(self: Any, match: Any, **option_presets: Any) -> Any:
+        """``Body.directive``, with :class:`GenericDirective` for an unknown name."""
+        type_name = match.group(1)
+        directive_class, messages = directives.directive(type_name, self.memo.language, self.document)
+        self.parent += messages
+        return self.run_directive(directive_class or GenericDirective, match, type_name, option_presets)
+
+    # explicit markup is dispatched through a table of functions (Body.explicit.constructs)
+    # that every state derived from Body shares: each gets a copy naming the new directive
+    explicit = copy.copy(states.Body.explicit)
+    explicit.constructs = [
+        (directive if method is states.Body.directive else method, pattern)
+        for method, pattern in states.Body.explicit.constructs
+    ]
+    cache: list[Any] = []
+
+    def derive(base: type) -> type:
+        """``base`` whose nested parses use these state classes (docutils' states name the
+        module's own in ``__init__``), with a cache of nested machines of their own."""
+
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807
+            base.__init__(self, *args, **kwargs)
+            self.nested_sm_kwargs = {"state_classes": classes, "initial_state": "Body"}
+
+        attrs: dict[str, Any] = {"__init__": __init__, "nested_sm_cache": cache}
+        if issubclass(base, states.Body):
+            attrs.update(explicit=explicit, directive=directive)
+        return type(base.__name__, (base,), attrs)  # states are found by class name
+
+    classes = tuple(derive(c) for c in states.state_classes)
+
+    def interpreted(self: Any, rawsource: str, text: str, role: str, lineno: int) -> Any:
+        """An unknown role keeps its text (docutils' Inliner would report it and keep the
+        markup)."""
+        role_fn, messages = roles.role(role, self.language, lineno, self.reporter)
+        if role_fn:
+            found, more = role_fn(role, rawsource, text, lineno, self)
+            return found, messages + more
+        value = utils.unescape(text)
+        m = _TITLE_TARGET.match(value)
+        value = (m.group(1) if m and m.group(1) else value).lstrip("~!")
+        if role.lower() in _CODE_ROLES:
+            return [nodes.literal(rawsource, value)], messages
+        return [nodes.Text(value)], messages
+
+    # the Inliner builds its patterns from its own class's attributes: a subclass would
+    # not inherit them, so the one method is replaced on the instance
+    inliner = states.Inliner()
+    inliner.interpreted = types.MethodType(interpreted, inliner)
+    parser = rst.Parser(inliner=inliner)
+    parser.state_classes = classes
+    return parser
+
+
+def rst_to_html(text: str, source: str | None = None) -> str:
+    """The HTML5 rendering of reStructuredText by docutils (see the module's description
+    for Sphinx markup; nothing is included from files, no warning printed).
+
+    Raises:
+        MissingDependencyError: docutils is not installed: ``pip install 'chunkwise[rst]'``.
+    """
+    _docutils()
+    from docutils.core import publish_doctree, publish_from_doctree
+    from docutils.writers import html5_polyglot
+
+    settings = {
+        "report_level": 5,
+        "halt_level": 5,
+        "warning_stream": io.StringIO(),
+        "file_insertion_enabled": False,
+        "raw_enabled": False,
+        "_disable_config": True,
+        "input_encoding": "unicode",
+        "output_encoding": "unicode",
+        "embed_stylesheet": False,
+        "stylesheet_path": "",
+        "syntax_highlight": "none",
+        "line_length_limit": 10**7,
+    }
+    tree = publish_doctree(text, source_path=source or "<rst>", parser=_parser(), settings_overrides=settings)
+    return publish_from_doctree(tree, writer=html5_polyglot.Writer(), settings_overrides=settings)
+
+
+class RstLoader(Loader):
+    """reStructuredText (``metadata["format"] == "rst"``), rendered as Markdown.
+
+    Needs ``pip install 'chunkwise[rst]'`` (docutils) and the HTML extra's lxml.
+
+    Example:
+        >>> doc = RstLoader().parse("Guide\\n=====\\n\\nIntro.\\n\\nInstall\\n-------\\n\\nRun :func:`setup`.\\n")
+        >>> print(doc.text, end="")
+        # Guide
+        <BLANKLINE>
+        Intro.
+        <BLANKLINE>
+        ## Install
+        <BLANKLINE>
+        Run `setup`.
+        >>> doc.metadata["title"]
+        'Guide'
+    """
+
+    format: ClassVar[str] = "rst"
+    suffixes: ClassVar[tuple[str, ...]] = (".rst", ".rest", ".rst.txt")
+    mime_types: ClassVar[tuple[str, ...]] = ("text/x-rst", "text/prs.fallenstein.rst")
+    aliases: ClassVar[tuple[str, ...]] = ("restructuredtext", "rest")
+
+    def parse_text(
+        self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
+    ) -> Document:
+        from ..parsers.html import html_to_markdown
+
+        rendered, found = html_to_markdown(rst_to_html(text, source))
+        meta = dict(metadata or {})
+        for key, value in found.items():
+            if key != "language":  # the writer's default, not the author's
+                meta.setdefault(key, value)
+        meta.setdefault("format", self.format)
+        return Document(rendered, id=id, source=source, metadata=meta)
+
+
+register_loader(RstLoader())
