@@ -181,9 +181,7 @@ def _line_marks(text: str, pattern: re.Pattern[str], default: bool) -> list:
         groups = m.groupdict()
         speaker = groups.get("speaker") or groups.get("name") or groups.get("nick")
         if default:
-            if speaker is not None and len(speaker) > _MAX_NAME:
-                continue
-            if not speaker:
+            if not _is_name(speaker):
                 continue
             t = groups.get("t1") or groups.get("t2") or groups.get("t3")
         else:
@@ -195,6 +193,15 @@ def _line_marks(text: str, pattern: re.Pattern[str], default: bool) -> list:
             s += 1
         marks.append((s, m.end(), speaker.strip() if speaker else None, t, None, (s, m.end())))
     return marks
+
+
+def _is_name(speaker: str | None) -> bool:
+    """Whether a ``Name:`` of :data:`LINE_TURN` reads as a speaker: at most 40 characters,
+    and every word after the first capitalised or a number (``Dr. Lee``, ``Speaker 2``;
+    not ``It goes on``)."""
+    if not speaker or len(speaker) > _MAX_NAME:
+        return False
+    return all(w[0].isupper() or w[0].isdigit() or w[0] == "(" for w in speaker.split()[1:])
 
 
 def line_turns(text: str, pattern: re.Pattern[str] | None = None) -> list[Turn]:
@@ -380,8 +387,7 @@ def find_turns(
 
     Returns:
         A :class:`Transcript`. Detection order: subtitle cues, JSON chat messages, then
-        turn lines; the first format that finds turns wins (cues and messages need at
-        least one, lines at least two).
+        turn lines; the first format that finds turns wins.
 
     Example:
         >>> t = find_turns("Ana: Hi.\\nBen: Why?\\nAna: Because.\\n")
@@ -404,7 +410,7 @@ def find_turns(
         if jt:
             return Transcript("json", tuple(jt), tuple(conv))
     turns = line_turns(text)
-    if len(turns) >= 2:
+    if turns:
         return Transcript("lines", tuple(turns))
     return Transcript("none")
 
@@ -430,7 +436,7 @@ def looks_like_conversation(text: str, *, max_chars: int = 20_000) -> bool:
     turns = 0
     for m in LINE_TURN.finditer(head):
         speaker = m.group("speaker") or m.group("nick")
-        if not speaker or len(speaker) > _MAX_NAME:
+        if not _is_name(speaker):
             continue
         turns += 1
         key = speaker.strip().casefold()
