@@ -304,3 +304,12 @@ def test_budget_per_question_keeps_each_question_within_the_budget():
     none = evaluate([doc], qs, chunker, Words(), budget_tokens=70, budget_per_question=True)
     window = evaluate([doc], qs, chunker, Words(), budget_tokens=70, budget_per_question=True, expand="window")
     assert window.means["k"] < none.means["k"]  # windows are larger: fewer of them fit
+
+
+def test_doctests_of_the_window_and_expansion_modules():
+    import doctest
+    import importlib
+
+    for name in ("chunkwise.evaluation.expand", "chunkwise.chunkers.sentence"):
+        result = doctest.testmod(importlib.import_module(name))
+        assert result.attempted > 0 and result.failed == 0, name
