@@ -168,7 +168,7 @@ def test_summary_counts_and_lists_skipped_files(tmp_path: Path) -> None:
     docs.mkdir()
     (docs / "a.txt").write_text(TEXT, encoding="utf-8")
     for i in range(6):
-        (docs / f"scan{i}.pdf").write_bytes(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+        (docs / f"scan{i}.doc").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00")
     (docs / "z.bin").write_bytes(bytes(range(256)) * 4)
     result = _chunk(str(docs), str(tmp_path / "missing.txt"), "-o", str(tmp_path / "c.jsonl"))
     assert result.exit_code == 1, result.output
@@ -179,7 +179,7 @@ def test_summary_counts_and_lists_skipped_files(tmp_path: Path) -> None:
     assert len(listed) == 6 and listed[-1] == "  and 3 more"
     assert all(line.endswith(")") for line in listed[:5])
     # each one was reported with its fix
-    assert "fix: leave such files out with --exclude '*.pdf'" in result.output
+    assert "fix: leave such files out with --exclude '*.doc'" in result.output
     assert "missing.txt: cannot read" in result.output and "fix: check the path" in result.output
     assert "1 documents" in result.output
 
@@ -188,8 +188,8 @@ def test_excluded_files_are_not_reported(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "a.txt").write_text(TEXT, encoding="utf-8")
-    (docs / "scan.pdf").write_bytes(b"%PDF-1.7\n")
-    result = _chunk(str(docs), "--exclude", "*.pdf")
+    (docs / "scan.doc").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00")
+    result = _chunk(str(docs), "--exclude", "*.doc")
     assert result.exit_code == 0, result.output
     assert "skipped" not in result.stderr
 

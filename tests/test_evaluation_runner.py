@@ -318,7 +318,7 @@ def test_load_corpus_reports_files_it_cannot_read(tmp_path: Path) -> None:
     corpus.mkdir()
     (corpus / "a.md").write_text(A, encoding="utf-8")
     (corpus / "bad.txt").write_bytes(b"\xff\xfe\x00 not utf-8 \x80")
-    (corpus / "scan.pdf").write_bytes(b"%PDF-1.7\n")
+    (corpus / "scan.pdf").write_bytes(b"%PDF-1.7\n")  # damaged: reported, then skipped
     (corpus / "notes.html").write_text("<p>Hi</p>", encoding="utf-8")
     with pytest.raises(LoadError, match="bad.txt"):
         load_corpus(corpus)
@@ -329,5 +329,5 @@ def test_load_corpus_reports_files_it_cannot_read(tmp_path: Path) -> None:
     bad = next(s for s in skipped if s.relative == "bad.txt")
     assert isinstance(bad.error, LoadError) and bad.id == document_id_for_path("bad.txt")
     assert next(s for s in skipped if s.relative == "notes.html").error is None  # a suffix not asked for
-    assert [d.metadata["relative_path"] for d in load_corpus(corpus, exclude=["bad.txt"])] == ["a.md"]
+    assert [d.metadata["relative_path"] for d in load_corpus(corpus, exclude=["bad.txt", "*.pdf"])] == ["a.md"]
     assert load_corpus(corpus, include=["*.md"])[0].id == docs_[0].id

@@ -199,12 +199,12 @@ def test_loader_by_name_alias_mime_or_suffix():
 @pytest.mark.parametrize(
     ("name", "content", "fmt"),
     [
-        ("a.pdf", b"%PDF-1.7\n...", "pdf"),
-        ("report.txt", b"%PDF-1.4\n...", "pdf"),  # the bytes say what it is
+        ("a.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00", "ole2"),
+        ("report.txt", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00", "ole2"),  # the bytes say what it is
         ("a.odt", b"PK\x03\x04rest", "odt"),
         ("a.zip", b"PK\x03\x04rest", "zip"),
         ("a.png", b"\x89PNG\r\n\x1a\n\x00\x00", "png"),
-        ("empty.pdf", b"", "pdf"),
+        ("empty.doc", b"", "doc"),
         ("blob", b"\x00\x01\x02\x03", "binary data"),
     ],
 )
@@ -218,10 +218,10 @@ def test_unsupported_formats_raise_naming_file_and_format(tmp_path, name, conten
 
 
 def test_unsupported_formats_by_name_or_bytes_in_parse():
-    with pytest.raises(UnsupportedFormatError, match="pdf"):
-        parse(b"%PDF-1.7", "text", source="x")
-    with pytest.raises(UnsupportedFormatError, match="pdf"):
-        parse("x", "application/pdf")
+    with pytest.raises(UnsupportedFormatError, match="ole2"):
+        parse(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00", "text", source="x")
+    with pytest.raises(UnsupportedFormatError, match="doc"):
+        parse("x", "application/msword")
     with pytest.raises(UnsupportedFormatError, match="odt"):
         get_loader("odt")
 
@@ -237,7 +237,7 @@ def _tree(root):
     (root / "guide" / "c.rst.txt").write_text("C.\n", encoding="utf-8")
     (root / "guide" / "d.html").write_text("<p>D</p>", encoding="utf-8")
     (root / "LICENSE").write_text("MIT\n", encoding="utf-8")
-    (root / "report.pdf").write_bytes(b"%PDF-1.7")
+    (root / "report.doc").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00")
     (root / "data.bin").write_bytes(b"\x00\x01\x02")
     (root / ".git" / "HEAD").write_text("ref: x\n", encoding="utf-8")
     return root
@@ -252,15 +252,15 @@ def test_find_files_reports_what_it_skips(tmp_path):
     assert [f.format for f in found] == ["text", "markdown", "text", "text", "html"]
     assert sorted((s.relative, s.supported, s.reason) for s in skipped) == [
         ("data.bin", False, "binary data is not a supported format"),
-        ("report.pdf", False, "pdf is not a supported format"),
+        ("report.doc", False, "ole2 (doc, xls, ppt, msg) is not a supported format"),
     ]
     assert ".git/HEAD" in [f.relative for f in find_files([root], hidden=True)]
 
 
 def test_directly_named_files_are_always_yielded(tmp_path):
     root = _tree(tmp_path / "docs")
-    pdf, missing = list(find_files([root / "report.pdf", root / "nope.txt"]))
-    assert (pdf.supported, pdf.reason) == (False, "pdf is not a supported format")
+    pdf, missing = list(find_files([root / "report.doc", root / "nope.txt"]))
+    assert (pdf.supported, pdf.reason) == (False, "ole2 (doc, xls, ppt, msg) is not a supported format")
     assert (missing.supported, missing.reason) == (False, "does not exist")
     with pytest.raises(UnsupportedFormatError):
         load(pdf)

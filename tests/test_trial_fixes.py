@@ -77,12 +77,12 @@ def test_a_parser_failure_is_a_load_error_with_a_fix(monkeypatch: pytest.MonkeyP
 
 
 def test_inspect_reports_an_unsupported_file(tmp_path: Path) -> None:
-    p = tmp_path / "fake_pdf.txt"
-    p.write_bytes(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n")
+    p = tmp_path / "fake_doc.txt"
+    p.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00")
     result = CliRunner().invoke(cli, ["inspect", str(p), "-s", "recursive", "-u", "chars"])
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    assert "pdf is not a supported format" in result.output and "fix:" in result.output
+    assert "ole2 (doc, xls, ppt, msg) is not a supported format" in result.output and "fix:" in result.output
 
 
 # -- 4. ids: standard input by content, --root --------------------------------------------
@@ -276,12 +276,12 @@ def test_the_skip_hint_for_one_bad_file_of_a_good_suffix_names_that_file(tmp_pat
     (docs / "sub").mkdir(parents=True)
     (docs / "a.txt").write_text("Good text.\n", encoding="utf-8")
     (docs / "sub" / "data.txt").write_bytes(ELF)
-    (docs / "scan.pdf").write_bytes(b"%PDF-1.7\n")
+    (docs / "scan.doc").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00")
     result = CliRunner().invoke(cli, ["chunk", "-u", "chars", str(docs)])
     assert result.exit_code == 1
     assert "--exclude 'sub/data.txt'" in result.output and "--exclude '*.txt'" not in result.output
-    assert "--exclude '*.pdf'" in result.output
-    again = CliRunner().invoke(cli, ["chunk", "-u", "chars", str(docs), "--exclude", "sub/data.txt", "--exclude", "*.pdf"])
+    assert "--exclude '*.doc'" in result.output
+    again = CliRunner().invoke(cli, ["chunk", "-u", "chars", str(docs), "--exclude", "sub/data.txt", "--exclude", "*.doc"])
     assert again.exit_code == 0 and "Good text." in again.stdout
 
 
@@ -338,9 +338,9 @@ def test_links_and_special_files_in_folders(tmp_path: Path) -> None:
 
 def test_find_files_fills_skipped_as_it_runs(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("# A\n", encoding="utf-8")
-    (tmp_path / "b.pdf").write_bytes(b"%PDF-1.7")
+    (tmp_path / "b.doc").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00")
     skipped: list = []
     files = chunkwise.loaders.find_files([tmp_path], skipped=skipped)
     assert skipped == []  # a generator: nothing happens before the iteration
-    assert [f.relative for f in files] == ["a.md"] and [s.relative for s in skipped] == ["b.pdf"]
+    assert [f.relative for f in files] == ["a.md"] and [s.relative for s in skipped] == ["b.doc"]
     assert "lazily" in (chunkwise.loaders.find_files.__doc__ or "")

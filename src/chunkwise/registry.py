@@ -20,6 +20,7 @@ AUTO_BY_FORMAT: dict[str, str] = {
     "pptx": "markdown",
     "xlsx": "markdown",
     "epub": "markdown",
+    "pdf": "markdown",
     "csv": "table",
     "tsv": "table",
     "code": "code",

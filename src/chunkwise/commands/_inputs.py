@@ -244,16 +244,20 @@ def read(inp: Input, *, encoding: str | None = None, fmt: str = "text") -> Any:
     :func:`chunkwise.load` or :func:`chunkwise.parse` (``encoding``: a codec instead of
     detecting one).
 
+    The loader options are the command's ``-L KEY=VALUE``.
+
     Raises whatever reading raises (``LoadError``, ``UnsupportedFormatError``,
     ``OSError``, ``UnicodeError``, ...); :func:`classify` turns it into a :class:`Skipped`.
     """
     from ..loaders import load, parse
+    from ._options import loader_options_of
 
+    options = loader_options_of()  # -L KEY=VALUE
     if inp.path is None:
-        return parse(sys.stdin.buffer.read(), fmt, source=STDIN_SOURCE, encoding=encoding)
+        return parse(sys.stdin.buffer.read(), fmt, source=STDIN_SOURCE, encoding=encoding, **options)
     if inp.found is not None:  # carries its root and the path its id derives from
-        return load(inp.found, encoding=encoding)
-    return load(inp.path, root=inp.root, encoding=encoding)
+        return load(inp.found, encoding=encoding, **options)
+    return load(inp.path, root=inp.root, encoding=encoding, **options)
 
 
 def _strip_name(message: str, name: str) -> str:
@@ -290,6 +294,12 @@ def classify(exc: BaseException, inp: Input | str, stage: str = "read", encoding
         )
     if has(ConfigError) and stage == "chunk":
         return Skipped(name, "not chunked", message, "change the options named in the message")
+    if has(ConfigError) and stage == "read":  # a loader option (-L) this file's format does not take
+        return Skipped(name, "not read", message, "change the -L loader options named in the message")
+    # a loader's own diagnosis (a PDF encrypted, damaged, without a text layer): its problem and fix
+    told = next((x for x in chain if getattr(x, "fix", None) and getattr(x, "problem", None)), None)
+    if told is not None and stage == "read":
+        return Skipped(name, getattr(told, "kind", "unreadable"), _strip_name(told.problem, name), told.fix)
     if has(MissingDependencyError):
         return Skipped(name, "missing dependency", message, "")
     if any("unsupported" in type(x).__name__.lower() for x in chain):

@@ -6,6 +6,8 @@
 * :func:`input_options`: ``--include``, ``--exclude``, ``--root``, ``--encoding`` and
   ``--format`` (standard input).
 * :func:`progress_option`.
+* ``--loader-option``/``-L KEY=VALUE`` (with :func:`input_options`), read by
+  :func:`loader_options_of`: ``chunkwise.load(path, **options)``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ __all__ = [
     "UNITS",
     "chunking_options",
     "input_options",
+    "loader_option",
+    "loader_options_of",
+    "parse_loader_options",
     "llm_client_or_fail",
     "llm_options",
     "make_chunker_or_fail",
@@ -102,6 +107,8 @@ def make_chunker_or_fail(
     from ..api import make_chunker
     from ..errors import ChunkwiseError
 
+    ctx = click.get_current_context(silent=True)
+    metadata = ctx.meta.get(_METADATA_KEY, {}) if ctx is not None else {}
     try:
         return make_chunker(
             strategy,
@@ -109,10 +116,42 @@ def make_chunker_or_fail(
             chunk_overlap=chunk_overlap,
             unit=unit,
             tokenizer=tokenizer,
-            **{**extra, **parse_params(params)},
+            **{**metadata, **extra, **parse_params(params)},
         )
     except (ChunkwiseError, ImportError) as exc:
         raise click.UsageError(str(exc)) from exc
+
+
+_METADATA_KEY = "chunkwise.metadata_options"
+
+
+def _metadata_option(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Keep ``--detect-language``/``--density`` for :func:`make_chunker_or_fail` (the
+    commands' signatures do not list them)."""
+    if value:
+        ctx.meta.setdefault(_METADATA_KEY, {})[param.name] = value
+    return value
+
+
+# chunk metadata read from the text (opt-in): chunkwise.language
+metadata_options: list[Decorator] = [
+    click.option(
+        "--detect-language",
+        type=click.Choice(["document", "chunk"]),
+        default=None,
+        expose_value=False,
+        callback=_metadata_option,
+        help="metadata.language (ISO 639-1) per document or per chunk (extra: lang).",
+    ),
+    click.option(
+        "--density",
+        is_flag=True,
+        default=False,
+        expose_value=False,
+        callback=_metadata_option,
+        help="metadata.density: share of distinct content words (extra: lang).",
+    ),
+]
 
 
 def chunking_options(*, grid: bool = False, strategy: str | None = None) -> Decorator:
@@ -183,6 +222,7 @@ def chunking_options(*, grid: bool = False, strategy: str | None = None) -> Deco
                 metavar="KEY=VALUE",
                 help="A strategy parameter (JSON value), repeatable.",
             ),
+            *([] if grid else metadata_options),
         ]
     )
 
@@ -266,7 +306,52 @@ def input_options(*, globs: bool = True, format: bool = True, root: bool = False
                 help="Format of standard input (path -); files go by their suffix.",
             )
         )
+    options.append(loader_option)
     return _apply(options)
+
+
+LOADER_OPTIONS_KEY = "chunkwise.loader_options"
+
+
+def parse_loader_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """``-L KEY=VALUE`` items as loader options (values kept as text: a password stays a
+    string).
+
+    Raises:
+        click.BadParameter: an item without ``=`` or with an empty key.
+    """
+    options: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--loader-option")
+        options[key.strip().replace("-", "_")] = value
+    return options
+
+
+def _loader_options(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Keep ``-L`` for :func:`loader_options_of` (the commands' signatures do not list it)."""
+    if value:
+        ctx.meta[LOADER_OPTIONS_KEY] = parse_loader_options(value)
+    return value
+
+
+def loader_options_of(ctx: click.Context | None = None) -> dict[str, str]:
+    """The ``-L KEY=VALUE`` loader options of the running command (``{}`` outside one)."""
+    ctx = ctx or click.get_current_context(silent=True)
+    return dict(ctx.meta.get(LOADER_OPTIONS_KEY, {})) if ctx is not None else {}
+
+
+loader_option: Decorator = click.option(
+    "--loader-option",
+    "-L",
+    multiple=True,
+    metavar="KEY=VALUE",
+    expose_value=False,
+    callback=_loader_options,
+    help="A loader option, repeatable, for the formats that take it (PDF: password=..., "
+    "pages=1-5,8); another format's file is reported with the options it takes.",
+)
 
 
 progress_option: Decorator = click.option(

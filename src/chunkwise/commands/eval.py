@@ -14,7 +14,7 @@ import click
 from ..errors import ChunkwiseError
 from ..evaluation.expand import EXPANSIONS
 from ._inputs import Failures, Input, classify, passed_over, unsupported
-from ._options import chunking_options, input_options, parse_params, progress_option
+from ._options import chunking_options, input_options, loader_options_of, parse_params, progress_option
 
 __all__ = [
     "TABLE_COLUMNS",
@@ -64,7 +64,7 @@ def eval_options(fn: Callable[..., Any]) -> Callable[..., Any]:
             "--corpus",
             required=True,
             type=click.Path(exists=True, file_okay=False, path_type=Path),
-            help="Folder of corpus files (.md, .txt, .markdown, .rst; searched recursively). Documents get the "
+            help="Folder of corpus files (.md, .txt, .markdown, .rst, .pdf; searched recursively). Documents get the "
             "ids of `chunkwise chunk`; questions name them by file stem, relative path or id.",
         ),
         click.option(
@@ -179,6 +179,7 @@ def load_corpus_files(
             include=list(include) or None,
             exclude=list(exclude) or None,
             skipped=skipped,
+            loader_options=loader_options_of(),
         )
     except ChunkwiseError as exc:
         raise click.UsageError(str(exc)) from exc

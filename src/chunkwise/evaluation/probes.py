@@ -32,7 +32,7 @@ import dataclasses
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
@@ -52,7 +52,7 @@ __all__ = [
     "resolve_questions",
 ]
 
-CORPUS_SUFFIXES = (".md", ".txt", ".markdown", ".rst")
+CORPUS_SUFFIXES = (".md", ".txt", ".markdown", ".rst", ".pdf")
 """The file endings :func:`load_corpus` reads by default."""
 _CORPUS_SUFFIXES = CORPUS_SUFFIXES  # the name of earlier versions
 
@@ -307,6 +307,7 @@ def load_corpus(
     include: Sequence[str] | None = None,
     exclude: Sequence[str] | None = None,
     skipped: list[SkippedFile] | None = None,
+    loader_options: Mapping[str, Any] | None = None,
 ) -> list[Document]:
     """The documents of a corpus folder, read exactly as ``chunkwise chunk FOLDER`` and
     ``chunkwise.load(path, root=FOLDER)`` read them.
@@ -322,7 +323,7 @@ def load_corpus(
     Args:
         folder: the corpus folder.
         suffixes: the file endings read, lower case (default ``.md``, ``.txt``,
-            ``.markdown``, ``.rst``); None: every file a loader handles.
+            ``.markdown``, ``.rst``, ``.pdf``); None: every file a loader handles.
         encoding: a codec for every file instead of detecting each one.
         ids: ``"path"`` (default): the id of :func:`chunkwise.load`; ``"stem"``: the file
             name without its suffix (the ids of earlier versions; resolving names makes it
@@ -333,6 +334,8 @@ def load_corpus(
         skipped: when given, a file that cannot be read or decoded, or whose format or
             suffix is not read, is appended to it as a :class:`SkippedFile` instead of
             raising (or, for a suffix or format, instead of being passed over in silence).
+        loader_options: options for the loaders (``password``, ``pages`` of PDF files;
+            see :func:`chunkwise.load`).
 
     Returns:
         The documents, sorted by relative path.
@@ -360,7 +363,7 @@ def load_corpus(
     docs = []
     for f in found:
         try:
-            doc = load(f, encoding=encoding)
+            doc = load(f, encoding=encoding, **dict(loader_options or {}))
         except ConfigError:  # an unknown encoding: the same for every file
             raise
         except Exception as exc:  # noqa: BLE001 - reported, then skipped, when asked to

@@ -26,6 +26,7 @@ from . import docx as _docx
 from . import epub as _epub
 from . import html as _html
 from . import markdown as _markdown
+from . import pdf as _pdf
 from . import pptx as _pptx
 from . import rst as _rst
 from . import subtitles as _subtitles
@@ -66,7 +67,7 @@ __all__ = [
 ]
 
 FORMATS = (
-    "text", "markdown", "html", "csv", "tsv", "code", "rst", "docx", "pptx", "xlsx", "epub", "json", "chat", "srt", "vtt"
+    "text", "markdown", "html", "csv", "tsv", "code", "rst", "docx", "pptx", "xlsx", "epub", "json", "chat", "srt", "vtt", "pdf"
 )
 """The formats of the built-in loaders."""
 
@@ -75,7 +76,7 @@ SUFFIXES = {
     for ld in (
         _text.TextLoader, _markdown.MarkdownLoader, _html.HtmlLoader, _csv.CsvLoader, _csv.TsvLoader, _code.CodeLoader,
         _rst.RstLoader, _docx.DocxLoader, _pptx.PptxLoader, _xlsx.XlsxLoader, _epub.EpubLoader,
-        _chat.JsonLoader, _subtitles.SrtLoader, _subtitles.VttLoader,
+        _chat.JsonLoader, _subtitles.SrtLoader, _subtitles.VttLoader, _pdf.PdfLoader,
     )
     for s in ld.suffixes
 }

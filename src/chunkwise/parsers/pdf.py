@@ -1,0 +1,403 @@
+"""PDF page layout to Markdown-like text: reading order, headings, page furniture.
+
+The PDF loader (:mod:`chunkwise.loaders.pdf`) reads the text lines of each page with their
+position, font size and weight (:class:`PdfLine`); this module, pure Python, turns them
+into one text whose structure the markdown strategy reads:
+
+* **reading order**: a page whose lines fall into two columns (left of the middle,
+  right of it, side by side over the same height) is read column by column, band by band
+  between the lines that span both columns; other pages keep the order of the file;
+* **headings**: a line whose font is larger than the body text's (the size that carries
+  most characters) is a heading. Levels rank the sizes of numbered headings (``2.1 ...``,
+  ``Chapter 3``) when the document numbers them, else the sizes headings use on two
+  pages or more: ``#`` for the largest, ``##`` for the next, ``###`` for the rest and for
+  the sizes outside the ranking (a note's, a drawing's), but for a title larger than every
+  ranked size on one page only, which is ``#``; a short line set wholly in bold at body size is a heading one
+  level below the size headings; consecutive heading lines of one size are one heading;
+  a run of three heading lines or more (the labels of a drawing), a caption and a line of
+  a table of contents are not headings;
+* **page furniture**: a line in the top or bottom tenth of a page whose text, digits
+  aside, recurs in that band on at least three pages (and a quarter of them) is a running
+  header or footer (so is one met once, in a place where many pages have their
+  running head, with a page number at its end); such a line and a page number alone (``12``, ``iv``, ``Page 3 of 9``)
+  are removed from the text; the furniture is returned, and the printed page numbers;
+* **lines** of a paragraph joined with a line break; a word hyphenated at a line end
+  (``-``, a soft hyphen, or PDFium's hyphenation marks U+0002 and U+FFFE) joined without its hyphen
+  and without the break; a vertical gap wider than the line spacing starts a paragraph;
+* **pages** joined by a blank line; :attr:`PdfLayout.pages` is the page map
+  ``(page_number, start, end)`` of :class:`~chunkwise.types.Document`.
+
+Method: the heading rule is the font-size ranking of pdfminer-based tools (pdfplumber,
+unstructured's ``partition_pdf``) and docling's layout pass; the two-column rule reads a
+page as bands split by full-width lines, as ``pdftotext``'s reading-order mode does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["PdfLayout", "PdfLine", "PdfPage", "layout_pages"]
+
+MAX_HEADING_CHARS = 120
+"""A longer line is never a heading."""
+FURNITURE_BAND = 0.1
+"""The top and bottom fraction of a page where running headers, footers and page numbers are looked for."""
+
+_PAGE_NUMBER = re.compile(
+    r"(?:page\s+)?(?:\d{1,5}|[ivxlcdm]{1,8})(?:\s*(?:of|/)\s*\d{1,5})?|[-\u2013\u2014]\s*\d{1,5}\s*[-\u2013\u2014]",
+    re.IGNORECASE,
+)
+_EDGE_NUMBER = re.compile(r"^\s*(\d{1,5}|[ivxlcdm]{1,8})\s+\S|\S\s+(\d{1,5}|[ivxlcdm]{1,8})\s*$", re.IGNORECASE)
+_HYPHEN_END = re.compile(r"(?<=[^\W\d_])[-\u00ad\u0002\ufffe]$")
+_SOFT_END = re.compile(r"[\u00ad\u0002\ufffe]$")
+_MARKDOWN_START = re.compile(r"(#{1,6}(?:\s|$)|[=\-]{2,}\s*$|>)")
+_LEADERS = re.compile(r"(?:\.\s?){4,}\s*\S{0,8}\s*$")
+_NUMBERED = re.compile(r"(?:\d+\.)*\d+\.?\s|[A-Z]\.\d")
+_CAPTION = re.compile(r"(?:figure|fig\.|table|listing|example)\s*[\dA-Z][\w.-]*\s*[:.]", re.IGNORECASE)
+_SECTION_NUMBER = re.compile(r"(?:chapter|appendix|part|section)\s+\w|\d+(?:\.\d+)*\.?\s+\S|[A-Z](?:\.\d+)+\.?\s", re.I)
+_HYPHEN_MARKS = re.compile("[\u0002\ufffe]")
+_SENTENCE_END = re.compile(r"[.!?:;)\]\"\u201d]$")
+
+
+@dataclass(frozen=True, slots=True)
+class PdfLine:
+    """One text line of a page.
+
+    Attributes:
+        text: the line's text (no line break).
+        x0, x1: left and right edges, in PDF points from the page's left edge.
+        top, bottom: upper and lower edges, in points from the page's top edge (top < bottom).
+        size: the font size in points.
+        bold: the line is set in a bold font (weight 600 or more) from end to end.
+    """
+
+    text: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    size: float
+    bold: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PdfPage:
+    """One page: its number (1-based, in the file), size in points, and lines in the
+    file's order."""
+
+    number: int
+    width: float
+    height: float
+    lines: tuple[PdfLine, ...]
+
+
+@dataclass(frozen=True)
+class PdfLayout:
+    """The text of the pages and what was taken out of it.
+
+    Attributes:
+        text: Markdown-like text of every page, pages separated by a blank line.
+        pages: ``(page_number, start, end)`` per page, half-open offsets into ``text``.
+        furniture: the running headers and footers removed (their first occurrence's
+            text, in the order met).
+        page_labels: the page number printed on each page (``None`` where none was
+            found), in page order.
+        headings: how many headings were emitted.
+        two_column_pages: the pages read as two columns.
+    """
+
+    text: str
+    pages: tuple[tuple[int, int, int], ...]
+    furniture: tuple[str, ...] = ()
+    page_labels: tuple[str | None, ...] = ()
+    headings: int = 0
+    two_column_pages: tuple[int, ...] = field(default_factory=tuple)
+
+
+def _key(text: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"\d+", "#", text)).strip().lower()
+
+
+def _in_band(line: PdfLine, page: PdfPage) -> bool:
+    band = page.height * FURNITURE_BAND
+    return line.bottom <= band or line.top >= page.height - band
+
+
+def _furniture(pages: Sequence[PdfPage]) -> tuple[set[str], list[str]]:
+    """The keys of the running header and footer lines, and their texts in order met."""
+    seen: dict[str, set[int]] = defaultdict(set)
+    places: dict[str, set[tuple[bool, int, float]]] = defaultdict(set)
+    at: dict[tuple[bool, int, float], set[int]] = defaultdict(set)
+    first: dict[str, str] = {}
+    for page in pages:
+        for line in page.lines:
+            if _in_band(line, page) and line.text.strip():
+                k = _key(line.text)
+                seen[k].add(page.number)
+                first.setdefault(k, line.text.strip())
+                place = (line.top < page.height / 2, round(line.top), _size(line.size))
+                places[k].add(place)
+                at[place].add(page.number)
+    need = max(3, len(pages) // 4)
+
+    def running(k: str) -> bool:
+        if _PAGE_NUMBER.fullmatch(first[k]):
+            return False
+        if len(seen[k]) >= need:
+            return True
+        # a chapter's running head: on two pages or more, where many pages have one
+        common = any(len(at[p]) >= need for p in places[k])
+        return common and (len(seen[k]) >= 2 or bool(_EDGE_NUMBER.search(first[k])))
+
+    keys = {k for k in seen if running(k)}
+    return keys, [first[k] for k in first if k in keys]
+
+
+def _label(line: PdfLine) -> str | None:
+    text = line.text.strip()
+    if _PAGE_NUMBER.fullmatch(text):
+        return re.sub(r"(?i)^page\s+|\s*(?:of|/)\s*\d+$|[-\u2013\u2014\s]", "", text)
+    m = _EDGE_NUMBER.search(text)
+    if m:
+        return m.group(1) or m.group(2)
+    return None
+
+
+def _columns(page: PdfPage, lines: list[PdfLine]) -> list[PdfLine] | None:
+    """The lines in column order when the page has two columns, else None."""
+    mid, slack = page.width / 2, page.width * 0.02
+    left = [ln for ln in lines if ln.x1 <= mid + slack]
+    right = [ln for ln in lines if ln.x0 >= mid - slack]
+    if len(left) < 3 or len(right) < 3 or len(left) + len(right) < 0.6 * len(lines):
+        return None
+    # side by side: the columns overlap in height
+    if min(ln.bottom for ln in left) < max(ln.top for ln in right) and min(ln.bottom for ln in right) < max(
+        ln.top for ln in left
+    ):
+        pass
+    else:
+        return None
+    ordered: list[PdfLine] = []
+    band_left: list[PdfLine] = []
+    band_right: list[PdfLine] = []
+
+    def flush() -> None:
+        ordered.extend(sorted(band_left, key=lambda ln: ln.top))
+        ordered.extend(sorted(band_right, key=lambda ln: ln.top))
+        band_left.clear()
+        band_right.clear()
+
+    for ln in sorted(lines, key=lambda ln: (ln.top, ln.x0)):
+        if ln.x1 <= mid + slack:
+            band_left.append(ln)
+        elif ln.x0 >= mid - slack:
+            band_right.append(ln)
+        else:  # spans both columns: ends the band
+            flush()
+            ordered.append(ln)
+    flush()
+    return ordered
+
+
+def _size(value: float) -> float:
+    return round(value * 2) / 2
+
+
+def _heading_levels(pages: Sequence[list[PdfLine]]) -> tuple[float, dict[float, int]]:
+    """The body size and the heading level of each larger size."""
+    weight: Counter[float] = Counter()
+    for lines in pages:
+        for ln in lines:
+            weight[_size(ln.size)] += len(ln.text)
+    if not weight:
+        return 0.0, {}
+    body = weight.most_common(1)[0][0]
+    total = sum(weight.values())
+    threshold = body + max(1.0, 0.12 * body)
+    # a size that carries much of the text (a large-print preface) is not a heading size
+    sizes = [s for s in weight if s >= threshold and weight[s] <= 0.2 * total]
+    on_pages: dict[float, set[int]] = defaultdict(set)
+    numbered: Counter[float] = Counter()
+    count: Counter[float] = Counter()
+    for k, lines in enumerate(pages):
+        for ln in lines:
+            text = ln.text.strip()
+            if _size(ln.size) in sizes and _is_heading_text(text):
+                on_pages[_size(ln.size)].add(k)
+                count[_size(ln.size)] += 1
+                numbered[_size(ln.size)] += bool(_SECTION_NUMBER.match(text))
+    # the levels are ranked among the sizes of numbered headings ("2.1 Basics", "Chapter 3")
+    # when the document numbers them, else among the sizes headings use on two pages or
+    # more: a cover's, a note's or a drawing's sizes do not push chapters and sections down
+    ranked = [s for s in sizes if numbered[s] >= 2 and numbered[s] >= 0.3 * count[s]]
+    if ranked:
+        top = max(ranked)
+        levels = {
+            s: min(1 + sum(1 for r in ranked if r > s), 3) if s in ranked or (s > top and len(on_pages[s]) == 1) else 3
+            for s in sizes
+        }
+    else:
+        ranked = [s for s in sizes if len(on_pages[s]) >= 2] or sizes
+        levels = {s: min(1 + sum(1 for r in ranked if r > s), 3) for s in sizes}
+    return body, levels
+
+
+def _is_heading_text(text: str) -> bool:
+    """Short, with a letter, and not a table-of-contents entry (dot leaders, a page number)."""
+    return 0 < len(text) <= MAX_HEADING_CHARS and any(c.isalpha() for c in text) and not _LEADERS.search(text)
+
+
+def _page_levels(lines: Sequence[PdfLine], level_of: Callable[[PdfLine], int], width: float) -> list[int]:
+    """The heading level of each line of a page (0: body), with three rules that keep the
+    labels of a drawing, a caption and a table of contents out of the outline: a run of
+    three heading lines or more with no body line between them, scattered over the page
+    (not aligned on one left edge, or side by side), is body text; so is a
+    caption (``Figure 2-1: ...``), and a line ending in a number on a page of contents
+    (three lines or more with dot leaders)."""
+    levels = [level_of(ln) for ln in lines]
+    contents = sum(1 for ln in lines if _LEADERS.search(ln.text)) >= 3
+    for k, ln in enumerate(lines):
+        text = ln.text.strip()
+        if levels[k] and (_CAPTION.match(text) or (contents and re.search(r"\d\s*$", text))):
+            levels[k] = 0
+    k = 0
+    while k < len(levels):
+        if not levels[k]:
+            k += 1
+            continue
+        j = k
+        while j < len(levels) and levels[j]:
+            j += 1
+        run = lines[k:j]
+        scattered = max(ln.x0 for ln in run) - min(ln.x0 for ln in run) > 0.1 * width or any(
+            b.top < a.bottom - 0.5 * (a.bottom - a.top) for a, b in zip(run, run[1:])
+        )
+        if j - k >= 3 and scattered:
+            levels[k:j] = [0] * (j - k)
+        k = j
+    return levels
+
+
+def _escape(text: str) -> str:
+    """A body line that Markdown would read as a heading, a setext underline or a quote,
+    with its first character escaped."""
+    return "\\" + text if _MARKDOWN_START.match(text) else text
+
+
+def layout_pages(pages: Sequence[PdfPage]) -> PdfLayout:
+    """The Markdown-like text of ``pages`` (see the module's description).
+
+    Args:
+        pages: the pages, in order, each with its lines as the file gives them.
+
+    Returns:
+        A :class:`PdfLayout`: text, page map, furniture removed, printed page numbers.
+
+    Example:
+        >>> body = [PdfLine(f"Line {i} of the body.", 72, 300, 100 + 14 * i, 110 + 14 * i, 10) for i in range(3)]
+        >>> page = PdfPage(1, 600, 800, (PdfLine("Intro", 72, 200, 60, 80, 18), *body))
+        >>> print(layout_pages([page]).text)
+        # Intro
+        <BLANKLINE>
+        Line 0 of the body.
+        Line 1 of the body.
+        Line 2 of the body.
+    """
+    keys, furniture = _furniture(pages) if len(pages) >= 3 else (set(), [])
+    kept: list[list[PdfLine]] = []
+    labels: list[str | None] = []
+    two_column: list[int] = []
+    for page in pages:
+        label = None
+        lines = []
+        for ln in page.lines:
+            text = ln.text.strip()
+            if not text:
+                continue
+            if _in_band(ln, page):
+                if _PAGE_NUMBER.fullmatch(text):
+                    label = label or _label(ln)
+                    continue
+                if _key(text) in keys:
+                    label = label or _label(ln)
+                    continue
+            lines.append(ln)
+        ordered = _columns(page, lines)
+        if ordered is not None:
+            two_column.append(page.number)
+            lines = ordered
+        kept.append(lines)
+        labels.append(label)
+    body, levels = _heading_levels(kept)
+    bold_level = min(len(set(levels.values())) + 1, 3)
+
+    def level_of(ln: PdfLine) -> int:
+        text = ln.text.strip()
+        if not _is_heading_text(text):
+            return 0
+        lvl = levels.get(_size(ln.size), 0)
+        if lvl:
+            return lvl
+        if ln.bold and _size(ln.size) >= body and len(text) <= 80 and not _SENTENCE_END.search(text):
+            return bold_level
+        return 0
+
+    parts: list[str] = []
+    page_map: list[tuple[int, int, int]] = []
+    offset = 0
+    headings = 0
+    for page, lines in zip(pages, kept):
+        out: list[str] = []
+        prev: PdfLine | None = None
+        prev_level = -1
+        for ln, lvl in zip(lines, _page_levels(lines, level_of, page.width)):
+            text = re.sub(r"[ \t]+", " ", ln.text.strip())
+            if lvl:
+                if (
+                    prev is not None
+                    and prev_level == lvl
+                    and _size(prev.size) == _size(ln.size)
+                    and 0 <= ln.top - prev.bottom <= prev.bottom - prev.top
+                    and not _NUMBERED.match(text)
+                ):
+                    out[-1] += " " + text  # a heading on two lines
+                else:
+                    out.append("#" * lvl + " " + text)
+                    headings += 1
+                prev, prev_level = ln, lvl
+                continue
+            joined = False
+            if prev is not None and prev_level == 0 and out:
+                height = max(prev.bottom - prev.top, 1.0)
+                gap = ln.top - prev.bottom
+                indented = ln.x0 > prev.x0 + 0.8 * ln.size and _SENTENCE_END.search(out[-1]) is not None
+                same_paragraph = -0.5 * height <= gap <= 0.8 * height and not indented
+                column_jump = gap < -0.5 * height and not _SENTENCE_END.search(out[-1])
+                if same_paragraph or column_jump:
+                    last = out[-1]
+                    if _HYPHEN_END.search(last) and text[:1].islower():
+                        # a soft hyphen (or PDFium's mark of one) goes; a hyphen typed stays
+                        out[-1] = (last[:-1] if _SOFT_END.search(last) else last) + text
+                    else:
+                        out[-1] = last + "\n" + _escape(text)
+                    joined = True
+            if not joined:
+                out.append(_escape(text))
+            prev, prev_level = ln, 0
+        page_text = _HYPHEN_MARKS.sub("", "\n\n".join(out))
+        if parts:
+            offset += 2  # the blank line between pages belongs to no page
+        page_map.append((page.number, offset, offset + len(page_text)))
+        parts.append(page_text)
+        offset += len(page_text)
+    return PdfLayout(
+        text="\n\n".join(parts),
+        pages=tuple(page_map),
+        furniture=tuple(furniture),
+        page_labels=tuple(labels),
+        headings=headings,
+        two_column_pages=tuple(two_column),
+    )
