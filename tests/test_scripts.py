@@ -203,3 +203,12 @@ def test_spaceless_with_emoji_offsets_are_code_points():
     cuts = [a for a, _ in dictionary_word_cuts(text)]
     assert all(0 < a < len(text) for a in cuts)
     assert 1 in cuts and 5 in cuts and 8 in cuts  # 😀|ภาษา|ไทย|😀
+
+
+def test_doctests_of_the_script_modules():
+    import doctest
+    import importlib
+
+    for name in ("chunkwise.sentences", "chunkwise.words"):
+        result = doctest.testmod(importlib.import_module(name))
+        assert result.failed == 0, name

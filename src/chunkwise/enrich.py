@@ -210,6 +210,7 @@ def build_chunks(
     unit: str,
     labels: Sequence[Label] = (),
     context: Callable[[Mapping[str, Any], Span], str] | None = None,
+    annotate: Callable[[str], Mapping[str, Any]] | None = None,
 ) -> list[Chunk]:
     """Chunk values for packed spans: metadata, context, neighbours and ids.
 
@@ -220,6 +221,8 @@ def build_chunks(
         labels: the parser's labels, resolved per span by their rule.
         context: ``(metadata, span) -> str``, the chunk's ``context`` (default: none);
             a ``"context"`` key in the metadata is used and removed when given.
+        annotate: ``chunk text -> metadata`` read from the text itself (``language``,
+            ``density``: :func:`chunkwise.language.annotator`), added after the labels.
 
     Returns:
         One :class:`Chunk` per span; ``chunk.metadata`` holds the document's metadata, then
@@ -235,7 +238,7 @@ def build_chunks(
     extra = resolve_labels(labels, spans, doc.text) if labels else None
     pages = doc.pages
     page_starts = [p[1] for p in pages]
-    plain = extra is None and context is None and not pages and "context" not in base
+    plain = extra is None and context is None and annotate is None and not pages and "context" not in base
     make = _make_chunk or _slow_chunk
     proxy = MappingProxyType
     out = []
@@ -259,6 +262,8 @@ def build_chunks(
                 meta["page_number"], meta["page_end"] = pages[first][0], pages[last][0]
             if extra is not None:
                 meta.update(extra[k])
+            if annotate is not None:
+                meta.update(annotate(texts[k]))
             if "context" in meta:
                 ctx = meta.pop("context")
             if context is not None:

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from ..boundaries import Level
 from ..enrich import build_chunks
 from ..errors import ConfigError
+from ..language import require_language
 from ..merge import Span
 from ..packer import PackConfig, pack_segments
 from ..segments import Segments
@@ -57,9 +58,16 @@ class BaseChunker:
         unit: ``"chars"``, ``"words"``, ``"tokens"`` or a :class:`~chunkwise.sizers.Sizer`.
         tokenizer: for ``unit="tokens"``: an encoding name (default ``"cl100k_base"``), a
             ``tokenizer.json`` path, a tokenizer object or a callable ``text -> int``.
+        detect_language: ``metadata["language"]`` (ISO 639-1) on every chunk: None (off,
+            the default), ``"document"`` (the document's language) or ``"chunk"`` (each
+            chunk's own). See :mod:`chunkwise.language`.
+        density: ``metadata["density"]``, the share of distinct content words among the
+            chunk's words (see :func:`chunkwise.language.density`).
 
     Raises:
         ConfigError: an invalid value; the message names it and the fix.
+        MissingDependencyError: ``detect_language`` or ``density`` without the ``lang``
+            extra.
     """
 
     name: ClassVar[str] = ""
@@ -71,6 +79,8 @@ class BaseChunker:
     chunk_overlap: int = 0
     unit: Any = "chars"
     tokenizer: Any = "cl100k_base"
+    detect_language: str | None = None
+    density: bool = False
     _sizer: Sizer = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -90,6 +100,7 @@ class BaseChunker:
                 f"chunk_overlap ({self.chunk_overlap} {unit}) must be smaller than chunk_size "
                 f"({self.chunk_size} {unit}); lower chunk_overlap or raise chunk_size"
             )
+        require_language(self.detect_language, self.density)
 
     # -- what a strategy supplies ------------------------------------------------------
 
@@ -164,10 +175,18 @@ class BaseChunker:
         measure = self._sizer.measure(doc.text)
         segments = self.parse(doc, measure)
         spans = pack_segments(doc.text, measure, segments, self.pack_config())
-        return build_chunks(doc, spans, self._sizer.unit, segments.labels, self._context_fn())
+        return build_chunks(doc, spans, self._sizer.unit, segments.labels, self._context_fn(), self._annotator(doc))
 
     def _context_fn(self) -> Any:
         return self.context if type(self).context is not BaseChunker.context else None
+
+    def _annotator(self, doc: Document) -> Any:
+        """Per-chunk language and density, when asked for (:func:`chunkwise.language.annotator`)."""
+        if self.detect_language is None and not self.density:
+            return None
+        from ..language import annotator
+
+        return annotator(doc.text, self.detect_language, self.density, doc.metadata.get("language"))  # type: ignore[arg-type]
 
     def chunk_many(self, documents: Iterable[str | Document]) -> Iterator[list[Chunk]]:
         """Chunk each document in turn (one list of chunks per document)."""
@@ -178,7 +197,7 @@ class BaseChunker:
         """Chunk values for spans packed from ``segments`` (the enrichment pass,
         :func:`chunkwise.enrich.build_chunks`, with this chunker's unit and context)."""
         labels = segments.labels if segments is not None else ()
-        return build_chunks(doc, spans, self._sizer.unit, labels, self._context_fn())
+        return build_chunks(doc, spans, self._sizer.unit, labels, self._context_fn(), self._annotator(doc))
 
     @classmethod
     def parameters(cls) -> dict[str, Any]:

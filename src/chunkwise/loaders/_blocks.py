@@ -80,6 +80,11 @@ def pipe_table(rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
+def _a(label: str) -> str:
+    """``label`` with its article: "a DOCX", "an XLSX", "an EPUB"."""
+    return ("an " if label[:1] in "AEIOX" else "a ") + label
+
+
 def one_line(exc: BaseException) -> str:
     """An exception as one short line: ``"BadZipFile: File is not a zip file"``."""
     text = " ".join(str(exc).split()) or "no detail"
@@ -184,7 +189,7 @@ class BinaryLoader(Loader):
         name = source or "<bytes>"
         label = self.label or self.format
         if not data:
-            raise ParseError(f"{name}: empty file (0 bytes), not a {label} file; leave it out or save it again")
+            raise ParseError(f"{name}: empty file (0 bytes), not {_a(label)} file; leave it out or save it again")
         if self.zip_container:
             self._check_zip(data, name, label)
         meta = dict(metadata or {})
@@ -211,7 +216,7 @@ class BinaryLoader(Loader):
         else:
             why = "not a ZIP container"
             fix = "check its real format"
-        raise ParseError(f"{name}: not a {label} file ({why}); {fix}")
+        raise ParseError(f"{name}: not {_a(label)} file ({why}); {fix}")
 
     def parse_text(
         self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""

@@ -86,7 +86,7 @@ class EpubLoader(BinaryLoader):
     package: ClassVar[str] = "lxml"
     extra: ClassVar[str] = "epub"
     application: ClassVar[str] = "an e-book reader"
-    members: ClassVar[tuple[bytes, ...]] = (b"mimetypeapplication/epub+zip",)
+    members: ClassVar[tuple[bytes, ...]] = (b"mimetypeapplication/epub+zip", b"META-INF/container.xml")
 
     def read(self, data: bytes, *, name: str, source: str | None, metadata: dict[str, Any], id: str) -> Document:
         from ..parsers.html import html_to_markdown

@@ -1,0 +1,190 @@
+"""Language and density metadata: detection accuracy on the 20-language set, the opt-in
+parameters of chunkers, ``chunkwise.chunk`` and the CLI, the density formula."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise import Document, RecursiveChunker, SentenceChunker
+from chunkwise.errors import ConfigError, MissingDependencyError
+
+DATA = Path(__file__).parent / "data" / "languages.jsonl"
+
+py3langid = pytest.importorskip("py3langid")
+pytest.importorskip("stopwordsiso")
+
+from chunkwise.language import annotator, density, detect_language, stop_words  # noqa: E402
+
+
+def _rows() -> list[dict[str, str]]:
+    return [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_the_test_set_has_twenty_languages_of_ten_sentences():
+    rows = _rows()
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r["language"]] = counts.get(r["language"], 0) + 1
+    assert len(counts) == 20 and set(counts.values()) == {10}
+
+
+def test_detection_accuracy_on_short_texts_in_twenty_languages():
+    rows = _rows()
+    right = sum(detect_language(r["text"]) == r["language"] for r in rows)
+    # measured 197/200 (benchmarks/bench_language.py); a regression would show here
+    assert right / len(rows) >= 0.95
+    # every language is recognised in most of its sentences
+    for lang in {r["language"] for r in rows}:
+        mine = [r for r in rows if r["language"] == lang]
+        assert sum(detect_language(r["text"]) == lang for r in mine) >= 7, lang
+
+
+def test_no_letter_no_language():
+    assert detect_language("") is None
+    assert detect_language("12345 -- 3.14 %") is None
+
+
+MIXED = (
+    "The committee approved the new budget for the city library after a long debate.\n\n"
+    "Le comité a approuvé le nouveau budget de la bibliothèque après un long débat.\n\n"
+    "Der Ausschuss hat das neue Budget der Stadtbibliothek nach langer Debatte genehmigt.\n\n"
+    "El comité aprobó el nuevo presupuesto de la biblioteca tras un largo debate."
+)
+
+
+def test_language_per_chunk():
+    chunks = chunkwise.chunk(MIXED, strategy="recursive", chunk_size=100, unit="chars", detect_language="chunk")
+    assert [c.metadata["language"] for c in chunks] == ["en", "fr", "de", "es"]
+    assert all(c.text == MIXED[c.start_index : c.end_index] for c in chunks)
+
+
+def test_language_per_document():
+    text = "The committee approved the budget. " * 3 + "Le comité a approuvé le budget."
+    chunks = chunkwise.chunk(text, strategy="sentence", chunk_size=40, unit="chars", detect_language="document")
+    assert len(chunks) == 4
+    assert {c.metadata["language"] for c in chunks} == {"en"}  # the document's, even on the French chunk
+
+
+def test_a_known_document_language_is_kept():
+    doc = Document("Le comité a approuvé le budget. Il a voté.", metadata={"language": "fr"})
+    chunks = RecursiveChunker(chunk_size=20, detect_language="document").chunk(doc)
+    assert {c.metadata["language"] for c in chunks} == {"fr"}
+
+
+def test_metadata_only_changes_metadata():
+    plain = RecursiveChunker(chunk_size=60).chunk(MIXED)
+    rich = RecursiveChunker(chunk_size=60, detect_language="chunk", density=True).chunk(MIXED)
+    assert [(c.start_index, c.end_index, c.id) for c in plain] == [(c.start_index, c.end_index, c.id) for c in rich]
+    for p, r in zip(plain, rich):
+        assert {k: v for k, v in r.metadata.items() if k not in ("language", "density")} == dict(p.metadata)
+        assert 0.0 <= r.metadata["density"] <= 1.0
+    assert "language" not in plain[0].metadata and "density" not in plain[0].metadata
+
+
+def test_density_formula_by_hand():
+    stop = frozenset({"the", "and", "a", "on"})
+    # words: the cat and the dog (5); content: cat, dog (2)
+    assert density("the cat and the dog", stop) == 0.4
+    # repeats count once in the numerator: cat cat cat dog -> 2 / 4
+    assert density("Cat cat CAT dog", stop) == 0.5
+    # numbers are words but not content words: 2 / 3
+    assert density("cat dog 2017", stop) == round(2 / 3, 4)
+    assert density("", stop) == 0.0
+    assert density("... --- !!!", stop) == 0.0
+    assert density("the and a on", stop) == 0.0
+
+
+def test_density_uses_the_language_stop_words():
+    text = "The cat sat on the mat."
+    assert "the" in stop_words("en") and stop_words(None) == frozenset()
+    annotate = annotator(text, None, True)
+    assert annotate is not None
+    got = annotate(text)
+    assert set(got) == {"density"}  # no language key unless asked for
+    assert got["density"] == density(text, stop_words("en"))
+    assert got["density"] < density(text)  # stop words removed lower it
+
+
+def test_density_in_scripts_without_spaces():
+    pytest.importorskip("icu4py")
+    from chunkwise.language import _words
+
+    assert _words("日本語は主に日本国内や") == ["日本語", "は", "主に", "日本", "国内", "や"]
+    assert _words("ภาษาไทยเป็นภาษา") == ["ภาษา", "ไทย", "เป็น", "ภาษา"]
+
+
+@given(st.text(max_size=300))
+def test_density_is_a_share(text):
+    value = density(text, stop_words("en"))
+    assert 0.0 <= value <= 1.0
+
+
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [({"detect_language": "yes"}, "detect_language"), ({"detect_language": True}, "detect_language"), ({"density": "yes"}, "density")],
+)
+def test_invalid_values_name_the_parameter(params, name):
+    with pytest.raises(ConfigError, match=name):
+        RecursiveChunker(**params)
+    with pytest.raises(ConfigError, match=name):
+        chunkwise.chunk("text", **params)
+
+
+def test_missing_extra_says_how_to_install(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name in ("py3langid", "stopwordsiso") else real(name, *a))
+    with pytest.raises(MissingDependencyError, match=r"chunkwise\[lang\]"):
+        RecursiveChunker(detect_language="chunk")
+    with pytest.raises(MissingDependencyError, match=r"chunkwise\[lang\]"):
+        RecursiveChunker(density=True)
+    RecursiveChunker()  # off by default: nothing needed
+
+
+def test_chunker_with_metadata_pickles():
+    c = SentenceChunker(chunk_size=50, detect_language="chunk", density=True)
+    back = pickle.loads(pickle.dumps(c))
+    assert back == c
+    assert [dict(x.metadata) for x in back.chunk(MIXED)] == [dict(x.metadata) for x in c.chunk(MIXED)]
+
+
+def test_every_strategy_accepts_the_parameters():
+    assert chunkwise.make_chunker("markdown", detect_language="document").detect_language == "document"
+    auto = chunkwise.make_chunker("auto", density=True)
+    chunks = auto.chunk("# Title\n\nThe committee approved the budget.")
+    assert all("density" in c.metadata for c in chunks)
+
+
+def test_cli_detect_language_and_density(tmp_path):
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    path = tmp_path / "mixed.txt"
+    path.write_text(MIXED, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    args = ["chunk", str(path), "--unit", "chars", "-n", "100", "--detect-language", "chunk", "--density", "-o", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["metadata"]["language"] for r in records] == ["en", "fr", "de", "es"]
+    assert all(0 < r["metadata"]["density"] <= 1 for r in records)
+    result = CliRunner().invoke(cli, ["chunk", str(path), "--detect-language", "page"])
+    assert result.exit_code == 2
+
+
+def test_doctests_of_the_language_module():
+    import doctest
+
+    import chunkwise.language
+
+    result = doctest.testmod(chunkwise.language)
+    assert result.failed == 0 and result.attempted > 0

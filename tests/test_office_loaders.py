@@ -1,0 +1,302 @@
+"""DOCX, PPTX, XLSX, EPUB and reStructuredText loaders on real files (tests/corpus/office,
+see its SOURCES.md), and the bad files a folder of them holds."""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+import sys
+from pathlib import Path
+
+import pytest
+from test_markdown import assert_invariants, by_text
+
+import chunkwise
+from chunkwise.errors import ConfigError, MissingDependencyError, ParseError
+
+pytest.importorskip("lxml")
+pytest.importorskip("markdown_it")
+
+CORPUS = Path(__file__).parent / "corpus" / "office"
+FILES = sorted(p for p in CORPUS.iterdir() if p.name != "SOURCES.md")
+
+
+def _needs(module: str) -> None:
+    pytest.importorskip(module)
+
+
+_LIBRARY = {".docx": "docx", ".pptx": "pptx", ".xlsx": "openpyxl", ".txt": "docutils", ".epub": "lxml"}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("size", [60, 400])
+def test_every_real_file_keeps_the_chunk_contract(path, size):
+    _needs(_LIBRARY[path.suffix])
+    doc = chunkwise.load(path)
+    assert doc.metadata["format"] == {".txt": "rst"}.get(path.suffix, path.suffix[1:])
+    assert doc.text.strip()
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=size, unit="chars")
+    assert_invariants(doc.text, chunks, size)
+    assert chunkwise.chunk(chunkwise.load(path), strategy="markdown", chunk_size=size, unit="chars") == chunks
+    assert pickle.loads(pickle.dumps(doc)) == doc
+    for c in chunks:  # a chunk never claims a page its text is not on
+        if doc.pages:
+            first, last = c.metadata["page_number"], c.metadata["page_end"]
+            claimed = [(s, e) for n, s, e in doc.pages if first <= n <= last]
+            assert claimed[0][0] <= c.start_index and c.end_index <= claimed[-1][1]
+
+
+# -- DOCX -----------------------------------------------------------------------------------
+
+
+def test_docx_footnotes_follow_the_paragraph_that_cites_them():
+    _needs("docx")
+    doc = chunkwise.load(CORPUS / "footnotes.docx")
+    assert doc.text == "Ouch[^1].[^2]\n\n[^1]: A tachyon walks into a bar.\n[^2]: Fin.\n"
+    assert doc.metadata["author"] == "Michael Williamson"
+    assert doc.metadata["created"].startswith("2014-06-10T11:09")
+
+
+def test_docx_tables_are_pipe_tables_chunked_by_rows():
+    _needs("docx")
+    doc = chunkwise.load(CORPUS / "tables.docx")
+    assert "| Top left | Top right |\n|---|---|\n| Bottom left | Bottom right |" in doc.text
+    from chunkwise.parsers.table import find_pipe_tables
+
+    (table,) = find_pipe_tables(doc.text)
+    assert doc.text[table.start : table.end].startswith("| Top left")
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=40, unit="chars")
+    row = by_text(chunks, "| Bottom left")
+    assert "| Top left | Top right |" in (row.context or "")  # the header travels with its row
+
+
+def test_docx_heading_styles_give_header_paths_and_lists_stay_lists():
+    _needs("docx")
+    doc = chunkwise.load(CORPUS / "par-known-styles.docx")
+    assert "# Heading 1\n\nBody Text" in doc.text
+    chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=25, unit="chars")
+    assert by_text(chunks, "Body Text").metadata["header_path"] == ["Heading 1"]
+    assert chunkwise.load(CORPUS / "simple-list.docx").text == "- Apple\n- Banana\n"
+
+
+def test_docx_built_here_headings_numbering_and_escapes():
+    docx = pytest.importorskip("docx")
+    d = docx.Document()
+    d.core_properties.title = "Handbook"
+    d.add_heading("Setup", 1)
+    d.add_paragraph("# not a heading")
+    d.add_heading("Linux", 2)
+    d.add_paragraph("first", style="List Number")
+    d.add_paragraph("second", style="List Number")
+    d.add_paragraph("point", style="List Bullet")
+    table = d.add_table(rows=2, cols=2)
+    for r, values in enumerate([("key", "value"), ("a|b", "1")]):
+        for k, v in enumerate(values):
+            table.cell(r, k).text = v
+    buf = io.BytesIO()
+    d.save(buf)
+    doc = chunkwise.parse(buf.getvalue(), format="docx")
+    assert doc.metadata["title"] == "Handbook"
+    assert doc.text == (
+        "# Setup\n\n\\# not a heading\n\n## Linux\n\n1. first\n2. second\n- point\n\n"
+        "| key | value |\n|---|---|\n| a\\|b | 1 |\n"
+    )
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=30, unit="chars")
+    assert by_text(chunks, "2. second").metadata["header_path"] == ["Setup", "Linux"]
+
+
+# -- PPTX -----------------------------------------------------------------------------------
+
+
+def test_pptx_one_page_per_slide():
+    _needs("pptx")
+    doc = chunkwise.load(CORPUS / "sld-slides.pptx")
+    assert doc.metadata["slides"] == 3 and [p[0] for p in doc.pages] == [1, 2, 3]
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=10, unit="chars")
+    assert [(c.text, c.metadata["page_number"], c.metadata["page_end"]) for c in chunks] == [
+        ("# Slide 1", 1, 1),
+        ("# Slide 2", 2, 2),
+        ("# Slide 3", 3, 3),
+    ]
+
+
+def test_pptx_tables_groups_and_notes():
+    _needs("pptx")
+    doc = chunkwise.load(CORPUS / "test_slides.pptx")
+    assert "| Col head 1 | Col head 2 |\n|---|---|\n| Cell text 1 | Cell text 2 |" in doc.text
+    assert "Group test text" in doc.text  # a group's shapes are read
+    assert doc.metadata["title"] == "python-pptx was here!"
+    notes = chunkwise.load(CORPUS / "prs-notes.pptx")
+    assert notes.text == "# Slide 1\n\nNotes:\nNotes\n" and notes.pages == ((1, 0, len(notes.text) - 1),)
+
+
+def test_pptx_built_here_titles_are_header_paths_and_pages():
+    pptx = pytest.importorskip("pptx")
+    prs = pptx.Presentation()
+    for title, body, note in [("Plan", "Ship in May", "Mention the budget."), ("Risks", "Late parts", "")]:
+        slide = prs.slides.add_slide(prs.slide_layouts[1])
+        slide.shapes.title.text = title
+        slide.placeholders[1].text = body
+        if note:
+            slide.notes_slide.notes_text_frame.text = note
+    buf = io.BytesIO()
+    prs.save(buf)
+    doc = chunkwise.parse(buf.getvalue(), format="pptx")
+    chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=60, unit="chars")
+    got = [(c.metadata["header_path"], c.metadata["page_number"], c.text) for c in chunks]
+    assert got == [
+        (["Plan"], 1, "# Plan\n\nShip in May\n\nNotes:\nMention the budget."),
+        (["Risks"], 2, "# Risks\n\nLate parts"),
+    ]
+
+
+# -- XLSX -----------------------------------------------------------------------------------
+
+
+def test_xlsx_one_section_per_sheet_with_tables_by_rows():
+    _needs("openpyxl")
+    doc = chunkwise.load(CORPUS / "datasets.xlsx")
+    assert doc.metadata["sheets"] == ["iris", "mtcars", "chickwts", "quakes"]
+    assert doc.text.startswith("## iris\n\n| Sepal.Length | Sepal.Width | Petal.Length | Petal.Width | Species |\n")
+    chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=300, unit="chars")
+    assert_invariants(doc.text, chunks, 300)
+    assert {c.metadata["header_path"][0] for c in chunks} == set(doc.metadata["sheets"])
+    later = [c for c in chunks if c.metadata["header_path"] == ["quakes"] and c.text.startswith("| -")]
+    assert later and all("| lat | long | depth | mag | stations |" in c.context for c in later)
+
+
+def test_xlsx_cells_dates_and_booleans():
+    _needs("openpyxl")
+    doc = chunkwise.load(CORPUS / "deaths.xlsx")
+    assert "| David Bowie | musician | 69 | TRUE | 1947-01-08 | 2016-01-10 |" in doc.text
+    assert doc.metadata["sheets"] == ["arts", "other"]
+
+
+# -- EPUB -----------------------------------------------------------------------------------
+
+
+def test_epub_chapters_in_spine_order_with_header_paths():
+    doc = chunkwise.load(CORPUS / "live-manual.en.epub")
+    assert doc.metadata["title"] == "Live Systems Manual" and doc.metadata["language"] == "en"
+    assert doc.metadata["chapters"] > 20
+    import re
+
+    chapters = [int(m.group(1)) for m in re.finditer(r"(?m)^# (\d+)\. ", doc.text)]
+    assert chapters == list(range(1, 20))  # the spine's order
+    chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=500, unit="chars")
+    assert by_text(chunks, "This manual serves as a single access point").metadata["header_path"] == [
+        "1. About this manual"
+    ]
+    paths = {tuple(c.metadata["header_path"]) for c in chunks}
+    # this book marks its sections as bold paragraphs: its chapters are its headings
+    assert {("4. The basics",), ("8. Customizing package installation",), ("19. Style guide",)} <= paths
+
+
+# -- reStructuredText -----------------------------------------------------------------------
+
+
+def test_rst_sections_are_headings_on_a_real_howto():
+    _needs("docutils")
+    doc = chunkwise.load(CORPUS / "sorting.rst.txt")
+    assert doc.metadata["format"] == "rst" and doc.metadata["title"] == "Sorting HOW TO"
+    assert doc.text.startswith("# Sorting HOW TO\n")
+    assert "```\n>>> sorted([5, 2, 3, 1, 4])\n[1, 2, 3, 4, 5]\n```" in doc.text
+    chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=400)
+    paths = {tuple(c.metadata["header_path"]) for c in chunks}
+    for section in ("Sorting Basics", "Key Functions", "Operator Module Functions", "Odds and Ends"):
+        assert ("Sorting HOW TO", section) in paths
+
+
+def test_rst_sphinx_directives_and_roles_keep_their_text():
+    _needs("docutils")
+    text = (
+        "Guide\n=====\n\nCall :func:`~os.path.join` or see :ref:`the index <genindex>`.\n\n"
+        ".. function:: join(a, *p)\n   :noindex:\n\n   Join *paths*.\n"
+        ".. function:: split(p)\n\n   Split a path.\n\n"
+        ".. code-block:: python\n\n   print(1)\n\n"
+        "* item\n\n  .. versionadded:: 3.2\n     New here.\n\n"
+        "Setup\n-----\n\n.. include:: /etc/passwd\n\nDone.\n"
+    )
+    doc = chunkwise.parse(text, format="rst")
+    for kept in ("`os.path.join`", "the index", "join(a, *p)", "Join paths.", "split(p)", "Split a path.", "New here."):
+        assert kept in doc.text
+    assert "```python\nprint(1)\n```" in doc.text
+    assert "root:" not in doc.text and ":noindex:" not in doc.text
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=200, unit="chars")
+    assert by_text(chunks, "Done.").metadata["header_path"] == ["Guide", "Setup"]
+
+
+# -- bad files ------------------------------------------------------------------------------
+
+
+def _bad_files(folder: Path) -> dict[str, bytes]:
+    good = (CORPUS / "tables.docx").read_bytes()
+    return {
+        "truncated.docx": good[: len(good) // 2],
+        "empty.docx": b"",
+        "notes.docx": b"These are plain notes, saved with the wrong name.\n",
+        "random.xlsx": bytes(range(256)) * 4,
+        "half.pptx": (CORPUS / "sld-slides.pptx").read_bytes()[:3000],
+        "broken.epub": b"PK\x03\x04" + b"\x00" * 200,
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_bad_files(Path("."))))
+def test_bad_files_raise_one_line_naming_the_file(tmp_path, name):
+    p = tmp_path / name
+    p.write_bytes(_bad_files(tmp_path)[name])
+    with pytest.raises(ParseError) as info:
+        chunkwise.load(p)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(f"{p.as_posix()}: ")
+    assert "Traceback" not in message
+
+
+def test_a_folder_with_bad_files_reports_each_and_chunks_the_rest(tmp_path):
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    _needs("docx")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, data in _bad_files(folder).items():
+        (folder / name).write_bytes(data)
+    (folder / "tables.docx").write_bytes((CORPUS / "tables.docx").read_bytes())
+    (folder / "guide.rst").write_text("Guide\n=====\n\nRead me.\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    result = CliRunner().invoke(cli, ["chunk", str(folder), "--unit", "chars", "-n", "200", "-o", str(out)])
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert {r["metadata"]["filename"] for r in rows} == {"tables.docx", "guide.rst"}
+    assert any("| Top left | Top right |" in r["text"] for r in rows)
+    skipped = [line for line in result.output.splitlines() if line.startswith(f"skipped {folder.as_posix()}/")]
+    assert len(skipped) == len(_bad_files(folder))
+    for name in _bad_files(folder):
+        (line,) = [x for x in skipped if f"{name}:" in x]
+        assert "Traceback" not in line and "fix:" in line
+
+
+def test_detection_without_a_suffix_and_bytes_with_a_format(tmp_path):
+    _needs("docx")
+    data = (CORPUS / "tables.docx").read_bytes()
+    p = tmp_path / "report"
+    p.write_bytes(data)
+    assert chunkwise.load(p).metadata["format"] == "docx"  # a ZIP whose members say Word
+    assert chunkwise.parse(data, format="docx").text == chunkwise.load(CORPUS / "tables.docx").text
+    epub = tmp_path / "book"
+    epub.write_bytes((CORPUS / "live-manual.en.epub").read_bytes())
+    assert chunkwise.load(epub).metadata["format"] == "epub"
+    with pytest.raises(ConfigError, match="binary"):
+        chunkwise.parse("not bytes", format="docx")
+    with pytest.raises(ConfigError, match="password"):
+        chunkwise.load(CORPUS / "tables.docx", password="x")
+
+
+def test_a_missing_library_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "docx", None)  # import docx fails
+    with pytest.raises(MissingDependencyError, match=r"pip install 'chunkwise\[docx\]'"):
+        chunkwise.load(CORPUS / "tables.docx")
+    monkeypatch.setitem(sys.modules, "openpyxl", None)
+    with pytest.raises(MissingDependencyError, match=r"chunkwise\[xlsx\]"):
+        chunkwise.load(CORPUS / "deaths.xlsx")
