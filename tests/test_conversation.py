@@ -354,3 +354,17 @@ def test_text_without_turns_is_packed_like_recursive():
     rec = chunkwise.chunk(text, strategy="recursive", chunk_size=100, unit="chars")
     assert [(c.start_index, c.end_index) for c in conv] == [(c.start_index, c.end_index) for c in rec]
     assert all(c.metadata["speakers"] == [] and c.metadata["turn_start"] is None for c in conv)
+
+
+def test_doctests_of_the_conversation_modules():
+    import doctest
+    import importlib
+
+    for name in (
+        "chunkwise.chunkers.conversation",
+        "chunkwise.parsers.conversation",
+        "chunkwise.loaders.chat",
+        "chunkwise.loaders.subtitles",
+    ):
+        result = doctest.testmod(importlib.import_module(name))
+        assert result.attempted > 0 and result.failed == 0, name

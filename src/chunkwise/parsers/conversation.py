@@ -138,19 +138,10 @@ class Transcript:
         return bisect_right(self.starts(), offset) - 1
 
 
-def _end(text: str, start: int, end: int) -> int:
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return end
-
-
-def _is_question(text: str, body: int, end: int, speaker: str | None) -> bool:
-    if speaker is not None and speaker.casefold() in _QUESTION_SPEAKERS:
-        return True
-    return _QUESTION_END.search(text, max(body, end - 8), end) is not None
-
-
 _Mark = tuple  # (start, body start, speaker, start_time, end_time, head[, body end])
+
+
+_SPACE_RUN = re.compile(r"\s*")
 
 
 def _close(text: str, marks: list[_Mark]) -> list[Turn]:
@@ -159,39 +150,54 @@ def _close(text: str, marks: list[_Mark]) -> list[Turn]:
     runs to the next one's start (trailing whitespace trimmed)."""
     out: list[Turn] = []
     n = len(text)
-    for i, mark in enumerate(marks):
-        s, body, speaker, t0, t1, head = mark[:6]
-        e = _end(text, s, marks[i + 1][0] if i + 1 < len(marks) else n)
+    nxt = [m[0] for m in marks[1:]]
+    nxt.append(n)
+    space = _SPACE_RUN.match
+    question_end = _QUESTION_END.search
+    for mark, stop in zip(marks, nxt):
+        s, body, speaker, t0, t1, head = mark[0], mark[1], mark[2], mark[3], mark[4], mark[5]
+        e = stop
+        while e > s and text[e - 1].isspace():
+            e -= 1
         if e <= s:
             continue
-        be = min(mark[6], e) if len(mark) > 6 else e
-        b = body
-        while b < e and text[b].isspace():
-            b += 1
-        out.append(Turn(s, e, speaker, t0, t1, head, _is_question(text, body, be, speaker), min(max(b, s), e)))
+        be = mark[6] if len(mark) > 6 and mark[6] < e else e
+        b = space(text, body, e).end() if body < e else e  # type: ignore[union-attr]
+        if speaker is not None and speaker.casefold() in _QUESTION_SPEAKERS:
+            question = True
+        else:
+            question = question_end(text, be - 8 if be - 8 > body else body, be) is not None
+        out.append(Turn(s, e, speaker, t0, t1, head, question, b if b > s else s))
     return out
 
 
 # -- lines ------------------------------------------------------------------------
 
 
-def _line_marks(text: str, pattern: re.Pattern[str], default: bool) -> list:
-    marks = []
-    for m in pattern.finditer(text):
-        groups = m.groupdict()
-        speaker = groups.get("speaker") or groups.get("name") or groups.get("nick")
-        if default:
+def _line_marks(text: str, pattern: re.Pattern[str], default: bool) -> list[_Mark]:
+    marks: list[_Mark] = []
+    append = marks.append
+    if default:
+        for m in pattern.finditer(text):
+            speaker = m.group("speaker") or m.group("nick")
             if not _is_name(speaker):
                 continue
-            t = groups.get("t1") or groups.get("t2") or groups.get("t3")
-        else:
-            if m.end() == m.start():
-                continue
-            t = groups.get("time")
-        s = m.start()
-        while s < m.end() and text[s] in " \t":
+            s, e = m.span()
+            while text[s] in " \t":
+                s += 1
+            t = m.group("t1") or m.group("t2") or m.group("t3")
+            append((s, e, speaker.strip(), t, None, (s, e)))
+        return marks
+    names = pattern.groupindex
+    for m in pattern.finditer(text):
+        s, e = m.span()
+        if s == e:
+            continue
+        speaker = (m.group("speaker") if "speaker" in names else None) or (m.group("name") if "name" in names else None)
+        t = m.group("time") if "time" in names else None
+        while s < e and text[s] in " \t":
             s += 1
-        marks.append((s, m.end(), speaker.strip() if speaker else None, t, None, (s, m.end())))
+        append((s, e, speaker.strip() if speaker else None, t, None, (s, e)))
     return marks
 
 
@@ -201,6 +207,8 @@ def _is_name(speaker: str | None) -> bool:
     not ``It goes on``)."""
     if not speaker or len(speaker) > _MAX_NAME:
         return False
+    if " " not in speaker and "\t" not in speaker:
+        return True
     return all(w[0].isupper() or w[0].isdigit() or w[0] == "(" for w in speaker.split()[1:])
 
 
