@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_markdown import assert_invariants
+from test_markdown import assert_invariants, by_text
 
 import chunkwise
 
@@ -90,3 +90,81 @@ def test_empty_and_text_only_html():
 def test_br_keeps_a_line_break_and_whitespace_collapses():
     doc = chunkwise.parse("<p>one\n   two<br>three</p>", format="html")
     assert doc.text == "one two\nthree\n"
+
+
+# -- what real documentation pages showed ---------------------------------------------------
+# Shapes taken from Sphinx (Python 3.11's HTML docs), makeinfo (bash's reference manual),
+# texi2html 1.78 (gettext's manual), docutils' HTML5 writer and SiSU (Debian's live-manual).
+
+
+def test_a_code_span_alone_in_a_paragraph_is_not_escaped():
+    doc = chunkwise.parse("<p><code>x</code></p><p><code>a</code> then <tt>b</tt> <kbd>C-x</kbd></p>", format="html")
+    assert doc.text == "`x`\n\n`a` then `b` `C-x`\n"
+
+
+def test_sphinx_permalinks_stay_out_of_headings_and_header_paths():
+    html = (
+        '<div class="related" role="navigation"><ul><li><a href="index.html">3.11 Documentation</a> &#187;</li>'
+        "</ul></div><div class='body' role='main'><section id='copyright'>"
+        '<h1>Copyright<a class="headerlink" href="#copyright" title="Permalink to this heading">¶</a></h1>'
+        "<p>Python and this documentation is:</p><section id='terms'>"
+        '<h2>1. Terms<a class="headerlink" href="#terms">¶</a></h2><p>Text.</p></section></section></div>'
+    )
+    doc = chunkwise.parse(html, format="html")
+    assert "¶" not in doc.text and "Documentation" not in doc.text
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=30, unit="chars")
+    assert by_text(chunks, "Text.").metadata["header_path"] == ["Copyright", "1. Terms"]
+    assert "¶" not in by_text(chunks, "Text.").context
+
+
+def test_texinfo_navigation_lines_and_bars_are_left_out():
+    makeinfo = (
+        '<div class="chapter" id="Introduction"><div class="header"><p>Next: <a href="#D" rel="next">Definitions</a>, '
+        'Up: <a href="#Top" rel="up">Bash Features</a> &nbsp; [<a href="#SEC_Contents">Contents</a>]'
+        '[<a href="#Indexes">Index</a>]</p></div><h2 class="chapter">1 Introduction</h2>'
+        '<ul class="section-toc"><li><a href="#W">What is Bash?</a></li></ul><p>Bash is the shell.</p></div>'
+    )
+    assert chunkwise.parse(makeinfo, format="html").text == "## 1 Introduction\n\nBash is the shell.\n"
+    texi2html = (
+        '<table cellpadding="1" cellspacing="1" border="0"><tr><td>[<a href="g_1.html"> &lt;&lt; </a>]</td>'
+        '<td>[<a href="g_3.html"> &gt;&gt; </a>]</td><td> &nbsp; </td>'
+        '<td>[<a href="g_toc.html">Top</a>]</td><td>[<a href="g_abt.html"> ? </a>]</td></tr></table>'
+        '<h1 class="chapter">2. The User\'s View</h1><p>Nowadays, users log in.</p>'
+    )
+    assert chunkwise.parse(texi2html, format="html").text == "# 2. The User's View\n\nNowadays, users log in.\n"
+    # a table of bracketed words that is content (the buttons explained) stays
+    content = "<table><tr><th>Button</th><th>Name</th></tr><tr><td>[ &lt; ]</td><td>Back</td></tr></table>"
+    assert "| [ < ] | Back |" in chunkwise.parse(content, format="html").text
+
+
+def test_definition_lists_keep_each_term_with_its_definition():
+    html = (
+        '<dl class="py function"><dt class="sig sig-object py" id="json.dump">'
+        '<span class="sig-prename descclassname"><span class="pre">json.</span></span>'
+        '<span class="sig-name descname"><span class="pre">dump</span></span>(<em>obj</em>, <em>fp</em>)'
+        '<a class="headerlink" href="#json.dump">¶</a></dt><dd><p>Serialize <em>obj</em> to <em>fp</em>.</p>'
+        "<p>More about it.</p></dd></dl>"
+        "<dl><dt>term</dt><dt>alias</dt><dd>one line</dd><dt>list</dt><dd><ul><li>a</li></ul></dd></dl>"
+    )
+    doc = chunkwise.parse(html, format="html")
+    assert doc.text == (
+        "json.dump(obj, fp)\n: Serialize obj to fp.\n\nMore about it.\n\n"
+        "term\nalias\n: one line\n\nlist\n\n- a\n"
+    )
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=45, unit="chars")
+    assert chunks[0].text == "json.dump(obj, fp)\n: Serialize obj to fp."
+
+
+def test_docutils_asides_literals_and_code_languages_are_content():
+    html = (
+        '<main><aside class="admonition note"><p class="admonition-title">Note</p><p>Careful.</p></aside>'
+        '<aside class="sidebar"><p>Site menu</p></aside>'
+        '<p>Use <span class="docutils literal">sorted()</span>.</p>'
+        '<pre class="code python literal-block"><code>print(1)</code></pre>'
+        '<div class="highlight-python3 notranslate"><div class="highlight"><pre>x = 2</pre></div></div>'
+        '<div class="substance"><label class="ocn"><a href="#o5">5</a></label><p class="i0">Body.</p></div></main>'
+    )
+    doc = chunkwise.parse(html, format="html")
+    assert doc.text == (
+        "Note\n\nCareful.\n\nUse `sorted()`.\n\n```python\nprint(1)\n```\n\n```python3\nx = 2\n```\n\nBody.\n"
+    )

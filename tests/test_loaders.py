@@ -249,7 +249,7 @@ def test_find_files_reports_what_it_skips(tmp_path):
     found = list(find_files([root], skipped=skipped))
     assert [f.relative for f in found] == ["LICENSE", "a.md", "guide/b.txt", "guide/c.rst.txt", "guide/d.html"]
     assert all(f.supported and f.root == root for f in found)
-    assert [f.format for f in found] == ["text", "markdown", "text", "text", "html"]
+    assert [f.format for f in found] == ["text", "markdown", "text", "rst", "html"]
     assert sorted((s.relative, s.supported, s.reason) for s in skipped) == [
         ("data.bin", False, "binary data is not a supported format"),
         ("report.doc", False, "ole2 (doc, xls, ppt, msg) is not a supported format"),

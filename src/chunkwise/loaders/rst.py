@@ -49,6 +49,17 @@ _CODE_ROLES = frozenset(
      "c:member", "c:data", "py:func", "py:meth", "py:class", "py:mod", "py:attr", "py:data", "py:exc",
      "py:obj", "py:const", "opcode", "token", "cmd", "regexp", "code"]
 )
+_VERSION_DIRECTIVES = {
+    "versionadded": "New in version",
+    "versionchanged": "Changed in version",
+    "deprecated": "Deprecated since version",
+    "deprecated-removed": "Deprecated since version",
+}
+# the directives that describe an API object (Sphinx domains): their argument is a signature
+_SIGNATURE = re.compile(
+    r"(?:^|:)(?:function|method|classmethod|staticmethod|class|attribute|data|exception|decorator|"
+    r"decoratormethod|describe|object|macro|member|type|var|opcode|cmdoption|option|envvar|module|property)$"
+)
 _TITLE_TARGET = re.compile(r"^(.*?)\s*<[^<>]+>$", re.DOTALL)
 
 
@@ -104,8 +115,13 @@ def _parser() -> Any:
                         block["classes"].append("language-" + args.split()[0])
                     out.append(block)
                 return out
-            if args:
+            if name in _VERSION_DIRECTIVES:
+                line = f"{_VERSION_DIRECTIVES[name]} {args}".strip()
+                out.append(nodes.paragraph(line, line))
+            elif args and _SIGNATURE.search(name):  # an API object's signature: code
                 out.append(nodes.paragraph(args, "", nodes.literal(args, args)))
+            elif args:
+                out.append(nodes.paragraph(args, args))
             if self.content:
                 box = nodes.container()
                 self.state.nested_parse(self.content, self.content_offset, box)

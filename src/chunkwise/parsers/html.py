@@ -66,7 +66,14 @@ _SKIP = frozenset(
         "audio",
         "video",
         "dialog",
+        "label",  # a form control's caption (forms are left out); SiSU's paragraph numbers
     ]
+)
+# an aside that holds content, not a page's sidebar: docutils' HTML5 admonitions, footnotes
+# and topics are ``aside`` elements
+_CONTENT_ASIDES = frozenset(
+    ["admonition", "footnote", "footnote-list", "topic", "note", "warning", "tip", "hint", "caution",
+     "important", "danger", "attention", "error", "seealso", "system-message"]
 )
 _SKIP_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "complementary"})
 # class or id words of site chrome rather than content
@@ -95,6 +102,9 @@ _SKIP_CLASSES = frozenset(
         "navheader",  # DocBook: Prev, Up, Next
         "navfooter",
         "related",  # Sphinx: the index, modules, next, previous bar
+        "toc",  # texi2html's table of contents
+        "section-toc",  # texinfo 7: the links to a chapter's sections, before them
+        "mini-toc",
     ]
 )
 # permalinks beside headings (Sphinx, Read the Docs, MkDocs, markdown-it-anchor, Docusaurus)
@@ -106,6 +116,7 @@ _BLOCK = frozenset(
     [
         "address",
         "article",
+        "aside",
         "blockquote",
         "body",
         "center",
@@ -192,9 +203,25 @@ def _texinfo_header(el: Any) -> bool:
     return not any(_tag(x) in ("h1", "h2", "h3", "h4", "h5", "h6") for x in el.iter())
 
 
+def _link_bar(el: Any) -> bool:
+    """texi2html's navigation table (``[ << ] [ >> ] [Top] [Contents] [Index] [ ? ]``):
+    every cell that holds text holds one bracketed link, and there are at least two."""
+    texts = [" ".join(td.text_content().split()) for td in el.iter("td", "th")]
+    texts = [t for t in texts if t]
+    return len(texts) >= 2 and all(t.startswith("[") and t.endswith("]") for t in texts)
+
+
+def _classes(el: Any) -> set[str]:
+    return set((el.get("class") or "").lower().split())
+
+
 def _skipped(el: Any) -> bool:
     tag = _tag(el)
+    if tag == "aside" and _classes(el) & _CONTENT_ASIDES:
+        return False
     if not tag or tag in _SKIP:
+        return True
+    if tag == "table" and _link_bar(el):
         return True
     if tag == "a" and _permalink(el):
         return True
@@ -245,7 +272,7 @@ class _Renderer:
             return
         if tag == "br":
             parts.append(_BR)
-        elif tag == "code" and _tag(child.getparent()) != "pre":
+        elif _code_span(child, tag):
             code = " ".join(child.text_content().split())
             if code:
                 parts.append(f"`` {code} ``" if "`" in code else f"`{code}`")
@@ -312,6 +339,9 @@ class _Renderer:
             title = self.title_of(el)
             if title:
                 self.add("#" * int(tag[1]) + " " + title)
+        elif tag == "dl":
+            for block in self.definition_list(el):
+                self.add(block)
         elif tag == "p" or tag in ("dt", "summary", "caption", "figcaption"):
             text = self.text_of(el)
             if text:
@@ -333,6 +363,42 @@ class _Renderer:
                 self.add("\n".join(("> " + x) if x else ">" for x in body.split("\n")))
         else:
             self.render(el)
+
+    def definition_list(self, el: Any) -> list[str]:
+        """``<dl>`` as ``term`` lines, each definition's first paragraph right under them
+        after ``": "`` (Pandoc's definition-list form: in CommonMark one paragraph, so a
+        term stays with its definition), the definition's other blocks after it."""
+        blocks: list[str] = []
+        terms: list[str] = []
+        items = [c for c in el if not _skipped(c)]
+        flat: list[Any] = []
+        for c in items:  # HTML allows <div> groups of dt and dd
+            flat.extend([x for x in c if not _skipped(x)] if _tag(c) == "div" else [c])
+        for c in flat:
+            tag = _tag(c)
+            if tag == "dt":
+                title = self.text_of(c).replace("\n", " ")
+                if title:
+                    terms.append(title)
+            elif tag == "dd":
+                sub = _Renderer()
+                sub.render(c)
+                body = list(sub.blocks)
+                head = "\n".join(terms)
+                terms.clear()
+                if body and not _LINE_START.match(body[0]) and not _ORDERED.match(body[0]):
+                    first = ": " + body.pop(0)
+                    blocks.append(head + "\n" + first if head else first)
+                elif head:
+                    blocks.append(head)
+                blocks.extend(body)
+            else:
+                sub = _Renderer()
+                sub.block(c, tag) if tag in _BLOCK else sub.render(c)
+                blocks.extend(sub.blocks)
+        if terms:
+            blocks.append("\n".join(terms))
+        return blocks
 
     def list_block(self, el: Any, ordered: bool) -> str:
         out: list[str] = []
@@ -369,16 +435,44 @@ class _Renderer:
         return "\n".join(lines)
 
 
-def _fence(el: Any) -> str:
-    code = el.text_content().strip("\n")
-    lang = ""
+def _code_span(el: Any, tag: str) -> bool:
+    """An inline code element: ``code``, ``tt``, ``kbd``, ``samp`` (not inside ``pre``), or
+    docutils' ``span class="literal"``."""
+    if tag in ("code", "tt", "kbd", "samp"):
+        return _tag(el.getparent()) != "pre"
+    return tag == "span" and "literal" in _classes(el)
+
+
+_NOT_LANGUAGES = frozenset(["code", "literal-block", "highlight", "default", "none", "text", "notranslate"])
+
+
+def _language_of(el: Any) -> str:
+    """The language of a ``pre``: a ``language-*``/``lang-*`` class on it or its ``code``;
+    docutils' ``pre class="code python literal-block"``; Sphinx's ``div.highlight-python3``
+    around it; ``""`` when none says."""
     for node in [el, *el.iter("code")]:
         for cls in (node.get("class") or "").split():
             if cls.startswith(("language-", "lang-")):
-                lang = cls.split("-", 1)[1]
-                break
-        if lang:
+                return cls.split("-", 1)[1]
+    classes = (el.get("class") or "").split()
+    if "code" in classes:
+        rest = [c for c in classes if c.lower() not in _NOT_LANGUAGES]
+        if rest:
+            return rest[0]
+    node = el.getparent()
+    for _ in range(2):
+        if node is None:
             break
+        for cls in (node.get("class") or "").split():
+            if cls.startswith("highlight-") and cls[10:].lower() not in _NOT_LANGUAGES:
+                return cls[10:]
+        node = node.getparent()
+    return ""
+
+
+def _fence(el: Any) -> str:
+    code = el.text_content().strip("\n")
+    lang = _language_of(el)
     longest = max((len(m) for m in re.findall(r"`{3,}", code)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}{lang}\n{code}\n{fence}"
