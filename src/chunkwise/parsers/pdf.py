@@ -19,7 +19,8 @@ into one text whose structure the markdown strategy reads:
 * **page furniture**: a line in the top or bottom tenth of a page whose text, digits
   aside, recurs in that band on at least three pages (and a quarter of them) is a running
   header or footer (so is one met once, in a place where many pages have their
-  running head, with a page number at its end); such a line and a page number alone (``12``, ``iv``, ``Page 3 of 9``)
+  running head, with a page number at its end or the first two words of another running
+  head); such a line and a page number alone (``12``, ``iv``, ``Page 3 of 9``)
   are removed from the text; the furniture is returned, and the printed page numbers;
 * **lines** of a paragraph joined with a line break; a word hyphenated at a line end
   (``-``, a soft hyphen, or PDFium's hyphenation marks U+0002 and U+FFFE) joined without its hyphen
@@ -153,6 +154,12 @@ def _furniture(pages: Sequence[PdfPage]) -> tuple[set[str], list[str]]:
         return common and (len(seen[k]) >= 2 or bool(_EDGE_NUMBER.search(first[k])))
 
     keys = {k for k in seen if running(k)}
+    # a chapter of one page: in a running head's place, starting as the other running heads do
+    starts = {" ".join(k.split()[:2]) for k in keys if len(k.split()) > 2}
+    for k in seen:
+        if k not in keys and len(k.split()) > 2 and " ".join(k.split()[:2]) in starts:
+            if any(len(at[p]) >= need for p in places[k]):
+                keys.add(k)
     return keys, [first[k] for k in first if k in keys]
 
 
