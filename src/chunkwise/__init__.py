@@ -16,6 +16,7 @@ from __future__ import annotations
 from .api import chunk, make_chunker
 from .chunkers.base import BaseChunker
 from .chunkers.fixed import FixedChunker
+from .chunkers.hierarchical import HierarchicalChunker
 from .chunkers.recursive import RecursiveChunker
 from .chunkers.sentence import SentenceChunker
 from .chunkers.structure import MarkdownChunker, SectionsChunker
@@ -40,6 +41,7 @@ __all__ = [
     "Document",
     "FixedChunker",
     "HFTokenizerSizer",
+    "HierarchicalChunker",
     "LoadError",
     "MarkdownChunker",
     "MissingDependencyError",
