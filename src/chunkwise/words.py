@@ -13,13 +13,14 @@ It needs the optional ``icu4py`` package (``pip install 'chunkwise[words]'``): w
 or on text ICU cannot read (a lone surrogate), the level yields no cut and the engine falls
 back to grapheme clusters, as it always did.
 
-Why ICU through ``icu4py`` (measured on this project's machines; numbers in BENCHMARKS.md):
-one library covers all six scripts with ICU's own dictionaries (Thai, Lao, Khmer, Burmese,
-CJK); its wheel bundles ICU (no system headers, unlike PyICU, which has no wheel); it
-segmented Thai at about 8 MB/s. BudouX (a 126 KB wheel) covers only Japanese, Chinese and
-Thai and splits into phrases (a Thai text was 4x slower); pythainlp covers Thai only
-(67 MB installed, 30x slower); uniseg applies the UAX #29 rules without dictionaries, so
-it splits Thai between letters.
+Why ICU through ``icu4py`` (``benchmarks/bench_words.py``; figures in BENCHMARKS.md): one
+library divides all six scripts with ICU's own dictionaries (Thai, Lao, Khmer, Burmese,
+CJK); its wheel bundles ICU (PyICU has no wheel and needs the system's ICU headers); it was
+the fastest by far (Thai: 18 MB/s on a loaded machine, 25x BudouX). BudouX (0.3 MB) covers
+only Japanese, Chinese and Thai, and divides Japanese into phrases (41% of the word
+boundaries); pythainlp covers Thai only (69 MB installed); uniseg applies the UAX #29 rules
+without dictionaries, so it divides Thai between letters. The cost is size: 44 MB
+installed, hence an extra.
 
 Offsets: ICU counts UTF-16 code units; the boundaries here are summed from the lengths of
 the segments ICU returns as Python strings, so they are ``str`` indices (code points) even
