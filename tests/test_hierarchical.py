@@ -145,6 +145,17 @@ def test_semantic_and_auto_bases(text, level_sizes):
     assert [c.id for c in auto] == [c.id for c in HierarchicalChunker(chunk_sizes=level_sizes, base="markdown").chunk(doc)]
 
 
+@given(text=st.lists(st.sampled_from(STRUCTURED), max_size=60).map("".join), front=st.booleans(),
+       level_sizes=st.lists(st.integers(8, 200), min_size=2, max_size=3, unique=True).map(lambda v: sorted(v, reverse=True)))
+def test_markdown_small_sections_merge_only_inside_their_parent(text, front, level_sizes):
+    pytest.importorskip("markdown_it")
+    if front:
+        text = "---\ntitle: T\ntags: [a, b]\n---\n" + text
+    params = {"merge_small_sections": True, "min_chunk_size": level_sizes[-1] // 2}
+    chunks = HierarchicalChunker(chunk_sizes=level_sizes, base="markdown", base_params=params).chunk(text)
+    check_hierarchy(text, chunks, level_sizes, CharSizer(), bases=["markdown"] * len(level_sizes))
+
+
 def test_tokens_and_markdown_sections_over_sentences(cl100k):
     pytest.importorskip("markdown_it")
     text = (
