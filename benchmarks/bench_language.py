@@ -7,7 +7,7 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/bench_language.py
 
 Accuracy: ``tests/data/languages.jsonl``, 200 short sentences written for this project
-(10 per language, 20 languages, 13-56 characters), and the same sentences cut to their
+(10 per language, 20 languages, 8-56 characters), and the same sentences cut to their
 first 20 characters (a chunk's tail, a title). A text counts as right when the detector's
 ISO 639-1 code equals the label (``zh-cn``/``zh-tw`` count as ``zh``).
 

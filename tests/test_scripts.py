@@ -212,3 +212,22 @@ def test_doctests_of_the_script_modules():
     for name in ("chunkwise.sentences", "chunkwise.words"):
         result = doctest.testmod(importlib.import_module(name))
         assert result.failed == 0, name
+
+
+@pytest.mark.parametrize("script", ["devanagari-hindi", "arabic", "ethiopic-amharic", "khmer", "tibetan", "chinese"])
+def test_semantic_strategy_sees_every_script_sentences(script):
+    pytest.importorskip("numpy")
+    from chunkwise.chunkers.semantic import SemanticChunker
+
+    first, second, sep = PAIRS[script]
+    text = first + sep + second
+
+    def model(texts):  # a topic per sentence: the first one, or not
+        return [[1.0, 0.0] if t.startswith(first[:3]) else [0.0, 1.0] for t in texts]
+
+    # both sentences fit one chunk, and the floor (a quarter of it) lets each be a group
+    chunker = SemanticChunker(model=model, chunk_size=len(text) + 1, threshold_type="absolute", threshold=0.5)
+    analysis = chunker.analyze(text)
+    assert [text[a:b] for a, b in analysis.sentences] == [first, second]
+    assert list(analysis.cuts) == [0]  # the topic changes between the two sentences
+    assert [c.text for c in chunker.chunk(text)] == [first, second]
