@@ -80,6 +80,28 @@ def test_docx_heading_styles_give_header_paths_and_lists_stay_lists():
     assert chunkwise.load(CORPUS / "simple-list.docx").text == "- Apple\n- Banana\n"
 
 
+def test_docx_pages_from_the_breaks_word_laid_out():
+    _needs("docx")
+    doc = chunkwise.load(CORPUS / "par-rendered-page-breaks.docx")
+    assert [doc.text[s:e].strip() for _, s, e in doc.pages] == [
+        "No page breaks\n\nPage break here>>",
+        "<<followed by more text.\n\nPage break in>>",
+        "<<this hyperlink and another one here>>",
+        "<<with text following\n\nTwo page>>",
+        "<<breaks>>",
+        "<<in one run.",
+    ]
+    # explicit breaks and the breaks Word rendered are the same page turns: counted once
+    sections = chunkwise.load(CORPUS / "sct-first-page-hdrftr.docx")
+    chunks = chunkwise.chunk(sections, strategy="markdown", chunk_size=40, unit="chars")
+    assert [(c.text, c.metadata["page_number"], c.metadata["page_end"]) for c in chunks] == [
+        ("First page.\n\nSecond (even) page.", 1, 2),  # a chunk over a page turn names both
+        ("Third (odd) page.", 3, 3),
+        ("Page 4, First Page of second section.", 4, 4),
+        ("Page 6, Third page of section 2.", 6, 6),  # page 5 is blank
+    ]
+
+
 def test_docx_built_here_headings_numbering_and_escapes():
     docx = pytest.importorskip("docx")
     d = docx.Document()
@@ -104,6 +126,34 @@ def test_docx_built_here_headings_numbering_and_escapes():
     )
     chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=30, unit="chars")
     assert by_text(chunks, "2. second").metadata["header_path"] == ["Setup", "Linux"]
+    assert not doc.pages  # no page break: no page map
+
+
+def test_docx_explicit_page_breaks_number_the_pages():
+    docx = pytest.importorskip("docx")
+    d = docx.Document()
+    d.add_heading("Intro", 1)
+    d.add_paragraph("First page text.")
+    d.add_page_break()
+    d.add_heading("Details", 2)
+    d.add_paragraph("Second page text.")
+    buf = io.BytesIO()
+    d.save(buf)
+    doc = chunkwise.parse(buf.getvalue(), format="docx")
+    chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=40, unit="chars")
+    got = [(c.metadata["header_path"], c.metadata["page_number"], c.metadata["page_end"]) for c in chunks]
+    assert got == [(["Intro"], 1, 1), (["Intro", "Details"], 2, 2)]
+
+
+def test_loader_doctests():
+    import doctest
+
+    from chunkwise.loaders import _blocks, docx, pptx, rst, xlsx
+
+    for module in (_blocks, docx, pptx, rst, xlsx):
+        if module is not _blocks:
+            _needs({docx: "docx", pptx: "pptx", rst: "docutils", xlsx: "openpyxl"}[module])
+        assert doctest.testmod(module).failed == 0
 
 
 # -- PPTX -----------------------------------------------------------------------------------

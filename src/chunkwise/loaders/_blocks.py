@@ -21,7 +21,7 @@ from ..types import Document, PageRange
 from .base import Loader
 from .decoding import looks_like_text
 
-__all__ = ["BinaryLoader", "MarkdownWriter", "escape_line", "one_line", "pipe_table"]
+__all__ = ["PAGE_BREAK", "BinaryLoader", "MarkdownWriter", "escape_line", "one_line", "pipe_table"]
 
 # what would make a rendered line start a Markdown block: an ATX heading, a block quote, a
 # list item, a code fence, a table row, a thematic break or setext underline, an ordered
@@ -93,19 +93,25 @@ def one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
+PAGE_BREAK = "\ue000"
+"""A page break inside a block given to :meth:`MarkdownWriter.add` (a private-use
+character, removed from the text): the next page starts there."""
+
+
 class MarkdownWriter:
     """Markdown blocks joined by blank lines, with the page map kept as they are written.
 
-    :meth:`begin_page` opens a page: it starts at the next block written and ends at the
-    end of the last block written before the next :meth:`begin_page` (or :meth:`text`);
-    the blank line between two pages belongs to neither. A page without any block is not
-    in the map.
+    :meth:`begin_page` opens a page: it starts at the next block written and ends where
+    the next page starts (the blank line between two pages belongs to neither) or at the
+    end of the text. A :data:`PAGE_BREAK` inside a block ends the current page there and
+    starts the next one (numbered one more) at the following character; at the end of a
+    block, at the next block. A page without any text is not in the map.
 
     Example:
         >>> w = MarkdownWriter()
-        >>> w.begin_page(1); w.add("# One"); w.begin_page(2); w.add("two")
+        >>> w.begin_page(1); w.add("# One"); w.begin_page(2); w.add("two" + PAGE_BREAK + " three")
         >>> w.text(), w.pages
-        ('# One\\n\\ntwo\\n', [(1, 0, 5), (2, 7, 10)])
+        ('# One\\n\\ntwo three\\n', [(1, 0, 5), (2, 7, 10), (3, 10, 16)])
     """
 
     def __init__(self) -> None:
@@ -114,24 +120,48 @@ class MarkdownWriter:
         self.pages: list[PageRange] = []
         self._page: int | None = None
         self._page_start: int | None = None
+        self._pending = 0  # page breaks that start the next page at the next block
 
     def add(self, block: str) -> None:
         """Append a block (leading and trailing line ends dropped; a blank block is not
-        written)."""
+        written, its page breaks kept for the next block)."""
         block = block.strip("\n")
-        if not block.strip():
+        if not block.replace(PAGE_BREAK, "").strip():
+            self._pending += block.count(PAGE_BREAK)
             return
         if self.parts:
             self.parts.append("\n\n")
             self.length += 2
+        pieces = block.split(PAGE_BREAK)
+        lead = 0
+        while lead < len(pieces) - 1 and not pieces[lead]:
+            lead += 1  # breaks before any text: at the block's start
+        for _ in range(self._pending + lead):
+            self._next_page(self.length)
+        self._pending = 0
         if self._page is not None and self._page_start is None:
             self._page_start = self.length
-        self.parts.append(block)
-        self.length += len(block)
+        for k, piece in enumerate(pieces[lead:]):
+            if k:
+                if k == len(pieces) - lead - 1 and not piece.strip():
+                    self._pending += 1  # a break after the block's text: at the next block
+                    piece = piece.rstrip()
+                else:
+                    self._next_page(self.length)
+            self.parts.append(piece)
+            self.length += len(piece)
 
-    def _close_page(self) -> None:
-        if self._page is not None and self._page_start is not None:
-            self.pages.append((self._page, self._page_start, self.length))
+    def _next_page(self, at: int) -> None:
+        number = (self._page or 0) + 1
+        self._close_page(at)
+        self._page, self._page_start = number, None
+        if self.parts:
+            self._page_start = at
+
+    def _close_page(self, end: int | None = None) -> None:
+        end = self.length if end is None else end
+        if self._page is not None and self._page_start is not None and end > self._page_start:
+            self.pages.append((self._page, self._page_start, end))
         self._page, self._page_start = None, None
 
     def begin_page(self, number: int) -> None:

@@ -7,7 +7,13 @@ pipe tables (the table parser then chunks them by rows, its header repeated in
 ``context``); footnotes and endnotes become Markdown footnotes (``[^1]`` where they are
 referenced, ``[^1]: text`` right after the paragraph or table that references them, so a
 note stays in the chunk of its reference). Text boxes are read once (not their VML
-fallback copy); deleted revisions, field codes, headers and footers are left out. The core
+fallback copy); deleted revisions, field codes, headers and footers are left out.
+
+Pages: a DOCX holds no pages, but Word records where its layout turned a page when it last
+saved the file (``w:lastRenderedPageBreak``); those marks, else the explicit page breaks
+(``w:br w:type="page"``) when the file has none, give the page map, so chunks carry
+``page_number``/``page_end`` as Word showed them. A file with neither (most files written by
+libraries) has no page map. The core
 properties (``title``, ``author``, ``created``, ``modified``, ``subject``, ``keywords``)
 go to the document's metadata.
 
@@ -24,7 +30,7 @@ from typing import Any, ClassVar
 
 from ..errors import MissingDependencyError
 from ..types import Document
-from ._blocks import BinaryLoader, MarkdownWriter, core_metadata, escape_line, pipe_table
+from ._blocks import PAGE_BREAK, BinaryLoader, MarkdownWriter, core_metadata, escape_line, pipe_table
 from .base import register_loader
 
 __all__ = ["DocxLoader"]
@@ -45,14 +51,17 @@ def _docx() -> Any:
     return docx
 
 
-def _walk_runs(el: Any, out: list[str], notes: list[str]) -> None:
+def _walk_runs(el: Any, out: list[str], notes: list[str], page: str | None = None) -> None:
     """The text of a paragraph's XML (runs, hyperlinks, insertions, text boxes), in order;
-    footnote and endnote references as ``[^n]`` / ``[^en]`` (their ids into ``notes``)."""
+    footnote and endnote references as ``[^n]`` / ``[^en]`` (their ids into ``notes``); the
+    elements of tag ``page`` as :data:`PAGE_BREAK`."""
     for child in el:
         tag = child.tag
         if not isinstance(tag, str) or tag == _MC_FALLBACK:
             continue
-        if tag == _W + "t":
+        if tag == page and (tag != _W + "br" or child.get(_W + "type") == "page"):
+            out.append(PAGE_BREAK)
+        elif tag == _W + "t":
             out.append(child.text or "")
         elif tag == _W + "tab" and el.tag == _W + "r":
             out.append("\t")
@@ -68,22 +77,49 @@ def _walk_runs(el: Any, out: list[str], notes: list[str]) -> None:
             notes.append("e" + (child.get(_W + "id") or ""))
         elif tag == _W + "p":  # a paragraph in a text box
             out.append("\n")
-            _walk_runs(child, out, notes)
+            _walk_runs(child, out, notes, page)
             out.append("\n")
         elif tag in (_W + "pPr", _W + "rPr", _W + "del", _W + "instrText", _W + "delText"):
             continue
         else:
-            _walk_runs(child, out, notes)
+            _walk_runs(child, out, notes, page)
 
 
-def _paragraph_text(p_el: Any, notes: list[str]) -> str:
+def _paragraph_text(p_el: Any, notes: list[str], page: str | None = None) -> str:
     out: list[str] = []
-    _walk_runs(p_el, out, notes)
+    _walk_runs(p_el, out, notes, page)
     return "".join(out)
 
 
 def _lines(text: str) -> list[str]:
-    return [" ".join(x.split()) for x in text.split("\n") if x.strip()]
+    """The lines of a paragraph's text, white space collapsed, blank ones dropped (a page
+    break on a blank line moves to the start of the next line, else to the end of the last)."""
+    out: list[str] = []
+    carry = ""
+    for raw in text.split("\n"):
+        line = " ".join(raw.split())
+        if not line.replace(PAGE_BREAK, "").strip():
+            carry += PAGE_BREAK * line.count(PAGE_BREAK)
+            continue
+        out.append(carry + line)
+        carry = ""
+    if carry and out:
+        out[-1] += carry
+    elif carry:
+        out.append(carry)
+    return out
+
+
+def _lead(line: str) -> tuple[str, str]:
+    """``line`` split into its leading page breaks and the rest."""
+    rest = line.lstrip(PAGE_BREAK)
+    return line[: len(line) - len(rest)], rest
+
+
+def _escaped(line: str) -> str:
+    """:func:`escape_line` past the line's leading page breaks."""
+    lead, rest = _lead(line)
+    return lead + escape_line(rest)
 
 
 class _Numbering:
@@ -180,7 +216,7 @@ def _notes(document: Any, kind: str) -> dict[str, str]:
                 continue  # separators
             paras = []
             for p in note.iter(_W + "p"):
-                text = " ".join(_lines(_paragraph_text(p, [])))
+                text = " ".join(_lines(_paragraph_text(p, []))).replace(PAGE_BREAK, "")
                 if text:
                     paras.append(text)
             out[note.get(_W + "id") or ""] = " ".join(paras)
@@ -245,23 +281,31 @@ class DocxLoader(BinaryLoader):
                 flush_list()
                 w.add("\n".join(lines))
 
+        body = document.element.body
+        # the page breaks Word laid out when it last saved the file, else the explicit ones
+        page = _W + "lastRenderedPageBreak" if next(body.iter(_W + "lastRenderedPageBreak"), None) is not None else _W + "br"
+        w.begin_page(1)
         for block in _body(document):
             refs: list[str] = []
             if block.tag == _W + "tbl":
                 flush_list()
-                w.add(pipe_table(_table_rows(block, refs)))
+                w.add(_table(_table_rows(block, refs, page)))
                 add_notes(refs)
                 continue
             p = Paragraph(block, document._body)
-            text = _paragraph_text(p._p, refs)
+            text = _paragraph_text(p._p, refs, page)
             lines = _lines(text)
             if not lines:
+                continue
+            if not "".join(lines).replace(PAGE_BREAK, ""):
+                w.add("".join(lines))  # only page breaks: they start the next page
                 continue
             level = _heading_level(p)
             if level:
                 flush_list()
-                heading = " ".join(lines)
-                w.add("#" * level + " " + heading)
+                lead, heading = _lead(" ".join(lines))
+                w.add(lead + "#" * level + " " + heading)
+                heading = heading.replace(PAGE_BREAK, "")
                 if not title_seen and level == 1:
                     meta.setdefault("title", heading)
                     title_seen = True
@@ -276,17 +320,19 @@ class DocxLoader(BinaryLoader):
                 counters[(nid, lvl)] = counters.get((nid, lvl), 0) + 1
                 marker = f"{counters[(nid, lvl)]}. " if ordered else "- "
                 pad = " " * (4 * lvl)
-                body = [escape_line(x) for x in lines]
-                items.append(pad + marker + body[0])
-                items.extend(pad + " " * len(marker) + x for x in body[1:])
+                lead, first = _lead(lines[0])
+                items.append(lead + pad + marker + escape_line(first))
+                items.extend(pad + " " * len(marker) + _escaped(x) for x in lines[1:])
                 if refs:
                     add_notes(refs)
                 continue
             flush_list()
-            w.add("\n".join(escape_line(x) for x in lines))
+            w.add("\n".join(_escaped(x) for x in lines))
             add_notes(refs)
         flush_list()
-        return Document(w.text(), id=id, source=source, metadata=meta)
+        text = w.text()
+        pages = tuple(w.pages) if len(w.pages) > 1 else ()  # one page says nothing
+        return Document(text, id=id, source=source, metadata=meta, pages=pages)
 
 
 def _body(document: Any) -> Iterator[Any]:
@@ -313,15 +359,30 @@ def _owned(el: Any, tag: str, owner: Any) -> Iterator[Any]:
             yield from _owned(child, tag, owner)
 
 
-def _table_rows(tbl: Any, refs: list[str]) -> list[list[str]]:
+def _table_rows(tbl: Any, refs: list[str], page: str | None = None) -> list[list[str]]:
     rows: list[list[str]] = []
     for tr in _owned(tbl, _W + "tr", tbl):
         cells = []
         for tc in _owned(tr, _W + "tc", tr):
-            parts = [" ".join(_lines(_paragraph_text(p, refs))) for p in tc.iter(_W + "p")]
+            parts = [" ".join(_lines(_paragraph_text(p, refs, page))) for p in tc.iter(_W + "p")]
             cells.append(" ".join(x for x in parts if x))
         rows.append(cells)
     return rows
+
+
+def _table(rows: list[list[str]]) -> str:
+    """A pipe table of ``rows``; a row that holds a page break starts the next page (the
+    break moves to the start of its line)."""
+    broken = [any(PAGE_BREAK in c for c in row) for row in rows]
+    table = pipe_table([[c.replace(PAGE_BREAK, "") for c in row] for row in rows])
+    if not table or not any(broken):
+        return table
+    lines = table.split("\n")
+    for k, b in enumerate(broken):
+        if b:
+            line = 0 if k == 0 else k + 1  # the delimiter row follows the header
+            lines[line] = PAGE_BREAK + lines[line]
+    return "\n".join(lines)
 
 
 register_loader(DocxLoader())

@@ -103,7 +103,7 @@ class PptxLoader(BinaryLoader):
         >>> buf = io.BytesIO(); prs.save(buf)
         >>> doc = PptxLoader().load_bytes(buf.getvalue(), source="a.pptx")
         >>> doc.text, doc.pages
-        ('# Plan\\n\\nShip it\\n\\nNotes:\\nSay why.\\n', ((1, 0, 31),))
+        ('# Plan\\n\\nShip it\\n\\nNotes:\\nSay why.\\n', ((1, 0, 32),))
     """
 
     format: ClassVar[str] = "pptx"

@@ -211,6 +211,16 @@ def _link_bar(el: Any) -> bool:
     return len(texts) >= 2 and all(t.startswith("[") and t.endswith("]") for t in texts)
 
 
+def _layout_table(el: Any) -> bool:
+    """A table used for layout, not data: one row (texi2html indents its examples with a
+    one-row table: an empty cell, then the ``pre``), or a cell holding a code block, a table
+    or a heading. Its cells are rendered as blocks, in order."""
+    rows = [tr for tr in el.iter("tr")]
+    if len(rows) == 1:
+        return True
+    return any(_tag(x) in ("pre", "table", "h1", "h2", "h3", "h4", "h5", "h6") for x in el.iterdescendants())
+
+
 def _classes(el: Any) -> set[str]:
     return set((el.get("class") or "").lower().split())
 
@@ -353,6 +363,11 @@ class _Renderer:
             self.add(_fence(el))
         elif tag in ("ul", "ol", "menu", "dir"):
             self.add(self.list_block(el, tag == "ol"))
+        elif tag == "table" and _layout_table(el):
+            for tr in el.iter("tr"):
+                for cell in tr:
+                    if _tag(cell) in ("td", "th") and not _skipped(cell):
+                        self.render(cell)
         elif tag == "table":
             self.add(self.table(el))
         elif tag == "blockquote":
