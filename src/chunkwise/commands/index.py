@@ -53,7 +53,9 @@ def command() -> None:
     help="When the chunking options or the model differ from the index's, re-chunk and re-embed every "
     "document (without it, such a build is refused).",
 )
-@click.option("--batch-size", default=64, show_default=True, type=click.IntRange(min=1), help="Texts per embedding call.")
+@click.option(
+    "--batch-size", default=64, show_default=True, type=click.IntRange(min=1), help="Texts per embedding call."
+)
 @progress_option
 @click.pass_context
 def build_command(

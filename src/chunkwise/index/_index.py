@@ -47,8 +47,13 @@ class Hit:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: rank, score, source, then the chunk's fields, then matched."""
-        return {"rank": self.rank, "score": round(self.score, 6), "source": self.source, **self.chunk.to_dict(),
-                "matched": list(self.matched)}
+        return {
+            "rank": self.rank,
+            "score": round(self.score, 6),
+            "source": self.source,
+            **self.chunk.to_dict(),
+            "matched": list(self.matched),
+        }
 
 
 @dataclass(frozen=True)
@@ -281,9 +286,7 @@ class Index:
         dmarks = ",".join("?" * len(doc_ids))
         sources = dict(con.execute(f"select id, source from documents where id in ({dmarks})", doc_ids).fetchall())
         if returns == "chunks":
-            return [
-                Hit(i + 1, s, c, sources.get(c.document_id), (c.id,)) for i, (c, s) in enumerate(matched)
-            ]
+            return [Hit(i + 1, s, c, sources.get(c.document_id), (c.id,)) for i, (c, s) in enumerate(matched)]
         by_doc: dict[str, list[Chunk]] = {d: [] for d in doc_ids}
         for row in con.execute(
             f"select {store.CHUNK_COLUMNS} from chunks where document_id in ({dmarks}) order by document_id, position",
@@ -391,8 +394,19 @@ class Index:
                         )
                     full = bool(differs)
                 report = self._write(
-                    con, meta, sources, chunker, embedder, config, full, keep, root, batch_size,
-                    on_document, on_error, _embedder_spec(model),
+                    con,
+                    meta,
+                    sources,
+                    chunker,
+                    embedder,
+                    config,
+                    full,
+                    keep,
+                    root,
+                    batch_size,
+                    on_document,
+                    on_error,
+                    _embedder_spec(model),
                 )
             finally:
                 con.close()
@@ -467,8 +481,12 @@ class Index:
                 con.execute("rollback")  # nothing changed: no new generation
                 committed = True
                 return BuildReport(
-                    unchanged=tuple(p.unchanged), kept=kept, chunks=n_chunks, documents=n_docs,
-                    generation=old_gen, model=name,
+                    unchanged=tuple(p.unchanged),
+                    kept=kept,
+                    chunks=n_chunks,
+                    documents=n_docs,
+                    generation=old_gen,
+                    model=name,
                 )
             vf = self._next_vectors(con, old_gen, full, int(embedder.dim), p)
             vf.save(new_file)
@@ -543,7 +561,9 @@ def _config_change(old: str, new: str) -> str:
     was = {k: v for k, v in a}
     if old.split(":", 1)[0] != new.split(":", 1)[0] or not changed:
         return f"{old.split(':', 1)[0].rsplit('.', 1)[-1]} now {new.split(':', 1)[0].rsplit('.', 1)[-1]}"
-    return ", ".join(f"{c.split('=', 1)[0]}={was.get(c.split('=', 1)[0], '(none)')} now {c.split('=', 1)[1]}" for c in changed)
+    return ", ".join(
+        f"{c.split('=', 1)[0]}={was.get(c.split('=', 1)[0], '(none)')} now {c.split('=', 1)[1]}" for c in changed
+    )
 
 
 def _embed(embedder: Any, chunks: Sequence[Chunk], batch_size: int) -> dict[str, Any]:
@@ -571,7 +591,9 @@ def _replace(report: BuildReport, **changes: Any) -> BuildReport:
 
 
 def _delete_document(con: sqlite3.Connection, doc_id: str) -> list[int]:
-    keys = [k for (k,) in con.execute("select key from chunks where document_id = ? and embedding is not null", (doc_id,))]
+    keys = [
+        k for (k,) in con.execute("select key from chunks where document_id = ? and embedding is not null", (doc_id,))
+    ]
     con.execute("delete from chunks where document_id = ?", (doc_id,))
     con.execute("delete from documents where id = ?", (doc_id,))
     return keys

@@ -127,7 +127,9 @@ def insert_document(con: sqlite3.Connection, doc: Document, digest: str) -> None
     )
 
 
-def insert_chunks(con: sqlite3.Connection, chunks: Iterable[Chunk], vectors: Mapping[str, Any]) -> list[tuple[int, Any]]:
+def insert_chunks(
+    con: sqlite3.Connection, chunks: Iterable[Chunk], vectors: Mapping[str, Any]
+) -> list[tuple[int, Any]]:
     """Insert chunks (``vectors``: chunk id -> float32 vector of those embedded); returns
     ``(key, vector)`` of the embedded ones, for the vector file."""
     out: list[tuple[int, Any]] = []
