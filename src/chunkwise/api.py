@@ -28,7 +28,8 @@ def _init_fields(cls: type) -> set[str]:
 class AutoChunker:
     """markdown for documents whose format is markdown or html (.md, .markdown, .html,
     .htm files), table for csv and tsv (.csv, .tsv), code for source files (.py, .ts, .java,
-    ...), recursive for the rest (plain text, a str).
+    ...), conversation for chats and subtitles (.json chats, .srt, .vtt) and for plain text
+    whose lines are mostly speaker turns, recursive for the rest (plain text, a str).
 
     Made by ``make_chunker("auto", **params)``: each parameter goes to the strategies that
     have it (``chunk_size``, ``chunk_overlap``, ``unit`` and ``tokenizer`` to both,
