@@ -13,7 +13,8 @@ share of the source's ``h1``-``h6`` (page chrome excluded: those inside ``nav``,
 Sphinx's ``related``/``sphinxsidebar``) that come out as an ATX heading line with the same
 text (a ``¶`` left in a heading fails it); **paragraphs**, the share of the content's
 ``<p>`` texts found in the output (markup characters ``*_`\\`` ignored); **fences**, fenced
-code blocks per ``<pre>``; **¶**, pilcrows in the output; **nav**, lines of navigation
+code blocks (indented ones in lists and quotes too; at most one per ``<pre>`` of the page)
+per ``<pre>``; **¶**, pilcrows in the output; **nav**, lines of navigation
 chrome kept (Sphinx's "Previous topic"/"Next topic"/"This Page"/"Quick search", texinfo's
 ``Next:``/``Previous:``/``Up:`` lines and ``[ << ]`` bars); **escapes**, backslashes in the
 output beyond those in the page's text.
@@ -139,7 +140,7 @@ def score(md: str, ref: dict) -> dict:
         "headings_of": len(ref["headings"]),
         "paragraphs": sum(p in flat for p in ref["paragraphs"]),
         "paragraphs_of": len(ref["paragraphs"]),
-        "fences": len(re.findall(r"(?m)^(?:```|~~~)", md)) // 2,
+        "fences": min(len(re.findall(r"(?m)^[ \t>]*(?:```|~~~)", md)) // 2, ref["pres"]),
         "pres": ref["pres"],
         "pilcrows": md.count("¶"),
         "nav": len(_NAV.findall(md)),

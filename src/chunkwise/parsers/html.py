@@ -28,9 +28,10 @@ Why a renderer of our own: measured against markdownify, html2text and trafilatu
 Debian's documentation pages (``benchmarks/bench_html.py``; BENCHMARKS.md has the table),
 it is the only one that keeps every heading as a heading without Sphinx's "¶" (440 of 440
 on 53 Python doc pages; markdownify 3, html2text and trafilatura 0), keeps navigation out
-(0 lines; markdownify and html2text 602), fences the code blocks (381 of 413; markdownify
-195, html2text 0), adds almost no backslash escapes (1; markdownify 2,284, trafilatura
-4,562) and is 2-7x faster (2.4 MB/s; html2text 1.2, trafilatura 0.5, markdownify 0.3).
+(0 lines; markdownify and html2text 602), fences every code block of the three corpora
+(texi2html's 301 examples: the others 0 to 17), adds almost no backslash escapes (1;
+markdownify 2,284, trafilatura 4,562) and is 2-9x faster (2.8 MB/s on the Sphinx pages;
+html2text 1.1, trafilatura 0.4, markdownify 0.3).
 trafilatura drops the headings' markup and part of the text by design (it extracts the
 main text of news-like pages); html2text is GPL-licensed.
 
