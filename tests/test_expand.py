@@ -313,3 +313,15 @@ def test_doctests_of_the_window_and_expansion_modules():
     for name in ("chunkwise.evaluation.expand", "chunkwise.chunkers.sentence"):
         result = doctest.testmod(importlib.import_module(name))
         assert result.attempted > 0 and result.failed == 0, name
+
+
+def test_expand_none_by_name_is_the_default():
+    from chunkwise.evaluation import evaluate
+
+    doc = chunkwise.Document(PROSE, id="d")
+    q = _question(PROSE, "Sentence 12 of the report says that parks matters.")
+    chunker = chunkwise.make_chunker("sentence", chunk_size=20, unit="words")
+    for kw in ({"k": 3}, {"budget_tokens": 50}):
+        a = evaluate([doc], [q], chunker, Words(), **kw)
+        b = evaluate([doc], [q], chunker, Words(), expand="none", **kw)
+        assert a.scores == b.scores and a.k == b.k

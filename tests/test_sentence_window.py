@@ -123,22 +123,25 @@ def _sentence_at(starts, sentences, pos):
 
 
 @settings(max_examples=150)
-@pytest.mark.parametrize("kind", ["chars", "words"])
+@pytest.mark.parametrize("kind", ["chars", "words", "tokens"])
 @given(
     text=hostile,
-    size=st.integers(1, 80),
+    size=st.integers(2, 80),
     n=st.integers(0, 3),
     per_chunk=st.sampled_from([None, 1, 2, 3]),
     step=st.sampled_from([None, 1]),
+    overlap=st.sampled_from([0, 0, 1]),
 )
-def test_window_is_the_slice_of_n_sentences_each_side(kind, text, size, n, per_chunk, step):
-    sizer = {"chars": CharSizer(), "words": WordSizer()}[kind]
+def test_window_is_the_slice_of_n_sentences_each_side(kind, cl100k, text, size, n, per_chunk, step, overlap):
+    sizer = {"chars": CharSizer(), "words": WordSizer(), "tokens": cl100k}[kind]
     step = step if per_chunk is not None else None
-    chunker = SentenceChunker(chunk_size=size, unit=sizer, sentences_per_chunk=per_chunk, step=step, window_sentences=n)
+    params = {"chunk_size": size, "chunk_overlap": overlap, "unit": sizer, "step": step}
+    chunker = SentenceChunker(**params, sentences_per_chunk=per_chunk, window_sentences=n)
     chunks = chunker.chunk(text)
-    check_invariants(text, chunks, size, sizer, overlap_allowed=step is not None and step < (per_chunk or 1))
+    overlapping = overlap > 0 or (step is not None and step < (per_chunk or 1))
+    check_invariants(text, chunks, size, sizer, overlap_allowed=overlapping)
     # the windows change no chunk: the same spans as without them
-    plain = SentenceChunker(chunk_size=size, unit=sizer, sentences_per_chunk=per_chunk or 1, step=step)
+    plain = SentenceChunker(**params, sentences_per_chunk=per_chunk or 1)
     assert [(c.start_index, c.end_index) for c in chunks] == [(c.start_index, c.end_index) for c in plain.chunk(text)]
     sentences = split_sentences(text)
     starts = [s for s, _ in sentences]
