@@ -3,6 +3,7 @@ values that chunk the same, so a folder can be chunked in worker processes."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import pickle
 import socket
@@ -114,11 +115,20 @@ def test_every_chunker_round_trips_and_chunks_the_same(name, unit):
         pytest.importorskip("wordllama")
     if name == "topic":
         pytest.importorskip("sklearn")
-    chunker = chunkwise.make_chunker(name, chunk_size=40, unit=unit)
-    expected = [c.to_dict() for c in chunker.chunk(TEXT)]  # pickled after use, too
-    for twin in _round_trips(chunker):
-        assert twin.sizer.unit == chunker.sizer.unit
-        assert [c.to_dict() for c in twin.chunk(TEXT)] == expected
+    with contextlib.ExitStack() as stack:
+        params = {}
+        if name in ("agentic", "propositions"):  # a chat model: the local scripted server
+            pytest.importorskip("httpx")
+            from llm_server import ScriptedServer
+
+            from chunkwise.llm import ChatClient
+
+            params["client"] = ChatClient("m", base_url=stack.enter_context(ScriptedServer()).url)
+        chunker = chunkwise.make_chunker(name, chunk_size=40, unit=unit, **params)
+        expected = [c.to_dict() for c in chunker.chunk(TEXT)]  # pickled after use, too
+        for twin in _round_trips(chunker):
+            assert twin.sizer.unit == chunker.sizer.unit
+            assert [c.to_dict() for c in twin.chunk(TEXT)] == expected
 
 
 def _records(chunker, path):

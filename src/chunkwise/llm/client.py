@@ -226,6 +226,21 @@ class ChatClient:
         }
         return (_rebuild_client, (self.model, kwargs))
 
+    def _config(self) -> tuple[Any, ...]:
+        cache = None if self.cache is None else self.cache.path
+        return (
+            self.model, self.base_url, self.api_key, cache, self.timeout, self.max_retries, self.backoff,
+            self.max_backoff, self.concurrency, self.temperature, self.max_tokens, self.price_input,
+            self.price_output, id(self.transport) if self.transport is not None else None,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        # a value: two clients of the same configuration are equal (a pickled copy too)
+        return isinstance(other, ChatClient) and self._config() == other._config()
+
+    def __hash__(self) -> int:
+        return hash(self._config())
+
     def __repr__(self) -> str:
         return f"ChatClient({self.model!r}, base_url={self.base_url!r}, cache={self.cache!r})"
 
