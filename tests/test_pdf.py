@@ -171,16 +171,39 @@ def test_two_columns_are_read_column_by_column() -> None:
     assert ["Reading in columns", "Right column"] in [c.metadata.get("header_path") for c in chunks]
 
 
-def test_a_table_across_a_page_break_keeps_its_rows_on_their_pages() -> None:
+def test_a_table_across_a_page_break_is_a_pipe_table_on_each_page() -> None:
     doc = chunkwise.load(GENERATED / "table_across_pages.pdf")
     assert len(doc.pages) == 2
     for n, s, e in doc.pages:
         page = doc.text[s:e]
-        assert ("item 1 " in page or "item 1 |" in page) == (n == 1)
-        assert ("item 60" in page) == (n == 2)
+        assert "| Item | Colour | Count |\n| --- | --- | --- |\n" in page  # the header repeated
+        assert ("| item 1 | green | 7 |" in page) == (n == 1)
+        assert ("| item 60 | red | 420 |" in page) == (n == 2)
+    rows = [line for line in doc.text.splitlines() if line.startswith("| item ")]
+    assert len(rows) == 60
     chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=300)
     last = next(c for c in chunks if "item 60" in c.text)
     assert last.metadata["page_end"] == 2
+    # a continued table's chunk carries the header row as context
+    assert any(c.context and "Colour" in c.context for c in chunks if "item 5" in c.text)
+
+
+def test_tables_of_real_manuals(docs) -> None:
+    faq = docs["R-FAQ.pdf"].text
+    assert "| Debian | i386/amd64 | squeeze/wheezy | Johannes Ranke |" in faq
+    caml = docs["camlidl-manual.pdf"].text
+    assert "| Attribute | Context where it can appear |\n| --- | --- |\n| abstract | typedef |" in caml
+    # a code listing in a monospaced font keeps its spaces: no table made of it
+    assert "Admitted Male 512 353 120 138 53 22" in docs["R-data.pdf"].text
+
+
+def test_doctests_of_the_pdf_modules() -> None:
+    import doctest
+    import importlib
+
+    for name in ("chunkwise.parsers.pdf", "chunkwise.loaders.pdf"):
+        result = doctest.testmod(importlib.import_module(name))
+        assert result.failed == 0 and result.attempted > 0, name
 
 
 @pytest.mark.parametrize("name", sorted(BAD))

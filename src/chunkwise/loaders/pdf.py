@@ -39,6 +39,11 @@ from .base import Loader, register_loader
 __all__ = ["PdfError", "PdfLoader", "parse_page_ranges"]
 
 _EXCLUDE = "or leave it out with --exclude"
+_SPACES = re.compile(r"\s+")
+_MONO_NAME = re.compile(r"mono|courier|consol|(?:cm|sf|lm|ec)tt|typewriter", re.IGNORECASE)
+GAP = 1.1
+"""A gap between two runs of a line wider than this many font sizes separates them (table
+cells, columns); a word space is about a quarter of the size, a stretched one under one."""
 
 
 class PdfError(ParseError):
@@ -267,6 +272,16 @@ class PdfLoader(Loader):
         raise ConfigError("a PDF is read from bytes or a file, not from a str: use chunkwise.load(path_or_bytes)")
 
 
+def _fixed_pitch(textpage: Any, index: int, raw: Any) -> bool:
+    """Whether the font of a character is monospaced (the PDF font descriptor's FixedPitch
+    flag, or a name such as Courier, ...Mono, TeX's cmtt/SFTT)."""
+    flags = ctypes.c_int(0)
+    buffer = ctypes.create_string_buffer(128)
+    raw.FPDFText_GetFontInfo(textpage, index, buffer, 128, ctypes.byref(flags))
+    name = buffer.value.decode("utf-8", "replace")
+    return bool(flags.value & 1) or bool(_MONO_NAME.search(name))
+
+
 def _page_lines(page: Any, number: int, raw: Any) -> PdfPage:
     """The text lines of one page, from PDFium's text page (its line breaks ``\\r\\n``)."""
     width, height = page.get_size()
@@ -281,26 +296,57 @@ def _page_lines(page: Any, number: int, raw: Any) -> PdfPage:
             units = None
         box = raw.FS_RECTF()
         ref = ctypes.byref(box)
+
+        def edges(k: int) -> tuple[float, float, float, float]:
+            raw.FPDFText_GetLooseCharBox(textpage, units[k] if units else k, ref)
+            return box.left, box.right, height - box.top, height - box.bottom
+
+        def listing(gap: float, left: int, right: int) -> bool:
+            """Spaces between monospaced characters that keep to their character grid (a
+            gap a whole number of characters wide): a code listing's alignment, not cells."""
+            x0, x1, _, _ = edges(left)
+            cells = gap / max(x1 - x0, 0.01)
+            return abs(cells - round(cells)) < 0.03 and all(
+                _fixed_pitch(textpage, units[k] if units else k, raw) for k in (left, right)
+            )
+
         lines: list[PdfLine] = []
         pos = 0
         for piece in text.split("\r\n"):
-            start, end = pos, pos + len(piece)
-            pos = end + 2
-            stripped = piece.strip()
-            if not stripped:
+            start = pos
+            pos += len(piece) + 2
+            if not piece.strip():
                 continue
-            a = start + (len(piece) - len(piece.lstrip()))
-            b = end - 1 - (len(piece) - len(piece.rstrip()))
-            ia, ib = (units[a], units[b]) if units else (a, b)
-            raw.FPDFText_GetLooseCharBox(textpage, ia, ref)
-            x0, top, bottom = box.left, height - box.top, height - box.bottom
-            raw.FPDFText_GetLooseCharBox(textpage, ib, ref)
-            x1 = box.right
-            # PDFium joins a word hyphenated across lines into one line: it ends lower down
-            top, bottom = min(top, height - box.top), max(bottom, height - box.bottom)
-            size = raw.FPDFText_GetFontSize(textpage, ia)
-            bold = raw.FPDFText_GetFontWeight(textpage, ia) >= 600 and raw.FPDFText_GetFontWeight(textpage, ib) >= 600
-            lines.append(PdfLine(stripped, x0, max(x1, x0), min(top, bottom), max(top, bottom), size, bold))
+            # the line's runs of text, split where a gap wider than GAP font sizes separates
+            # them (table cells, or two columns that the file writes row by row)
+            a = start + len(piece) - len(piece.lstrip())
+            ua = units[a] if units else a
+            size = raw.FPDFText_GetFontSize(textpage, ua)
+            b = start + len(piece.rstrip()) - 1
+            runs: list[tuple[int, int]] = []
+            first = a
+            # only a line wider than its characters would make it can hold such a gap
+            if edges(b)[1] - edges(a)[0] > (0.5 * (b - a + 1) + GAP) * size:
+                gaps = []
+                for m in _SPACES.finditer(piece.strip()):
+                    left, right = a + m.start() - 1, a + m.end()
+                    gaps.append((edges(right)[0] - edges(left)[1], left, right))
+                widths = [g[0] for g in gaps]
+                # a justified line stretches every space alike: not cells
+                justified = len(gaps) >= 3 and max(widths) < 1.5 * max(min(widths), 0.01)
+                for gap, left, right in gaps:
+                    if gap > GAP * size and not justified and not listing(gap, left, right):
+                        runs.append((first, left))
+                        first = right
+            runs.append((first, b))
+            for i, j in runs:
+                x0, _, top0, bottom0 = edges(i)
+                _, x1, top1, bottom1 = edges(j)
+                ui, uj = (units[i], units[j]) if units else (i, j)
+                # PDFium joins a word hyphenated across lines into one line: it ends lower down
+                top, bottom = min(top0, bottom0, top1, bottom1), max(top0, bottom0, top1, bottom1)
+                bold = raw.FPDFText_GetFontWeight(textpage, ui) >= 600 and raw.FPDFText_GetFontWeight(textpage, uj) >= 600
+                lines.append(PdfLine(text[i : j + 1], x0, max(x1, x0), top, bottom, size, bold))
     finally:
         textpage.close()
     return PdfPage(number, width, height, tuple(lines))

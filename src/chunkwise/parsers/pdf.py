@@ -25,6 +25,8 @@ into one text whose structure the markdown strategy reads:
 * **lines** of a paragraph joined with a line break; a word hyphenated at a line end
   (``-``, a soft hyphen, or PDFium's hyphenation marks U+0002 and U+FFFE) joined without its hyphen
   and without the break; a vertical gap wider than the line spacing starts a paragraph;
+* **tables**: rows of short cells side by side at one height, three rows or more, as
+  Markdown pipe tables (the first row the header);
 * **pages** joined by a blank line; :attr:`PdfLayout.pages` is the page map
   ``(page_number, start, end)`` of :class:`~chunkwise.types.Document`.
 
@@ -59,6 +61,7 @@ _LEADERS = re.compile(r"(?:\.\s?){4,}\s*\S{0,8}\s*$")
 _NUMBERED = re.compile(r"(?:\d+\.)*\d+\.?\s|[A-Z]\.\d")
 _CAPTION = re.compile(r"(?:figure|fig\.|table|listing|example)\s*[\dA-Z][\w.-]*\s*[:.]", re.IGNORECASE)
 _SECTION_NUMBER = re.compile(r"(?:chapter|appendix|part|section)\s+\w|\d+(?:\.\d+)*\.?\s+\S|[A-Z](?:\.\d+)+\.?\s", re.I)
+_BARE_NUMBER = re.compile(r"(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]+)\.?")
 _HYPHEN_MARKS = re.compile("[\u0002\ufffe]")
 _SENTENCE_END = re.compile(r"[.!?:;)\]\"\u201d]$")
 
@@ -209,6 +212,115 @@ def _columns(page: PdfPage, lines: list[PdfLine]) -> list[PdfLine] | None:
     return ordered
 
 
+def _cell(text: str) -> str:
+    return re.sub(r"\s+", " ", text.strip()).replace("|", "\\|")
+
+
+def _tables(page: PdfPage, lines: list[PdfLine]) -> tuple[list[PdfLine], set[int]]:
+    """``lines`` with each table replaced by one line holding it as a Markdown pipe table
+    (the first row its header), and the ``id()`` of those lines.
+
+    A table is three rows or more in a row (lines side by side at one height, not
+    overlapping) of two cells or more, short ones (fewer than a quarter of them wider than
+    30% of the page: two columns of running text are wider); a cell goes to the column
+    whose left edge is nearest its own in the row with the most cells.
+    """
+    if len(lines) < 6:
+        return lines, set()
+    rows: list[list[PdfLine]] = []
+    for ln in sorted(lines, key=lambda ln: (ln.top + ln.bottom) / 2):
+        mid = (ln.top + ln.bottom) / 2
+        if rows:
+            last = rows[-1][0]
+            if abs(mid - (last.top + last.bottom) / 2) < 0.4 * max(last.bottom - last.top, 1.0):
+                rows[-1].append(ln)
+                continue
+        rows.append([ln])
+    for row in rows:
+        row.sort(key=lambda ln: ln.x0)
+
+    def cells(row: list[PdfLine]) -> bool:
+        return len(row) >= 2 and all(a.x1 <= b.x0 for a, b in zip(row, row[1:]))
+
+    found: dict[int, tuple[int, int]] = {}  # first row -> (end row, columns)
+    k = 0
+    while k < len(rows):
+        if not cells(rows[k]):
+            k += 1
+            continue
+        j = k
+        while j < len(rows) and cells(rows[j]):
+            j += 1
+        run = rows[k:j]
+        widths = [ln.x1 - ln.x0 for row in run for ln in row]
+        if len(run) >= 3 and sum(w > 0.3 * page.width for w in widths) < 0.25 * len(widths):
+            found[k] = (j, max(len(row) for row in run))
+        k = j
+    if not found:
+        return lines, set()
+    replace: dict[int, PdfLine | None] = {}
+    ids: set[int] = set()
+    for k, (j, ncols) in found.items():
+        run = rows[k:j]
+        widest = next(row for row in run if len(row) == ncols)
+        starts = [ln.x0 for ln in widest]
+        grid = []
+        for row in run:
+            values = [""] * ncols
+            for ln in row:
+                col = min(range(ncols), key=lambda c: abs(starts[c] - ln.x0))
+                values[col] = (values[col] + " " + _cell(ln.text)).strip()
+            grid.append(values)
+        md = ["| " + " | ".join(grid[0]) + " |", "|" + " --- |" * ncols]
+        md += ["| " + " | ".join(r) + " |" for r in grid[1:]]
+        members = [ln for row in run for ln in row]
+        first = min(members, key=lambda ln: lines.index(ln))
+        table = PdfLine(
+            "\n".join(md),
+            min(ln.x0 for ln in members),
+            max(ln.x1 for ln in members),
+            min(ln.top for ln in members),
+            max(ln.bottom for ln in members),
+            first.size,
+        )
+        ids.add(id(table))
+        for ln in members:
+            replace[id(ln)] = None
+        replace[id(first)] = table
+    out = []
+    for ln in lines:
+        if id(ln) in replace:
+            new = replace[id(ln)]
+            if new is not None:
+                out.append(new)
+        else:
+            out.append(ln)
+    return out, ids
+
+
+def _rejoin_numbers(lines: list[PdfLine], tables: set[int]) -> list[PdfLine]:
+    """A section number set apart from its title by a wide space (``1.2``, quad, ``Scope``):
+    the two runs the loader split at the gap, joined again into one line."""
+    out: list[PdfLine] = []
+    for ln in lines:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and id(prev) not in tables
+            and id(ln) not in tables
+            and _BARE_NUMBER.fullmatch(prev.text.strip())
+            and abs(prev.top - ln.top) < 0.3 * max(ln.bottom - ln.top, 1.0)
+            and 0 <= ln.x0 - prev.x1 < 4 * ln.size
+        ):
+            out[-1] = PdfLine(
+                prev.text.strip() + " " + ln.text.strip(), prev.x0, ln.x1, min(prev.top, ln.top),
+                max(prev.bottom, ln.bottom), ln.size, ln.bold,
+            )
+            continue
+        out.append(ln)
+    return out
+
+
 def _size(value: float) -> float:
     return round(value * 2) / 2
 
@@ -317,6 +429,7 @@ def layout_pages(pages: Sequence[PdfPage]) -> PdfLayout:
     kept: list[list[PdfLine]] = []
     labels: list[str | None] = []
     two_column: list[int] = []
+    tables: set[int] = set()  # id() of the lines that hold a Markdown table
     for page in pages:
         label = None
         lines = []
@@ -332,6 +445,9 @@ def layout_pages(pages: Sequence[PdfPage]) -> PdfLayout:
                     label = label or _label(ln)
                     continue
             lines.append(ln)
+        lines, found = _tables(page, lines)
+        tables.update(found)
+        lines = _rejoin_numbers(lines, found)
         ordered = _columns(page, lines)
         if ordered is not None:
             two_column.append(page.number)
@@ -343,7 +459,7 @@ def layout_pages(pages: Sequence[PdfPage]) -> PdfLayout:
 
     def level_of(ln: PdfLine) -> int:
         text = ln.text.strip()
-        if not _is_heading_text(text):
+        if id(ln) in tables or not _is_heading_text(text):
             return 0
         lvl = levels.get(_size(ln.size), 0)
         if lvl:
@@ -361,6 +477,10 @@ def layout_pages(pages: Sequence[PdfPage]) -> PdfLayout:
         prev: PdfLine | None = None
         prev_level = -1
         for ln, lvl in zip(lines, _page_levels(lines, level_of, page.width)):
+            if id(ln) in tables:
+                out.append(ln.text)
+                prev, prev_level = ln, -1
+                continue
             text = re.sub(r"[ \t]+", " ", ln.text.strip())
             if lvl:
                 if (
