@@ -31,7 +31,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MODES = (
-    "valid", "malformed", "out_of_range", "unordered", "wrong_types", "wrong_shape", "slow", "error", "busy", "bad_request"
+    "valid", "malformed", "out_of_range", "unordered", "wrong_types", "wrong_shape",
+    "slow", "error", "busy", "bad_request",
 )
 BAD_ANSWERS = ("malformed", "out_of_range", "unordered", "wrong_types", "wrong_shape")
 
@@ -211,4 +212,5 @@ def scripted_client(modes: Iterable[str] = tuple(m for m in MODES if m != "bad_r
 
     kwargs.setdefault("backoff", 0.0)
     kwargs.setdefault("max_retries", 1)
-    return ChatClient("scripted", base_url="http://scripted.invalid/v1", transport=httpx.MockTransport(HashedModes(modes)), **kwargs)
+    transport = httpx.MockTransport(HashedModes(modes))
+    return ChatClient("scripted", base_url="http://scripted.invalid/v1", transport=transport, **kwargs)

@@ -69,7 +69,8 @@ def test_backoff_grows_exponentially():
         times.append(time.perf_counter())
         return httpx.Response(503, json={"error": "overloaded"})
 
-    client = ChatClient("m", base_url="http://x.invalid/v1", backoff=0.05, max_retries=3, transport=httpx.MockTransport(handler))
+    transport = httpx.MockTransport(handler)
+    client = ChatClient("m", base_url="http://x.invalid/v1", backoff=0.05, max_retries=3, transport=transport)
     with pytest.raises(LLMError):
         client.chat(HELLO)
     gaps = [b - a for a, b in zip(times, times[1:])]
@@ -109,7 +110,8 @@ def test_no_server_listening_is_not_transient():
 
 
 def test_an_answer_that_is_not_a_completion_is_an_error():
-    client = ChatClient("m", base_url="http://x.invalid/v1", transport=httpx.MockTransport(lambda r: httpx.Response(200, text="<html>")))
+    transport = httpx.MockTransport(lambda r: httpx.Response(200, text="<html>"))
+    client = ChatClient("m", base_url="http://x.invalid/v1", transport=transport)
     with pytest.raises(LLMError, match="not a chat completion"):
         client.chat(HELLO)
 

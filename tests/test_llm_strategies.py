@@ -253,8 +253,8 @@ def test_propositions_contract_under_scripted_answers(text, size, kind):
 
 def test_contextualize_puts_the_models_context_before_the_strategys(server):
     pytest.importorskip("markdown_it")
-    doc = Document("# Guide\n\n## Install\n\nRun the installer. Then restart.\n\n## Use\n\nOpen the app.\n", source="g.md",
-                   metadata={"format": "markdown"})
+    text = "# Guide\n\n## Install\n\nRun the installer. Then restart.\n\n## Use\n\nOpen the app.\n"
+    doc = Document(text, source="g.md", metadata={"format": "markdown"})
     plain = chunkwise.chunk(doc, strategy="markdown", chunk_size=60)
     client = ChatClient("m", base_url=server.url)
     rich = chunkwise.chunk(doc, strategy="markdown", chunk_size=60, contextualize=True, llm=client)
@@ -281,7 +281,9 @@ def test_contextualize_needs_a_client():
 
 
 def test_contextualize_reuses_the_strategys_client(server):
-    chunks = chunkwise.chunk(TEXT, strategy="agentic", chunk_size=120, model="m", base_url=server.url, contextualize=True)
+    chunks = chunkwise.chunk(
+        TEXT, strategy="agentic", chunk_size=120, model="m", base_url=server.url, contextualize=True
+    )
     assert all(c.context.startswith("This chunk") for c in chunks)
 
 

@@ -101,11 +101,11 @@ class AgenticChunker(LLMOptions, BaseChunker):
 
     def _windows(self, text: str, measure: Measure) -> list[_Window]:
         unit = self._sizer.unit
-        windows = pack_segments(text, measure, Segments(levels=DEFAULT_LEVELS), PackConfig(chunk_size=self.window_size, unit=unit))  # type: ignore[arg-type]
+        whole = Segments(levels=DEFAULT_LEVELS)
+        windows = pack_segments(text, measure, whole, PackConfig(chunk_size=int(self.window_size or 0), unit=unit))
         regions = tuple(Region(w.start, w.end) for w in windows)
-        pieces = pack_segments(
-            text, measure, Segments(levels=DEFAULT_LEVELS, regions=regions), PackConfig(chunk_size=self.piece_size, unit=unit)  # type: ignore[arg-type]
-        )
+        in_windows = Segments(levels=DEFAULT_LEVELS, regions=regions)
+        pieces = pack_segments(text, measure, in_windows, PackConfig(chunk_size=int(self.piece_size or 0), unit=unit))
         out: list[_Window] = []
         k = 0
         for w in windows:
@@ -168,7 +168,8 @@ class AgenticChunker(LLMOptions, BaseChunker):
             for c in cuts or ():
                 regions.append(Region(start, w.pieces[c - 1].end, end_boundary=BOUNDARY))
                 start = w.pieces[c].start
-            labels.append(Label(w.start, w.end, "agentic", how if cuts is not None else f"fallback ({how})", rule="start"))
+            value = how if cuts is not None else f"fallback ({how})"
+            labels.append(Label(w.start, w.end, "agentic", value, rule="start"))
         regions.append(Region(start, len(text)))
         return Segments(levels=DEFAULT_LEVELS, regions=tuple(regions), labels=tuple(labels))
 

@@ -372,7 +372,7 @@ def llm_options() -> Decorator:
     return _apply(
         [
             click.option("--llm-model", metavar="NAME", default=None,
-                         help="Chat model of an OpenAI-compatible endpoint, for agentic, propositions and --contextualize."),
+                         help="Chat model of an OpenAI-compatible endpoint (agentic, propositions, --contextualize)."),
             click.option("--llm-base-url", metavar="URL", default=None,
                          help="API root, e.g. http://localhost:11434/v1 for Ollama [default: $OPENAI_BASE_URL, else "
                          "OpenAI's]; the key is read from $OPENAI_API_KEY."),
@@ -384,7 +384,7 @@ def llm_options() -> Decorator:
             click.option("--llm-concurrency", type=click.IntRange(1, 256), default=4, show_default=True,
                          help="Chat requests in flight at once."),
             click.option("--contextualize", is_flag=True,
-                         help="The chat model writes a short context situating each chunk (put in the chunk's context)."),
+                         help="The chat model writes a short context situating each chunk (in the chunk's context)."),
             click.option("--dry-run", is_flag=True,
                          help="Print the requests, tokens and cost the chat model would get; send and write nothing."),
         ]

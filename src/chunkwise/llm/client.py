@@ -78,7 +78,9 @@ class Estimate:
     cost_usd: float | None = None
 
     def __add__(self, other: Estimate) -> Estimate:
-        cost = None if self.cost_usd is None and other.cost_usd is None else (self.cost_usd or 0) + (other.cost_usd or 0)
+        cost = None
+        if self.cost_usd is not None or other.cost_usd is not None:
+            cost = (self.cost_usd or 0.0) + (other.cost_usd or 0.0)
         return Estimate(
             self.requests + other.requests,
             self.cached + other.cached,
@@ -180,8 +182,9 @@ class ChatClient:
                 f"model must name the chat model the server serves (for example 'gpt-4o-mini', or "
                 f"'llama3.1' on Ollama), not {model!r}"
             )
-        for name, value, low in (("timeout", timeout, 0.0), ("backoff", backoff, 0.0), ("max_backoff", max_backoff, 0.0)):
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < low or (name == "timeout" and value == 0):
+        for name, value in (("timeout", timeout), ("backoff", backoff), ("max_backoff", max_backoff)):
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if not number or value < 0 or (name == "timeout" and value == 0):
                 raise ConfigError(f"{name} must be a positive number of seconds, not {value!r}")
         for name, ivalue, ilow in (("max_retries", max_retries, 0), ("concurrency", concurrency, 1)):
             if not isinstance(ivalue, int) or isinstance(ivalue, bool) or ivalue < ilow:
@@ -334,7 +337,9 @@ class ChatClient:
                 delay = min(wait, self.max_backoff)
             log.info("chat request failed (%s); retry %d in %.2f s", last, attempt + 1, delay)
             time.sleep(delay)
-        raise LLMError(f"{self.base_url}/chat/completions failed {self.max_retries + 1} times; last: {last}", transient=True)
+        raise LLMError(
+            f"{self.base_url}/chat/completions failed {self.max_retries + 1} times; last: {last}", transient=True
+        )
 
     def map(self, fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
         """``[fn(item) for item in items]`` on at most ``concurrency`` threads, in order.
@@ -345,7 +350,8 @@ class ChatClient:
         work = list(items)
         if self.concurrency == 1 or len(work) <= 1:
             return [fn(x) for x in work]
-        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(work)), thread_name_prefix="chunkwise-llm") as pool:
+        workers = min(self.concurrency, len(work))
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="chunkwise-llm") as pool:
             return list(pool.map(fn, work))
 
     def estimate(self, requests: Iterable[Sequence[Message]], output_tokens: Iterable[int] | None = None) -> Estimate:

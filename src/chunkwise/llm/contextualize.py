@@ -32,7 +32,11 @@ def _excerpt(text: str, chunk: Chunk, limit: int) -> str:
 
 
 def contextualize_requests(
-    chunks: Sequence[Chunk], document: Document | str, *, prompt: str | Path | None = None, document_chars: int = DOCUMENT_CHARS
+    chunks: Sequence[Chunk],
+    document: Document | str,
+    *,
+    prompt: str | Path | None = None,
+    document_chars: int = DOCUMENT_CHARS,
 ) -> list[list[Message]]:
     """The request :func:`contextualize` sends for each chunk, unsent."""
     text = document.text if isinstance(document, Document) else document
