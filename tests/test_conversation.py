@@ -147,6 +147,19 @@ def test_max_turns_bounds_the_turns_of_a_chunk():
         assert len(cs) == -(-11 // m)
 
 
+@pytest.mark.parametrize("unit", ["chars", "words"])
+def test_context_counted_in_the_size(unit):
+    text = (CORPUS / "standup.txt").read_text(encoding="utf-8") * 2
+    sizer = CharSizer() if unit == "chars" else WordSizer()
+    for size in (30, 45, 80, 200) if unit == "chars" else (8, 12, 30):
+        cs = _chunks(text, chunk_size=size, unit=sizer, include_context_in_size=True)
+        check_invariants(text, cs, size, sizer, overlap_allowed=False)
+        for c in cs:
+            full = f"{c.context}\n{c.text}" if c.context else c.text
+            assert sizer.count(full) <= size, (size, c.context, c.text)
+        assert any(c.context for c in cs)
+
+
 def test_oversize_policies_for_a_long_turn():
     text = "Ana: " + "a b c d e f g h. " * 10 + "\nBen: ok.\n"
     kept = _chunks(text, chunk_size=40, oversize="keep")
@@ -333,6 +346,7 @@ def test_auto_picks_conversation_for_text_that_is_mostly_turns():
         ({"max_turns": True}, "max_turns"),
         ({"pair_questions": "yes"}, "pair_questions"),
         ({"oversize": "drop"}, "oversize"),
+        ({"include_context_in_size": 1}, "include_context_in_size"),
     ],
 )
 def test_invalid_parameters_raise_config_error(params, match):

@@ -41,6 +41,7 @@ from ..sizers import Measure
 from ..types import Document
 from .base import BaseChunker
 from .recursive import DEFAULT_LEVELS
+from .table import size_bound
 
 __all__ = ["ConversationChunker"]
 
@@ -98,6 +99,10 @@ class ConversationChunker(BaseChunker):
         oversize: a turn larger than ``chunk_size``: ``"split"`` (default; by paragraphs,
             lines, sentences, words), ``"keep"`` whole (flagged ``metadata["oversize"]``)
             or ``"raise"`` :class:`~chunkwise.errors.OversizeError`.
+        include_context_in_size: count ``chunk.context`` (and the line break after it)
+            against ``chunk_size``: every chunk keeps room for the longest speaker context
+            of a turn that may be split; a context over half the budget loses its time,
+            then is left out.
 
     Text with no turns is packed as ``"recursive"`` packs it; text before the first turn
     (a title, a ``WEBVTT`` header) is packed with the turns.
@@ -130,6 +135,7 @@ class ConversationChunker(BaseChunker):
     max_turns: int | None = None
     pair_questions: bool = True
     oversize: OversizePolicy = "split"
+    include_context_in_size: bool = False
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -160,6 +166,8 @@ class ConversationChunker(BaseChunker):
             raise ConfigError(f"pair_questions must be True or False, not {self.pair_questions!r}")
         if self.oversize not in OVERSIZE_POLICIES:
             raise ConfigError(f"oversize must be one of 'split', 'keep', 'raise', not {self.oversize!r}")
+        if not isinstance(self.include_context_in_size, bool):
+            raise ConfigError(f"include_context_in_size must be True or False, not {self.include_context_in_size!r}")
 
     def transcript(self, document: Document) -> Transcript:
         """The turns of ``document`` (see :func:`chunkwise.parsers.conversation.find_turns`)."""
@@ -207,17 +215,47 @@ class ConversationChunker(BaseChunker):
                     j -= 1  # a question starts the next group, with its answer
                 k = j
         cuts = sorted(starts[k] for k in firsts if k > 0)
+        reserve = self._reserve(text, turns) if self.include_context_in_size else 0
         regions = None
-        if cuts:
+        if cuts or reserve:
             bounds = [0, *cuts, n]
             regions = tuple(
-                Region(bounds[i], bounds[i + 1], end_boundary="turn" if i + 2 < len(bounds) else "end")
+                Region(bounds[i], bounds[i + 1], reserve, "turn" if i + 2 < len(bounds) else "end")
                 for i in range(len(bounds) - 1)
             )
         return Segments(levels=levels, regions=regions, atoms=atoms, glue=tuple(glue), labels=(label,), atom_levels_at=1)
 
     def pack_options(self) -> dict[str, Any]:
         return {"oversize": self.oversize}
+
+    def _label(self, t: Turn) -> str:
+        """The context naming turn ``t`` (``"[time] Speaker:"``); when it counts in the
+        size, at most half the budget: without the time, else nothing."""
+        full = " ".join(
+            p for p in (f"[{t.start_time}]" if t.start_time else "", f"{t.speaker}:" if t.speaker else "") if p
+        )
+        if not self.include_context_in_size or not full:
+            return full
+        half = (self.chunk_size - self.chunk_overlap) // 2
+        for c in (full, f"{t.speaker}:" if t.speaker else ""):
+            if c and self._sizer.count(c + "\n") <= half:
+                return c
+        return ""
+
+    def _reserve(self, text: str, turns: tuple[Turn, ...]) -> int:
+        """Units of the budget kept for the context: the largest context of a turn that
+        may be split (larger than half the budget, an upper bound of its size)."""
+        budget = self.chunk_size - self.chunk_overlap
+        bound = size_bound(self._sizer, text)
+        most = 0
+        seen: set[str] = set()
+        for t in turns:
+            if 2 * bound(t.start, t.end) > budget:
+                c = self._label(t)
+                if c and c not in seen:
+                    seen.add(c)
+                    most = max(most, self._sizer.count(c + "\n"))
+        return min(most, budget // 2)
 
     def context(self, metadata: Mapping[str, Any], span: Span) -> str:
         """Sets the chunk's ``speakers``, ``speaker``, ``turn_start``/``turn_end`` and
@@ -253,9 +291,4 @@ class ConversationChunker(BaseChunker):
         t = turns[k0]
         if t.head is not None and span.start <= t.head[0] and t.head[1] <= span.end:
             return ""
-        parts = []
-        if t.start_time is not None:
-            parts.append(f"[{t.start_time}]")
-        if t.speaker is not None:
-            parts.append(f"{t.speaker}:")
-        return " ".join(parts)
+        return self._label(t)
