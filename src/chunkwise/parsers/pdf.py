@@ -351,7 +351,7 @@ def _heading_levels(pages: Sequence[list[PdfLine]]) -> tuple[float, dict[float, 
     # the levels are ranked among the sizes of numbered headings ("2.1 Basics", "Chapter 3")
     # when the document numbers them, else among the sizes headings use on two pages or
     # more: a cover's, a note's or a drawing's sizes do not push chapters and sections down
-    ranked = [s for s in sizes if numbered[s] >= 2 and numbered[s] >= 0.3 * count[s]]
+    ranked = [s for s in sizes if numbered[s] >= 1 and numbered[s] >= 0.3 * count[s]]
     if ranked:
         top = max(ranked)
         levels = {
