@@ -294,3 +294,15 @@ def test_packaged_prompts_and_overrides(tmp_path):
         load_prompt("agentic", "$text and $nonsense")
     with pytest.raises(ConfigError, match="neither a file nor a template"):
         load_prompt("agentic", str(tmp_path / "missing.txt"))
+
+
+def test_doctests_of_the_llm_modules():
+    import doctest
+    import importlib
+
+    names = ["chunkwise.llm.client", "chunkwise.llm.cache", "chunkwise.llm.answers", "chunkwise.chunkers.agentic",
+             "chunkwise.chunkers.propositions"]
+    for name in names:
+        result = doctest.testmod(importlib.import_module(name))
+        assert result.failed == 0, name
+        assert result.attempted > 0, name

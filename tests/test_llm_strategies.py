@@ -135,6 +135,18 @@ def test_agentic_in_tokens_and_with_overlap(server, cl100k):
     check_invariants(TEXT, chunks, 30, cl100k, overlap_allowed=True)
 
 
+@settings(max_examples=15)
+@given(text=hostile, size=st.integers(2, 60), start=st.integers(0, 9))
+def test_agentic_contract_over_http_with_every_kind_of_answer(text, size, start):
+    """The real HTTP server, its modes in turn (a failing one retried once, without wait)."""
+    modes = ["valid", "malformed", "out_of_range", "unordered", "wrong_types", "wrong_shape", "error", "busy"]
+    with ScriptedServer(script=(modes[start % 8 :] + modes[: start % 8]) * 4) as server:
+        client = ChatClient("m", base_url=server.url, max_retries=1, backoff=0.0)
+        chunker = chunkwise.make_chunker("agentic", chunk_size=size, client=client, piece_size=max(1, size // 3))
+        chunks = chunker.chunk(text)
+        check_invariants(text, chunks, size, CharSizer(), overlap_allowed=False)
+
+
 def test_agentic_configuration_errors():
     with pytest.raises(ConfigError, match="needs model="):
         chunkwise.make_chunker("agentic")
@@ -239,9 +251,9 @@ def test_propositions_refuse_overlap():
 
 
 @settings(max_examples=40)
-@given(text=hostile, size=st.integers(1, 80), kind=st.sampled_from(["chars", "words"]))
-def test_propositions_contract_under_scripted_answers(text, size, kind):
-    sizer = CharSizer() if kind == "chars" else WordSizer()
+@given(text=hostile, size=st.integers(1, 80), kind=st.sampled_from(["chars", "words", "tokens"]))
+def test_propositions_contract_under_scripted_answers(request, text, size, kind):
+    sizer = {"chars": CharSizer(), "words": WordSizer()}.get(kind) or request.getfixturevalue("cl100k")
     chunker = chunkwise.make_chunker("propositions", chunk_size=size, unit=sizer, client=scripted_client())
     records = chunker.chunk(text)
     check_records(text, records, size, sizer)

@@ -303,9 +303,9 @@ class ChatClient:
         return answer
 
     def _send(self, msgs: list[dict[str, str]]) -> str:
+        http = self._client()  # raises MissingDependencyError without httpx
         import httpx
 
-        http = self._client()
         body = {"model": self.model, "messages": msgs, **self._settings()}
         last = ""
         for attempt in range(self.max_retries + 1):
