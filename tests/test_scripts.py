@@ -231,3 +231,26 @@ def test_semantic_strategy_sees_every_script_sentences(script):
     assert [text[a:b] for a, b in analysis.sentences] == [first, second]
     assert list(analysis.cuts) == [0]  # the topic changes between the two sentences
     assert [c.text for c in chunker.chunk(text)] == [first, second]
+
+
+# -- properties: hostile mixes of scripts, terminators and bidi controls ---------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = [
+    "مرحبا", "كيف", "שלום", "עולם", "ภาษาไทยเป็น", "日本語は", "中文", "ភាសា", "မြန်မာ", "word", "e\u0301",
+    "।", "॥", "؟", "۔", "։", "።", "။", "។", "།", "。", "！", ".", "?", ";", "\u037e", "…",
+    " ", " ", "\n", "\n\n", "\u200e", "\u200f", "\u202b", "\u202c", "\u2067", "\u2069", "\u061c", "😀", "»", ")",
+]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=120), st.integers(min_value=3, max_value=40))
+def test_every_script_mix_keeps_the_contract(pieces, size):
+    text = "".join(pieces)
+    for make in (RecursiveChunker, SentenceChunker):
+        chunks = make(chunk_size=size, unit="chars").chunk(text)
+        check_invariants(text, chunks, size, CharSizer())
+    spans = split_sentences(text)
+    assert all(text[a:b].strip() for a, b in spans)
+    assert all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:]))
