@@ -41,7 +41,7 @@ from ..sizers import Measure
 from ..types import Document
 from .base import BaseChunker
 from .recursive import DEFAULT_LEVELS
-from .table import size_bound
+from .table import _Within, size_bound
 
 __all__ = ["ConversationChunker"]
 
@@ -183,9 +183,10 @@ class ConversationChunker(BaseChunker):
         )
 
     def parse(self, document: Document, measure: Measure | None = None) -> Segments:
-        """The turn level over the recursive levels, one atom per turn, the glue of each
-        question to its answer, regions (conversations, ``max_turns`` groups) and one
-        label carrying the transcript to the enrichment pass."""
+        """The turn level over the recursive levels (inside turns that may not fit and the
+        text before the first turn), an atom per such turn, the glue of each question to
+        its answer, regions (conversations, ``max_turns`` groups) and one label carrying
+        the transcript to the enrichment pass."""
         text = document.text
         n = len(text)
         tr = self.transcript(document)
@@ -197,11 +198,26 @@ class ConversationChunker(BaseChunker):
             inner = (_ESCAPED_PARAGRAPH, _ESCAPED_LINE, *inner)
         if not turns:
             return Segments(levels=inner, labels=(label,))
-        levels = (PositionsLevel("turn", starts, starts), *inner)
-        atoms = tuple(Atom(t.start, t.end, "turn") for t in turns)
+        reserve = self._reserve(text, turns) if self.include_context_in_size else 0
+        # a turn that certainly fits has no cut inside (turns are atomic while they fit):
+        # the inner levels cut only the text before the first turn and the turns that may
+        # not fit, and only those need an atom (for the oversize policy) and their
+        # marker's glue (a turn's speaker and time go with its first word)
+        bound = size_bound(self._sizer, text)
+        budget = self.chunk_size - self.chunk_overlap - reserve
+        big = [t for t in turns if bound(t.start, t.end) > budget]
+        inside_s = [t.start for t in big]
+        inside_e = [t.end for t in big]
+        if turns[0].start > 0:
+            inside_s.insert(0, 0)
+            inside_e.insert(0, turns[0].start)
+        levels = (
+            PositionsLevel("turn", starts, starts),
+            *(_Within(lv.name, lv, inside_s, inside_e) for lv in inner),
+        )
+        atoms = tuple(Atom(t.start, t.end, "turn") for t in big)
         pairs = _pairs(turns) if self.pair_questions and (self.max_turns or 2) >= 2 else []
-        # a turn's marker (speaker, time) never ends a chunk: it goes with the turn's text
-        glue = [(t.start, t.body + 1) for t in turns if t.start < t.body < t.end]
+        glue = [(t.start, t.body + 1) for t in big if t.start < t.body < t.end]
         glue += [(turns[k].start, turns[k + 1].end) for k in pairs]
         # regions: each conversation after the first, and each group of max_turns turns
         firsts = set(tr.conversations)
@@ -215,7 +231,6 @@ class ConversationChunker(BaseChunker):
                     j -= 1  # a question starts the next group, with its answer
                 k = j
         cuts = sorted(starts[k] for k in firsts if k > 0)
-        reserve = self._reserve(text, turns) if self.include_context_in_size else 0
         regions = None
         if cuts or reserve:
             bounds = [0, *cuts, n]
