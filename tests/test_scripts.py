@@ -163,6 +163,16 @@ def test_spaceless_text_cut_only_at_word_boundaries(script, size, make):
     assert {c.metadata["boundary"] for c in chunks[:-1]} == {"word"}
 
 
+@pytest.mark.parametrize("script", sorted(WORDS))
+def test_spaceless_overlap_ends_at_word_boundaries(script):
+    pytest.importorskip("icu4py")
+    text, junctions = _junctions(WORDS[script], 6)
+    chunks = RecursiveChunker(chunk_size=20, chunk_overlap=6, unit="chars").chunk(text)
+    check_invariants(text, chunks, 20, CharSizer())
+    assert any(a.end_index > b.start_index for a, b in zip(chunks, chunks[1:]))  # overlaps exist
+    assert all(c.start_index in junctions and c.end_index in junctions for c in chunks)
+
+
 def test_spaceless_text_in_tokens_cut_at_word_boundaries(cl100k):
     pytest.importorskip("icu4py")
     text, junctions = _junctions(WORDS["thai"], 4)

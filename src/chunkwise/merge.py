@@ -602,6 +602,9 @@ def add_overlap(
     all_levels = list(levels)
     if levels and not any(lv.name == WORD.name for lv in all_levels):
         all_levels.append(WORD)
+    k = next((i for i, lv in enumerate(all_levels) if lv is WORD), -1)
+    if k >= 0:  # then the words of scripts written without spaces
+        all_levels.insert(k + 1, DICTIONARY_WORDS)
     out: list[Span] = []
     last_end = spans[-1].end
     for i, cur in enumerate(spans):
