@@ -163,7 +163,10 @@ def chunk(
         llm: the :class:`chunkwise.llm.ChatClient` for ``contextualize`` (default: the
             strategy's own client, for ``agentic`` and ``propositions``).
         **strategy_params: the strategy's own parameters (``separators=...``,
-            ``overlap_sentences=...``).
+            ``overlap_sentences=...``), and those every strategy has:
+            ``detect_language=None | "document" | "chunk"`` (``metadata["language"]``,
+            ISO 639-1) and ``density=True`` (``metadata["density"]``), both from the
+            ``lang`` extra (:mod:`chunkwise.language`).
 
     Returns:
         Chunks in document order, with exact offsets (``chunk.text ==
