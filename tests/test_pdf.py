@@ -171,6 +171,17 @@ def test_two_columns_are_read_column_by_column() -> None:
     assert ["Reading in columns", "Right column"] in [c.metadata.get("header_path") for c in chunks]
 
 
+def test_two_columns_written_row_by_row_are_split_at_the_gap() -> None:
+    doc = chunkwise.load(GENERATED / "two_columns_row_by_row.pdf")
+    assert doc.metadata["two_column_pages"] == [1]
+    lines = doc.text.splitlines()
+    assert lines[0] == "# Columns written row by row"
+    west = [k for k, line in enumerate(lines) if line.startswith("West line")]
+    east = [k for k, line in enumerate(lines) if line.startswith("East line")]
+    assert len(west) == len(east) == 20 and max(west) < min(east)
+    assert "| West" not in doc.text  # running text, not a table
+
+
 def test_a_table_across_a_page_break_is_a_pipe_table_on_each_page() -> None:
     doc = chunkwise.load(GENERATED / "table_across_pages.pdf")
     assert len(doc.pages) == 2

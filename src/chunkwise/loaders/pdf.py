@@ -104,6 +104,9 @@ def _pdf_date(value: str) -> str | None:
     return out
 
 
+_SUFFIX_OF = {"HTML": ".html", "XML or HTML": ".html or .xml", "a ZIP archive": ".docx, .xlsx, .pptx, .epub"}
+
+
 def _looks_like(head: bytes) -> str:
     start = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if start.startswith((b"<!doctype html", b"<html", b"<head", b"<body")) or b"<html" in start[:512]:
@@ -162,7 +165,8 @@ class PdfLoader(Loader):
             if kind:
                 raise PdfError(
                     f"{name}: not a PDF: its content is {kind}",
-                    f"rename it with the suffix of its real format (.html) to read it as such, {_EXCLUDE}",
+                    f"rename it with the suffix of its real format ({_SUFFIX_OF.get(kind, '.html')}) to read it "
+                    f"as such, {_EXCLUDE}",
                     "not a PDF",
                 )
             raise PdfError(f"{name}: not a PDF (no %PDF- header)", f"check the file, {_EXCLUDE}", "not a PDF")

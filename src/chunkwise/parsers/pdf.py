@@ -222,7 +222,8 @@ def _tables(page: PdfPage, lines: list[PdfLine]) -> tuple[list[PdfLine], set[int
 
     A table is three rows or more in a row (lines side by side at one height, not
     overlapping) of two cells or more, short ones (fewer than a quarter of them wider than
-    30% of the page: two columns of running text are wider); a cell goes to the column
+    30% of the page, fewer than half of five words or more: two columns of running text
+    are wider and wordier); a cell goes to the column
     whose left edge is nearest its own in the row with the most cells.
     """
     if len(lines) < 6:
@@ -253,7 +254,8 @@ def _tables(page: PdfPage, lines: list[PdfLine]) -> tuple[list[PdfLine], set[int
             j += 1
         run = rows[k:j]
         widths = [ln.x1 - ln.x0 for row in run for ln in row]
-        if len(run) >= 3 and sum(w > 0.3 * page.width for w in widths) < 0.25 * len(widths):
+        wordy = sum(len(ln.text.split()) >= 5 for row in run for ln in row)
+        if len(run) >= 3 and sum(w > 0.3 * page.width for w in widths) < 0.25 * len(widths) and wordy < 0.5 * len(widths):
             found[k] = (j, max(len(row) for row in run))
         k = j
     if not found:

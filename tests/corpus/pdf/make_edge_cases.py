@@ -2,6 +2,8 @@
 ``python tests/corpus/pdf/make_edge_cases.py``; needs reportlab, BSD licence).
 
 * ``two_columns.pdf``: a title across the page, then two columns of numbered sentences;
+* ``two_columns_row_by_row.pdf``: two columns that the file writes line by line across
+  the page;
 * ``table_across_pages.pdf``: a heading, a paragraph and a 60-row table that runs onto a
   second page (its header row repeated), then a closing paragraph;
 * ``image_only.pdf``: two pages of drawings and no text (a scan's case);
@@ -69,6 +71,25 @@ def two_columns() -> bytes:
     return buf.getvalue()
 
 
+def two_columns_row_by_row() -> bytes:
+    """Two columns written line by line across the page (left line 1, right line 1, ...),
+    as some word processors do: only the gap between the columns tells them apart."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4, invariant=1)
+    c.setTitle("Two columns row by row")
+    c.setFont("Helvetica-Bold", 18)
+    c.drawString(2 * cm, 27 * cm, "Columns written row by row")
+    c.setFont("Helvetica", 10)
+    y = 25.5 * cm
+    for i in range(1, 21):
+        c.drawString(2 * cm, y, f"West line {i} of the first column.")
+        c.drawString(11 * cm, y, f"East line {i} of the second column.")
+        y -= 14
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
 def table_across_pages() -> bytes:
     buf = io.BytesIO()
     doc = SimpleDocTemplate(buf, pagesize=A4, title="Inventory", author="chunkwise tests", invariant=1)
@@ -115,6 +136,7 @@ def main() -> None:
     columns = two_columns()
     files = {
         "two_columns.pdf": columns,
+        "two_columns_row_by_row.pdf": two_columns_row_by_row(),
         "table_across_pages.pdf": table_across_pages(),
         "image_only.pdf": image_only(),
         "encrypted.pdf": encrypted(),
