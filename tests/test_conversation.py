@@ -186,6 +186,23 @@ def test_json_messages_in_text_are_conversations_and_roles_are_speakers():
     assert any(c.metadata["boundary"] == "paragraph" for c in cs)  # escaped line breaks of the content
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{'role': [" * 2000,  # a thousand unclosed values: one bracket pass, not one per value
+        '{"role": "x", "content": "' * 500,
+        "[{'content': 'cut off by the end of the file, with an escaped \\' quote",
+        '[{"role": "user", "content": [{"type": "text", "text": "parts"}]}, {"role": "bot", "content": "ok"}]',
+        "WEBVTT\n\n00:01.000 --> 00:02.000\n\n\n-->\n1\n",
+    ],
+)
+def test_hostile_json_and_cues_keep_the_contract(text):
+    cs = _chunks(text, chunk_size=50)
+    check_invariants(text, cs, 50, CharSizer())
+    if "parts" in text:
+        assert [t.speaker for t in find_turns(text).turns] == ["user", "bot"]
+
+
 # -- properties over generated transcripts ---------------------------------------------
 
 WORDS = ["the", "backup", "failed.", "Why?", "network,", "ok", "résumé", "日本語です。", "👍🏽", "x" * 25, "e\u0301", "2.5", "Dr."]

@@ -256,36 +256,50 @@ def subtitle_turns(text: str) -> list[Turn]:
 # -- JSON chat messages ----------------------------------------------------------
 
 
-def _skip_value(text: str, i: int, n: int) -> int:
-    """The end of the JSON or Python value starting at ``i`` (strings, nested objects and
-    lists skipped whole; a value cut off by the end of its line ends there)."""
+_BRACKET_OR_QUOTE = re.compile(r"""["'{}\[\]]""")
+
+
+def _closers(text: str) -> dict[int, int]:
+    """For each ``{`` and ``[`` of ``text`` that is closed, the offset after its closing
+    bracket: one pass left to right, strings skipped whole (a string runs to the end of
+    its line at most)."""
+    out: dict[int, int] = {}
+    stack: list[int] = []
+    search = _BRACKET_OR_QUOTE.search
+    i = 0
+    while (m := search(text, i)) is not None:
+        j = m.start()
+        ch = text[j]
+        if ch in _STRING:
+            i = _STRING[ch].match(text, j).end()  # type: ignore[union-attr]
+            continue
+        if ch in "{[":
+            stack.append(j)
+        elif stack:
+            out[stack.pop()] = j + 1
+        i = j + 1
+    return out
+
+
+def _skip_value(text: str, i: int, n: int, closers: list[dict[int, int]]) -> int:
+    """The end of the JSON or Python value starting at ``i``: a string, an object or list
+    skipped whole (one never closed runs to the end of the text), or a scalar.
+    ``closers`` holds :func:`_closers` of the text once a value needs it (computed then,
+    once: a text of a thousand unclosed ``[`` costs one pass, not a thousand)."""
     c = text[i] if i < n else ""
     if c in _STRING:
         return _STRING[c].match(text, i).end()  # type: ignore[union-attr]
     if c in "{[":
-        depth = 0
-        j = i
-        while j < n:
-            ch = text[j]
-            if ch in _STRING:
-                j = _STRING[ch].match(text, j).end()  # type: ignore[union-attr]
-                continue
-            if ch in "{[":
-                depth += 1
-            elif ch in "}]":
-                depth -= 1
-                if depth == 0:
-                    return j + 1
-            elif ch == "\n" and depth > 2:
-                return j
-            j += 1
-        return n
+        if not closers:
+            closers.append(_closers(text))
+        return closers[0].get(i, n)
     return _SCALAR.match(text, i).end()  # type: ignore[union-attr]
 
 
-def _message(text: str, i: int) -> tuple[int, dict[str, tuple[int, int, str]]] | None:
+def _message(text: str, i: int, closers: list[dict[int, int]]) -> tuple[int, dict[str, tuple[int, int, str]]] | None:
     """The message object starting at ``text[i] == "{"``: its end and its string fields
-    ``key -> (value start, value end, raw value)`` (inside the quotes), or None."""
+    ``key -> (value start, value end, raw value)`` (inside the quotes; for an object or
+    list value, the whole value and ``""``), or None."""
     n = len(text)
     j = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
     fields: dict[str, tuple[int, int, str]] = {}
@@ -299,10 +313,12 @@ def _message(text: str, i: int) -> tuple[int, dict[str, tuple[int, int, str]]] |
         j = k.end()
         if j >= n:
             break
-        e = _skip_value(text, j, n)
+        e = _skip_value(text, j, n, closers)
         if text[j] in _STRING:
             close = e - 1 if e - 1 > j and text[e - 1] == text[j] else e
             fields[key] = (j + 1, close, text[j + 1 : close])
+        elif text[j] in "{[":  # content parts: the whole value
+            fields[key] = (j, e, "")
         j = _WS.match(text, e).end()  # type: ignore[union-attr]
         if j < n and text[j] == ",":
             j = _WS.match(text, j + 1).end()  # type: ignore[union-attr]
@@ -320,15 +336,16 @@ def json_turns(text: str) -> tuple[list[Turn], list[int]]:
     new_conv: list[int] = []
     pos = 0
     n = len(text)
+    closers: list[dict[int, int]] = []
     for m in _MESSAGE_START.finditer(text):
         i = m.start()
         if i < pos:
             continue
-        found = _message(text, i)
+        found = _message(text, i, closers)
         if found is None:
             continue
         end, fields = found
-        role_key = next((k for k in _ROLE_KEYS if k in fields), None)
+        role_key = next((k for k in _ROLE_KEYS if k in fields and fields[k][2].strip()), None)
         content_key = next((k for k in _CONTENT_KEYS if k in fields), None)
         if role_key is None or content_key is None:
             continue
