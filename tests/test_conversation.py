@@ -42,8 +42,16 @@ def _turn_of(chunks, needle):
     [
         ("Ana: Hi.\nBen: Hello.\n", ["Ana", "Ben"], [None, None]),
         ("[00:01:02] Ana: Hi.\n[00:01:09] Ben: Hello.\n", ["Ana", "Ben"], ["00:01:02", "00:01:09"]),
-        ("2024-01-02 10:00 - Ana: Hi.\n2024-01-02 10:01 - Ben: Hello.\n", ["Ana", "Ben"], ["2024-01-02 10:00", "2024-01-02 10:01"]),
-        ("1/2/24, 10:00 - Ana: Hi.\n[1/2/24, 10:01:30] Ben: Hello.\n", ["Ana", "Ben"], ["1/2/24, 10:00", "1/2/24, 10:01:30"]),
+        (
+            "2024-01-02 10:00 - Ana: Hi.\n2024-01-02 10:01 - Ben: Hello.\n",
+            ["Ana", "Ben"],
+            ["2024-01-02 10:00", "2024-01-02 10:01"],
+        ),
+        (
+            "1/2/24, 10:00 - Ana: Hi.\n[1/2/24, 10:01:30] Ben: Hello.\n",
+            ["Ana", "Ben"],
+            ["1/2/24, 10:00", "1/2/24, 10:01:30"],
+        ),
         ("Q: Why?\nA: Because.\n", ["Q", "A"], [None, None]),
         ("User: Hi.\nAssistant: Hello.\n", ["User", "Assistant"], [None, None]),
         ("**Dr. Lee:** Hi.\n**Speaker 2:** Hello.\n", ["Dr. Lee", "Speaker 2"], [None, None]),
@@ -53,7 +61,11 @@ def _turn_of(chunks, needle):
             ["user", "assistant"],
             [None, None],
         ),
-        ("[{'content': 'Hi.', 'role': 'user'}, {'content': 'Hello.', 'role': 'assistant'}]", ["user", "assistant"], [None, None]),
+        (
+            "[{'content': 'Hi.', 'role': 'user'}, {'content': 'Hello.', 'role': 'assistant'}]",
+            ["user", "assistant"],
+            [None, None],
+        ),
         ('[{"from": "human", "value": "Hi."}, {"from": "gpt", "value": "Hello."}]', ["human", "gpt"], [None, None]),
         (
             "1\n00:00:01,000 --> 00:00:02,000\nAna: Hi.\n\n2\n00:00:02,500 --> 00:00:03,000\nBen: Hello.\n",
@@ -87,7 +99,8 @@ def test_subtitle_cues_carry_both_times_and_prose_lines_are_not_turns():
     assert (t.turns[0].start_time, t.turns[0].end_time) == ("00:00:01,000", "00:00:02,000")
     prose = "It goes on: for a while, with colons: many.\nAnd then: more.\n"
     assert find_turns(prose).kind == "none"
-    assert [t.speaker for t in find_turns("Dr. Lee: hi\nSpeaker 2: yo\nana: ok\n").turns] == ["Dr. Lee", "Speaker 2", "ana"]
+    names = [t.speaker for t in find_turns("Dr. Lee: hi\nSpeaker 2: yo\nana: ok\n").turns]
+    assert names == ["Dr. Lee", "Speaker 2", "ana"]
 
 
 def test_turn_pattern_reads_another_format():
@@ -205,7 +218,9 @@ def test_hostile_json_and_cues_keep_the_contract(text):
 
 # -- properties over generated transcripts ---------------------------------------------
 
-WORDS = ["the", "backup", "failed.", "Why?", "network,", "ok", "résumé", "日本語です。", "👍🏽", "x" * 25, "e\u0301", "2.5", "Dr."]
+WORDS = [
+    "the", "backup", "failed.", "Why?", "network,", "ok", "résumé", "日本語です。", "👍🏽", "x" * 25, "e\u0301", "2.5", "Dr."
+]
 NAMES = ["Ana", "Ben", "Dr. Chen", "Q", "A", "User", "SPEAKER_01"]
 
 
@@ -288,12 +303,14 @@ def test_chat_json_loads_one_turn_per_line_with_exact_offsets():
 
 
 def test_chat_shapes_and_ambiguous_content_lines():
-    share = parse('{"conversations": [{"from": "human", "value": "Hi"}, {"from": "gpt", "value": "Hello"}]}', format="chat")
+    share = parse('{"conversations": [{"from": "human", "value": "Hi"}, {"from": "gpt", "value": "Hello"}]}', "chat")
     assert share.text == "human: Hi\ngpt: Hello\n" and share.metadata["json_path"] == "$.conversations"
-    parts = parse('[{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]', format="chat")
+    parts = parse('[{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}]',
+                  "chat")
     assert parts.text == "user: a\nb\n"
     # a content line that reads like a turn: the turn offsets are recorded, turns stay exact
-    doc = parse('[{"role": "user", "content": "Say it"}, {"role": "assistant", "content": "Fine.\\nuser: not a turn"}]', format="chat")
+    doc = parse('[{"role": "user", "content": "Say it"}, '
+                '{"role": "assistant", "content": "Fine.\\nuser: not a turn"}]', "chat")
     assert doc.metadata["turn_offsets"] == [0, 13]
     cs = chunkwise.chunk(doc, strategy="conversation", chunk_size=500)
     assert cs[0].metadata["turn_end"] == 1
@@ -325,7 +342,8 @@ def test_subtitles_load_as_they_are_and_auto_chunks_them_by_cue(name, fmt):
     for t in cues:  # a cue that fits lies in one chunk
         if t.end - t.start <= 70:
             assert any(c.start_index <= t.start and t.end <= c.end_index for c in cs)
-    assert all("start_time" in c.metadata and "end_time" in c.metadata for c in cs if c.metadata["turn_start"] is not None)
+    timed = [c for c in cs if c.metadata["turn_start"] is not None]
+    assert timed and all("start_time" in c.metadata and "end_time" in c.metadata for c in timed)
 
 
 def test_subtitles_are_recognised_by_their_content():

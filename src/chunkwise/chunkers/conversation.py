@@ -238,7 +238,9 @@ class ConversationChunker(BaseChunker):
                 Region(bounds[i], bounds[i + 1], reserve, "turn" if i + 2 < len(bounds) else "end")
                 for i in range(len(bounds) - 1)
             )
-        return Segments(levels=levels, regions=regions, atoms=atoms, glue=tuple(glue), labels=(label,), atom_levels_at=1)
+        return Segments(
+            levels=levels, regions=regions, atoms=atoms, glue=tuple(glue), labels=(label,), atom_levels_at=1
+        )
 
     def pack_options(self) -> dict[str, Any]:
         return {"oversize": self.oversize}
@@ -296,7 +298,8 @@ class ConversationChunker(BaseChunker):
         meta["speaker"] = turns[k0].speaker if k0 >= 0 else None
         meta["turn_start"], meta["turn_end"] = first, k1
         t0 = next((t.start_time for t in held if t.start_time is not None), None)
-        t1 = next((t.end_time or t.start_time for t in reversed(held) if (t.end_time or t.start_time) is not None), None)
+        ends = (t.end_time or t.start_time for t in reversed(held))
+        t1 = next((x for x in ends if x is not None), None)
         if t0 is not None:
             meta["start_time"] = t0
         if t1 is not None:

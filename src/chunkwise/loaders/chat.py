@@ -114,7 +114,8 @@ class ChatLoader(Loader):
         ParseError: the text is not JSON, or not a list of chat messages.
 
     Example:
-        >>> doc = ChatLoader().parse('[{"role": "user", "content": "Hi?"}, {"role": "assistant", "content": "Hello.\\\\nHow can I help?"}]')
+        >>> doc = ChatLoader().parse('[{"role": "user", "content": "Hi?"}, '
+        ...                          '{"role": "assistant", "content": "Hello.\\\\nHow can I help?"}]')
         >>> doc.text
         'user: Hi?\\nassistant: Hello.\\nHow can I help?\\n'
         >>> doc.metadata["roles"], doc.metadata["messages"], doc.metadata["json_path"]
@@ -136,8 +137,8 @@ class ChatLoader(Loader):
         found = chat_messages(value)
         if found is None:
             raise ParseError(
-                f"{source or '<text>'}: not a list of chat messages; expected [{{\"role\": ..., \"content\": ...}}, ...] "
-                "or {\"messages\": [...]}, or read it as text (format='text')"
+                f"{source or '<text>'}: not a list of chat messages; expected "
+                '[{"role": ..., "content": ...}, ...] or {"messages": [...]}, or read it as text (format=\'text\')'
             )
         return self.document(found[0], found[1], source=source, metadata=metadata, id=id)
 
