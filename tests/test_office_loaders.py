@@ -351,3 +351,71 @@ def test_a_missing_library_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "openpyxl", None)
     with pytest.raises(MissingDependencyError, match=r"chunkwise\[xlsx\]"):
         chunkwise.load(CORPUS / "deaths.xlsx")
+
+
+# -- properties of what the loaders write ---------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_HOSTILE = st.text(alphabet=st.sampled_from(list("ab #|-*`>=~_+1.)[]:<!/\\\t\r\n é中😀\u0301\u200b")), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(_HOSTILE, min_size=1, max_size=4), min_size=1, max_size=5))
+def test_pipe_tables_of_any_cells_parse_back_row_for_row(rows):
+    from chunkwise.loaders._blocks import pipe_table
+    from chunkwise.parsers.table import find_pipe_tables
+
+    table = pipe_table(rows)
+    clean = [[" ".join(c.split()) for c in r] for r in rows]
+    if not any(c for r in clean for c in r):
+        assert table == ""
+        return
+    (found,) = find_pipe_tables(table)
+    assert (found.start, found.end) == (0, len(table))
+    assert len(found.rows) == len(rows) - 1
+    width = max(len(r) for r in rows)
+    for k, start in enumerate(found.rows):
+        end = found.rows[k + 1] if k + 1 < len(found.rows) else found.end
+        values = found.values(table, start, end)  # "\\|" read back as "|"
+        assert values == clean[k + 1] + [""] * (width - len(clean[k + 1]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_HOSTILE)
+def test_an_escaped_line_is_a_paragraph_of_its_text(line):
+    pytest.importorskip("markdown_it")
+    from markdown_it import MarkdownIt
+
+    from chunkwise.loaders._blocks import escape_line
+
+    line = " ".join(line.split())
+    if not line:
+        return
+    tokens = MarkdownIt("commonmark").parse(escape_line(line))
+    assert [t.type for t in tokens if t.nesting == 1] == ["paragraph_open"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab \n\ue000", max_size=8), max_size=8), st.booleans())
+def test_the_page_map_covers_the_text_in_order(blocks, slides):
+    from chunkwise.loaders._blocks import PAGE_BREAK, MarkdownWriter
+    from chunkwise.types import Document
+
+    w = MarkdownWriter()
+    w.begin_page(1)
+    for k, block in enumerate(blocks):
+        if slides:  # a page per block (PPTX), else page breaks inside blocks (DOCX)
+            w.begin_page(k + 1)
+            block = block.replace(PAGE_BREAK, "")
+        w.add(block)
+    text = w.text()
+    assert PAGE_BREAK not in text
+    doc = Document(text, pages=tuple(w.pages))  # validates order and bounds
+    numbers = [p[0] for p in doc.pages]
+    assert numbers == sorted(set(numbers))
+    for _, s, e in doc.pages:
+        assert text[s:e].strip()  # no page without text
+    covered = "".join(text[s:e] for _, s, e in doc.pages)
+    assert "".join(covered.split()) == "".join(text.split())  # every character on a page

@@ -21,13 +21,16 @@ from ..types import Document, PageRange
 from .base import Loader
 from .decoding import looks_like_text
 
-__all__ = ["PAGE_BREAK", "BinaryLoader", "MarkdownWriter", "escape_line", "one_line", "pipe_table"]
+__all__ = ["PAGE_BREAK", "BinaryLoader", "MarkdownWriter", "escape_line", "one_line", "pipe_table", "starts_block"]
 
 # what would make a rendered line start a Markdown block: an ATX heading, a block quote, a
 # list item, a code fence, a table row, a thematic break or setext underline, an ordered
-# list item (``1.``); anything else (an inline code span, ``*emphasis*``) stays as written
+# list item (``1.``), a link reference definition (``[a]: b``, which CommonMark removes), an
+# HTML block (``<div>``, ``<!--``); anything else (an inline code span, ``*emphasis*``)
+# stays as written
 _LINE_START = re.compile(
-    r"^(?:#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|`{3,}|~{3,}|\||=+[ \t]*$|-+[ \t]*$|(?:[-*_][ \t]*){3,}$)"
+    r"^(?:#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|`{3,}|~{3,}|\||=+[ \t]*$|-+[ \t]*$|(?:[-*_][ \t]*){3,}$"
+    r"|\[[^\]]*\]:|<[A-Za-z/!?])"
 )
 _ORDERED = re.compile(r"^(\d{1,9})(?=[.)](?:[ \t]|$))")
 _WS = re.compile(r"\s+")
@@ -50,11 +53,10 @@ def escape_line(line: str) -> str:
     return line
 
 
-def escape_text(text: str) -> str:
-    """Every line of ``text`` with its white space collapsed, escaped (:func:`escape_line`);
-    blank lines dropped."""
-    lines = (_WS.sub(" ", x).strip() for x in text.split("\n"))
-    return "\n".join(escape_line(x) for x in lines if x)
+def starts_block(line: str) -> bool:
+    """Whether ``line`` would start a Markdown block other than a paragraph (what
+    :func:`escape_line` escapes)."""
+    return bool(_ORDERED.match(line) or _LINE_START.match(line))
 
 
 def pipe_table(rows: Sequence[Sequence[str]]) -> str:
@@ -121,6 +123,7 @@ class MarkdownWriter:
         self._page: int | None = None
         self._page_start: int | None = None
         self._pending = 0  # page breaks that start the next page at the next block
+        self._has_text = False  # whether the open page holds more than white space
 
     def add(self, block: str) -> None:
         """Append a block (leading and trailing line ends dropped; a blank block is not
@@ -150,6 +153,7 @@ class MarkdownWriter:
                     self._next_page(self.length)
             self.parts.append(piece)
             self.length += len(piece)
+            self._has_text = self._has_text or bool(piece.strip())
 
     def _next_page(self, at: int) -> None:
         number = (self._page or 0) + 1
@@ -160,9 +164,9 @@ class MarkdownWriter:
 
     def _close_page(self, end: int | None = None) -> None:
         end = self.length if end is None else end
-        if self._page is not None and self._page_start is not None and end > self._page_start:
+        if self._page is not None and self._page_start is not None and end > self._page_start and self._has_text:
             self.pages.append((self._page, self._page_start, end))
-        self._page, self._page_start = None, None
+        self._page, self._page_start, self._has_text = None, None, False
 
     def begin_page(self, number: int) -> None:
         """Start page ``number`` (1-based) at the next block."""

@@ -47,6 +47,7 @@ import re
 from typing import Any
 
 from ..errors import MissingDependencyError
+from ..loaders._blocks import escape_line, starts_block
 
 __all__ = ["html_to_markdown"]
 
@@ -172,13 +173,6 @@ _BLOCK = frozenset(
     ]
 )
 _WS = re.compile(r"\s+")
-# what would make a rendered line start a Markdown block: an ATX heading, a block quote, a
-# list item, a code fence, a table row, a thematic break or setext underline, an ordered
-# list item (``1.``); anything else (an inline code span, ``*emphasis*``) stays as written
-_LINE_START = re.compile(
-    r"^(?:#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|`{3,}|~{3,}|\||=+[ \t]*$|-+[ \t]*$|(?:[-*_][ \t]*){3,}$)"
-)
-_ORDERED = re.compile(r"^(\d{1,9})(?=[.)](?:[ \t]|$))")
 # an XML declaration (XHTML): lxml refuses a str that starts with one naming an encoding
 _XML_DECL = re.compile(r"\A\s*<\?xml\b[^>]*\?>", re.IGNORECASE)
 _BR = "\x00"  # a <br> while inline text is collected (NUL cannot occur in parsed HTML text)
@@ -260,15 +254,9 @@ def _skipped(el: Any) -> bool:
     return any(m in _SKIP_CLASSES for m in marks)
 
 
-def _escape_line(line: str) -> str:
-    """Escape what would make a rendered line start a Markdown block ("1." -> "1\\.",
-    "# x" -> "\\# x"); a line that would not (an inline code span) is kept as it is."""
-    m = _ORDERED.match(line)
-    if m is not None:
-        return m.group(1) + "\\" + line[m.end() :]
-    if _LINE_START.match(line):
-        return "\\" + line
-    return line
+# a rendered line that would start a Markdown block is escaped (one rule for every loader
+# that writes Markdown)
+_escape_line = escape_line
 
 
 class _Renderer:
@@ -412,7 +400,7 @@ class _Renderer:
                 body = list(sub.blocks)
                 head = "\n".join(terms)
                 terms.clear()
-                if body and not _LINE_START.match(body[0]) and not _ORDERED.match(body[0]):
+                if body and not starts_block(body[0]):
                     first = ": " + body.pop(0)
                     blocks.append(head + "\n" + first if head else first)
                 elif head:
