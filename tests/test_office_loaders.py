@@ -328,6 +328,19 @@ def test_a_folder_with_bad_files_reports_each_and_chunks_the_rest(tmp_path):
         assert "Traceback" not in line and "fix:" in line
 
 
+def test_standard_input_in_an_office_format():
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    _needs("docx")
+    data = (CORPUS / "tables.docx").read_bytes()
+    result = CliRunner().invoke(cli, ["chunk", "-", "--format", "docx", "--unit", "chars", "-n", "200"], input=data)
+    assert result.exit_code == 0, result.output
+    (row,) = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    assert row["source"] == "<stdin>" and "| Top left | Top right |" in row["text"]
+
+
 def test_detection_without_a_suffix_and_bytes_with_a_format(tmp_path):
     _needs("docx")
     data = (CORPUS / "tables.docx").read_bytes()

@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 UNITS = ("chars", "words", "tokens")
-FORMATS = ("text", "markdown", "html", "csv", "tsv")
+FORMATS = ("text", "markdown", "html", "csv", "tsv", "rst", "docx", "pptx", "xlsx", "epub")
 
 PYTHON_DEFAULTS = {
     "strategy": "recursive",
