@@ -147,57 +147,104 @@ class _Numbering:
                 self.ordered[(num.get(_W + "numId") or "", level)] = ordered
 
 
-def _num_pr(p: Any) -> tuple[str, int] | None:
-    """``(numId, level)`` of a list paragraph (its own numbering, else its style's)."""
-    for holder in (p._p, _style_el(p)):
-        if holder is None:
-            continue
-        ppr = holder.find(_W + "pPr")
-        num = ppr.find(_W + "numPr") if ppr is not None else None
-        if num is None:
-            continue
-        num_id = num.find(_W + "numId")
-        ilvl = num.find(_W + "ilvl")
-        nid = num_id.get(_W + "val") if num_id is not None else None
-        if nid in (None, "0"):  # numId 0: numbering switched off
-            return None
-        level = int(ilvl.get(_W + "val")) if ilvl is not None and (ilvl.get(_W + "val") or "").isdigit() else 0
-        return nid, level
+def _num_pr_of(holder: Any) -> tuple[str, int] | None | bool:
+    """The ``(numId, level)`` a paragraph or style element sets, ``None`` when it switches
+    numbering off (``numId`` 0), ``False`` when it says nothing."""
+    ppr = holder.find(_W + "pPr")
+    num = ppr.find(_W + "numPr") if ppr is not None else None
+    if num is None:
+        return False
+    num_id = num.find(_W + "numId")
+    ilvl = num.find(_W + "ilvl")
+    nid = num_id.get(_W + "val") if num_id is not None else None
+    if nid in (None, "0"):
+        return None
+    level = int(ilvl.get(_W + "val")) if ilvl is not None and (ilvl.get(_W + "val") or "").isdigit() else 0
+    return nid, level
+
+
+def _outline_of(holder: Any) -> int | None:
+    ppr = holder.find(_W + "pPr")
+    outline = ppr.find(_W + "outlineLvl") if ppr is not None else None
+    if outline is not None and (outline.get(_W + "val") or "").isdigit():
+        return int(outline.get(_W + "val"))
     return None
 
 
-def _style_el(p: Any) -> Any:
-    try:
-        style = p.style
-    except Exception:  # noqa: BLE001 - a broken style reference: no style
-        return None
-    return getattr(style, "element", None) if style is not None else None
+class _Styles:
+    """The paragraph styles of the styles part, read once: for a style id, its name (lower
+    case), outline level and numbering, inherited along ``basedOn`` (python-docx looks a
+    style up by an XPath query per paragraph, most of the loading time of a small file)."""
 
-
-def _heading_level(p: Any) -> int:
-    """1..6 for a heading paragraph (by style name or outline level), 0 otherwise."""
-    style = _style_el(p)
-    name = ""
-    if style is not None:
+    def __init__(self, document: Any) -> None:
+        self.styles: dict[str, tuple[str, int | None, Any, str | None]] = {}
+        self.default: str | None = None
         try:
-            name = (p.style.name or "").strip().lower()
-        except Exception:  # noqa: BLE001
-            name = ""
+            root = document.styles.element
+        except Exception:  # noqa: BLE001 - no or broken styles part: no styles
+            return
+        for st in root.iter(_W + "style"):
+            if st.get(_W + "type") not in (None, "paragraph"):
+                continue
+            sid = st.get(_W + "styleId") or ""
+            name_el = st.find(_W + "name")
+            based = st.find(_W + "basedOn")
+            name = (name_el.get(_W + "val") or "") if name_el is not None else ""
+            self.styles[sid] = (
+                " ".join(name.lower().split()),
+                _outline_of(st),
+                _num_pr_of(st),
+                based.get(_W + "val") if based is not None else None,
+            )
+            if st.get(_W + "default") in ("1", "true", "on") and self.default is None:
+                self.default = sid
+
+    def of(self, p_el: Any) -> tuple[str, int | None, Any]:
+        """``(name, outline level, numbering)`` of a paragraph's style; the outline level
+        and numbering come from the nearest style along ``basedOn`` that sets them."""
+        ppr = p_el.find(_W + "pPr")
+        ref = ppr.find(_W + "pStyle") if ppr is not None else None
+        sid = ref.get(_W + "val") if ref is not None else self.default
+        entry = self.styles.get(sid or "")
+        if entry is None:
+            entry = self.styles.get(self.default or "")
+        if entry is None:
+            return "", None, False
+        name, outline, num, based = entry
+        seen = {sid}
+        while based and based not in seen and (outline is None or num is False):
+            seen.add(based)
+            parent = self.styles.get(based)
+            if parent is None:
+                break
+            outline = parent[1] if outline is None else outline
+            num = parent[2] if num is False else num
+            based = parent[3]
+        return name, outline, num
+
+
+def _num_pr(p_el: Any, style: tuple[str, int | None, Any]) -> tuple[str, int] | None:
+    """``(numId, level)`` of a list paragraph (its own numbering, else its style's)."""
+    own = _num_pr_of(p_el)
+    if own is not False:
+        return own  # type: ignore[return-value]
+    return style[2] or None
+
+
+def _heading_level(p_el: Any, style: tuple[str, int | None, Any]) -> int:
+    """1..6 for a heading paragraph (by style name or outline level), 0 otherwise."""
+    name = style[0]
     if name == "title":
         return 1
     if name.startswith("heading "):
         rest = name[len("heading ") :].strip()
         if rest.isdigit() and 1 <= int(rest) <= 9:
             return min(int(rest), 6)
-    for holder in (p._p, style):
-        if holder is None:
-            continue
-        ppr = holder.find(_W + "pPr")
-        outline = ppr.find(_W + "outlineLvl") if ppr is not None else None
-        if outline is not None and (outline.get(_W + "val") or "").isdigit():
-            level = int(outline.get(_W + "val"))
-            if level < 9:  # 9 is body text
-                return min(level + 1, 6)
+    level = _outline_of(p_el)
+    if level is None:
+        level = style[1]
+    if level is not None and level < 9:  # 9 is body text
+        return min(level + 1, 6)
     return 0
 
 
@@ -251,8 +298,6 @@ class DocxLoader(BinaryLoader):
 
     def read(self, data: bytes, *, name: str, source: str | None, metadata: dict[str, Any], id: str) -> Document:
         docx = _docx()
-        from docx.text.paragraph import Paragraph
-
         document = docx.Document(io.BytesIO(data))
         meta = metadata
         core_metadata(document.core_properties, meta, _CORE)
@@ -260,6 +305,7 @@ class DocxLoader(BinaryLoader):
         notes.update({"e" + k: v for k, v in _notes(document, "endnotes").items()})
         w = MarkdownWriter()
         numbering = _Numbering(document)
+        styles = _Styles(document)
         items: list[str] = []  # the list being written
         counters: dict[tuple[str, int], int] = {}
         title_seen = False
@@ -292,15 +338,15 @@ class DocxLoader(BinaryLoader):
                 w.add(_table(_table_rows(block, refs, page)))
                 add_notes(refs)
                 continue
-            p = Paragraph(block, document._body)
-            text = _paragraph_text(p._p, refs, page)
+            text = _paragraph_text(block, refs, page)
             lines = _lines(text)
             if not lines:
                 continue
             if not "".join(lines).replace(PAGE_BREAK, ""):
                 w.add("".join(lines))  # only page breaks: they start the next page
                 continue
-            level = _heading_level(p)
+            style = styles.of(block)
+            level = _heading_level(block, style)
             if level:
                 flush_list()
                 lead, heading = _lead(" ".join(lines))
@@ -311,7 +357,7 @@ class DocxLoader(BinaryLoader):
                     title_seen = True
                 add_notes(refs)
                 continue
-            num = _num_pr(p)
+            num = _num_pr(block, style)
             if num is not None:
                 nid, lvl = num
                 for key in [k for k in counters if k[1] > lvl]:
