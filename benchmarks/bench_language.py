@@ -106,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     chunks = _chunks(1000)
     print(f"{len(rows)} sentences, {len(langs)} languages; {len(chunks)} chunks, "
           f"{sum(map(len, chunks)) / len(chunks):.0f} characters on average\n")
-    print("| detector | load s | accuracy, sentences | accuracy, first 20 characters | s per 1,000 chunks | misses (sentences) |")
+    print("| detector | load s | accuracy, sentences | accuracy, first 20 characters | s per 1,000 chunks "
+          "| misses (sentences) |")
     print("|---|---|---|---|---|---|")
     for name in args.detectors.split(","):
         try:
@@ -133,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
             best = min(best, time.perf_counter() - t)
         per1000 = best * 1000 / len(chunks)
         missed = ", ".join(f"{k} {v}" for k, v in sorted(misses.items())) or "none"
-        print(f"| {name} | {load:.2f} | {right / len(rows):.1%} | {right20 / len(rows):.1%} | {per1000:.2f} | {missed} |")
+        print(f"| {name} | {load:.2f} | {right / len(rows):.1%} | {right20 / len(rows):.1%} | {per1000:.2f} "
+              f"| {missed} |")
         sys.stdout.flush()
     return 0
 

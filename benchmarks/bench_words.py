@@ -119,7 +119,8 @@ def main() -> int:
             seg(big, "th")
             best = min(best, time.perf_counter() - t)
         size = _size_mb(name)
-        print(f"| {name} | {size:.1f} | {', '.join(covered)} | {pr[0]} | {pr[1]} | {len(big.encode()) / best / 1e6:.2f} |")
+        speed = len(big.encode()) / best / 1e6
+        print(f"| {name} | {size:.1f} | {', '.join(covered)} | {pr[0]} | {pr[1]} | {speed:.2f} |")
     return 0
 
 

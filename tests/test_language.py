@@ -128,7 +128,11 @@ def test_density_is_a_share(text):
 
 @pytest.mark.parametrize(
     ("params", "name"),
-    [({"detect_language": "yes"}, "detect_language"), ({"detect_language": True}, "detect_language"), ({"density": "yes"}, "density")],
+    [
+        ({"detect_language": "yes"}, "detect_language"),
+        ({"detect_language": True}, "detect_language"),
+        ({"density": "yes"}, "density"),
+    ],
 )
 def test_invalid_values_name_the_parameter(params, name):
     with pytest.raises(ConfigError, match=name):
@@ -141,7 +145,10 @@ def test_missing_extra_says_how_to_install(monkeypatch):
     import importlib.util
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name in ("py3langid", "stopwordsiso") else real(name, *a))
+    def find_spec(name, *a):
+        return None if name in ("py3langid", "stopwordsiso") else real(name, *a)
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
     with pytest.raises(MissingDependencyError, match=r"chunkwise\[lang\]"):
         RecursiveChunker(detect_language="chunk")
     with pytest.raises(MissingDependencyError, match=r"chunkwise\[lang\]"):
@@ -171,7 +178,8 @@ def test_cli_detect_language_and_density(tmp_path):
     path = tmp_path / "mixed.txt"
     path.write_text(MIXED, encoding="utf-8")
     out = tmp_path / "out.jsonl"
-    args = ["chunk", str(path), "--unit", "chars", "-n", "100", "--detect-language", "chunk", "--density", "-o", str(out)]
+    args = ["chunk", str(path), "--unit", "chars", "-n", "100", "--detect-language", "chunk", "--density"]
+    args += ["-o", str(out)]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]

@@ -25,7 +25,9 @@ PAIRS: dict[str, tuple[str, str, str]] = {
     "arabic": ("هل وصل القطار إلى المحطة؟", "نعم، وصل قبل دقائق قليلة.", " "),
     "urdu": ("ریل گاڑی دوپہر کو روانہ ہوئی۔", "ہم ایک منٹ سے رہ گئے۔", " "),
     "devanagari-hindi": ("आज सुबह तेज़ बारिश हुई।", "सड़कें अभी भी गीली हैं।", " "),
-    "devanagari-double-danda": ("धर्मक्षेत्रे कुरुक्षेत्रे समवेता युयुत्सवः॥", "मामकाः पाण्डवाश्चैव किमकुर्वत सञ्जय॥", " "),
+    "devanagari-double-danda": (
+        "धर्मक्षेत्रे कुरुक्षेत्रे समवेता युयुत्सवः॥", "मामकाः पाण्डवाश्चैव किमकुर्वत सञ्जय॥", " "
+    ),
     "bengali": ("আজ সকালে খুব বৃষ্টি হয়েছে।", "রাস্তা এখনও ভেজা।", " "),
     "ethiopic-amharic": ("ባቡሩ እኩለ ቀን ላይ ሄደ።", "በአንድ ደቂቃ አመለጠን።", " "),
     "ethiopic-question": ("ባቡሩ መቼ ይሄዳል፧", "እኩለ ቀን ላይ ይሄዳል።", " "),
@@ -77,7 +79,9 @@ def test_semicolon_after_full_stop_still_ends():
     assert [text[a:b] for a, b in split_sentences(text)] == ["Debt fell (excluding debt);.", "What next?"]
 
 
-@pytest.mark.parametrize("script", ["devanagari-hindi", "arabic", "urdu", "ethiopic-amharic", "armenian", "khmer", "myanmar", "tibetan"])
+@pytest.mark.parametrize(
+    "script", ["devanagari-hindi", "arabic", "urdu", "ethiopic-amharic", "armenian", "khmer", "myanmar", "tibetan"]
+)
 @pytest.mark.parametrize("make", [RecursiveChunker, SentenceChunker], ids=["recursive", "sentence"])
 def test_strategies_cut_after_terminators(script, make):
     """Three copies of a pair, sized so a chunk holds one sentence and not two: every

@@ -24,9 +24,10 @@ Density::
 Words are the runs of letters and digits (``\\w+``, casefolded; a run of a script written
 without spaces -- Thai, Lao, Khmer, Burmese, Chinese, Japanese -- is divided into words by
 ICU's dictionaries when the ``words`` extra is installed; without it a Chinese or
-Japanese character is a word and a run of the other scripts one word); content words are the words not in the stop-word list of the text's language
-(stopwordsiso's list: 58 languages; a language without a list keeps every word) that hold a
-letter (a number alone is not a content word). The value lies in ``[0, 1]``: 0 for text with
+Japanese character is a word and a run of the other scripts one word); content words are
+the words not in the stop-word list of the text's language (stopwordsiso's list: 58
+languages; a language without a list keeps every word) that hold a letter (a number alone
+is not a content word). The value lies in ``[0, 1]``: 0 for text with
 no words, near 1 for a dense list of distinct terms, lower for repetitive or function-word
 heavy text. Rounded to 4 decimals.
 

@@ -186,7 +186,8 @@ class BaseChunker:
             return None
         from ..language import annotator
 
-        return annotator(doc.text, self.detect_language, self.density, doc.metadata.get("language"))  # type: ignore[arg-type]
+        known = doc.metadata.get("language")
+        return annotator(doc.text, self.detect_language, self.density, known)  # type: ignore[arg-type]
 
     def chunk_many(self, documents: Iterable[str | Document]) -> Iterator[list[Chunk]]:
         """Chunk each document in turn (one list of chunks per document)."""
