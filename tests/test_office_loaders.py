@@ -129,6 +129,48 @@ def test_docx_built_here_headings_numbering_and_escapes():
     assert not doc.pages  # no page break: no page map
 
 
+def test_docx_a_footnote_in_a_list_follows_the_list():
+    import zipfile
+
+    docx = pytest.importorskip("docx")
+    d = docx.Document()
+    d.add_paragraph("one", style="List Number")
+    d.add_paragraph("two", style="List Number")
+    d.add_paragraph("three", style="List Number")
+    buf = io.BytesIO()
+    d.save(buf)
+    # a footnote reference in the second item, and the notes part it points to
+    src = zipfile.ZipFile(io.BytesIO(buf.getvalue()))
+    out = io.BytesIO()
+    w_ns = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    with zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "word/document.xml":
+                ref = b'<w:r><w:footnoteReference w:id="1"/></w:r>'
+                data = data.replace(b"<w:t>two</w:t></w:r>", b"<w:t>two</w:t></w:r>" + ref)
+            elif info.filename == "word/_rels/document.xml.rels":
+                data = data.replace(
+                    b"</Relationships>",
+                    b'<Relationship Id="rIdFn" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+                    b'relationships/footnotes" Target="footnotes.xml"/></Relationships>',
+                )
+            elif info.filename == "[Content_Types].xml":
+                data = data.replace(
+                    b"</Types>",
+                    b'<Override PartName="/word/footnotes.xml" ContentType="application/'
+                    b'vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/></Types>',
+                )
+            dst.writestr(info, data)
+        dst.writestr(
+            "word/footnotes.xml",
+            f'<w:footnotes xmlns:w="{w_ns}"><w:footnote w:id="1"><w:p><w:r><w:t>A note.</w:t></w:r></w:p>'
+            "</w:footnote></w:footnotes>",
+        )
+    doc = chunkwise.parse(out.getvalue(), format="docx")
+    assert doc.text == "1. one\n2. two[^1]\n3. three\n\n[^1]: A note.\n"
+
+
 def test_docx_explicit_page_breaks_number_the_pages():
     docx = pytest.importorskip("docx")
     d = docx.Document()

@@ -307,16 +307,11 @@ class DocxLoader(BinaryLoader):
         numbering = _Numbering(document)
         styles = _Styles(document)
         items: list[str] = []  # the list being written
+        item_refs: list[str] = []  # the notes its items cite: written after the list
         counters: dict[tuple[str, int], int] = {}
         title_seen = False
 
-        def flush_list() -> None:
-            if items:
-                w.add("\n".join(items))
-                items.clear()
-                counters.clear()
-
-        def add_notes(refs: list[str]) -> None:
+        def write_notes(refs: list[str]) -> None:
             lines = []
             for ref in dict.fromkeys(refs):
                 text = notes.get(ref)
@@ -324,12 +319,24 @@ class DocxLoader(BinaryLoader):
                     label = ref[1:] if ref[0] == "f" else "e" + ref[1:]
                     lines.append(f"[^{label}]: {text}")
             if lines:
-                flush_list()
                 w.add("\n".join(lines))
+
+        def flush_list() -> None:
+            if items:
+                w.add("\n".join(items))
+                items.clear()
+                counters.clear()
+                write_notes(item_refs)
+                item_refs.clear()
+
+        def add_notes(refs: list[str]) -> None:
+            flush_list()
+            write_notes(refs)
 
         body = document.element.body
         # the page breaks Word laid out when it last saved the file, else the explicit ones
-        page = _W + "lastRenderedPageBreak" if next(body.iter(_W + "lastRenderedPageBreak"), None) is not None else _W + "br"
+        rendered = next(body.iter(_W + "lastRenderedPageBreak"), None) is not None
+        page = _W + "lastRenderedPageBreak" if rendered else _W + "br"
         w.begin_page(1)
         for block in _body(document):
             refs: list[str] = []
@@ -369,8 +376,7 @@ class DocxLoader(BinaryLoader):
                 lead, first = _lead(lines[0])
                 items.append(lead + pad + marker + escape_line(first))
                 items.extend(pad + " " * len(marker) + _escaped(x) for x in lines[1:])
-                if refs:
-                    add_notes(refs)
+                item_refs.extend(refs)
                 continue
             flush_list()
             w.add("\n".join(_escaped(x) for x in lines))

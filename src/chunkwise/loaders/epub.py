@@ -107,7 +107,8 @@ class EpubLoader(BinaryLoader):
             manifest: dict[str, tuple[str, str]] = {}
             for item in opf.iter(_OPF + "item"):
                 href = unquote((item.get("href") or "").split("#", 1)[0])
-                manifest[item.get("id") or ""] = (posixpath.normpath(posixpath.join(base, href)), item.get("media-type") or "")
+                path = posixpath.normpath(posixpath.join(base, href))
+                manifest[item.get("id") or ""] = (path, item.get("media-type") or "")
             members = set(zf.namelist())
             seen: set[str] = set()
             for ref in opf.iter(_OPF + "itemref"):

@@ -58,7 +58,9 @@ def cell_text(value: Any) -> str:
             return str(int(value))
         return repr(value)
     if isinstance(value, datetime.datetime):
-        return value.isoformat(sep=" ") if (value.hour, value.minute, value.second) != (0, 0, 0) else value.date().isoformat()
+        if (value.hour, value.minute, value.second, value.microsecond) == (0, 0, 0, 0):
+            return value.date().isoformat()
+        return value.isoformat(sep=" ")
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
     return str(value)
