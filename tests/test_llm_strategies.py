@@ -158,6 +158,10 @@ def test_agentic_configuration_errors():
         chunkwise.make_chunker("agentic", client="gpt")
     with pytest.raises(ConfigError, match="does not fill"):
         chunkwise.make_chunker("agentic", model="m", prompt="$text $oops")
+    client = ChatClient("m", base_url="http://localhost:11434/v1")
+    assert chunkwise.make_chunker("agentic", client=client, model="m").llm is client
+    with pytest.raises(ConfigError, match="model, cache given with client="):
+        chunkwise.make_chunker("agentic", client=client, model="other", cache="x.sqlite")
 
 
 def test_agentic_chunker_pickles_with_its_client(server):

@@ -35,8 +35,9 @@ class LLMOptions:
         base_url: the OpenAI-compatible API root (default ``$OPENAI_BASE_URL``, else
             OpenAI's); Ollama: ``http://localhost:11434/v1``.
         api_key: default ``$OPENAI_API_KEY`` (none for a local server).
-        client: a ready :class:`~chunkwise.llm.ChatClient` (then the fields above and the
-            policies below are its own).
+        client: a ready :class:`~chunkwise.llm.ChatClient`; the fields above and the
+            policies below are then its own (``model``, ``base_url``, ``api_key`` or
+            ``cache`` that differ from the client's raise ``ConfigError``).
         prompt: the task's prompt: a path to a template file or the template text (see
             :mod:`chunkwise.llm.prompts`); None: the packaged one.
         cache: a file for the response cache (answers by model and request); None: none.
@@ -63,6 +64,21 @@ class LLMOptions:
             if not callable(getattr(self.client, "chat", None)):
                 raise ConfigError(f"client must be a chunkwise.llm.ChatClient, not {type(self.client).__name__}")
             client = self.client
+            clash = [
+                name
+                for name, mine, theirs in (
+                    ("model", self.model, client.model),
+                    ("base_url", self.base_url and self.base_url.rstrip("/"), client.base_url),
+                    ("api_key", self.api_key, client.api_key),
+                    ("cache", self.cache, None),
+                )
+                if mine is not None and mine != theirs
+            ]
+            if clash:
+                raise ConfigError(
+                    f"{', '.join(clash)} given with client=, which has its own; set them on the client "
+                    "(chunkwise.llm.ChatClient) or leave client out"
+                )
         else:
             if not self.model:
                 raise ConfigError(
