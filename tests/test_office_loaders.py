@@ -474,3 +474,22 @@ def test_the_page_map_covers_the_text_in_order(blocks, slides):
         assert text[s:e].strip()  # no page without text
     covered = "".join(text[s:e] for _, s, e in doc.pages)
     assert "".join(covered.split()) == "".join(text.split())  # every character on a page
+
+
+@pytest.mark.parametrize("name", ["tables.docx", "sld-slides.pptx", "deaths.xlsx", "live-manual.en.epub"])
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_damaged_files_give_a_document_or_one_parse_error(name, data):
+    _needs({".docx": "docx", ".pptx": "pptx", ".xlsx": "openpyxl", ".epub": "lxml"}[Path(name).suffix])
+    raw = bytearray((CORPUS / name).read_bytes())
+    for _ in range(data.draw(st.integers(1, 8))):
+        at = data.draw(st.integers(0, len(raw) - 1))
+        raw[at] = data.draw(st.integers(0, 255))
+    cut = data.draw(st.one_of(st.none(), st.integers(1, len(raw))))
+    damaged = bytes(raw[:cut])
+    try:
+        doc = chunkwise.parse(damaged, format=Path(name).suffix[1:], source=name)
+    except ParseError as exc:
+        assert str(exc).startswith(f"{name}: ") and "\n" not in str(exc)
+    else:
+        assert isinstance(doc.text, str)
