@@ -196,3 +196,30 @@ def test_doctests_of_the_language_module():
 
     result = doctest.testmod(chunkwise.language)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_every_strategy_puts_the_metadata_on_every_chunk():
+    pytest.importorskip("numpy")
+    text = (
+        "The committee approved the budget.\n\nLe comité a approuvé le budget.\n\n"
+        "Der Ausschuss hat das Budget genehmigt."
+    )
+    needs_a_chat_model = {"agentic", "propositions"}
+    for name in chunkwise.strategy_names():
+        if name in needs_a_chat_model:
+            continue
+        kw = {"language": "python"} if name == "code" else {}
+        chunks = chunkwise.chunk(text, strategy=name, chunk_size=60, detect_language="chunk", density=True, **kw)
+        assert chunks, name
+        for c in chunks:
+            # the code strategy's metadata["language"] is the programming language
+            assert c.metadata["language"] in (("python",) if name == "code" else ("en", "fr", "de")), (name, c.text)
+            assert 0 <= c.metadata["density"] <= 1, name
+
+
+def test_source_code_keeps_its_programming_language():
+    text = "# Compute the total of the invoice lines.\ndef total(lines):\n    return sum(lines)\n"
+    doc = Document(text, metadata={"format": "code", "language": "python"})
+    chunks = RecursiveChunker(chunk_size=40, detect_language="chunk", density=True).chunk(doc)
+    assert {c.metadata["language"] for c in chunks} == {"python"}
+    assert all("density" in c.metadata for c in chunks)

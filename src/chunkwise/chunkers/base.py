@@ -60,7 +60,9 @@ class BaseChunker:
             ``tokenizer.json`` path, a tokenizer object or a callable ``text -> int``.
         detect_language: ``metadata["language"]`` (ISO 639-1) on every chunk: None (off,
             the default), ``"document"`` (the document's language) or ``"chunk"`` (each
-            chunk's own). See :mod:`chunkwise.language`.
+            chunk's own). See :mod:`chunkwise.language`. Source code keeps
+            ``metadata["language"]`` for its programming language (a document loaded as
+            code, the ``code`` strategy).
         density: ``metadata["density"]``, the share of distinct content words among the
             chunk's words (see :func:`chunkwise.language.density`).
 
@@ -186,8 +188,10 @@ class BaseChunker:
             return None
         from ..language import annotator
 
-        known = doc.metadata.get("language")
-        return annotator(doc.text, self.detect_language, self.density, known)  # type: ignore[arg-type]
+        # source code keeps metadata["language"] for its programming language
+        code = doc.metadata.get("format") == "code"
+        detect = None if code else self.detect_language
+        return annotator(doc.text, detect, self.density, None if code else doc.metadata.get("language"))
 
     def chunk_many(self, documents: Iterable[str | Document]) -> Iterator[list[Chunk]]:
         """Chunk each document in turn (one list of chunks per document)."""

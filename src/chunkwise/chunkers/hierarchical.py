@@ -203,6 +203,8 @@ class HierarchicalChunker(BaseChunker):
         for k, (size, name, p) in enumerate(zip(sizes, bases, params)):
             leaf = k == n - 1
             overlap = self.chunk_overlap if leaf else 0
+            # every level carries this chunker's language and density metadata (when asked for)
+            p = {"detect_language": self.detect_language, "density": self.density, **p}
             chunkers.append(
                 make_chunker(name, chunk_size=size, chunk_overlap=overlap, unit=self._sizer, tokenizer=self.tokenizer, **p)
             )

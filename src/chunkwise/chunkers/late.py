@@ -88,7 +88,8 @@ class LateChunker(BaseChunker):
                     chunk_overlap=self.chunk_overlap,
                     unit=self.unit,
                     tokenizer=self.tokenizer,
-                    **dict(self.base_params or {}),
+                    # chunk metadata read from the text (language, density): this chunker's
+                    **{"detect_language": self.detect_language, "density": self.density, **dict(self.base_params or {})},
                 )
             )
         return self._base[0]
