@@ -414,3 +414,43 @@ def test_layout_furniture_hyphens_headings_and_escapes() -> None:
     assert layout.headings == 10
     soft = layout_pages([_page(1, _line("hyphen\u00ad", 100), _line("ated", 112))])
     assert soft.text == "hyphenated"
+
+
+# -- properties of the layout, over hostile lines --------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_TEXT = st.text(
+    alphabet=st.sampled_from(list("ab Z9#-|>=\u00ad\u0002\ufffe.\t") + ["\u00e9", "\u0301", "\U0001f600", "\u4e2d", "\r"]),
+    min_size=0,
+    max_size=30,
+)
+_LINE = st.builds(
+    PdfLine,
+    _TEXT,
+    st.floats(0, 550),
+    st.floats(0, 600),
+    st.floats(0, 780),
+    st.floats(0, 800),
+    st.sampled_from([8.0, 10.0, 10.0, 10.0, 14.0, 20.0]),
+    st.booleans(),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(_LINE, max_size=12), min_size=1, max_size=6))
+def test_layout_keeps_a_valid_page_map_and_only_the_pages_characters(pages_lines) -> None:
+    pages = [PdfPage(n, 600, 800, tuple(lines)) for n, lines in enumerate(pages_lines, start=1)]
+    layout = layout_pages(pages)
+    assert layout_pages(pages) == layout  # deterministic
+    doc = chunkwise.Document(layout.text, pages=layout.pages)  # the map is valid for the text
+    assert [n for n, _, _ in doc.pages] == list(range(1, len(pages) + 1))
+    for (n, s, e), page in zip(doc.pages, pages):
+        mine = _alnum(doc.text[s:e])
+        theirs = _alnum("".join(ln.text for ln in page.lines))
+        assert not (mine - theirs), n  # a page's text comes from that page's lines
+    outside = "".join(doc.text[e:s] for (_, _, e), (_, s, _) in zip(doc.pages, doc.pages[1:]))
+    assert not outside.strip()  # only the blank lines between pages belong to no page
+    for c in chunkwise.chunk(doc, strategy="auto", chunk_size=60):
+        assert c.text == doc.text[c.start_index : c.end_index]

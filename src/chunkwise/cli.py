@@ -177,7 +177,27 @@ def cli() -> None:
     type=click.Path(allow_dash=True, path_type=Path),
     callback=refuse_folder,
     default=None,
-    help="JSON lines file, written atomically (default, or -: standard output).",
+    help="Output file, written atomically: JSON lines (.jsonl, .ndjson, .json, no suffix; default, or -: "
+    "standard output) or Parquet (.parquet, .pq; extra: parquet).",
+)
+@click.option(
+    "--output-format",
+    type=click.Choice(["jsonl", "parquet"]),
+    default=None,
+    help="Format of the output [default: by the suffix of -o]. (--format names the format of standard input.)",
+)
+@click.option(
+    "--workers",
+    "-j",
+    type=click.IntRange(1, 1024),
+    default=None,
+    help="Processes that read and chunk, output in input order either way [default: the CPUs; 1: in this process].",
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Append to the -o JSON lines file as each document is done (fsynced), skipping the documents whose "
+    "content id (text + configuration) it holds: a run killed midway continues where it stopped.",
 )
 @llm_options()
 @progress_option
@@ -197,6 +217,9 @@ def chunk_command(
     encoding: str | None,
     fmt: str,
     output: Path | None,
+    output_format: str | None,
+    workers: int | None,
+    resume: bool,
     llm_model: str | None,
     llm_base_url: str | None,
     llm_cache: Path | None,
@@ -207,8 +230,9 @@ def chunk_command(
     dry_run: bool,
     progress: bool | None,
 ) -> None:
-    """Chunk files, folders (recursively: .txt, .md, .markdown, .html, .htm) or standard
-    input (-) into JSON lines.
+    """Chunk files, folders (recursively: .txt, .md, .markdown, .html, .htm, .pdf and the
+    other formats a loader reads) or standard input (-) into JSON lines; -L KEY=VALUE
+    passes a loader option (PDF: password=..., pages=1-5).
 
     One line per chunk: id, document_id, source, index, start_index, end_index, size, unit,
     text, context, metadata. A summary goes to standard error. A file that cannot be read,
@@ -216,11 +240,15 @@ def chunk_command(
     folder in a format chunkwise does not read; the exit status is then 1. When every input
     fails, an existing -o file is left as it was.
     """
-    from tqdm import tqdm
+    from .commands import _chunk_run as run_
+    from .commands._inputs import Failures, gather
 
-    from .commands._inputs import Failures, classify, gather, read
-    from .export import atomic_writer, chunk_record, dumps
-
+    out_format = run_.output_format(output, output_format)
+    to_stdout = output is None or str(output) == "-"
+    if resume and (to_stdout or out_format != "jsonl"):
+        raise click.UsageError(
+            "--resume appends to a JSON lines file: give -o FILE.jsonl (Parquet files are written whole)"
+        )
     model = llm_model or parse_params(params).get("model")
     client = llm_client_or_fail(
         strategy, contextualize, model, llm_base_url, llm_cache, no_llm_cache, llm_price, llm_concurrency
@@ -240,70 +268,163 @@ def chunk_command(
             click.echo(failures.summary(), err=True)
             ctx.exit(EXIT_FAILED)
         return
-    stats, docs, nbytes = _Stats(), 0, 0
+    stats = _Stats()
     show = sys.stderr.isatty() if progress is None else progress
     t0 = time.perf_counter()
+    counts = {"docs": 0, "nbytes": 0, "resumed": 0}
+    sink, written = _chunk_sink(output, out_format, resume, to_stdout)
 
-    def run(out: Any) -> None:
-        nonlocal docs, nbytes
-        for inp in tqdm(inputs, desc="chunking", unit="file", disable=not show, file=sys.stderr):
-            try:
-                doc = read(inp, encoding=encoding, fmt=fmt)
-            except Exception as exc:  # noqa: BLE001 - every per-file failure is reported, then skipped
-                failures.add(classify(exc, inp, "read", encoding))
-                continue
-            try:
-                chunks = chunker.chunk(doc)
-                if contextualize:
-                    from .llm import contextualize as situate
+    def run() -> None:
+        _chunk_files(chunker, client, model if contextualize else None, inputs, encoding, fmt, workers,
+                     out_format, written, failures, stats, counts, show)
 
-                    chunks = situate(chunks, doc, client)
-            except Exception as exc:  # noqa: BLE001
-                failures.add(classify(exc, inp, "chunk"))
-                continue
-            try:  # the whole document, serialised before any of its lines is written
-                payload = "".join(dumps(chunk_record(c, doc)) + "\n" for c in chunks).encode("utf-8")
-            except Exception as exc:  # noqa: BLE001
-                failures.add(classify(exc, inp, "write"))
-                continue
-            out.write(payload)
-            docs += 1
-            nbytes += len(doc.text.encode("utf-8", "surrogatepass"))
-            for c in chunks:
-                stats.add(c.size)
-
-    to_stdout = output is None or str(output) == "-"
     kept = False
     try:
-        if to_stdout:
-            sys.stdout.flush()
-            stream = getattr(sys.stdout, "buffer", None) or _TextAsBytes(sys.stdout)
-            run(stream)
-            stream.flush()
-        else:
-            assert output is not None
-            with atomic_writer(output) as fh:
-                run(fh.buffer)
-                if docs == 0 and failures:  # every input failed: leave a previous file as it was
-                    raise _NothingWritten()
+        sink(run)
     except _NothingWritten:
         kept = True
     except OSError as exc:
         if exc.errno == errno.EPIPE or to_stdout:
             raise
         raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from exc
+    docs, nbytes = counts["docs"], counts["nbytes"]
     elapsed = time.perf_counter() - t0
     click.echo(
         f"{docs} documents, {stats.n} chunks; size in {chunker.sizer.unit}: mean {stats.mean:.1f}, "
         f"std {stats.std:.1f}, min {stats.min if stats.min is not None else 0}, "
         f"max {stats.max if stats.max is not None else 0}; "
         f"{nbytes / 1e6:.2f} MB in {elapsed:.2f} s ({nbytes / 1e6 / max(elapsed, 1e-9):.1f} MB/s)"
+        + (f"; {counts['resumed']} documents already in the output" if resume else "")
         + ("" if to_stdout else f"; nothing written, {output} left as it was" if kept else f"; written to {output}"),
         err=True,
     )
     if failures:
         click.echo(failures.summary(), err=True)
         ctx.exit(EXIT_FAILED)
+
+
+def _chunk_sink(output: Path | None, out_format: str, resume: bool, to_stdout: bool) -> tuple[Any, list[Any]]:
+    """``(sink, written)``: ``sink(run)`` opens the output, calls ``run()`` and commits it
+    (atomically: a temporary renamed over the file; ``--resume``: appended in place, see
+    :mod:`chunkwise.commands._chunk_run`); ``written[0]`` is the callable ``run`` writes
+    each document's payload with, and raises :class:`_NothingWritten` through it when
+    every input failed."""
+    from .export import ParquetWriter, atomic_writer
+
+    written: list[Any] = [None]
+
+    def sink(run: Any) -> None:
+        if to_stdout:
+            sys.stdout.flush()
+            stream = getattr(sys.stdout, "buffer", None) or _TextAsBytes(sys.stdout)
+            written[0] = stream.write
+            run()
+            stream.flush()
+            return
+        assert output is not None
+        if resume:
+            from .commands._chunk_run import AppendSink, resume_point
+
+            keep, done, known = resume_point(output) if output.exists() else (0, set(), {})
+            written.extend([done, known])
+            app = AppendSink(output, keep)
+            written[0] = app.write
+            try:
+                run()
+            finally:
+                app.close()
+            return
+        if out_format == "parquet":
+            from .errors import MissingDependencyError
+
+            try:
+                pw = ParquetWriter(output)
+            except MissingDependencyError as exc:
+                raise click.UsageError(str(exc)) from exc
+            with pw:
+                written[0] = pw.write
+                run()
+                if written[-1] == "empty":
+                    raise _NothingWritten()
+            return
+        with atomic_writer(output) as fh:
+            written[0] = fh.buffer.write
+            run()
+            if written[-1] == "empty":  # every input failed: leave a previous file as it was
+                raise _NothingWritten()
+
+    return sink, written
+
+
+def _chunk_files(
+    chunker: Any,
+    client: Any,
+    model: str | None,
+    inputs: list[Any],
+    encoding: str | None,
+    fmt: str,
+    workers: int | None,
+    out_format: str,
+    written: list[Any],
+    failures: Any,
+    stats: _Stats,
+    counts: dict[str, int],
+    show: bool,
+) -> None:
+    """Read, chunk and write every input through :func:`chunkwise.corpus.ordered_map`, in
+    input order; failures reported and skipped; the progress bar counts bytes and files."""
+    import functools
+
+    from tqdm import tqdm
+
+    from .commands import _chunk_run as run_
+    from .commands._options import loader_options_of
+    from .corpus import _Job, config_key, default_workers, ordered_map
+
+    done, known = (written[1], written[2]) if len(written) >= 3 else (set(), {})
+    job = _Job(
+        chunker=chunker,
+        reader=functools.partial(run_.read_item, encoding=encoding, fmt=fmt, options=loader_options_of()),
+        config=config_key(chunker, *(("contextualize", model) if model else ())),
+        render=run_.render_records if out_format == "parquet" else run_.render_jsonl,
+        after=functools.partial(run_.situate, client=client) if model else None,
+        describe=functools.partial(run_.describe, encoding=encoding),
+        done=frozenset(done),
+        known=dict(known),
+    )
+    n = 1 if client is not None else (workers or default_workers())
+    n = max(1, min(n, len(inputs)))
+
+    def size(inp: Any) -> int:
+        try:
+            return os.path.getsize(inp.path) if inp.path is not None else 0
+        except OSError:
+            return 0
+
+    sizes = [size(i) for i in inputs]
+    items = ((inp, sys.stdin.buffer.read() if inp.path is None else None) for inp in inputs)
+    write = written[0]
+    bar = tqdm(total=sum(sizes), unit="B", unit_scale=True, desc="chunking", disable=not show, file=sys.stderr)
+    try:
+        for k, out in enumerate(ordered_map(job, items, n)):
+            bar.update(sizes[k])
+            bar.set_postfix_str(f"{k + 1}/{len(inputs)} files", refresh=False)
+            if out.failure is not None:
+                failures.add(out.failure)
+            elif out.skipped:
+                counts["resumed"] += 1
+            elif out.changed:
+                failures.add(run_.changed(out.item[0].name))
+            else:
+                write(out.payload)
+                counts["docs"] += 1
+                counts["nbytes"] += out.text_bytes
+                for s in out.sizes:
+                    stats.add(s)
+    finally:
+        bar.close()
+    if counts["docs"] == 0 and failures:
+        written.append("empty")
 
 
 def _dry_run(
