@@ -20,6 +20,7 @@ from .chunkers.hierarchical import HierarchicalChunker
 from .chunkers.recursive import RecursiveChunker
 from .chunkers.sentence import SentenceChunker
 from .chunkers.structure import MarkdownChunker, SectionsChunker
+from .corpus import chunk_corpus
 from .embeddings import embed_chunks as embed
 from .errors import ChunkwiseError, ConfigError, LoadError, MissingDependencyError, OversizeError, UnsupportedFormatError
 from .evaluation import evaluate
@@ -56,6 +57,7 @@ __all__ = [
     "WordSizer",
     "__version__",
     "chunk",
+    "chunk_corpus",
     "embed",
     "evaluate",
     "get_sizer",

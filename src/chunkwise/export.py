@@ -1,4 +1,4 @@
-"""Writing chunks out: JSON lines, written atomically."""
+"""Writing chunks out: JSON lines and Parquet (extra ``parquet``), written atomically."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import IO, Any
 from .loaders.base import json_safe
 from .types import Chunk, Document
 
-__all__ = ["atomic_writer", "chunk_record", "dumps", "jsonable", "write_jsonl"]
+__all__ = ["PARQUET_COLUMNS", "ParquetWriter", "atomic_writer", "chunk_record", "dumps", "jsonable", "write_jsonl"]
 
 
 def chunk_record(chunk: Chunk, document: Document) -> dict[str, Any]:
@@ -103,3 +103,138 @@ jsonable = json_safe
 """A JSON value for any value: :func:`chunkwise.loaders.json_safe` (dates and times in ISO
 8601, NaN and infinities as strings, bytes as base64, sets as sorted lists, arrays by
 ``tolist()``, anything else as its ``str``)."""
+
+
+PARQUET_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("header_path", "list<string>"),
+    ("page_number", "int64"),
+    ("page_end", "int64"),
+    ("language", "string"),
+    ("boundary", "string"),
+    ("prev_id", "string"),
+    ("next_id", "string"),
+    ("level", "int64"),
+    ("parent_id", "string"),
+)
+"""The metadata keys that also get a column of their own in Parquet (null where a chunk
+has none, or a value of another type); the whole metadata is in the ``metadata`` column."""
+
+_RECORD_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("id", "string"),
+    ("document_id", "string"),
+    ("source", "string"),
+    ("index", "int64"),
+    ("start_index", "int64"),
+    ("end_index", "int64"),
+    ("size", "int64"),
+    ("unit", "string"),
+    ("text", "string"),
+    ("context", "string"),
+    ("content_id", "string"),
+)
+
+
+def _arrow_type(pa: Any, name: str) -> Any:
+    return pa.list_(pa.string()) if name == "list<string>" else getattr(pa, name)()
+
+
+def _cell(value: Any, kind: str) -> Any:
+    """``value`` if it has the column's type, else None (bools are not integers here)."""
+    if kind == "list<string>":
+        return list(value) if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value) else None
+    if kind == "int64":
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return value if isinstance(value, str) else None
+
+
+class ParquetWriter:
+    """Chunk records (:func:`chunk_record`, and a ``content_id``) to a Parquet file, in row
+    groups of ``row_group_size`` rows as they come (memory: one row group), written to a
+    temporary file renamed over ``path`` by :meth:`close` -- :meth:`abort` (or an error in a
+    ``with`` block) leaves any previous file as it was.
+
+    Columns: one per record field (``id``, ``document_id``, ``source``, ``index``,
+    ``start_index``, ``end_index``, ``size``, ``unit``, ``text``, ``context``,
+    ``content_id``), ``metadata`` as a JSON string (:func:`dumps`), then the common
+    metadata keys of :data:`PARQUET_COLUMNS` as their own columns.
+
+    Raises:
+        MissingDependencyError: pyarrow is not installed (``pip install 'chunkwise[parquet]'``).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], row_group_size: int = 10_000) -> None:
+        from .errors import MissingDependencyError
+
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError as exc:
+            raise MissingDependencyError(
+                "writing Parquet needs pyarrow: pip install 'chunkwise[parquet]'"
+            ) from exc
+        self._pa = pa
+        fields = [(n, _arrow_type(pa, k)) for n, k in _RECORD_COLUMNS]
+        fields.append(("metadata", pa.string()))
+        fields += [(n, _arrow_type(pa, k)) for n, k in PARQUET_COLUMNS]
+        self.schema = pa.schema(fields)
+        self._target = Path(path)
+        self._target.parent.mkdir(parents=True, exist_ok=True)
+        fd, self._tmp = tempfile.mkstemp(prefix=f".{self._target.name}.", suffix=".tmp", dir=self._target.parent)
+        os.close(fd)
+        self._writer = pq.ParquetWriter(self._tmp, self.schema)
+        self._rows: list[dict[str, Any]] = []
+        self._size = row_group_size
+        self.rows = 0
+
+    def write(self, records: Iterable[dict[str, Any]]) -> None:
+        """Buffer ``records``; a full row group is written out."""
+        for r in records:
+            meta = r.get("metadata") or {}
+            row = {n: r.get(n) for n, _ in _RECORD_COLUMNS}
+            row["metadata"] = dumps(meta)
+            for n, kind in PARQUET_COLUMNS:
+                row[n] = _cell(meta.get(n), kind)
+            self._rows.append(row)
+            if len(self._rows) >= self._size:
+                self._flush()
+
+    def _flush(self) -> None:
+        if self._rows:
+            self._writer.write_table(self._pa.Table.from_pylist(self._rows, schema=self.schema))
+            self.rows += len(self._rows)
+            self._rows = []
+
+    def close(self) -> None:
+        """Write the last row group, close the file and rename it over ``path``."""
+        try:
+            self._flush()
+            self._writer.close()
+            with open(self._tmp, "rb") as fh:
+                os.fsync(fh.fileno())
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self._tmp, 0o666 & ~umask)
+            os.replace(self._tmp, self._target)
+        except BaseException:
+            self.abort()
+            raise
+
+    def abort(self) -> None:
+        """Drop what was written; any previous file at ``path`` stays."""
+        try:
+            self._writer.close()
+        except Exception:  # noqa: BLE001 - already closed or broken: the file goes anyway
+            pass
+        try:
+            os.unlink(self._tmp)
+        except FileNotFoundError:
+            pass
+
+    def __enter__(self) -> ParquetWriter:
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()

@@ -1,0 +1,179 @@
+"""The parts of ``chunkwise chunk`` around the pool of :mod:`chunkwise.corpus`: reading an
+input in a worker, describing its failure, the output format, and ``--resume``.
+
+Resume protocol (JSON lines only): the output is appended to in place, one document's
+lines in one write, flushed after each document and fsynced every second and at the end.
+A run killed at any moment leaves a file whose complete lines are valid records; the last
+document may be cut short (a partial last line, or some of its lines only). ``--resume``
+reads the file, cuts it back to the end of the last complete line and then drops the last
+document's lines (it may be incomplete; it is chunked again), fsyncs, and appends the
+documents whose content id is not in the file, in input order: the file then equals an
+uninterrupted run's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import IO, Any
+
+import click
+
+from ..corpus import CONTENT_ID_KEY
+from ._inputs import STDIN_SOURCE, Input, Skipped, classify
+
+__all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "describe", "output_format", "read_item", "render_jsonl",
+           "render_records", "resume_point"]
+
+OUTPUT_FORMATS = ("jsonl", "parquet")
+SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
+"""Output suffixes and their format; a file without a suffix (or ``-``) is JSON lines."""
+
+
+def output_format(output: Path | None, given: str | None) -> str:
+    """The format to write: ``given`` (``--output-format``), else by ``output``'s suffix.
+
+    Raises:
+        click.UsageError: an unknown suffix without ``--output-format``, or Parquet to
+            standard output.
+    """
+    to_stdout = output is None or str(output) == "-"
+    if given is not None:
+        fmt = given
+    elif to_stdout or not output.suffix:  # type: ignore[union-attr]
+        fmt = "jsonl"
+    else:
+        suffix = output.suffix.lower()  # type: ignore[union-attr]
+        if suffix not in SUFFIXES:
+            known = ", ".join(SUFFIXES)
+            raise click.UsageError(
+                f"cannot tell the output format of {output}: supported formats are jsonl and parquet "
+                f"(suffixes {known}); rename the file or give --output-format jsonl|parquet"
+            )
+        fmt = SUFFIXES[suffix]
+    if fmt == "parquet" and to_stdout:
+        raise click.UsageError("Parquet is written to a file: give -o FILE.parquet")
+    return fmt
+
+
+def read_item(item: tuple[Input, bytes | None], encoding: str | None, fmt: str, options: dict[str, Any]) -> Any:
+    """The document of ``(input, standard input's bytes or None)`` -- in a worker process,
+    so the loader options come as an argument (no click context there)."""
+    from ..loaders import load, parse
+
+    inp, data = item
+    if data is not None or inp.path is None:
+        return parse(data or b"", fmt, source=STDIN_SOURCE, encoding=encoding, **options)
+    if inp.found is not None:
+        return load(inp.found, encoding=encoding, **options)
+    return load(inp.path, root=inp.root, encoding=encoding, **options)
+
+
+def describe(exc: BaseException, item: tuple[Input, Any], stage: str, encoding: str | None = None) -> Skipped:
+    """:func:`classify` in the worker (the exception's chain does not cross processes)."""
+    return classify(exc, item[0], stage, encoding if stage == "read" else None)
+
+
+def _record(chunk: Any, doc: Any, cid: str) -> dict[str, Any]:
+    from ..export import chunk_record
+
+    rec = chunk_record(chunk, doc)
+    rec[CONTENT_ID_KEY] = cid
+    return rec
+
+
+def render_jsonl(chunks: list[Any], doc: Any, cid: str) -> bytes:
+    """A document's lines, serialised whole before any is written."""
+    from ..export import dumps
+
+    return "".join(dumps(_record(c, doc, cid)) + "\n" for c in chunks).encode("utf-8")
+
+
+def render_records(chunks: list[Any], doc: Any, cid: str) -> list[dict[str, Any]]:
+    """A document's records (Parquet rows); JSON-safety is checked here, in the worker."""
+    from ..export import dumps
+
+    records = [_record(c, doc, cid) for c in chunks]
+    for r in records:
+        dumps(r["metadata"])  # a value that cannot be written fails this document alone
+    return records
+
+
+def situate(chunks: list[Any], doc: Any, client: Any) -> list[Any]:
+    from ..llm import contextualize
+
+    return contextualize(chunks, doc, client)
+
+
+def resume_point(path: Path) -> tuple[int, set[str], dict[str, str]]:
+    """Where to append to a JSON lines output: the byte offset to cut it to, the content ids
+    kept and their document ids (``document id -> content id``). See the module's protocol.
+
+    Raises:
+        click.UsageError: a complete line that is not a record of ``chunkwise chunk`` with
+            a content id (the file is not an output of this command, or was edited).
+    """
+    done: set[str] = set()
+    known: dict[str, str] = {}
+    last_cid: str | None = None
+    last_did = ""
+    last_start = 0
+    pos = 0
+    with open(path, "rb") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.endswith(b"\n"):
+                break  # cut short by a kill: dropped
+            try:
+                rec = json.loads(line)
+                cid, did = rec[CONTENT_ID_KEY], rec["document_id"]
+            except (ValueError, KeyError, TypeError):
+                raise click.UsageError(
+                    f"{path} line {n} is not a record of chunkwise chunk with a {CONTENT_ID_KEY}; "
+                    "run without --resume to replace the file"
+                ) from None
+            if cid != last_cid:
+                if last_cid is not None:
+                    done.add(last_cid)
+                    known[last_did] = last_cid
+                last_cid, last_did, last_start = cid, did, pos
+            pos += len(line)
+    keep = last_start if last_cid is not None else 0  # the last document is chunked again
+    return keep, done, known
+
+
+class AppendSink:
+    """The output of a ``--resume`` run: cut back to ``keep`` bytes, then appended to, one
+    document per write, fsynced every ``sync_every`` seconds and on close."""
+
+    def __init__(self, path: Path, keep: int, sync_every: float = 1.0) -> None:
+        self._fh: IO[bytes] = open(path, "ab")  # noqa: SIM115 - closed by close()
+        self._fh.truncate(keep)
+        self._fh.seek(keep)
+        os.fsync(self._fh.fileno())
+        self._every = sync_every
+        self._last = time.monotonic()
+
+    def write(self, payload: bytes) -> None:
+        self._fh.write(payload)
+        self._fh.flush()
+        now = time.monotonic()
+        if now - self._last >= self._every:
+            os.fsync(self._fh.fileno())
+            self._last = now
+
+    def close(self) -> None:
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        self._fh.close()
+
+
+def changed(name: str) -> Skipped:
+    """A document the output already holds, chunked from another text or configuration."""
+    return Skipped(
+        name,
+        "changed",
+        "the output holds this document chunked from another text or configuration",
+        "run without --resume to write the output afresh",
+    )

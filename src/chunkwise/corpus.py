@@ -1,0 +1,326 @@
+"""Chunking a corpus: many files, in parallel, streamed in input order, resumable.
+
+* :func:`chunk_corpus` -- the Python API: chunks of every file under the paths given,
+  yielded lazily, in the order of the files (the order of ``--workers 1``), whatever the
+  number of worker processes.
+* :func:`ordered_map` -- the pool under it (and under ``chunkwise chunk --workers N``): a
+  :class:`concurrent.futures.ProcessPoolExecutor` with a bounded window of documents in
+  flight (``4 x workers``); results come back in submission order. Memory is bounded by the
+  window, never by the corpus: no list of chunks or texts is kept.
+* :func:`content_id` / :func:`config_key` -- what ``--resume`` recognises a document by.
+
+Content ids: ``content_id = blake2b(config_key(chunker) + "\\0" + document.text)`` (16 hex
+digits), where the configuration key is the chunker's ``repr`` (a frozen dataclass: its
+strategy and every parameter; memory addresses removed) plus any step after chunking
+(``--contextualize`` and its model). The same text chunked the same way has the same
+content id in any run; a changed text or configuration changes it.
+
+The pool forks on POSIX (the chunker and the reader reach the workers once, through the
+initializer) and spawns elsewhere; ``workers=1`` runs in the calling process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .types import Chunk, Document
+
+__all__ = [
+    "CONTENT_ID_KEY",
+    "Outcome",
+    "chunk_corpus",
+    "config_key",
+    "content_id",
+    "default_workers",
+    "ordered_map",
+]
+
+log = logging.getLogger("chunkwise")
+
+CONTENT_ID_KEY = "content_id"
+"""The key of the content id in an output record."""
+
+WINDOW_PER_WORKER = 4
+"""Documents in flight per worker process (queued or being chunked)."""
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def default_workers() -> int:
+    """The CPUs this process may run on (``os.sched_getaffinity`` where there is one, else
+    ``os.cpu_count()``), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def config_key(chunker: Any, *extra: Any) -> str:
+    """The chunking configuration as text: ``repr(chunker)`` (every parameter of a frozen
+    chunker) without memory addresses, then ``extra`` (steps after chunking), ``|``-joined."""
+    return "|".join(_ADDRESS.sub("", repr(x)) for x in (chunker, *extra))
+
+
+def content_id(text: str, config: str) -> str:
+    """16 hex digits of BLAKE2b over ``config``, a NUL and ``text`` (UTF-8, lone surrogates
+    kept): the same document text chunked with the same configuration, the same id.
+
+    Example:
+        >>> content_id("hello", "k") == content_id("hello", "k") != content_id("hello", "k2")
+        True
+    """
+    h = hashlib.blake2b(digest_size=8)
+    h.update(config.encode("utf-8", "surrogatepass"))
+    h.update(b"\0")
+    h.update(text.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+# -- the worker ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every worker needs, sent once (pickled) through the pool's initializer."""
+
+    chunker: Any
+    reader: Callable[[Any], Document]
+    """item -> Document (may raise: reported through ``describe``)."""
+    config: str
+    render: Callable[[list[Chunk], Document, str], Any] | None = None
+    """(chunks, document, content id) -> the payload returned instead of the chunks."""
+    after: Callable[[list[Chunk], Document], list[Chunk]] | None = None
+    """A step after chunking (contextualize), or None."""
+    describe: Callable[[BaseException, Any, str], Any] | None = None
+    """(exception, item, stage) -> a picklable description of a failure; None: the exception."""
+    done: frozenset[str] = frozenset()
+    """Content ids already written (``--resume``): those documents are skipped."""
+    known: dict[str, str] = field(default_factory=dict)
+    """document id -> content id of the documents already written (``--resume``)."""
+
+
+@dataclass
+class Outcome:
+    """What became of one input.
+
+    ``failure`` set: it failed at ``stage`` (``read``, ``chunk``, ``write``), nothing else
+    is set. ``skipped``: its content id was already in the output. ``changed``: the output
+    holds this document id with another content id. Otherwise ``chunks`` (or ``payload``,
+    when the job renders) and ``sizes`` (each chunk's size) are set.
+    """
+
+    item: Any
+    document_id: str | None = None
+    content_id: str | None = None
+    chunks: list[Chunk] | None = None
+    payload: Any = None
+    sizes: list[int] = field(default_factory=list)
+    text_bytes: int = 0
+    skipped: bool = False
+    changed: bool = False
+    stage: str = ""
+    failure: Any = None
+
+
+_JOB: _Job | None = None
+
+
+def _init(job: _Job) -> None:
+    """A worker's start: its job; Ctrl-C and SIGTERM are the parent's to handle (it stops
+    the pool), so the worker ignores SIGINT and dies plainly on SIGTERM."""
+    global _JOB
+    _JOB = job
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _fail(job: _Job, exc: BaseException, item: Any, stage: str) -> Outcome:
+    if job.describe is not None:
+        return Outcome(item, stage=stage, failure=job.describe(exc, item, stage))
+    try:  # the exception crosses the process boundary as itself when it pickles
+        import pickle
+
+        pickle.loads(pickle.dumps(exc))
+        failure: Any = exc
+    except Exception:  # noqa: BLE001 - an exception that does not pickle: its text
+        failure = RuntimeError(f"{type(exc).__name__}: {exc}")
+    return Outcome(item, stage=stage, failure=failure)
+
+
+def _work(item: Any) -> Outcome:
+    """Read, chunk and render one input with the worker's job; every failure is caught
+    and described (never raised), so that one bad file stops nothing."""
+    job = _JOB
+    assert job is not None, "the worker was not initialised"
+    try:
+        doc = job.reader(item)
+    except Exception as exc:  # noqa: BLE001 - reported by the caller, then skipped
+        return _fail(job, exc, item, "read")
+    cid = content_id(doc.text, job.config)
+    if cid in job.done:
+        return Outcome(item, doc.id, cid, skipped=True)
+    if doc.id in job.known:
+        return Outcome(item, doc.id, cid, changed=True)
+    try:
+        chunks = job.chunker.chunk(doc)
+        if job.after is not None:
+            chunks = job.after(chunks, doc)
+    except Exception as exc:  # noqa: BLE001
+        return _fail(job, exc, item, "chunk")
+    out = Outcome(item, doc.id, cid, sizes=[c.size for c in chunks])
+    out.text_bytes = len(doc.text.encode("utf-8", "surrogatepass"))
+    if job.render is None:
+        out.chunks = list(chunks)
+        return out
+    try:
+        out.payload = job.render(chunks, doc, cid)
+    except Exception as exc:  # noqa: BLE001
+        return _fail(job, exc, item, "write")
+    return out
+
+
+# -- the pool --------------------------------------------------------------------------
+
+
+def _context() -> Any:
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods and sys.platform != "darwin" else "spawn")
+
+
+def ordered_map(job: _Job, items: Iterable[Any], workers: int = 1, window: int | None = None) -> Iterator[Outcome]:
+    """:func:`_work` over ``items`` with ``job``, in the order of ``items``.
+
+    ``workers == 1``: in this process, one item at a time. Otherwise a process pool with at
+    most ``window`` (default ``4 x workers``) items submitted and not yet yielded: the
+    items are consumed lazily, so memory stays bounded by the window whatever the corpus.
+    Closing the generator (or an interrupt) cancels what is queued and waits for the
+    documents being chunked.
+    """
+    if workers <= 1:
+        global _JOB
+        previous = _JOB
+        _JOB = job
+        try:
+            for item in items:
+                yield _work(item)
+        finally:
+            _JOB = previous
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    window = max(workers, window or WINDOW_PER_WORKER * workers)
+    pool = ProcessPoolExecutor(workers, mp_context=_context(), initializer=_init, initargs=(job,))
+    try:
+        pending: deque[Any] = deque()
+        source = iter(items)
+        for item in source:
+            pending.append(pool.submit(_work, item))
+            if len(pending) >= window:
+                break
+        while pending:
+            result = pending.popleft().result()
+            for item in source:  # one in, one out: the window stays full
+                pending.append(pool.submit(_work, item))
+                break
+            yield result
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+# -- the Python API --------------------------------------------------------------------
+
+
+def _load_found(item: Any, encoding: str | None = None, options: dict[str, Any] | None = None) -> Document:
+    from .loaders import load
+
+    return load(item, encoding=encoding, **(options or {}))
+
+
+def chunk_corpus(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    strategy: str = "recursive",
+    *,
+    chunker: Any = None,
+    workers: int | None = None,
+    include: Iterable[str] | None = None,
+    exclude: Iterable[str] | None = None,
+    root: str | os.PathLike[str] | None = None,
+    encoding: str | None = None,
+    errors: str = "raise",
+    **params: Any,
+) -> Iterator[Chunk]:
+    """The chunks of every file under ``paths``, yielded lazily, file after file in the
+    order :func:`chunkwise.loaders.find_files` finds them (folders recursively, sorted),
+    each file's chunks in document order -- the same sequence for any ``workers``.
+
+    Args:
+        paths: files and folders.
+        strategy, **params: the chunker, as :func:`chunkwise.make_chunker` makes it
+            (``chunk_size``, ``chunk_overlap``, ``unit``, ...); or ``chunker``: one made
+            already (it must pickle).
+        workers: processes that load and chunk (default: the CPUs available; 1: this
+            process). At most ``4 x workers`` documents are in flight at once.
+        include, exclude, root: as :func:`~chunkwise.loaders.find_files`.
+        encoding: a codec instead of detecting one.
+        errors: ``"raise"``: the first file that cannot be read or chunked raises its
+            error (the files before it were yielded); ``"skip"``: it is logged (logger
+            ``chunkwise``, warning) and skipped.
+
+    Raises:
+        ConfigError: an invalid parameter or ``errors`` value (before any file is read).
+        LoadError, ...: with ``errors="raise"``, the error of a file that failed.
+
+    Example:
+        >>> import chunkwise, tempfile, pathlib
+        >>> d = pathlib.Path(tempfile.mkdtemp())
+        >>> _ = (d / "a.txt").write_text("One. Two. Three."); _ = (d / "b.txt").write_text("Four.")
+        >>> [c.text for c in chunkwise.chunk_corpus(d, chunk_size=10, workers=1)]
+        ['One. Two.', 'Three.', 'Four.']
+    """
+    from .api import make_chunker
+    from .errors import ConfigError
+    from .loaders import find_files
+
+    if errors not in ("raise", "skip"):
+        raise ConfigError(f"errors={errors!r}: use 'raise' or 'skip'")
+    if workers is not None and (not isinstance(workers, int) or workers < 1):
+        raise ConfigError(f"workers={workers!r}: give a whole number of processes, 1 or more (or None: the CPUs)")
+    if chunker is None:
+        chunker = make_chunker(strategy, **params)
+    elif params:
+        raise ConfigError(f"give either chunker= or parameters ({', '.join(sorted(params))}), not both")
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    found = (
+        f
+        for f in find_files(
+            list(paths),
+            include=list(include) if include else None,
+            exclude=list(exclude) if exclude else None,
+            root=root,
+        )
+    )
+    import functools
+
+    job = _Job(chunker=chunker, reader=functools.partial(_load_found, encoding=encoding), config=config_key(chunker))
+    n = workers or default_workers()
+    for out in ordered_map(job, found, n):
+        if out.failure is not None:
+            if errors == "raise":
+                raise out.failure
+            log.warning("skipped %s (%s): %s", os.fspath(out.item), out.stage, out.failure)
+            continue
+        yield from out.chunks or ()

@@ -1,0 +1,267 @@
+"""Corpus runs: ``--workers`` (byte-identical to one process), ``--resume`` (after a killed
+run, and on a file cut at any byte), Parquet (round trip against JSON lines), the output
+format by suffix, and :func:`chunkwise.chunk_corpus`."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import types
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import chunkwise
+from chunkwise.cli import cli
+from chunkwise.corpus import _Job, config_key, ordered_map
+
+WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron".split()
+
+
+def _text(i: int, paragraphs: int = 12) -> str:
+    import random
+
+    r = random.Random(i)
+    paras = []
+    for _ in range(paragraphs):
+        sentences = [" ".join(r.choice(WORDS) for _ in range(r.randint(4, 14))).capitalize() for _ in range(r.randint(1, 5))]
+        paras.append(". ".join(sentences) + ".")
+    return "\n\n".join(paras)
+
+
+@pytest.fixture()
+def mixed(tmp_path: Path) -> Path:
+    """A folder of every common text format, with one undecodable file among them."""
+    root = tmp_path / "docs"
+    (root / "sub").mkdir(parents=True)
+    for i in range(6):
+        (root / f"t{i}.txt").write_text(_text(i), encoding="utf-8")
+    (root / "sub" / "guide.md").write_text("# Guide\n\n## Install\n\n" + _text(7) + "\n\n## Use\n\n" + _text(8), encoding="utf-8")
+    (root / "sub" / "page.html").write_text("<h1>Page</h1><p>" + _text(9).replace("\n\n", "</p><p>") + "</p>", encoding="utf-8")
+    (root / "sub" / "table.csv").write_text("name,value\n" + "".join(f"row{i},{i * i}\n" for i in range(40)), encoding="utf-8")
+    (root / "sub" / "bad.txt").write_bytes(b"\xff\xfe not utf-8 \x80\x81")
+    return root
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["chunk", *args])
+    return result.exit_code, result.output
+
+
+def test_two_workers_write_the_same_bytes_as_one_and_report_the_bad_file(mixed: Path, tmp_path: Path) -> None:
+    outs, logs = [], []
+    for workers in ("1", "2"):
+        out = tmp_path / f"w{workers}.jsonl"
+        code, log = _run(str(mixed), "-u", "chars", "-n", "120", "--workers", workers, "--no-progress", "-o", str(out))
+        assert code == 1, log  # the bad file is reported and skipped
+        outs.append(out.read_bytes())
+        logs.append([line for line in log.splitlines() if line.startswith("skipped")])
+    assert outs[0] == outs[1]
+    assert logs[0] == logs[1] and any("bad.txt" in line and "not valid UTF-8" in line for line in logs[1])
+    records = [json.loads(line) for line in outs[1].decode().splitlines()]
+    sources = list(dict.fromkeys(r["source"] for r in records))
+    assert len(sources) == 9 and not any(s.endswith("bad.txt") for s in sources)
+    assert all(len(r["content_id"]) == 16 for r in records)
+    # every document's text is covered by its chunks, in order (nothing lost, nothing reordered)
+    by_doc: dict[str, list[dict]] = {}
+    for r in records:
+        by_doc.setdefault(r["document_id"], []).append(r)
+    for rs in by_doc.values():
+        assert [r["index"] for r in rs] == list(range(len(rs)))
+        assert all(a["end_index"] <= b["start_index"] for a, b in zip(rs, rs[1:]))
+
+
+def test_one_bad_file_among_good_ones_with_two_workers(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    for i in range(5):
+        (root / f"{i}.txt").write_text(_text(i), encoding="utf-8")
+    (root / "2b.docx").write_bytes(b"PK\x03\x04 not really a zip")
+    out = tmp_path / "out.jsonl"
+    code, log = _run(str(root), "-u", "chars", "-n", "200", "-j", "2", "--no-progress", "-o", str(out))
+    assert code == 1
+    assert "skipped" in log and "2b.docx" in log and "5 documents" in log
+    sources = list(dict.fromkeys(json.loads(line)["source"] for line in out.read_text().splitlines()))
+    assert [Path(s).name for s in sources] == ["0.txt", "1.txt", "2.txt", "3.txt", "4.txt"]
+
+
+def _cli_command() -> list[str]:
+    script = Path(sys.executable).with_name("chunkwise")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "chunkwise.cli"]
+
+
+def test_resume_after_a_killed_run_completes_it_without_duplicates(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    for i in range(500):
+        (root / f"f{i:04d}.txt").write_text(_text(i, 24), encoding="utf-8")
+    args = [str(root), "-u", "chars", "-n", "150", "-j", "2", "--no-progress"]
+    whole = tmp_path / "whole.jsonl"
+    subprocess.run([*_cli_command(), "chunk", *args, "-o", str(whole)], check=True, capture_output=True)
+    part = tmp_path / "part.jsonl"
+    proc = subprocess.Popen(
+        [*_cli_command(), "chunk", *args, "--resume", "-o", str(part)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 120
+    while (not part.exists() or part.stat().st_size < 20_000) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    killed = proc.poll() is None
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    size = part.stat().st_size
+    if killed:  # killed midway: part of the output only
+        assert 0 < size < whole.stat().st_size
+        assert proc.returncode == -signal.SIGKILL
+    result = subprocess.run([*_cli_command(), "chunk", *args, "--resume", "-o", str(part)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "documents already in the output" in result.stderr
+    assert part.read_bytes() == whole.read_bytes()
+    ids = [json.loads(line)["id"] for line in part.read_text().splitlines()]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("cut", [0, 1, 0.37, 0.5, 0.999, -1])
+def test_resume_repairs_a_file_cut_at_any_byte(mixed: Path, tmp_path: Path, cut: float) -> None:
+    """A kill can stop a write anywhere: mid-line, at a line's end, inside a document."""
+    args = [str(mixed), "-u", "chars", "-n", "100", "--no-progress"]
+    whole = tmp_path / "whole.jsonl"
+    assert _run(*args, "-o", str(whole))[0] == 1
+    data = whole.read_bytes()
+    at = len(data) if cut == -1 else int(len(data) * cut) if isinstance(cut, float) else cut
+    part = tmp_path / "part.jsonl"
+    part.write_bytes(data[:at])
+    code, log = _run(*args, "--resume", "-j", "2", "-o", str(part))
+    assert code == 1, log  # the bad file, again
+    assert part.read_bytes() == data
+
+
+def test_resume_refuses_what_it_cannot_append_to(mixed: Path, tmp_path: Path) -> None:
+    foreign = tmp_path / "foreign.jsonl"
+    foreign.write_text('{"id": "x"}\n')
+    code, log = _run(str(mixed), "--resume", "-o", str(foreign))
+    assert code == 2 and "line 1" in log and "without --resume" in log
+    assert foreign.read_text() == '{"id": "x"}\n'
+    code, log = _run(str(mixed), "--resume", "-o", str(tmp_path / "c.parquet"))
+    assert code == 2 and "JSON lines" in log
+    code, log = _run(str(mixed), "--resume")
+    assert code == 2 and "-o FILE.jsonl" in log
+
+
+def test_resume_with_another_configuration_reports_instead_of_duplicating(mixed: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    _run(str(mixed), "-u", "chars", "-n", "100", "--resume", "--no-progress", "-o", str(out))
+    before = out.read_bytes()
+    code, log = _run(str(mixed), "-u", "chars", "-n", "300", "--resume", "--no-progress", "-o", str(out))
+    assert code == 1 and "another text or configuration" in log and "without --resume" in log
+    # only the last document (cut back and chunked again) may differ; no document twice
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    spans = [(r["document_id"], r["start_index"]) for r in records]
+    assert len(spans) == len(set(spans))
+    assert len({r["content_id"] for r in records}) <= len({r["document_id"] for r in records}) + 1
+    assert out.read_bytes()[: len(before) // 2] == before[: len(before) // 2]
+
+
+def test_parquet_round_trip_equals_json_lines(mixed: Path, tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    args = [str(mixed), "-u", "chars", "-n", "80", "--no-progress"]
+    assert _run(*args, "-o", str(tmp_path / "c.jsonl"))[0] == 1
+    assert _run(*args, "-j", "2", "-o", str(tmp_path / "c.parquet"))[0] == 1
+    assert _run(*args, "--output-format", "parquet", "-o", str(tmp_path / "c.data"))[0] == 1
+    lines = [json.loads(line) for line in (tmp_path / "c.jsonl").read_text().splitlines()]
+    table = pq.read_table(tmp_path / "c.parquet")
+    assert table.num_rows == len(lines)
+    assert (tmp_path / "c.data").read_bytes() == (tmp_path / "c.parquet").read_bytes()
+    for row, line in zip(table.to_pylist(), lines):
+        assert json.loads(row["metadata"]) == line["metadata"]
+        assert {k: row[k] for k in line if k != "metadata"} == {k: v for k, v in line.items() if k != "metadata"}
+        assert row["header_path"] == line["metadata"].get("header_path")
+        assert row["boundary"] == line["metadata"]["boundary"]
+    assert any(row["header_path"] for row in table.to_pylist())
+    assert not list(tmp_path.glob(".c.parquet.*"))  # no temporary left
+
+
+def test_parquet_writer_streams_row_groups(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    from chunkwise.export import ParquetWriter, chunk_record
+
+    doc = chunkwise.Document(_text(3, 40), source="x.txt")
+    chunks = chunkwise.chunk(doc, chunk_size=60)
+    with ParquetWriter(tmp_path / "x.parquet", row_group_size=10) as w:
+        for c in chunks:
+            w.write([chunk_record(c, doc)])
+    meta = pq.ParquetFile(tmp_path / "x.parquet").metadata
+    assert meta.num_rows == len(chunks) and meta.num_row_groups == -(-len(chunks) // 10)
+    with pytest.raises(RuntimeError), ParquetWriter(tmp_path / "x.parquet") as w:
+        w.write([chunk_record(chunks[0], doc)])
+        raise RuntimeError("stop")
+    assert pq.ParquetFile(tmp_path / "x.parquet").metadata.num_rows == len(chunks)  # left as it was
+
+
+@pytest.mark.parametrize("name", ["x.csv", "x.txt", "chunks.parquet.bak"])
+def test_an_unknown_output_suffix_is_a_usage_error_naming_the_formats(mixed: Path, tmp_path: Path, name: str) -> None:
+    code, log = _run(str(mixed), "-o", str(tmp_path / name))
+    assert code == 2 and "jsonl" in log and "parquet" in log and "--output-format" in log
+    assert not (tmp_path / name).exists()
+    code, log = _run(str(mixed), "--output-format", "parquet")
+    assert code == 2 and "FILE.parquet" in log
+
+
+def test_chunk_corpus_yields_lazily_the_same_chunks_for_any_workers(mixed: Path) -> None:
+    (mixed / "sub" / "bad.txt").unlink()
+    gen = chunkwise.chunk_corpus(mixed, chunk_size=100, workers=2)
+    assert isinstance(gen, types.GeneratorType)
+    two = list(gen)
+    one = list(chunkwise.chunk_corpus(mixed, chunk_size=100, workers=1))
+    assert [c.to_dict() for c in two] == [c.to_dict() for c in one]
+    expected = []
+    for f in chunkwise.loaders.find_files([mixed]):
+        expected += chunkwise.chunk(chunkwise.load(f), chunk_size=100)
+    assert [c.to_dict() for c in one] == [c.to_dict() for c in expected]
+
+
+def test_chunk_corpus_errors_raise_or_skip(mixed: Path) -> None:
+    with pytest.raises(chunkwise.LoadError, match="bad.txt"):
+        list(chunkwise.chunk_corpus(mixed, chunk_size=100, workers=2, encoding="utf-8"))
+    kept = list(chunkwise.chunk_corpus(mixed, chunk_size=100, workers=2, encoding="utf-8", errors="skip"))
+    assert kept and not any(c.metadata.get("filename") == "bad.txt" for c in kept)
+    with pytest.raises(chunkwise.ConfigError, match="workers"):
+        list(chunkwise.chunk_corpus(mixed, workers=0))
+    with pytest.raises(chunkwise.ConfigError, match="errors"):
+        list(chunkwise.chunk_corpus(mixed, errors="ignore"))
+
+
+def _read_text(item: str) -> chunkwise.Document:
+    return chunkwise.Document(item)
+
+
+def test_the_pool_holds_a_bounded_window_of_documents() -> None:
+    """Memory is bounded by the window, not the corpus: items are pulled one per result."""
+    pulled = []
+
+    def items():
+        for i in range(200):
+            pulled.append(i)
+            yield _text(i, 2)
+
+    job = _Job(chunker=chunkwise.make_chunker("recursive", chunk_size=50), reader=_read_text, config="k")
+    results = ordered_map(job, items(), workers=2, window=6)
+    first = next(results)
+    assert first.chunks and len(pulled) <= 7
+    rest = list(results)
+    assert len(rest) == 199 and len(pulled) == 200
+    assert [c.text for c in rest[-1].chunks] == [c.text for c in chunkwise.chunk(_text(199, 2), chunk_size=50)]
+
+
+def test_content_ids_follow_text_and_configuration() -> None:
+    a = chunkwise.make_chunker("recursive", chunk_size=50)
+    b = chunkwise.make_chunker("recursive", chunk_size=60)
+    assert config_key(a) == config_key(chunkwise.make_chunker("recursive", chunk_size=50)) != config_key(b)
+    counted = chunkwise.make_chunker("recursive", chunk_size=50, unit="tokens", tokenizer=lambda t: len(t.split()))
+    assert " at 0x" in repr(counted) and "0x" not in config_key(counted)  # the same key in every run
