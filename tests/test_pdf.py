@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import pickle
 import re
+import shutil
 import sys
 from collections import Counter
 from pathlib import Path
@@ -251,8 +252,32 @@ def test_bytes_and_pages_options(docs) -> None:
             chunkwise.load(data, pages=bad)
 
 
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="the tesseract program is not installed")
+def test_ocr_reads_a_scanned_page() -> None:
+    pytest.importorskip("PIL")
+    doc = chunkwise.load(GENERATED / "scanned.pdf", ocr="true")
+    assert doc.metadata["ocr_pages"] == [1]
+    assert doc.text.startswith("# Scanned Report\n\n")  # the larger letters make a heading
+    assert "The pumps start at six every morning." in doc.text and "The tanks are full by eight." in doc.text
+    chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=200)
+    assert chunks[-1].metadata["header_path"] == ["Scanned Report"] and chunks[-1].metadata["page_number"] == 1
+    result = CliRunner().invoke(cli, ["chunk", str(GENERATED / "scanned.pdf"), "-u", "chars", "-L", "ocr=eng"])
+    assert result.exit_code == 0 and "The valves open at seven." in result.stdout
+
+
+def test_ocr_without_tesseract_says_how_to_install_it(monkeypatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(PdfError, match="tesseract program is not installed") as info:
+        chunkwise.load(GENERATED / "scanned.pdf", ocr=True)
+    assert "apt-get install tesseract-ocr" in info.value.fix and "chunkwise[ocr]" in info.value.fix
+    with pytest.raises(PdfError, match="-L ocr=true"):  # without ocr, the error says how to ask for it
+        chunkwise.load(GENERATED / "scanned.pdf")
+    with pytest.raises(ConfigError, match="ocr="):
+        chunkwise.load(GENERATED / "scanned.pdf", ocr="e!")
+
+
 def test_unknown_loader_options_are_refused_by_name() -> None:
-    with pytest.raises(ConfigError, match=r"no option 'colour'.*password, pages"):
+    with pytest.raises(ConfigError, match=r"no option 'colour'.*password, pages, ocr"):
         chunkwise.load(GENERATED / "two_columns.pdf", colour="red")
     with pytest.raises(ConfigError, match=r"markdown loader has no option 'password'"):
         chunkwise.load(b"# Title\n", format="markdown", password="x")

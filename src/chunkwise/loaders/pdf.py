@@ -15,7 +15,11 @@ Loader options (``chunkwise.load(path, password=...)``, ``chunkwise chunk -L KEY
 
 * ``password``: the password of an encrypted PDF;
 * ``pages``: the pages to read, ``"1-5,8"`` (1-based, inclusive; the page numbers of the
-  page map stay those of the file).
+  page map stay those of the file);
+* ``ocr``: ``true`` (or a Tesseract language, ``"eng+fra"``): a page without a text layer
+  is rendered at 300 dpi and read by the ``tesseract`` program (Debian's ``tesseract-ocr``;
+  Pillow from ``pip install 'chunkwise[ocr]'``); its words' boxes make the lines, so the
+  layout rules apply (font size: the height of the words).
 
 Errors name the file and the fix (a :class:`PdfError`, a
 :class:`~chunkwise.errors.ParseError` with a ``fix`` attribute): an empty file, a file that
@@ -126,14 +130,15 @@ class PdfLoader(Loader):
     the file says them, ``page_count`` (pages in the file), ``pages_read`` (when ``pages``
     chose some), ``pages_without_text`` (pages with no text layer), ``page_labels``
     (the page number printed on each page read, when any was found), ``page_furniture``
-    (running headers and footers removed), ``two_column_pages``.
+    (running headers and footers removed), ``two_column_pages``, ``ocr_pages`` (pages
+    whose text OCR read).
     """
 
     format: ClassVar[str] = "pdf"
     suffixes: ClassVar[tuple[str, ...]] = (".pdf",)
     mime_types: ClassVar[tuple[str, ...]] = ("application/pdf",)
     magic: ClassVar[tuple[bytes, ...]] = (b"%PDF-",)
-    options: ClassVar[tuple[str, ...]] = ("password", "pages")
+    options: ClassVar[tuple[str, ...]] = ("password", "pages", "ocr")
 
     def sniff(self, head: bytes) -> bool:
         return head.startswith(b"%PDF-")
@@ -216,11 +221,17 @@ class PdfLoader(Loader):
         numbers = parse_page_ranges(opts["pages"], count) if "pages" in opts else list(range(1, count + 1))
         pages: list[PdfPage] = []
         empty: list[int] = []
+        recognised: list[int] = []
+        language = _ocr_language(opts.get("ocr"))
         try:
             for number in numbers:
                 page = pdf[number - 1]
                 try:
                     read = _page_lines(page, number, pdfium.raw)
+                    if not read.lines and language:
+                        read = _ocr_page(page, number, language, name)
+                        if read.lines:
+                            recognised.append(number)
                 finally:
                     page.close()
                 if not read.lines:
@@ -238,7 +249,10 @@ class PdfLoader(Loader):
             which = "its pages have" if "pages" not in opts else "the pages asked for have"
             raise PdfError(
                 f"{name}: no text layer ({which} no text: scanned or image-only)",
-                f"add a text layer with an OCR tool first (ocrmypdf {name} out.pdf), {_EXCLUDE}",
+                "read it with OCR: -L ocr=true (ocr=True in Python; needs the tesseract program and "
+                f"pip install 'chunkwise[ocr]'), or add a text layer first (ocrmypdf), {_EXCLUDE}"
+                if not language
+                else f"OCR found no text either: check the scan, {_EXCLUDE}",
                 "no text layer",
             )
         layout = layout_pages(pages)
@@ -255,6 +269,8 @@ class PdfLoader(Loader):
             meta["pages_read"] = numbers
         if empty:
             meta["pages_without_text"] = empty
+        if recognised:
+            meta["ocr_pages"] = recognised
         if any(label is not None for label in layout.page_labels):
             meta["page_labels"] = list(layout.page_labels)
         if layout.furniture:
@@ -274,6 +290,87 @@ class PdfLoader(Loader):
             ConfigError: always.
         """
         raise ConfigError("a PDF is read from bytes or a file, not from a str: use chunkwise.load(path_or_bytes)")
+
+
+OCR_DPI = 300
+"""The resolution pages are rendered at for OCR (Tesseract reads best at about 300 dpi)."""
+
+
+def _ocr_language(value: Any) -> str | None:
+    """The Tesseract language of the ``ocr`` option: ``True``/``"true"``/``"1"`` -> ``"eng"``;
+    a language list (``"eng+fra"``) as it is; off -> None.
+
+    Raises:
+        ConfigError: a value that is neither.
+    """
+    if value is None or value is False or str(value).strip().lower() in ("", "0", "false", "no", "off"):
+        return None
+    if value is True or str(value).strip().lower() in ("1", "true", "yes", "on"):
+        return "eng"
+    text = str(value).strip()
+    if re.fullmatch(r"[A-Za-z_]{3,}(?:\+[A-Za-z_]{3,})*", text):
+        return text
+    raise ConfigError(f"ocr={value!r}: give ocr=true, or Tesseract languages such as 'eng' or 'eng+fra'")
+
+
+def _ocr_page(page: Any, number: int, language: str, name: str) -> PdfPage:
+    """A page's lines read by the ``tesseract`` program from the page rendered at
+    :data:`OCR_DPI` (its TSV output: words with boxes, grouped by line).
+
+    Raises:
+        PdfError: tesseract or Pillow is missing, or tesseract fails.
+    """
+    import shutil
+    import subprocess
+    import tempfile
+
+    program = shutil.which("tesseract")
+    if program is None:
+        raise PdfError(
+            f"{name}: OCR was asked for, but the tesseract program is not installed",
+            "install it (apt-get install tesseract-ocr, brew install tesseract) and pip install 'chunkwise[ocr]'",
+            "missing dependency",
+        )
+    try:
+        import PIL  # noqa: F401 - pypdfium2 renders to a Pillow image
+    except ImportError as exc:
+        raise MissingDependencyError("pillow", "ocr", "rendering PDF pages for OCR") from exc
+    width, height = page.get_size()
+    scale = OCR_DPI / 72
+    image = page.render(scale=scale).to_pil()
+    with tempfile.TemporaryDirectory() as tmp:
+        png = f"{tmp}/page.png"
+        image.save(png)
+        done = subprocess.run(
+            [program, png, "stdout", "-l", language, "tsv"], capture_output=True, text=True, timeout=300, check=False
+        )
+    if done.returncode != 0:
+        raise PdfError(
+            f"{name}: tesseract failed on page {number} ({done.stderr.strip().splitlines()[-1:] or ['no message']})",
+            f"check that the language data is installed (apt-get install tesseract-ocr-{language.split('+')[0]})",
+            "unreadable",
+        )
+    words: dict[tuple[str, ...], list[tuple[float, float, float, float, str]]] = {}
+    for row in done.stdout.splitlines()[1:]:
+        cols = row.split("\t")
+        if len(cols) < 12 or cols[0] != "5" or not cols[11].strip():
+            continue
+        left, top, w, h = (float(v) / scale for v in cols[6:10])
+        words.setdefault(tuple(cols[2:5]), []).append((left, top, left + w, top + h, cols[11].strip()))
+    lines = []
+    for found in words.values():
+        heights = sorted(b - t for _, t, _, b, _ in found)
+        lines.append(
+            PdfLine(
+                " ".join(text for *_, text in found),
+                min(x0 for x0, *_ in found),
+                max(x1 for _, _, x1, _, _ in found),
+                min(t for _, t, _, _, _ in found),
+                max(b for _, _, _, b, _ in found),
+                round(heights[len(heights) // 2], 1),
+            )
+        )
+    return PdfPage(number, width, height, tuple(sorted(lines, key=lambda ln: (ln.top, ln.x0))))
 
 
 def _fixed_pitch(textpage: Any, index: int, raw: Any) -> bool:

@@ -1,5 +1,5 @@
 """Writes the generated PDF edge cases of this folder (run from the repository root:
-``python tests/corpus/pdf/make_edge_cases.py``; needs reportlab, BSD licence).
+``python tests/corpus/pdf/make_edge_cases.py``; needs reportlab, BSD licence, and Pillow).
 
 * ``two_columns.pdf``: a title across the page, then two columns of numbered sentences;
 * ``two_columns_row_by_row.pdf``: two columns that the file writes line by line across
@@ -7,6 +7,7 @@
 * ``table_across_pages.pdf``: a heading, a paragraph and a 60-row table that runs onto a
   second page (its header row repeated), then a closing paragraph;
 * ``image_only.pdf``: two pages of drawings and no text (a scan's case);
+* ``scanned.pdf``: one page that is a picture of four lines of text (Pillow), for OCR;
 * ``encrypted.pdf``: one page of text, encrypted with the user password ``secret``;
 * ``truncated.pdf``: the first 30% of ``two_columns.pdf``;
 * ``empty.pdf``: zero bytes;
@@ -121,6 +122,26 @@ def image_only() -> bytes:
     return buf.getvalue()
 
 
+def scanned() -> bytes:
+    """A page that is only a picture of text (a scan's case, for OCR): drawn by Pillow."""
+    from PIL import Image, ImageDraw, ImageFont
+    from reportlab.lib.utils import ImageReader
+
+    image = Image.new("L", (1240, 1754), 255)  # A4 at 150 dots per inch
+    draw = ImageDraw.Draw(image)
+    draw.text((120, 150), "Scanned Report", fill=0, font=ImageFont.load_default(size=64))
+    body = ImageFont.load_default(size=32)
+    lines = ["The pumps start at six every morning.", "The valves open at seven.", "The tanks are full by eight."]
+    for k, line in enumerate(lines):
+        draw.text((120, 320 + 60 * k), line, fill=0, font=body)
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4, invariant=1)
+    c.drawImage(ImageReader(image), 0, 0, width=A4[0], height=A4[1])
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
 def encrypted() -> bytes:
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=A4, encrypt="secret", invariant=1)
@@ -139,6 +160,7 @@ def main() -> None:
         "two_columns_row_by_row.pdf": two_columns_row_by_row(),
         "table_across_pages.pdf": table_across_pages(),
         "image_only.pdf": image_only(),
+        "scanned.pdf": scanned(),
         "encrypted.pdf": encrypted(),
         "truncated.pdf": columns[: len(columns) * 3 // 10],
         "empty.pdf": b"",
