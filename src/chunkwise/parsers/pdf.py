@@ -42,6 +42,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..loaders._blocks import escape_line, pipe_table
+
 __all__ = ["PdfLayout", "PdfLine", "PdfPage", "layout_pages"]
 
 MAX_HEADING_CHARS = 120
@@ -56,7 +58,6 @@ _PAGE_NUMBER = re.compile(
 _EDGE_NUMBER = re.compile(r"^\s*(\d{1,5}|[ivxlcdm]{1,8})\s+\S|\S\s+(\d{1,5}|[ivxlcdm]{1,8})\s*$", re.IGNORECASE)
 _HYPHEN_END = re.compile(r"(?<=[^\W\d_])[-\u00ad\u0002\ufffe]$")
 _SOFT_END = re.compile(r"[\u00ad\u0002\ufffe]$")
-_MARKDOWN_START = re.compile(r"(#{1,6}(?:\s|$)|[=\-]{2,}\s*$|>)")
 _LEADERS = re.compile(r"(?:\.\s?){4,}\s*\S{0,8}\s*$")
 _NUMBERED = re.compile(r"(?:\d+\.)*\d+\.?\s|[A-Z]\.\d")
 _CAPTION = re.compile(r"(?:figure|fig\.|table|listing|example)\s*[\dA-Z][\w.-]*\s*[:.]", re.IGNORECASE)
@@ -212,10 +213,6 @@ def _columns(page: PdfPage, lines: list[PdfLine]) -> list[PdfLine] | None:
     return ordered
 
 
-def _cell(text: str) -> str:
-    return re.sub(r"\s+", " ", text.strip()).replace("|", "\\|")
-
-
 def _tables(page: PdfPage, lines: list[PdfLine]) -> tuple[list[PdfLine], set[int]]:
     """``lines`` with each table replaced by one line holding it as a Markdown pipe table
     (the first row its header), and the ``id()`` of those lines.
@@ -271,14 +268,13 @@ def _tables(page: PdfPage, lines: list[PdfLine]) -> tuple[list[PdfLine], set[int
             values = [""] * ncols
             for ln in row:
                 col = min(range(ncols), key=lambda c: abs(starts[c] - ln.x0))
-                values[col] = (values[col] + " " + _cell(ln.text)).strip()
+                values[col] = (values[col] + " " + ln.text).strip()
             grid.append(values)
-        md = ["| " + " | ".join(grid[0]) + " |", "|" + " --- |" * ncols]
-        md += ["| " + " | ".join(r) + " |" for r in grid[1:]]
+
         members = [ln for row in run for ln in row]
         first = min(members, key=lambda ln: lines.index(ln))
         table = PdfLine(
-            "\n".join(md),
+            pipe_table(grid),
             min(ln.x0 for ln in members),
             max(ln.x1 for ln in members),
             min(ln.top for ln in members),
@@ -403,9 +399,9 @@ def _page_levels(lines: Sequence[PdfLine], level_of: Callable[[PdfLine], int], w
 
 
 def _escape(text: str) -> str:
-    """A body line that Markdown would read as a heading, a setext underline or a quote,
-    with its first character escaped."""
-    return "\\" + text if _MARKDOWN_START.match(text) else text
+    """A body line that Markdown would read as the start of a block (a heading, a list
+    item, a quote, a code fence, a table), escaped (the loaders' one rule)."""
+    return escape_line(text)
 
 
 def layout_pages(pages: Sequence[PdfPage]) -> PdfLayout:
