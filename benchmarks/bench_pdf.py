@@ -96,7 +96,7 @@ def speed(files: list[Path], rounds: int) -> None:
             chunks[name] = sum(CONTENDERS[name](p) for p in files)
             times[name].append(time.perf_counter() - t)
     print(f"{len(files)} PDFs, {pages} pages, {rounds} interleaved rounds (median)")
-    print(f"| contender | seconds | pages/s | chunks | ratio to chunkwise (1000 chars) |")
+    print("| contender | seconds | pages/s | chunks | ratio to chunkwise (1000 chars) |")
     print("|---|---:|---:|---:|---:|")
     base = statistics.median(times[names[0]])
     for name in names:

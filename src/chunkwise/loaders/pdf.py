@@ -38,6 +38,7 @@ from typing import Any, ClassVar
 from ..errors import ConfigError, MissingDependencyError, ParseError
 from ..parsers.pdf import PdfLine, PdfPage, layout_pages
 from ..types import Document
+from ._pdf_ocr import ocr_language, ocr_page
 from .base import Loader, register_loader
 
 __all__ = ["PdfError", "PdfLoader", "parse_page_ranges"]
@@ -222,14 +223,14 @@ class PdfLoader(Loader):
         pages: list[PdfPage] = []
         empty: list[int] = []
         recognised: list[int] = []
-        language = _ocr_language(opts.get("ocr"))
+        language = ocr_language(opts.get("ocr"))
         try:
             for number in numbers:
                 page = pdf[number - 1]
                 try:
                     read = _page_lines(page, number, pdfium.raw)
                     if not read.lines and language:
-                        read = _ocr_page(page, number, language, name)
+                        read = ocr_page(page, number, language, name)
                         if read.lines:
                             recognised.append(number)
                 finally:
@@ -290,87 +291,6 @@ class PdfLoader(Loader):
             ConfigError: always.
         """
         raise ConfigError("a PDF is read from bytes or a file, not from a str: use chunkwise.load(path_or_bytes)")
-
-
-OCR_DPI = 300
-"""The resolution pages are rendered at for OCR (Tesseract reads best at about 300 dpi)."""
-
-
-def _ocr_language(value: Any) -> str | None:
-    """The Tesseract language of the ``ocr`` option: ``True``/``"true"``/``"1"`` -> ``"eng"``;
-    a language list (``"eng+fra"``) as it is; off -> None.
-
-    Raises:
-        ConfigError: a value that is neither.
-    """
-    if value is None or value is False or str(value).strip().lower() in ("", "0", "false", "no", "off"):
-        return None
-    if value is True or str(value).strip().lower() in ("1", "true", "yes", "on"):
-        return "eng"
-    text = str(value).strip()
-    if re.fullmatch(r"[A-Za-z_]{3,}(?:\+[A-Za-z_]{3,})*", text):
-        return text
-    raise ConfigError(f"ocr={value!r}: give ocr=true, or Tesseract languages such as 'eng' or 'eng+fra'")
-
-
-def _ocr_page(page: Any, number: int, language: str, name: str) -> PdfPage:
-    """A page's lines read by the ``tesseract`` program from the page rendered at
-    :data:`OCR_DPI` (its TSV output: words with boxes, grouped by line).
-
-    Raises:
-        PdfError: tesseract or Pillow is missing, or tesseract fails.
-    """
-    import shutil
-    import subprocess
-    import tempfile
-
-    program = shutil.which("tesseract")
-    if program is None:
-        raise PdfError(
-            f"{name}: OCR was asked for, but the tesseract program is not installed",
-            "install it (apt-get install tesseract-ocr, brew install tesseract) and pip install 'chunkwise[ocr]'",
-            "missing dependency",
-        )
-    try:
-        import PIL  # noqa: F401 - pypdfium2 renders to a Pillow image
-    except ImportError as exc:
-        raise MissingDependencyError("pillow", "ocr", "rendering PDF pages for OCR") from exc
-    width, height = page.get_size()
-    scale = OCR_DPI / 72
-    image = page.render(scale=scale).to_pil()
-    with tempfile.TemporaryDirectory() as tmp:
-        png = f"{tmp}/page.png"
-        image.save(png)
-        done = subprocess.run(
-            [program, png, "stdout", "-l", language, "tsv"], capture_output=True, text=True, timeout=300, check=False
-        )
-    if done.returncode != 0:
-        raise PdfError(
-            f"{name}: tesseract failed on page {number} ({done.stderr.strip().splitlines()[-1:] or ['no message']})",
-            f"check that the language data is installed (apt-get install tesseract-ocr-{language.split('+')[0]})",
-            "unreadable",
-        )
-    words: dict[tuple[str, ...], list[tuple[float, float, float, float, str]]] = {}
-    for row in done.stdout.splitlines()[1:]:
-        cols = row.split("\t")
-        if len(cols) < 12 or cols[0] != "5" or not cols[11].strip():
-            continue
-        left, top, w, h = (float(v) / scale for v in cols[6:10])
-        words.setdefault(tuple(cols[2:5]), []).append((left, top, left + w, top + h, cols[11].strip()))
-    lines = []
-    for found in words.values():
-        heights = sorted(b - t for _, t, _, b, _ in found)
-        lines.append(
-            PdfLine(
-                " ".join(text for *_, text in found),
-                min(x0 for x0, *_ in found),
-                max(x1 for _, _, x1, _, _ in found),
-                min(t for _, t, _, _, _ in found),
-                max(b for _, _, _, b, _ in found),
-                round(heights[len(heights) // 2], 1),
-            )
-        )
-    return PdfPage(number, width, height, tuple(sorted(lines, key=lambda ln: (ln.top, ln.x0))))
 
 
 def _fixed_pitch(textpage: Any, index: int, raw: Any) -> bool:
