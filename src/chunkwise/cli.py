@@ -199,6 +199,21 @@ def cli() -> None:
     help="Append to the -o JSON lines file as each document is done (fsynced), skipping the documents whose "
     "content id (text + configuration) it holds: a run killed midway continues where it stopped.",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where files are read and chunked: local processes (--workers), or Ray Data tasks on a Ray cluster "
+    "(extra: ray); the output is the same file either way.",
+)
+@click.option(
+    "--ray-address",
+    default=None,
+    metavar="ADDR",
+    help="With --engine ray: the cluster to join (ray://host:10001, host:6379, auto) [default: start a local one "
+    "with --workers CPUs].",
+)
 @llm_options()
 @progress_option
 @click.pass_context
@@ -220,6 +235,8 @@ def chunk_command(
     output_format: str | None,
     workers: int | None,
     resume: bool,
+    engine: str,
+    ray_address: str | None,
     llm_model: str | None,
     llm_base_url: str | None,
     llm_cache: Path | None,
@@ -249,6 +266,13 @@ def chunk_command(
         raise click.UsageError(
             "--resume appends to a JSON lines file: give -o FILE.jsonl (Parquet files are written whole)"
         )
+    if engine == "ray" and (resume or contextualize or any(str(p) == "-" for p in paths)):
+        raise click.UsageError("--engine ray chunks files into a new output: leave out --resume, --contextualize and -")
+    if ray_address and engine != "ray":
+        raise click.UsageError("--ray-address goes with --engine ray")
+    if engine == "ray" and importlib.util.find_spec("ray") is None:
+        raise click.UsageError("--engine ray needs the package 'ray', which is not installed; "
+                               "install the extra: pip install 'chunkwise[ray]'")
     model = llm_model or parse_params(params).get("model")
     client = llm_client_or_fail(
         strategy, contextualize, model, llm_base_url, llm_cache, no_llm_cache, llm_price, llm_concurrency
@@ -275,6 +299,16 @@ def chunk_command(
     sink, written = _chunk_sink(output, out_format, resume, to_stdout)
 
     def run() -> None:
+        if engine == "ray":
+            from .commands._options import loader_options_of
+            from .ray import run_cli
+
+            run_cli(chunker, inputs, address=ray_address, workers=workers, encoding=encoding,
+                    options=loader_options_of(), out_format=out_format, write=written[0], failures=failures,
+                    stats=stats, counts=counts, show=show)
+            if counts["docs"] == 0 and failures:
+                written.append("empty")
+            return
         _chunk_files(chunker, client, model if contextualize else None, inputs, encoding, fmt, workers,
                      out_format, written, failures, stats, counts, show)
 
