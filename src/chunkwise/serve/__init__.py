@@ -1,0 +1,484 @@
+"""``chunkwise serve``: a local web page that shows where strategies cut, side by side.
+
+:func:`create_app` builds a Starlette application (extra ``serve``: Starlette and uvicorn,
+imported only here). The page (``static/``: plain JavaScript and CSS in the package, no
+CDN, no build step) talks to a small JSON API:
+
+========================  ===========================================================
+``GET  /api/strategies``  every registered strategy, its parameters and their defaults
+``GET  /api/files``       the files under the served folder (relative POSIX paths)
+``POST /api/document``    ``{"text": ...}`` or ``{"path": "rel/path"}``: a document id
+``POST /api/upload``      the file's bytes as the body, ``?name=file.md``: a document id
+``POST /api/chunk``       ``{"doc": id, "config": {...}}``: chunks, statistics, code
+========================  ===========================================================
+
+Offsets in answers are Python ``str`` indices (code points), as in :class:`~chunkwise.Chunk`.
+The statistics are :func:`chunkwise.evaluation.chunk_stats` of the one document (what
+``chunkwise stats`` prints). For the strategies that embed sentences the answer carries
+the similarity curve and the threshold; the server keeps every sentence vector it computed
+(per model, in memory), so moving the threshold or the size re-cuts without embedding again.
+
+Safety: the command listens on 127.0.0.1 unless told otherwise; a body over ``max_upload``
+bytes is refused with 413; a path never leaves the served folder (resolved, symlinks
+followed, then checked relative to the folder); a binary file, malformed JSON or an invalid
+configuration is a 4xx answer with a message, and the server keeps running.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..embeddings._common import need
+
+__all__ = ["DEFAULT_MAX_UPLOAD", "STATIC_DIR", "ServeError", "create_app"]
+
+STATIC_DIR = Path(__file__).with_name("static")
+DEFAULT_MAX_UPLOAD = 10 * 1024 * 1024  # bytes
+_MAX_DOCS = 32  # documents kept in memory (least recently used dropped)
+_MAX_FILES = 2000  # files listed under the served folder
+_MAX_VECTORS = 500_000  # sentence vectors memoised per model before the memo is cleared
+_SKIP_PARAMS = {"client", "cache", "api_key"}  # objects or secrets: not settable from the page
+
+
+class ServeError(Exception):
+    """A request the server refuses: ``status`` is the HTTP status, the message says why."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+# -- the embedding memo: re-cut without embedding again ------------------------------------
+
+
+class _Memo:
+    """An embedder that remembers the vector of every text it embedded (same vectors as
+    the embedder it wraps: each text is embedded on its own terms)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self._vec: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def _fill(self, table: dict[str, Any], texts: Sequence[str], compute: Any) -> list[Any]:
+        with self._lock:
+            missing = list(dict.fromkeys(t for t in texts if t not in table))
+            if missing:
+                if len(table) + len(missing) > _MAX_VECTORS:
+                    table.clear()
+                for t, row in zip(missing, compute(missing)):
+                    table[t] = row
+            return [table[t] for t in texts]
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        import numpy as np
+
+        rows = self._fill(self._vec, list(texts), lambda m: np.asarray(self.inner.embed(m), dtype=np.float32))
+        return np.asarray(rows, dtype=np.float32).reshape(len(rows), -1)
+
+
+class _StaticMemo(_Memo):
+    """A :class:`_Memo` of a linear static model: its token sums are memoised too, so that
+    sentence windows (``buffer_size``) are built as the unwrapped model builds them."""
+
+    def __init__(self, inner: Any) -> None:
+        super().__init__(inner)
+        self._sums: dict[str, Any] = {}
+
+    def pooled_sums(self, texts: Sequence[str]) -> tuple[Any, Any]:
+        import numpy as np
+
+        def compute(missing: list[str]) -> list[tuple[Any, int]]:
+            sums, counts = self.inner.pooled_sums(missing)
+            return list(zip(sums, counts.tolist()))
+
+        rows = self._fill(self._sums, list(texts), compute)
+        if not rows:
+            return np.zeros((0, self.inner.dim), np.float32), np.zeros(0, np.int64)
+        return np.stack([r[0] for r in rows]), np.asarray([r[1] for r in rows], dtype=np.int64)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _json_safe(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, dict) or hasattr(value, "items"):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if hasattr(value, "tolist"):
+        return _json_safe(value.tolist())
+    return repr(value)
+
+
+def _strategies() -> dict[str, Any]:
+    from ..chunkers.embedding import EmbeddingChunker
+    from ..commands._options import PYTHON_DEFAULTS, UNITS
+    from ..registry import get_strategy, strategy_names
+
+    out = []
+    for name in strategy_names():
+        cls = get_strategy(name)
+        doc = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
+        params = {}
+        for key, default in cls.parameters().items():
+            if key in ("chunk_size", "chunk_overlap", "unit", "tokenizer") or key in _SKIP_PARAMS:
+                continue
+            if default is None or isinstance(default, (bool, int, float, str)):
+                params[key] = _json_safe(default)
+            elif isinstance(default, (list, tuple)):
+                params[key] = _json_safe(default)
+        semantic = isinstance(cls, type) and issubclass(cls, EmbeddingChunker)
+        out.append({"name": name, "doc": doc, "parameters": params, "semantic": semantic})
+    return {"defaults": dict(PYTHON_DEFAULTS), "units": list(UNITS), "strategies": out}
+
+
+def _code(config: dict[str, Any], source: str | None) -> dict[str, str]:
+    """The Python call and the CLI command that give the same chunks."""
+    args = [f"strategy={config['strategy']!r}", f"chunk_size={config['chunk_size']}",
+            f"chunk_overlap={config['chunk_overlap']}", f"unit={config['unit']!r}"]
+    cli = ["chunkwise", "chunk", _shell(source) if source else "FILE", "--strategy", config["strategy"],
+           "--chunk-size", str(config["chunk_size"]), "--chunk-overlap", str(config["chunk_overlap"]),
+           "--unit", config["unit"]]
+    if config["unit"] == "tokens":
+        args.append(f"tokenizer={config['tokenizer']!r}")
+        cli += ["--tokenizer", _shell(config["tokenizer"])]
+    for key, value in config["params"].items():
+        args.append(f"{key}={value!r}")
+        cli += ["-p", _shell(f"{key}={json.dumps(value)}")]
+    what = f"chunkwise.load({source!r})" if source else "text"
+    python = "import chunkwise\n\nchunks = chunkwise.chunk(" + ", ".join([what, *args]) + ")"
+    return {"python": python, "cli": " ".join(cli)}
+
+
+def _shell(word: str) -> str:
+    import shlex
+
+    return shlex.quote(word)
+
+
+class _State:
+    """What the server keeps: the served folder, the documents loaded, the memos."""
+
+    def __init__(self, root: Path | None, max_upload: int) -> None:
+        self.root = root.resolve() if root is not None else None
+        self.max_upload = max_upload
+        self.docs: OrderedDict[str, tuple[Any, str | None]] = OrderedDict()
+        self.memos: dict[str, _Memo] = {}
+        self.lock = threading.Lock()
+        self.counter = 0
+
+    # documents
+    def add(self, doc: Any, source: str | None) -> dict[str, Any]:
+        with self.lock:
+            self.counter += 1
+            key = f"d{self.counter}"
+            self.docs[key] = (doc, source)
+            while len(self.docs) > _MAX_DOCS:
+                self.docs.popitem(last=False)
+        return {"doc": key, "text": doc.text, "name": source or "pasted text",
+                "format": doc.metadata.get("format"), "chars": len(doc.text)}
+
+    def get(self, key: Any) -> tuple[Any, str | None]:
+        with self.lock:
+            if not isinstance(key, str) or key not in self.docs:
+                raise ServeError(f"unknown document {key!r}: load it again (paste, upload or pick a file)", 404)
+            self.docs.move_to_end(key)
+            return self.docs[key]
+
+    # paths
+    def resolve(self, rel: Any) -> Path:
+        """``rel`` under the served folder, resolved (symlinks followed); refused outside it."""
+        if self.root is None:
+            raise ServeError("no folder is served: start the server with `chunkwise serve FOLDER`", 404)
+        if not isinstance(rel, str) or not rel or "\x00" in rel:
+            raise ServeError("path must be a non-empty string relative to the served folder")
+        try:
+            full = (self.root / rel).resolve()
+        except (OSError, RuntimeError) as exc:
+            raise ServeError(f"path {rel!r} cannot be resolved: {exc}") from exc
+        if full != self.root and not full.is_relative_to(self.root):
+            raise ServeError(f"path {rel!r} is outside the served folder", 403)
+        if not full.is_file():
+            raise ServeError(f"no file {rel!r} under the served folder", 404)
+        return full
+
+    def files(self) -> list[str]:
+        if self.root is None:
+            return []
+        if self.root.is_file():
+            return [self.root.name]
+        out: list[str] = []
+        for top, dirs, names in os.walk(self.root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for n in sorted(names):
+                if n.startswith("."):
+                    continue
+                p = Path(top) / n
+                try:
+                    p.resolve().relative_to(self.root)
+                except (ValueError, OSError):
+                    continue  # a link out of the folder is not offered
+                out.append(p.relative_to(self.root).as_posix())
+                if len(out) >= _MAX_FILES:
+                    return out
+        return out
+
+    def embedder_for(self, model: Any) -> Any:
+        from ..parsers.semantic import make_embedder
+
+        key = "default" if model is None else str(model)
+        with self.lock:
+            memo = self.memos.get(key)
+        if memo is None:
+            inner = make_embedder(model, None, None)
+            memo = _StaticMemo(inner) if hasattr(inner, "pooled_sums") else _Memo(inner)
+            with self.lock:
+                memo = self.memos.setdefault(key, memo)
+        return memo
+
+
+def _load_bytes(data: bytes, name: str, max_upload: int) -> Any:
+    from ..errors import ChunkwiseError
+    from ..loaders import load
+
+    if len(data) > max_upload:
+        raise ServeError(f"{name} is {len(data)} bytes; the limit is {max_upload} bytes (--max-upload)", 413)
+    suffix = Path(name).suffix.lower()
+    try:
+        doc = load(data, format=suffix or None) if suffix else load(data)
+    except ChunkwiseError as exc:
+        raise ServeError(f"{name}: {exc}", 415) from exc
+    except Exception as exc:  # noqa: BLE001 - a damaged file: its message, not a crash
+        raise ServeError(f"{name} cannot be read: {type(exc).__name__}: {exc}", 415) from exc
+    if "\x00" in doc.text[:8192]:
+        raise ServeError(f"{name} looks binary (NUL bytes); give a text, Markdown, HTML, PDF or office file", 415)
+    return doc
+
+
+def _config(raw: Any, strategies: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise ServeError("config must be an object: {strategy, chunk_size, chunk_overlap, unit, params}")
+    names = {s["name"] for s in strategies["strategies"]}
+    strategy = raw.get("strategy", "recursive")
+    if strategy not in names:
+        raise ServeError(f"strategy {strategy!r} is unknown; choose one of {', '.join(sorted(names))}")
+    out: dict[str, Any] = {"strategy": strategy}
+    for key, default in (("chunk_size", 512), ("chunk_overlap", 0)):
+        value = raw.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ServeError(f"{key} must be an integer, not {value!r}")
+        out[key] = value
+    out["unit"] = raw.get("unit", "chars")
+    if out["unit"] not in strategies["units"]:
+        raise ServeError(f"unit {out['unit']!r} is unknown; choose one of {', '.join(strategies['units'])}")
+    out["tokenizer"] = raw.get("tokenizer") or "cl100k_base"
+    params = raw.get("params") or {}
+    if not isinstance(params, dict):
+        raise ServeError("params must be an object of the strategy's parameters")
+    bad = sorted(set(params) & _SKIP_PARAMS)
+    if bad:
+        raise ServeError(f"parameter(s) {', '.join(bad)} cannot be set from the page")
+    out["params"] = dict(params)
+    return out
+
+
+def chunk_view(state: _State, doc: Any, source: str | None, config: dict[str, Any]) -> dict[str, Any]:
+    """The answer of ``/api/chunk``: chunks, statistics, the similarity curve, code."""
+    from ..api import make_chunker
+    from ..chunkers.embedding import EmbeddingChunker
+    from ..errors import ChunkwiseError
+    from ..evaluation import chunk_stats
+
+    t0 = time.perf_counter()
+    params = dict(config["params"])
+    kwargs = dict(chunk_size=config["chunk_size"], chunk_overlap=config["chunk_overlap"], unit=config["unit"],
+                  tokenizer=config["tokenizer"])
+    try:
+        chunker = make_chunker(config["strategy"], **kwargs, **params)
+        if isinstance(chunker, EmbeddingChunker) and (chunker.model is None or isinstance(chunker.model, str)):
+            chunker = make_chunker(config["strategy"], **kwargs, **{**params, "model": state.embedder_for(chunker.model)})
+        analysis = None
+        if hasattr(chunker, "analyze"):
+            analysis = chunker.analyze(doc)
+            chunks = chunker.build_chunks(doc, analysis.spans, analysis.segments) if analysis.sentences else []
+        else:
+            chunks = chunker.chunk(doc)
+    except (ChunkwiseError, ValueError, TypeError, ImportError) as exc:
+        raise ServeError(str(exc), 422) from exc
+    elapsed = (time.perf_counter() - t0) * 1000
+
+    class _Done:  # the chunks just made, measured by chunk_stats without chunking again
+        def __getattr__(self, name: str) -> Any:
+            return getattr(chunker, name)
+
+        def chunk(self, _doc: Any) -> list[Any]:
+            return chunks
+
+    stats = chunk_stats([doc], _Done(), label=config["strategy"])  # type: ignore[arg-type]
+    out: dict[str, Any] = {
+        "chunks": [
+            {"index": c.index, "start": c.start_index, "end": c.end_index, "size": c.size,
+             "boundary": c.metadata.get("boundary"), "metadata": _json_safe(dict(c.metadata)),
+             "context": c.context}
+            for c in chunks
+        ],
+        "unit": chunker.sizer.unit,
+        "chunk_size": chunker.chunk_size,
+        "stats": _json_safe({**stats.row(), "boundaries": stats.boundaries}),
+        "code": _code(config, source),
+        "elapsed_ms": round(elapsed, 2),
+    }
+    if analysis is not None:
+        kind = getattr(chunker, "threshold_type", None)
+        thr = analysis.threshold
+        line = None
+        if kind and not math.isnan(thr) and kind != "gradient":
+            line = thr if kind == "absolute" else 1 - thr  # distance thresholds drawn as similarity
+        out["semantic"] = {
+            "gaps": [e for _, e in analysis.sentences[:-1]],
+            "similarities": _json_safe([float(x) for x in analysis.similarities]),
+            "threshold_type": kind,
+            "threshold": _json_safe(line),
+            "cuts": list(analysis.cuts),
+        }
+    return out
+
+
+# -- the application ----------------------------------------------------------------------
+
+
+def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = DEFAULT_MAX_UPLOAD) -> Any:
+    """The playground as a Starlette application.
+
+    Args:
+        root: the folder (or one file) whose files the page may open; ``None``: only pasted
+            and uploaded text.
+        max_upload: the largest request body accepted, in bytes (413 past it).
+
+    Returns:
+        A ``starlette.applications.Starlette`` (serve it with uvicorn, or test it with
+        ``starlette.testclient.TestClient``).
+
+    Raises:
+        MissingDependencyError: Starlette is not installed (extra ``serve``).
+    """
+    need("starlette", "starlette", "serve", "chunkwise serve")
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.requests import Request
+    from starlette.responses import FileResponse, JSONResponse, Response
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
+    state = _State(Path(root) if root is not None else None, max_upload)
+    cached: dict[str, Any] = {}
+
+    def strategies() -> dict[str, Any]:
+        if "s" not in cached:
+            cached["s"] = _strategies()
+        return cached["s"]
+
+    async def body(request: Request) -> bytes:
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > state.max_upload:
+            raise ServeError(f"the request is {declared} bytes; the limit is {state.max_upload} bytes "
+                             "(start the server with a larger --max-upload)", 413)
+        chunks = bytearray()
+        async for part in request.stream():
+            chunks += part
+            if len(chunks) > state.max_upload:
+                raise ServeError(f"the request is over the limit of {state.max_upload} bytes "
+                                 "(start the server with a larger --max-upload)", 413)
+        return bytes(chunks)
+
+    async def json_body(request: Request) -> dict[str, Any]:
+        data = await body(request)
+        try:
+            value = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ServeError(f"the request body is not valid JSON: {exc}") from exc
+        if not isinstance(value, dict):
+            raise ServeError("the request body must be a JSON object")
+        return value
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC_DIR / "index.html")
+
+    async def api_strategies(request: Request) -> Response:
+        return JSONResponse(strategies())
+
+    async def api_files(request: Request) -> Response:
+        return JSONResponse({"root": str(state.root) if state.root else None, "files": state.files()})
+
+    async def api_document(request: Request) -> Response:
+        data = await json_body(request)
+        if "text" in data:
+            from ..types import Document
+
+            if not isinstance(data["text"], str):
+                raise ServeError("text must be a string")
+            return JSONResponse(state.add(Document(data["text"]), None))
+        if "path" in data:
+            full = state.resolve(data["path"])
+            size = full.stat().st_size
+            if size > state.max_upload:
+                raise ServeError(f"{data['path']} is {size} bytes; the limit is {state.max_upload} bytes", 413)
+            doc = _load_bytes(full.read_bytes(), full.name, state.max_upload)
+            rel = full.relative_to(state.root).as_posix() if state.root and full != state.root else full.name
+            return JSONResponse(state.add(doc, rel))
+        raise ServeError('give {"text": ...} or {"path": "relative/path"}')
+
+    async def api_upload(request: Request) -> Response:
+        name = request.query_params.get("name") or "upload.txt"
+        data = await body(request)
+        if not data:
+            raise ServeError("the upload is empty")
+        doc = _load_bytes(data, Path(name).name, state.max_upload)
+        return JSONResponse(state.add(doc, Path(name).name))
+
+    async def api_chunk(request: Request) -> Response:
+        data = await json_body(request)
+        doc, source = state.get(data.get("doc"))
+        config = _config(data.get("config"), strategies())
+        from starlette.concurrency import run_in_threadpool
+
+        return JSONResponse(await run_in_threadpool(chunk_view, state, doc, source, config))
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ServeError)
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+    async def crashed(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
+
+    routes = [
+        Route("/", index),
+        Route("/api/strategies", api_strategies),
+        Route("/api/files", api_files),
+        Route("/api/document", api_document, methods=["POST"]),
+        Route("/api/upload", api_upload, methods=["POST"]),
+        Route("/api/chunk", api_chunk, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={ServeError: refused, HTTPException: http_error,
+                                                       Exception: crashed})
+    app.state.chunkwise = state
+    return app
