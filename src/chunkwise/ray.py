@@ -1,7 +1,8 @@
 """Ray Data: chunk a corpus on a Ray cluster (the workers load and chunk; the driver only
 plans).
 
-Install: ``pip install 'chunkwise[ray]'`` (``ray[data]``, ``pyarrow``).
+Install: ``pip install 'chunkwise[ray]'`` (``ray[data]``, ``pyarrow``); importing this
+module without them raises :class:`~chunkwise.errors.MissingDependencyError`.
 
 ::
 
@@ -32,9 +33,15 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .corpus import CONTENT_ID_KEY, config_key, content_id
-from .errors import ConfigError, MissingDependencyError
+from .errors import ConfigError
 from .export import _RECORD_COLUMNS, PARQUET_COLUMNS, _arrow_type, _cell, chunk_record, dumps
+from .integrations._common import need
 from .types import Document, document_id_for_path
+
+need("ray.data", "ray", "ray", "chunkwise.ray")
+
+import ray  # noqa: E402
+import ray.data  # noqa: E402,F401
 
 __all__ = ["COLUMNS", "ERROR_COLUMN", "chunk_dataset", "records_of"]
 
@@ -48,15 +55,6 @@ ERROR_COLUMN = "error"
 
 Naming = Callable[[str], tuple[str, str]]
 """path (as Ray gives it) -> (the path relative to the root the id derives from, source)."""
-
-
-def _ray() -> Any:
-    try:
-        import ray
-        import ray.data  # noqa: F401
-    except ImportError as exc:
-        raise MissingDependencyError("ray", "ray", "chunkwise.ray") from exc
-    return ray
 
 
 def _local(path: str) -> str:
@@ -130,6 +128,12 @@ def _chunk_batch(
     import pyarrow as pa
 
     schema = _schema(errors == "report")
+    missing = {"bytes", "path"} - set(batch.column_names)
+    if missing:
+        raise ConfigError(
+            f"the Dataset has no column {', '.join(sorted(missing))}: read it with "
+            "ray.data.read_binary_files(paths, include_paths=True)"
+        )
     rows: list[dict[str, Any]] = []
     for data, path in zip(batch.column("bytes").to_pylist(), batch.column("path").to_pylist()):
         stage = "read"
@@ -192,7 +196,6 @@ def chunk_dataset(
 
     Raises:
         ConfigError: an invalid parameter or ``errors`` value (before anything runs).
-        MissingDependencyError: ray is not installed (``pip install 'chunkwise[ray]'``).
 
     Method:
         Ray Data's ``map_batches`` over the files; in each task, chunkwise's load ->
@@ -200,7 +203,6 @@ def chunk_dataset(
     """
     from .api import make_chunker
 
-    _ray()
     if errors not in ("raise", "skip", "report"):
         raise ConfigError(f"errors={errors!r}: use 'raise', 'skip' or 'report'")
     if chunker is None:
@@ -221,7 +223,8 @@ def _map(
     batch_size: int,
     describe: Callable[[BaseException, str, str], str],
 ) -> Any:
-    missing = {"bytes", "path"} - set(ds.schema().names)
+    schema = ds.schema(fetch_if_missing=False)  # known without running anything, or None
+    missing = {"bytes", "path"} - set(schema.names) if schema is not None else set()
     if missing:
         raise ConfigError(
             f"the Dataset has no column {', '.join(sorted(missing))}: read it with "
@@ -283,7 +286,6 @@ def run_cli(
     from .commands._inputs import Skipped
     from .loaders import relative_id_path
 
-    ray = _ray()
     names: dict[str, tuple[str, str]] = {}
     for inp in inputs:
         if inp.path is None:
