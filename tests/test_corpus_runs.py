@@ -41,6 +41,7 @@ def mixed(tmp_path: Path) -> Path:
     (root / "sub").mkdir(parents=True)
     for i in range(6):
         (root / f"t{i}.txt").write_text(_text(i), encoding="utf-8")
+    (root / "t6.txt").write_text(_text(0), encoding="utf-8")  # the same text as t0: the same content id
     (root / "sub" / "guide.md").write_text("# Guide\n\n## Install\n\n" + _text(7) + "\n\n## Use\n\n" + _text(8), encoding="utf-8")
     (root / "sub" / "page.html").write_text("<h1>Page</h1><p>" + _text(9).replace("\n\n", "</p><p>") + "</p>", encoding="utf-8")
     (root / "sub" / "table.csv").write_text("name,value\n" + "".join(f"row{i},{i * i}\n" for i in range(40)), encoding="utf-8")
@@ -65,7 +66,7 @@ def test_two_workers_write_the_same_bytes_as_one_and_report_the_bad_file(mixed: 
     assert logs[0] == logs[1] and any("bad.txt" in line and "not valid UTF-8" in line for line in logs[1])
     records = [json.loads(line) for line in outs[1].decode().splitlines()]
     sources = list(dict.fromkeys(r["source"] for r in records))
-    assert len(sources) == 9 and not any(s.endswith("bad.txt") for s in sources)
+    assert len(sources) == 10 and not any(s.endswith("bad.txt") for s in sources)
     assert all(len(r["content_id"]) == 16 for r in records)
     # every document's text is covered by its chunks, in order (nothing lost, nothing reordered)
     by_doc: dict[str, list[dict]] = {}

@@ -359,8 +359,8 @@ def _chunk_sink(output: Path | None, out_format: str, resume: bool, to_stdout: b
         if resume:
             from .commands._chunk_run import AppendSink, resume_point
 
-            keep, done, known = resume_point(output) if output.exists() else (0, set(), {})
-            written.extend([done, known])
+            keep, known = resume_point(output) if output.exists() else (0, {})
+            written.append(known)
             app = AppendSink(output, keep)
             written[0] = app.write
             try:
@@ -415,7 +415,7 @@ def _chunk_files(
     from .commands._options import loader_options_of
     from .corpus import _Job, config_key, default_workers, ordered_map
 
-    done, known = (written[1], written[2]) if len(written) >= 3 else (set(), {})
+    known = written[1] if len(written) > 1 else {}
     job = _Job(
         chunker=chunker,
         reader=functools.partial(run_.read_item, encoding=encoding, fmt=fmt, options=loader_options_of()),
@@ -423,7 +423,6 @@ def _chunk_files(
         render=run_.render_records if out_format == "parquet" else run_.render_jsonl,
         after=functools.partial(run_.situate, client=client) if model else None,
         describe=functools.partial(run_.describe, encoding=encoding),
-        done=frozenset(done),
         known=dict(known),
     )
     n = 1 if client is not None else (workers or default_workers())

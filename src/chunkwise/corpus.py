@@ -101,10 +101,10 @@ class _Job:
     """A step after chunking (contextualize), or None."""
     describe: Callable[[BaseException, Any, str], Any] | None = None
     """(exception, item, stage) -> a picklable description of a failure; None: the exception."""
-    done: frozenset[str] = frozenset()
-    """Content ids already written (``--resume``): those documents are skipped."""
     known: dict[str, str] = field(default_factory=dict)
-    """document id -> content id of the documents already written (``--resume``)."""
+    """document id -> content id of the documents already written (``--resume``): a
+    document with both is skipped; one whose id is known with another content id is
+    reported as changed."""
 
 
 @dataclass
@@ -168,10 +168,8 @@ def _work(item: Any) -> Outcome:
     except Exception as exc:  # noqa: BLE001 - reported by the caller, then skipped
         return _fail(job, exc, item, "read")
     cid = content_id(doc.text, job.config)
-    if cid in job.done:
-        return Outcome(item, doc.id, cid, skipped=True)
-    if doc.id in job.known:
-        return Outcome(item, doc.id, cid, changed=True)
+    if doc.id in job.known:  # --resume: written already (or written from another text or configuration)
+        return Outcome(item, doc.id, cid, skipped=job.known[doc.id] == cid, changed=job.known[doc.id] != cid)
     try:
         chunks = job.chunker.chunk(doc)
         if job.after is not None:

@@ -7,8 +7,9 @@ A run killed at any moment leaves a file whose complete lines are valid records;
 document may be cut short (a partial last line, or some of its lines only). ``--resume``
 reads the file, cuts it back to the end of the last complete line and then drops the last
 document's lines (it may be incomplete; it is chunked again), fsyncs, and appends the
-documents whose content id is not in the file, in input order: the file then equals an
-uninterrupted run's.
+documents whose document id is not in the file, in input order: the file then equals an
+uninterrupted run's. A document whose id is in the file with another content id (its text
+or the configuration changed) is reported as ``changed`` and not appended: no duplicates.
 """
 
 from __future__ import annotations
@@ -107,18 +108,16 @@ def situate(chunks: list[Any], doc: Any, client: Any) -> list[Any]:
     return contextualize(chunks, doc, client)
 
 
-def resume_point(path: Path) -> tuple[int, set[str], dict[str, str]]:
-    """Where to append to a JSON lines output: the byte offset to cut it to, the content ids
-    kept and their document ids (``document id -> content id``). See the module's protocol.
+def resume_point(path: Path) -> tuple[int, dict[str, str]]:
+    """Where to append to a JSON lines output: the byte offset to cut it to, and the
+    documents kept (``document id -> content id``). See the module's protocol.
 
     Raises:
         click.UsageError: a complete line that is not a record of ``chunkwise chunk`` with
             a content id (the file is not an output of this command, or was edited).
     """
-    done: set[str] = set()
     known: dict[str, str] = {}
-    last_cid: str | None = None
-    last_did = ""
+    last: tuple[str, str] | None = None  # (document id, content id) of the current run of lines
     last_start = 0
     pos = 0
     with open(path, "rb") as fh:
@@ -133,14 +132,13 @@ def resume_point(path: Path) -> tuple[int, set[str], dict[str, str]]:
                     f"{path} line {n} is not a record of chunkwise chunk with a {CONTENT_ID_KEY}; "
                     "run without --resume to replace the file"
                 ) from None
-            if cid != last_cid:
-                if last_cid is not None:
-                    done.add(last_cid)
-                    known[last_did] = last_cid
-                last_cid, last_did, last_start = cid, did, pos
+            if (did, cid) != last:
+                if last is not None:
+                    known[last[0]] = last[1]
+                last, last_start = (did, cid), pos
             pos += len(line)
-    keep = last_start if last_cid is not None else 0  # the last document is chunked again
-    return keep, done, known
+    keep = last_start if last is not None else 0  # the last document is chunked again
+    return keep, known
 
 
 class AppendSink:

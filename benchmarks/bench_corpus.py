@@ -1,0 +1,264 @@
+"""Corpus throughput and memory: ``chunkwise chunk --workers 1|2`` against LangChain's
+``DirectoryLoader`` + ``RecursiveCharacterTextSplitter`` and chonkie's ``Pipeline``, on
+the same files, in one run.
+
+Usage (from the repository root)::
+
+    .venv/bin/python benchmarks/bench_corpus.py build            # ~360 MB download+extract into .bench/
+    .venv/bin/python benchmarks/bench_corpus.py run              # 50 MB and 200 MB, 2 repetitions
+    .venv/bin/python benchmarks/bench_corpus.py run --sizes 50 --repeat 1 --only chunkwise-1,chunkwise-2
+
+The corpus: the documentation of Debian packages (``apt-get download`` then ``dpkg-deb
+-x``: python3.11-doc, perl-doc, postgresql-doc-15, git-doc, python-django-doc,
+sqlite3-doc, erlang-doc, cmake-doc), their HTML, text and POD files of at most 1 MB; every file gets a
+``.txt`` suffix and no other (``intro.html`` -> ``intro_html.txt``, ``os.rst.txt`` ->
+``os_rst.txt``) so that every tool reads the same plain text (chunkwise would otherwise
+render HTML to Markdown and reStructuredText through docutils; the peers do neither). The
+plain-text files come first, then HTML files in a fixed shuffled order, until the corpus
+reaches its size: ``.bench/docs-corpus/50`` and ``.bench/docs-corpus/200`` (the first a prefix of the
+second). Nothing of it is committed.
+
+Each contender runs as its own process (``python -c`` or the ``chunkwise`` command) that
+reads every file, chunks it (recursive, 1,000 characters, no overlap) and writes JSON lines
+to a file; the wall time (process start to exit: imports and finding the files included;
+for chunkwise also its own clock, which starts once the files are found) and the peak
+resident memory of its whole process tree (parent and
+workers, sampled from ``/proc`` every 50 ms) are recorded. Repetitions rotate the order of
+the contenders. The load average is printed before and after: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / ".bench"
+DEBS = BENCH / "docs-debs"
+CORPUS = BENCH / "docs-corpus"
+PACKAGES = (
+    "python3.11-doc",
+    "perl-doc",
+    "postgresql-doc-15",
+    "git-doc",
+    "python-django-doc",
+    "sqlite3-doc",
+    "erlang-doc",
+    "cmake-doc",
+)
+TEXT_SUFFIXES = (".txt", ".pod", ".rst", ".md")
+CHUNK = 1000
+MAX_FILE = 1_000_000
+"""Files over 1 MB are left out, so that the largest document (which bounds the memory of
+a streaming run) is of the same size in every corpus: peak memory then compares corpora."""
+
+# -- building the corpus -----------------------------------------------------------------
+
+
+def build(sizes: list[int]) -> None:
+    DEBS.mkdir(parents=True, exist_ok=True)
+    missing = [p for p in PACKAGES if not list(DEBS.glob(f"{p}_*.deb"))]
+    if missing:
+        subprocess.run(["apt-get", "download", *missing], cwd=DEBS, check=True)
+    tree = BENCH / "docs-debs-extracted"
+    if not tree.is_dir():
+        tmp = BENCH / "debs-extracting"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        for deb in (sorted(DEBS.glob(f"{p}_*.deb"))[-1] for p in PACKAGES):  # the newest of each
+            subprocess.run(["dpkg-deb", "-x", str(deb), str(tmp)], check=True)
+        tmp.rename(tree)
+    files = sorted(p for p in tree.rglob("*") if p.is_file() and not p.is_symlink())
+    text = [p for p in files if p.suffix.lower() in TEXT_SUFFIXES and 0 < p.stat().st_size <= MAX_FILE]
+    html = [p for p in files if p.suffix.lower() in (".html", ".htm") and 0 < p.stat().st_size <= MAX_FILE]
+    random.Random(13).shuffle(html)
+    order = text + html
+    for size in sorted(sizes):
+        dest = CORPUS / str(size)
+        if dest.is_dir():
+            print(f"{dest} exists: kept")
+            continue
+        tmp = CORPUS / f".{size}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        total = n = 0
+        for p in order:
+            if total >= size * 1_000_000:
+                break
+            rel = p.relative_to(tree)
+            stem = p.name[:-4] if p.name.endswith(".txt") else p.name
+            target = tmp / rel.parent / (stem.replace(".", "_") + ".txt")  # x.rst.txt would be read as rst
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(p, target)
+            total += p.stat().st_size
+            n += 1
+        tmp.rename(dest)
+        print(f"{dest}: {n} files, {total / 1e6:.1f} MB")
+
+
+# -- the contenders ----------------------------------------------------------------------
+
+LANGCHAIN = f"""
+import json, sys
+from langchain_community.document_loaders import DirectoryLoader, TextLoader
+from langchain_text_splitters import RecursiveCharacterTextSplitter
+split = RecursiveCharacterTextSplitter(chunk_size={CHUNK}, chunk_overlap=0, add_start_index=True)
+loader = DirectoryLoader(sys.argv[1], glob="**/*.txt", loader_cls=TextLoader,
+                         loader_kwargs={{"encoding": "utf-8"}}, silent_errors=True)
+n = 0
+with open(sys.argv[2], "w", encoding="utf-8") as out:
+    for doc in loader.lazy_load():
+        for c in split.split_documents([doc]):
+            out.write(json.dumps({{"text": c.page_content, "metadata": c.metadata}}, ensure_ascii=False) + "\\n")
+            n += 1
+print(n, "chunks", file=sys.stderr)
+"""
+
+CHONKIE = f"""
+import json, sys
+from chonkie import Pipeline
+docs = (Pipeline().fetch_from("file", dir=sys.argv[1], ext=[".txt"]).process_with("text")
+        .chunk_with("recursive", chunk_size={CHUNK}).run())
+docs = docs if isinstance(docs, list) else [docs]
+n = 0
+with open(sys.argv[2], "w", encoding="utf-8") as out:
+    for d in docs:
+        for c in d.chunks:
+            out.write(json.dumps({{"text": c.text, "start_index": c.start_index, "end_index": c.end_index}},
+                                 ensure_ascii=False) + "\\n")
+            n += 1
+print(n, "chunks", file=sys.stderr)
+"""
+
+
+def commands(corpus: Path, out: Path) -> dict[str, list[str]]:
+    py = sys.executable
+    cw = [str(Path(py).with_name("chunkwise")), "chunk", str(corpus), "-s", "recursive", "-u", "chars",
+          "-n", str(CHUNK), "--no-progress", "-o", str(out)]
+    return {
+        "chunkwise-1": [*cw, "--workers", "1"],
+        "chunkwise-2": [*cw, "--workers", "2"],
+        "langchain": [py, "-c", LANGCHAIN, str(corpus), str(out)],
+        "chonkie": [py, "-c", CHONKIE, str(corpus), str(out)],
+    }
+
+
+def _tree_rss(root: int) -> int:
+    """Resident bytes of ``root`` and every process under it (from /proc)."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                stat = fh.read().rsplit(b")", 1)[1].split()
+            parents[int(entry)] = int(stat[1])
+            rss[int(entry)] = int(stat[21]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, IndexError, ValueError):
+            continue
+    total, stack = 0, [root]
+    seen = set()
+    while stack:
+        pid = stack.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        total += rss.get(pid, 0)
+        stack.extend(p for p, pp in parents.items() if pp == pid)
+    return total
+
+
+def measure(cmd: list[str]) -> tuple[float, int, str]:
+    """(seconds, peak resident bytes of the process tree, last line of standard error)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    peak = 0
+    import threading
+
+    err: list[str] = []
+    reader = threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)  # type: ignore[union-attr]
+    reader.start()
+    while proc.poll() is None:
+        peak = max(peak, _tree_rss(proc.pid))
+        time.sleep(0.05)
+    elapsed = time.perf_counter() - t0
+    reader.join()
+    tail = (err[0].strip().splitlines() or [""])[-1] if err else ""
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{cmd[:3]} failed ({proc.returncode}): {err[0][-2000:] if err else ''}")
+    return elapsed, peak, tail
+
+
+def run(sizes: list[int], repeat: int, only: list[str] | None) -> None:
+    print(f"load average before: {os.getloadavg()}; CPUs: {os.cpu_count()}; Python {sys.version.split()[0]}")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out.jsonl"
+        for size in sizes:
+            corpus = CORPUS / str(size)
+            if not corpus.is_dir():
+                raise SystemExit(f"{corpus} missing: run `bench_corpus.py build` first")
+            files = [p for p in corpus.rglob("*") if p.is_file()]
+            mb = sum(p.stat().st_size for p in files) / 1e6
+            cmds = commands(corpus, out)
+            names = [n for n in cmds if not only or n in only]
+            times: dict[str, list[float]] = {n: [] for n in names}
+            inner: dict[str, list[float]] = {n: [] for n in names}  # chunkwise's own clock
+            peaks: dict[str, list[int]] = {n: [] for n in names}
+            for r in range(repeat):
+                order = names[r % len(names):] + names[: r % len(names)]
+                for name in order:
+                    secs, peak, tail = measure(cmds[name])
+                    times[name].append(secs)
+                    m = re.search(r"MB in ([0-9.]+) s", tail)
+                    if m:
+                        inner[name].append(float(m.group(1)))
+                    peaks[name].append(peak)
+                    print(f"  {size} MB rep {r + 1} {name}: {secs:.1f} s, peak {peak / 2**20:.0f} MiB; {tail[:160]}",
+                          flush=True)
+                    out.unlink(missing_ok=True)
+            for name in names:
+                best, med = min(times[name]), statistics.median(times[name])
+                phase = f"{mb / min(inner[name]):.2f}" if inner[name] else "-"
+                rows.append((size, len(files), mb, name, mb / best, mb / med, max(peaks[name]) / 2**20, phase))
+    print(f"load average after: {os.getloadavg()}")
+    print("\n| corpus | files | MB | contender | MB/s (best) | MB/s (median) | peak RSS, MiB | MB/s after finding the files (best) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for size, n, mb, name, best, med, peak, phase in rows:
+        print(f"| {size} MB | {n} | {mb:.1f} | {name} | {best:.2f} | {med:.2f} | {peak:.0f} | {phase} |")
+    by = {(r[0], r[3]): r for r in rows}
+    for size in sizes:
+        if (size, "chunkwise-1") in by and (size, "chunkwise-2") in by:
+            one, two = by[(size, "chunkwise-1")], by[(size, "chunkwise-2")]
+            after = f"{float(two[7]) / float(one[7]):.2f}x" if one[7] != "-" and two[7] != "-" else "-"
+            print(f"{size} MB: 2 workers / 1 worker = {two[4] / one[4]:.2f}x wall clock (best), {after} after finding the files")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    b = sub.add_parser("build")
+    b.add_argument("--sizes", default="50,200")
+    r = sub.add_parser("run")
+    r.add_argument("--sizes", default="50,200")
+    r.add_argument("--repeat", type=int, default=2)
+    r.add_argument("--only", default="")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    if args.what == "build":
+        build(sizes)
+    else:
+        run(sizes, args.repeat, [s for s in args.only.split(",") if s] or None)
+
+
+if __name__ == "__main__":
+    main()
