@@ -106,6 +106,15 @@ class _StaticMemo(_Memo):
             return np.zeros((0, self.inner.dim), np.float32), np.zeros(0, np.int64)
         return np.stack([r[0] for r in rows]), np.asarray([r[1] for r in rows], dtype=np.int64)
 
+    def embed(self, texts: Sequence[str]) -> Any:
+        """As the static model embeds: the memoised token sums, averaged and normalised."""
+        import numpy as np
+
+        from ..embeddings._common import l2_normalize
+
+        sums, counts = self.pooled_sums(texts)
+        return l2_normalize(sums / np.maximum(counts, 1)[:, None])
+
 
 # -- helpers ------------------------------------------------------------------------------
 

@@ -1,0 +1,291 @@
+"""The playground's JSON API (chunkwise serve), through Starlette's TestClient: what the
+page shows equals what the library returns, and every bad request gets a clear 4xx answer
+while the server keeps running."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import os
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+import chunkwise  # noqa: E402
+from chunkwise.serve import create_app  # noqa: E402
+
+TEXT = (
+    "# Guide\n\nChunking turns documents into pieces. Each piece keeps its offsets.\n\n"
+    "## Install\n\nRun pip install chunkwise. Then import it. The default strategy is recursive.\n\n"
+    "## Use\n\nCall chunkwise.chunk on a text. " + "Sentences follow sentences here. " * 20 + "\n"
+)
+
+
+@pytest.fixture()
+def served(tmp_path: Path) -> Path:
+    root = tmp_path / "served"
+    (root / "sub").mkdir(parents=True)
+    (root / "guide.md").write_text(TEXT, encoding="utf-8")
+    (root / "sub" / "notes.txt").write_text("One. Two three. Four five six.\n" * 30, encoding="utf-8")
+    (root / "blob.bin").write_bytes(bytes(range(256)) * 8)
+    (tmp_path / "secret.txt").write_text("not to be read", encoding="utf-8")
+    return root
+
+
+@pytest.fixture()
+def client(served: Path) -> TestClient:
+    return TestClient(create_app(served, max_upload=4096), raise_server_exceptions=False)
+
+
+def _alive(client: TestClient) -> None:
+    r = client.get("/api/strategies")
+    assert r.status_code == 200 and r.json()["strategies"]
+
+
+def test_strategies_come_from_the_registry(client: TestClient) -> None:
+    data = client.get("/api/strategies").json()
+    names = [s["name"] for s in data["strategies"]]
+    assert names == chunkwise.strategy_names()
+    recursive = next(s for s in data["strategies"] if s["name"] == "recursive")
+    params = chunkwise.get_strategy("recursive").parameters()
+    for key, value in recursive["parameters"].items():
+        assert params[key] == (tuple(value) if isinstance(params[key], tuple) else value)
+    assert "chunk_size" not in recursive["parameters"]  # a common control of every pane
+    semantic = next(s for s in data["strategies"] if s["name"] == "semantic")
+    assert semantic["semantic"] and semantic["parameters"]["threshold_type"] == "percentile"
+    assert data["units"] == ["chars", "words", "tokens"]
+
+
+def test_files_are_listed_relative_to_the_folder(client: TestClient) -> None:
+    files = client.get("/api/files").json()["files"]
+    assert set(files) == {"guide.md", "sub/notes.txt", "blob.bin"}
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"strategy": "recursive", "chunk_size": 120, "chunk_overlap": 0, "unit": "chars"},
+        {"strategy": "markdown", "chunk_size": 40, "chunk_overlap": 0, "unit": "words"},
+        {"strategy": "fixed", "chunk_size": 100, "chunk_overlap": 30, "unit": "chars"},
+        {"strategy": "sentence", "chunk_size": 150, "chunk_overlap": 0, "unit": "chars", "params": {"overlap_sentences": 1}},
+    ],
+)
+def test_chunks_equal_the_library(client: TestClient, served: Path, config: dict) -> None:
+    doc = client.post("/api/document", json={"path": "guide.md"}).json()
+    assert doc["text"] == TEXT and doc["name"] == "guide.md"
+    r = client.post("/api/chunk", json={"doc": doc["doc"], "config": config})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    document = chunkwise.load(served / "guide.md")
+    params = config.get("params", {})
+    expected = chunkwise.chunk(
+        document, strategy=config["strategy"], chunk_size=config["chunk_size"],
+        chunk_overlap=config["chunk_overlap"], unit=config["unit"], **params
+    )
+    got = [(c["start"], c["end"], c["size"], c["boundary"]) for c in data["chunks"]]
+    assert got == [(c.start_index, c.end_index, c.size, c.metadata.get("boundary")) for c in expected]
+    stats = chunkwise.evaluation.chunk_stats([document], chunkwise.make_chunker(
+        config["strategy"], chunk_size=config["chunk_size"], chunk_overlap=config["chunk_overlap"],
+        unit=config["unit"], **params))
+    assert data["stats"]["chunks"] == stats.count and data["stats"]["boundaries"] == stats.boundaries
+    assert data["stats"]["histogram"] == stats.histogram
+    if config["strategy"] == "markdown":
+        assert any(c["metadata"].get("header_path") for c in data["chunks"])
+
+
+def test_copy_as_code_reproduces_the_pane(client: TestClient, served: Path, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    doc = client.post("/api/document", json={"path": "guide.md"}).json()
+    config = {"strategy": "recursive", "chunk_size": 90, "chunk_overlap": 10, "unit": "chars",
+              "params": {"keep_separator": "end"}}
+    data = client.post("/api/chunk", json={"doc": doc["doc"], "config": config}).json()
+    code = data["code"]
+    # the Python call, run in the served folder
+    cwd = os.getcwd()
+    os.chdir(served)
+    try:
+        scope: dict = {}
+        exec(code["python"], scope)  # noqa: S102 - the code the page offers to copy
+        args = shlex.split(code["cli"])[1:]
+        result = CliRunner().invoke(cli, args)
+    finally:
+        os.chdir(cwd)
+    assert [(c.start_index, c.end_index) for c in scope["chunks"]] == [(c["start"], c["end"]) for c in data["chunks"]]
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(ln) for ln in result.stdout.splitlines() if ln.startswith("{")]
+    assert [(r["start_index"], r["end_index"]) for r in lines] == [(c["start"], c["end"]) for c in data["chunks"]]
+
+
+def test_pasted_text_and_upload(client: TestClient) -> None:
+    doc = client.post("/api/document", json={"text": "A b c. D e f.\n\nG h."}).json()
+    data = client.post("/api/chunk", json={"doc": doc["doc"], "config": {"strategy": "recursive", "chunk_size": 8}}).json()
+    assert [(c["start"], c["end"]) for c in data["chunks"]] == [
+        (c.start_index, c.end_index) for c in chunkwise.chunk("A b c. D e f.\n\nG h.", chunk_size=8)
+    ]
+    up = client.post("/api/upload?name=a.md", content="# T\n\nbody text".encode())
+    assert up.status_code == 200 and up.json()["format"] == "markdown" and up.json()["name"] == "a.md"
+
+
+def test_code_points_not_utf16(client: TestClient) -> None:
+    text = "😀😀 héllo wörld. 漢字のテキスト。 " * 10
+    doc = client.post("/api/document", json={"text": text}).json()
+    data = client.post("/api/chunk", json={"doc": doc["doc"], "config": {"strategy": "fixed", "chunk_size": 13}}).json()
+    for c in data["chunks"]:
+        assert text[c["start"]:c["end"]].strip()
+    assert data["chunks"][-1]["end"] == len(text.rstrip()) or data["chunks"][-1]["end"] == len(text)
+
+
+def test_semantic_curve_and_threshold_recut_without_embedding(client: TestClient, served: Path) -> None:
+    pytest.importorskip("numpy")
+    pytest.importorskip("wordllama")
+    doc = client.post("/api/document", json={"path": "guide.md"}).json()
+    base = {"strategy": "semantic", "chunk_size": 200, "chunk_overlap": 0, "unit": "chars"}
+    first = client.post("/api/chunk", json={"doc": doc["doc"], "config": base}).json()
+    sem = first["semantic"]
+    assert len(sem["similarities"]) == len(sem["gaps"]) > 0
+    assert sem["threshold_type"] == "percentile" and -1 <= sem["threshold"] <= 1
+    app_state = client.app.state.chunkwise
+    memo = app_state.memos["default"]
+    seen = len(memo._vec) + len(getattr(memo, "_sums", {}))
+    calls = []
+    inner = memo.inner
+    original = inner.pooled_sums
+
+    def counting(texts):  # any call here is an embedding done again
+        calls.append(len(texts))
+        return original(texts)
+
+    inner.pooled_sums = counting
+    try:
+        for thr in (0.2, 0.5, 0.8):
+            config = dict(base, params={"threshold_type": "absolute", "threshold": thr, "buffer_size": 1})
+            data = client.post("/api/chunk", json={"doc": doc["doc"], "config": config}).json()
+            assert data["semantic"]["threshold"] == pytest.approx(thr)
+            expected = chunkwise.chunk(chunkwise.load(served / "guide.md"), **{k: v for k, v in base.items()},
+                                       threshold_type="absolute", threshold=thr, buffer_size=1)
+            assert [(c["start"], c["end"]) for c in data["chunks"]] == [(c.start_index, c.end_index) for c in expected]
+    finally:
+        del inner.pooled_sums
+    assert calls == [] and seen > 0
+
+
+# -- safety --------------------------------------------------------------------------------
+
+
+def test_upload_over_the_limit_is_413(client: TestClient) -> None:
+    r = client.post("/api/upload?name=big.txt", content=b"a" * 5000)
+    assert r.status_code == 413 and "limit is 4096 bytes" in r.json()["error"]
+    r = client.post("/api/document", json={"text": "x" * 5000})
+    assert r.status_code == 413
+    _alive(client)
+
+
+def test_binary_upload_and_binary_file_are_refused(client: TestClient) -> None:
+    r = client.post("/api/upload?name=blob.bin", content=bytes(range(256)) * 4)
+    assert r.status_code == 415 and "blob.bin" in r.json()["error"]
+    r = client.post("/api/document", json={"path": "blob.bin"})
+    assert r.status_code == 415
+    r = client.post("/api/upload?name=empty.txt", content=b"")
+    assert r.status_code == 400 and "empty" in r.json()["error"]
+    _alive(client)
+
+
+@pytest.mark.parametrize("path", ["../secret.txt", "/etc/passwd", "sub/../../secret.txt", "link.txt", "linkdir/secret.txt"])
+def test_paths_never_leave_the_served_folder(client: TestClient, served: Path, path: str) -> None:
+    (served / "link.txt").symlink_to(served.parent / "secret.txt")
+    (served / "linkdir").symlink_to(served.parent)
+    r = client.post("/api/document", json={"path": path})
+    assert r.status_code == 403 and "outside the served folder" in r.json()["error"]
+    assert "link.txt" not in client.get("/api/files").json()["files"]
+    _alive(client)
+
+
+def test_a_symlink_inside_the_folder_is_allowed(client: TestClient, served: Path) -> None:
+    (served / "alias.md").symlink_to(served / "guide.md")
+    r = client.post("/api/document", json={"path": "alias.md"})
+    assert r.status_code == 200 and r.json()["text"] == TEXT
+
+
+@pytest.mark.parametrize(
+    ("url", "body", "status", "words"),
+    [
+        ("/api/chunk", b"{not json", 400, "not valid JSON"),
+        ("/api/chunk", b"[1, 2]", 400, "JSON object"),
+        ("/api/document", b"\xff\xfe", 400, "not valid JSON"),
+        ("/api/document", b"{}", 400, "give"),
+        ("/api/document", b'{"text": 3}', 400, "string"),
+        ("/api/document", b'{"path": "nope.txt"}', 404, "no file"),
+        ("/api/chunk", b'{"doc": "zzz", "config": {}}', 404, "unknown document"),
+    ],
+)
+def test_malformed_requests_get_a_message(client: TestClient, url: str, body: bytes, status: int, words: str) -> None:
+    r = client.post(url, content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == status and words in r.json()["error"]
+    _alive(client)
+
+
+@pytest.mark.parametrize(
+    ("config", "words"),
+    [
+        ({"strategy": "nope"}, "unknown"),
+        ({"strategy": "recursive", "chunk_size": "big"}, "chunk_size must be an integer"),
+        ({"strategy": "recursive", "chunk_size": 10, "chunk_overlap": 20}, "chunk_overlap"),
+        ({"strategy": "recursive", "unit": "bytes"}, "unit 'bytes'"),
+        ({"strategy": "recursive", "params": {"nonsense": 1}}, "nonsense"),
+        ({"strategy": "recursive", "params": {"client": 1}}, "cannot be set"),
+        ({"strategy": "recursive", "params": [1]}, "params must be an object"),
+        ("recursive", "config must be an object"),
+    ],
+)
+def test_invalid_configurations_get_a_message(client: TestClient, config: object, words: str) -> None:
+    doc = client.post("/api/document", json={"text": "Some text. More text."}).json()
+    r = client.post("/api/chunk", json={"doc": doc["doc"], "config": config})
+    assert 400 <= r.status_code < 500 and words in r.json()["error"], r.text
+    _alive(client)
+
+
+def test_no_folder_served(tmp_path: Path) -> None:
+    client = TestClient(create_app(None))
+    assert client.get("/api/files").json()["files"] == []
+    r = client.post("/api/document", json={"path": "a.txt"})
+    assert r.status_code == 404 and "no folder is served" in r.json()["error"]
+
+
+def test_the_page_and_its_scripts_are_in_the_package(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "/static/app.js" in page.text
+    for name in ("app.js", "app.css"):
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200 and len(r.text) > 500
+    for name in ("index.html", "app.js", "app.css"):
+        text = (Path(chunkwise.serve.STATIC_DIR) / name).read_text("utf-8")
+        assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text
+    assert client.get("/static/../__init__.py").status_code == 404
+
+
+def test_cli_serve_listens_on_localhost_by_default(monkeypatch: pytest.MonkeyPatch, served: Path) -> None:
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    seen = {}
+
+    def fake_run(app, host, port, log_level):  # noqa: ANN001 - uvicorn.run's signature
+        seen.update(host=host, port=port, app=app)
+
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", fake_run)
+    result = CliRunner().invoke(cli, ["serve", str(served), "--port", "8123"])
+    assert result.exit_code == 0, result.output
+    assert seen["host"] == "127.0.0.1" and seen["port"] == 8123
+    assert seen["app"].state.chunkwise.root == served.resolve()
+    assert "--host" in CliRunner().invoke(cli, ["serve", "--help"]).output
