@@ -136,3 +136,12 @@ def test_in_a_pipeline_with_a_document_store_and_bm25():
     for hit in hits:
         start = hit.meta["split_idx_start"]
         assert source[hit.meta["source_id"]][start : start + len(hit.content)] == hit.content
+
+
+def test_doctests_of_the_module():
+    import doctest
+
+    import chunkwise.integrations.haystack as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

@@ -170,3 +170,12 @@ def test_both_splitters_of_parent_document_retriever():
     child = children[len(children) // 2]
     found = retriever.invoke(child["text"])
     assert [d.page_content for d in found] == [parents[child["metadata"]["doc_id"]].page_content]
+
+
+def test_doctests_of_the_module():
+    import doctest
+
+    import chunkwise.integrations.langchain as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

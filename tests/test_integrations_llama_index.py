@@ -67,7 +67,8 @@ def test_previous_and_next_link_neighbours():
         for prev, cur in zip(mine, mine[1:]):
             assert cur.relationships[NodeRelationship.PREVIOUS].node_id == prev.node_id
             assert prev.relationships[NodeRelationship.NEXT].node_id == cur.node_id
-    plain = ChunkwiseNodeParser(chunk_size=300, include_prev_next_rel=False).get_nodes_from_documents([_doc(GUIDE, "b")])
+    unlinked = ChunkwiseNodeParser(chunk_size=300, include_prev_next_rel=False)
+    plain = unlinked.get_nodes_from_documents([_doc(GUIDE, "b")])
     assert all(NodeRelationship.NEXT not in n.relationships for n in plain)
 
 
@@ -148,8 +149,18 @@ def test_parser_pickles_and_rejects_bad_parameters():
     parser = ChunkwiseNodeParser("recursive", chunk_size=200, separators=["\n\n", "\n", " "])
     copy = pickle.loads(pickle.dumps(parser))
     doc = _doc(GUIDE[:3000], "g")
-    assert [n.text for n in copy.get_nodes_from_documents([doc])] == [n.text for n in parser.get_nodes_from_documents([doc])]
+    again = copy.get_nodes_from_documents([doc])
+    assert [(n.node_id, n.text) for n in again] == [(n.node_id, n.text) for n in parser.get_nodes_from_documents([doc])]
     with pytest.raises(ConfigError, match="chunk_overlap"):
         ChunkwiseNodeParser(chunk_size=50, chunk_overlap=60)
     with pytest.raises(ConfigError, match="no parameter"):
         ChunkwiseNodeParser(chunk_sizes=[100, 50])
+
+
+def test_doctests_of_the_module():
+    import doctest
+
+    import chunkwise.integrations.llama_index as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

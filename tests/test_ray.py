@@ -75,7 +75,8 @@ def test_write_parquet_round_trip(cluster, corpus, tmp_path):
     import chunkwise.ray as cray
 
     files = ray.data.read_binary_files(str(corpus), include_paths=True)
-    cray.chunk_dataset(files, strategy="recursive", chunk_size=500, root=str(corpus)).write_parquet(str(tmp_path / "out"))
+    chunks = cray.chunk_dataset(files, strategy="recursive", chunk_size=500, root=str(corpus))
+    chunks.write_parquet(str(tmp_path / "out"))
     table = pq.read_table(str(tmp_path / "out"))
     assert table.column_names == list(cray.COLUMNS)
     texts = table.column("text").to_pylist()
@@ -146,3 +147,17 @@ def test_cli_engine_ray_usage_errors(tmp_path):
     assert bad.exit_code == 2 and "--engine ray" in bad.output
     bad = CliRunner().invoke(cli, ["chunk", str(tmp_path / "a.txt"), "-o", str(out), "--ray-address", "auto"])
     assert bad.exit_code == 2 and "--ray-address goes with --engine ray" in bad.output
+
+
+def test_rows_read_back_as_the_records_of_the_json_lines_output(cluster, tmp_path):
+    import chunkwise.ray as cray
+    from chunkwise.commands._chunk_run import render_jsonl
+    from chunkwise.export import dumps
+
+    (tmp_path / "a.md").write_text("# Title\n\nSome text. More text here.\n\n## Part\n\nThe end.", encoding="utf-8")
+    files = ray.data.read_binary_files(str(tmp_path / "a.md"), include_paths=True)
+    rows = cray.chunk_dataset(files, strategy="markdown", chunk_size=20).take_all()
+    chunker = chunkwise.make_chunker("markdown", chunk_size=20)
+    doc = chunkwise.load(tmp_path / "a.md")
+    expected = render_jsonl(chunker.chunk(doc), doc, content_id(doc.text, config_key(chunker)))
+    assert "".join(dumps(r) + "\n" for r in cray.records_of(rows)).encode("utf-8") == expected
