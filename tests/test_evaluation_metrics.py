@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkwise.evaluation.metrics import intersection_length, mean_scores, score_question, span_length, union
+from chunkwise.evaluation.metrics import (
+    bootstrap_ci,
+    intersection_length,
+    mean_scores,
+    score_question,
+    span_length,
+    union,
+)
 
 
 def approx(x: float) -> object:
@@ -83,13 +90,22 @@ def test_ranked_metrics_with_a_chunk_of_another_document_first() -> None:
     assert s.k == 3
 
 
-def test_overlapping_retrieved_chunks_union_versus_redundant() -> None:
+def test_overlapping_retrieved_chunks_counted_versus_union() -> None:
     s = score_question([("d", 0, 10), ("d", 5, 15)], [("d", 0, 15)])
-    assert s.precision == approx(1.0)
-    assert s.iou == approx(1.0)
     # Chroma's code sums the chunk lengths: 20 characters retrieved for 15.
-    assert s.precision_redundant == approx(0.75)
-    assert s.iou_redundant == approx(0.75)
+    assert s.precision == approx(0.75)
+    assert s.iou == approx(0.75)
+    assert s.precision_union == approx(1.0)
+    assert s.iou_union == approx(1.0)
+
+
+def test_counted_iou_adds_the_reference_characters_not_retrieved() -> None:
+    # 10 + 10 retrieved characters (5 of them twice), 20 reference characters, 5 not covered.
+    s = score_question([("d", 0, 10), ("d", 5, 15), ("e", 0, 3)], [("d", 0, 20)])
+    assert s.recall == approx(15 / 20)
+    assert s.precision == approx(15 / 23)
+    assert s.iou == approx(15 / (23 + 5))
+    assert s.iou_union == approx(15 / (15 + 3 + 5))
 
 
 def test_precision_omega_with_a_reference_no_candidate_covers() -> None:
@@ -127,6 +143,30 @@ def test_mean_scores_is_the_macro_average() -> None:
     assert m["mrr"] == approx(0.5)
     assert m["k"] == approx(0.5)
     assert mean_scores([])["iou"] == 0.0
+    assert m["recall_ci_low"] <= m["recall"] <= m["recall_ci_high"]
+
+
+def test_bootstrap_interval_is_deterministic_and_narrows_with_more_questions() -> None:
+    values = [1.0, 0.0, 0.5, 1.0, 0.25, 0.75, 1.0, 0.0] * 4
+    low, high = bootstrap_ci(values)
+    assert (low, high) == bootstrap_ci(values)  # fixed seed
+    mean = sum(values) / len(values)
+    assert 0.0 <= low < mean < high <= 1.0
+    wide = bootstrap_ci(values[:8])
+    assert high - low < wide[1] - wide[0]
+    assert bootstrap_ci([0.4] * 5) == (approx(0.4), approx(0.4))
+    assert bootstrap_ci([]) == (0.0, 0.0)
+    with pytest.raises(ValueError, match="confidence"):
+        bootstrap_ci(values, confidence=1.0)
+    with pytest.raises(ValueError, match="resamples"):
+        bootstrap_ci(values, resamples=0)
+
+
+def test_bootstrap_interval_matches_the_normal_approximation_for_many_questions() -> None:
+    values = [float(i % 2) for i in range(400)]  # mean 0.5, standard error 0.025
+    low, high = bootstrap_ci(values, resamples=4000)
+    assert low == pytest.approx(0.5 - 1.96 * 0.025, abs=0.006)
+    assert high == pytest.approx(0.5 + 1.96 * 0.025, abs=0.006)
 
 
 # -- properties: the interval arithmetic equals brute-force sets of character positions ---
@@ -152,12 +192,14 @@ def test_metrics_equal_brute_force_character_sets(retrieved, references, extra) 
     got = _chars(retrieved)
     inter = len(ref & got)
     assert s.recall == approx(inter / len(ref))
-    assert s.precision == approx(inter / len(got) if got else 0.0)
-    assert s.iou == approx(inter / len(ref | got))
-    assert s.iou <= min(s.recall, s.precision) + 1e-12
+    assert s.precision_union == approx(inter / len(got) if got else 0.0)
+    assert s.iou_union == approx(inter / len(ref | got))
+    assert s.iou_union <= min(s.recall, s.precision_union) + 1e-12
     summed = sum(e - b for _, b, e in retrieved)
-    assert s.precision_redundant <= s.precision + 1e-12
-    assert s.precision_redundant == approx(inter / summed if summed else 0.0)
+    assert s.precision <= s.precision_union + 1e-12 and s.iou <= s.iou_union + 1e-12
+    assert s.precision == approx(inter / summed if summed else 0.0)
+    assert s.iou == approx(inter / (summed + len(ref) - inter))
+    assert s.iou <= min(s.recall, s.precision) + 1e-12
     touching = [c for c in candidates if _chars([c]) & ref]
     omega_den = _chars(touching) | ref
     assert s.precision_omega == approx(len(_chars(touching) & ref) / len(omega_den))

@@ -31,8 +31,11 @@ TABLE_COLUMNS = (
     "k",
     "chunks",
     "recall",
+    "recall_ci_low",
+    "recall_ci_high",
     "precision",
     "iou",
+    "iou_union",
     "precision_omega",
     "recall_at_k",
     "mrr",
@@ -396,10 +399,11 @@ def command(
     Every combination of --strategy, --chunk-size and --chunk-overlap chunks all of
     --corpus; the chunks are embedded (cached on disk, so a re-run embeds nothing) and the
     top --k chunks of the whole collection are retrieved for each question. Scores (span
-    recall, precision, IoU, precision_omega after Chroma's "Evaluating Chunking Strategies
-    for Retrieval", 2024; recall@k, MRR, nDCG@k; tokens retrieved) are printed as a table
-    and written to OUTPUT_DIR/results.csv, results.json (with per-question scores) and
-    results.png.
+    recall with its 95% bootstrap interval over questions, precision, IoU, precision_omega
+    after Chroma's "Evaluating Chunking Strategies for Retrieval", 2024, retrieved text
+    counted as often as it is retrieved, as in the report's code; iou_union counts it once;
+    recall@k, MRR, nDCG@k; tokens retrieved) are printed as a table and written to
+    OUTPUT_DIR/results.csv, results.json (with per-question scores) and results.png.
 
     Example:
 

@@ -1,4 +1,5 @@
-"""Span-level retrieval metrics: recall, precision, IoU, precision_omega, recall@k, MRR, nDCG.
+"""Span-level retrieval metrics: recall (with a bootstrap interval), precision, IoU, precision_omega,
+recall@k, MRR, nDCG.
 
 Metrics take *spans*, never chunk objects: a span is ``(document_id, start, end)``, a
 half-open range of ``str`` offsets (characters) into one document. Whatever produced the
@@ -19,11 +20,21 @@ Method:
     counts tokens; here the unit is characters, which is exact because chunks carry their
     offsets (Chroma's evaluator has to re-find chunk strings in the corpus).
 
-    Sets: ``t_e`` is the union of the reference spans (overlapping, nested or duplicate
-    references count once) and ``t_r`` the union of the retrieved spans. Chroma's
-    reference code instead sums the lengths of the retrieved chunks in the precision
-    and IoU denominators, so text retrieved twice (overlapping chunks) counts twice;
-    that variant is reported as ``precision_redundant`` and ``iou_redundant``.
+    Counting: ``t_e`` is the union of the reference spans (overlapping, nested or
+    duplicate references count once). The retrieved text ``t_r`` is counted *with
+    multiplicity*, as Chroma's reference code does and as an LLM reads it: ``|t_r|`` is
+    the summed length of the retrieved spans, so text that two overlapping chunks both
+    hold counts twice, and ``|t_e ∩ t_r|`` the reference characters covered at least once.
+    These are ``precision`` and ``iou``, the headline figures (Chroma's code: precision
+    denominator = summed chunk lengths; IoU denominator = that plus the reference
+    characters no retrieved chunk covers). ``precision_union`` and ``iou_union`` use the
+    union of the retrieved spans instead; they ignore repeated text, so overlapping
+    chunks look better under them than they are. Without overlap the two agree.
+
+    Confidence: :func:`bootstrap_ci` gives a percentile bootstrap interval of a mean over
+    questions (Efron & Tibshirani, *An Introduction to the Bootstrap*, 1993, ch. 13),
+    resampling questions with a fixed seed, so a run's interval is reproducible.
+    :func:`mean_scores` reports it for recall (``recall_ci_low``, ``recall_ci_high``).
 
     Ranked metrics (standard IR, Manning et al., *Introduction to Information Retrieval*,
     ch. 8; Järvelin & Kekäläinen 2002 for nDCG): a retrieved span is *relevant* when it
@@ -45,6 +56,7 @@ __all__ = [
     "METRIC_NAMES",
     "QuestionScores",
     "SpanRef",
+    "bootstrap_ci",
     "intersection_length",
     "mean_scores",
     "score_question",
@@ -59,9 +71,9 @@ METRIC_NAMES = (
     "recall",
     "precision",
     "iou",
+    "precision_union",
+    "iou_union",
     "precision_omega",
-    "precision_redundant",
-    "iou_redundant",
     "recall_at_k",
     "mrr",
     "ndcg",
@@ -127,13 +139,14 @@ class QuestionScores:
 
     Attributes:
         recall: share of reference characters covered by the retrieved spans.
-        precision: share of retrieved characters (union) that are reference characters.
-        iou: reference ∩ retrieved over reference ∪ retrieved (characters).
+        precision: reference characters covered over the summed length of the retrieved
+            spans (text retrieved twice counts twice: Chroma's code).
+        iou: reference characters covered over (summed retrieved length + reference
+            characters not covered) (Chroma's code).
+        precision_union: as precision over the union of the retrieved spans.
+        iou_union: reference ∩ retrieved over reference ∪ retrieved (unions, characters).
         precision_omega: precision if exactly the candidate spans overlapping a reference
-            were retrieved (0 when no candidate overlaps one).
-        precision_redundant: as precision, but the denominator sums the lengths of the
-            retrieved spans, so text retrieved twice counts twice (Chroma's code).
-        iou_redundant: as iou with that denominator (Chroma's code).
+            were retrieved (0 when no candidate overlaps one; unions, as Chroma's code).
         recall_at_k: 1.0 if any retrieved span overlaps a reference, else 0.0.
         mrr: 1 / rank of the first retrieved span overlapping a reference (0 if none).
         ndcg: normalised discounted cumulative gain at k (see the module docstring).
@@ -145,9 +158,9 @@ class QuestionScores:
     recall: float
     precision: float
     iou: float
+    precision_union: float
+    iou_union: float
     precision_omega: float
-    precision_redundant: float
-    iou_redundant: float
     recall_at_k: float
     mrr: float
     ndcg: float
@@ -198,6 +211,9 @@ def score_question(
         >>> s = score_question([("d", 0, 10)], [("d", 5, 15)])
         >>> (s.recall, s.precision, round(s.iou, 3))
         (0.5, 0.5, 0.333)
+        >>> s = score_question([("d", 0, 10), ("d", 5, 15)], [("d", 0, 15)])  # overlap
+        >>> (s.precision, s.iou, s.precision_union, s.iou_union)
+        (0.75, 0.75, 1.0, 1.0)
     """
     ref = union(references)
     ref_len = span_length(ref)
@@ -228,11 +244,11 @@ def score_question(
     omega_den = span_length(union([sp for sp in touching] + list(references)))
     return QuestionScores(
         recall=inter / ref_len,
-        precision=_ratio(inter, got_len),
-        iou=_ratio(inter, ref_len + got_len - inter),
+        precision=_ratio(inter, summed),
+        iou=_ratio(inter, summed + ref_len - inter),
+        precision_union=_ratio(inter, got_len),
+        iou_union=_ratio(inter, ref_len + got_len - inter),
         precision_omega=_ratio(omega_inter, omega_den),
-        precision_redundant=_ratio(inter, summed),
-        iou_redundant=_ratio(inter, summed + ref_len - inter),
         recall_at_k=1.0 if first is not None else 0.0,
         mrr=1.0 / (first + 1) if first is not None else 0.0,
         ndcg=_ratio(dcg, idcg),
@@ -241,10 +257,55 @@ def score_question(
     )
 
 
+def bootstrap_ci(
+    values: Sequence[float], confidence: float = 0.95, resamples: int = 2000, seed: int = 0
+) -> tuple[float, float]:
+    """Percentile bootstrap confidence interval of the mean of ``values``.
+
+    Args:
+        values: one value per question (e.g. its recall).
+        confidence: the interval's coverage, in (0, 1).
+        resamples: how many resamples (with replacement, each of ``len(values)``).
+        seed: seed of numpy's ``default_rng``; the same values give the same interval.
+
+    Returns:
+        ``(low, high)``; ``(0.0, 0.0)`` for no values, ``(v, v)`` for one.
+
+    Raises:
+        ValueError: ``confidence`` not in (0, 1) or ``resamples < 1``.
+
+    Method:
+        Efron & Tibshirani, *An Introduction to the Bootstrap* (1993), ch. 13: the
+        ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles of the resampled means.
+
+    Example:
+        >>> bootstrap_ci([1.0, 1.0, 1.0])
+        (1.0, 1.0)
+    """
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence ({confidence}) must be between 0 and 1")
+    if resamples < 1:
+        raise ValueError(f"resamples ({resamples}) must be at least 1")
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0)
+    import numpy as np
+
+    data = np.asarray(values, dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    means = data[rng.integers(0, n, size=(resamples, n))].mean(axis=1)
+    tail = (1.0 - confidence) / 2.0
+    low, high = np.quantile(means, [tail, 1.0 - tail])
+    return (float(low), float(high))
+
+
 def mean_scores(scores: Sequence[QuestionScores]) -> dict[str, float]:
-    """The mean of each metric over questions (macro average; empty input gives zeros)."""
+    """The mean of each metric over questions (macro average; empty input gives zeros),
+    plus ``recall_ci_low`` and ``recall_ci_high``: the 95% bootstrap interval of the mean
+    recall (:func:`bootstrap_ci`, seed 0)."""
     n = len(scores)
     out = {}
     for name in METRIC_NAMES + ("k",):
         out[name] = sum(getattr(s, name) for s in scores) / n if n else 0.0
+    out["recall_ci_low"], out["recall_ci_high"] = bootstrap_ci([s.recall for s in scores])
     return out
