@@ -233,3 +233,33 @@ def test_eval_reads_a_nested_corpus_and_resolves_names(probe: dict[str, Path]) -
     probe["questions"].write_text(json.dumps(obj) + "\n", encoding="utf-8")
     bad = CliRunner().invoke(cli, _eval_args(probe, "--no-plot"))
     assert bad.exit_code == 2 and "ambiguous" in bad.output and "sub/a.txt" in bad.output
+
+
+def test_eval_embeds_with_the_retrieval_model_unless_told(
+    probe: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chunkwise import embeddings
+
+    asked: list[object] = []
+
+    def fake(model: object = None, **kw: object) -> BagOfWords:
+        asked.append(model)
+        return BagOfWords()
+
+    monkeypatch.setattr(embeddings, "get_embedder", fake)
+    assert CliRunner().invoke(cli, _eval_args(probe, "--no-plot")).exit_code == 0
+    assert CliRunner().invoke(cli, _eval_args(probe, "--no-plot", "--model", "wordllama")).exit_code == 0
+    assert asked == [embeddings.RETRIEVAL_MODEL, "wordllama"] and embeddings.RETRIEVAL_MODEL == "minilm"
+
+
+def test_eval_table_and_csv_carry_the_recall_interval_and_both_ious(probe: dict[str, Path]) -> None:
+    result = CliRunner().invoke(cli, _eval_args(probe, "--no-plot", "--chunk-overlap", "10"))
+    assert result.exit_code == 0, result.output
+    assert "recall_ci_low" in result.output and "iou_union" in result.output
+    with open(probe["out"] / "results.csv", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    for r in rows:
+        assert float(r["recall_ci_low"]) <= float(r["recall"]) <= float(r["recall_ci_high"])
+        # retrieved text is counted as often as it is retrieved: never above the union-based figure
+        assert float(r["iou"]) <= float(r["iou_union"]) + 1e-12
+        assert float(r["precision"]) <= float(r["precision_union"]) + 1e-12

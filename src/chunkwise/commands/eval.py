@@ -88,7 +88,8 @@ def eval_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--model",
             default=None,
-            help="Embedding model (see chunkwise.embeddings.get_embedder; default: the offline default).",
+            help="Embedding model (see chunkwise.embeddings.get_embedder) [default: minilm, all-MiniLM-L6-v2, the "
+            "offline model that retrieves best; wordllama is about a hundred times faster].",
         ),
         click.option(
             "--cache",
@@ -146,10 +147,11 @@ def default_cache_path() -> Path:
 
 
 def make_embedder(model: str | None, cache_path: Path | None, no_cache: bool) -> Any:
-    """The embedder for ``--model``, wrapped in the on-disk cache unless ``--no-cache``."""
-    from ..embeddings import CachedEmbedder, EmbeddingCache, get_embedder
+    """The embedder for ``--model`` (default :data:`chunkwise.embeddings.RETRIEVAL_MODEL`),
+    wrapped in the on-disk cache unless ``--no-cache``."""
+    from ..embeddings import RETRIEVAL_MODEL, CachedEmbedder, EmbeddingCache, get_embedder
 
-    embedder = get_embedder(model)
+    embedder = get_embedder(RETRIEVAL_MODEL if model is None else model)
     if no_cache:
         return embedder
     return CachedEmbedder(embedder, EmbeddingCache(cache_path or default_cache_path()))

@@ -44,6 +44,7 @@ from .cache import CachedEmbedder, EmbeddingCache, text_hash
 __all__ = [
     "DEFAULT_MODEL",
     "MINILM_NAME",
+    "RETRIEVAL_MODEL",
     "BertEmbedder",
     "CachedEmbedder",
     "CallableEmbedder",
@@ -59,8 +60,14 @@ __all__ = [
     "text_hash",
 ]
 
-#: The default model's name (``get_embedder(None).name``).
+#: The default model's name (``get_embedder(None).name``): WordLlama, fast enough to place
+#: the cuts of the semantic strategies.
 DEFAULT_MODEL = WORDLLAMA_NAME
+
+#: The model of the retrieval-facing commands (``chunkwise eval``, ``calibrate``):
+#: all-MiniLM-L6-v2, the offline model that retrieves best (EVALUATION.md, "Defaults
+#: chosen by measurement").
+RETRIEVAL_MODEL = "minilm"
 
 
 @runtime_checkable
