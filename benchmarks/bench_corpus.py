@@ -1,6 +1,6 @@
 """Corpus throughput and memory: ``chunkwise chunk --workers 1|2`` against LangChain's
 ``DirectoryLoader`` + ``RecursiveCharacterTextSplitter`` and chonkie's ``Pipeline``, on
-the same files, in one run.
+the same files, in one run; wall clock, CPU time and peak memory.
 
 Usage (from the repository root)::
 
@@ -177,8 +177,9 @@ def _tree_rss(root: int) -> int:
     return total
 
 
-def measure(cmd: list[str]) -> tuple[float, int, str]:
-    """(seconds, peak resident bytes of the process tree, last line of standard error)."""
+def measure(cmd: list[str]) -> tuple[float, int, str, float]:
+    """(seconds, peak resident bytes of the process tree, last line of standard error,
+    CPU seconds -- user + system -- of the process and the children it waited for)."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     peak = 0
@@ -187,15 +188,19 @@ def measure(cmd: list[str]) -> tuple[float, int, str]:
     err: list[str] = []
     reader = threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)  # type: ignore[union-attr]
     reader.start()
-    while proc.poll() is None:
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
         peak = max(peak, _tree_rss(proc.pid))
         time.sleep(0.05)
     elapsed = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
     reader.join()
     tail = (err[0].strip().splitlines() or [""])[-1] if err else ""
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{cmd[:3]} failed ({proc.returncode}): {err[0][-2000:] if err else ''}")
-    return elapsed, peak, tail
+    return elapsed, peak, tail, usage.ru_utime + usage.ru_stime
 
 
 def run(sizes: list[int], repeat: int, only: list[str] | None) -> None:
@@ -213,28 +218,33 @@ def run(sizes: list[int], repeat: int, only: list[str] | None) -> None:
             names = [n for n in cmds if not only or n in only]
             times: dict[str, list[float]] = {n: [] for n in names}
             inner: dict[str, list[float]] = {n: [] for n in names}  # chunkwise's own clock
+            cpu: dict[str, list[float]] = {n: [] for n in names}
             peaks: dict[str, list[int]] = {n: [] for n in names}
             for r in range(repeat):
                 order = names[r % len(names):] + names[: r % len(names)]
                 for name in order:
-                    secs, peak, tail = measure(cmds[name])
+                    secs, peak, tail, cpu_s = measure(cmds[name])
                     times[name].append(secs)
+                    cpu[name].append(cpu_s)
                     m = re.search(r"MB in ([0-9.]+) s", tail)
                     if m:
                         inner[name].append(float(m.group(1)))
                     peaks[name].append(peak)
-                    print(f"  {size} MB rep {r + 1} {name}: {secs:.1f} s, peak {peak / 2**20:.0f} MiB; {tail[:160]}",
+                    print(f"  {size} MB rep {r + 1} {name}: {secs:.1f} s, CPU {cpu_s:.1f} s, peak {peak / 2**20:.0f} MiB; "
+                          f"{tail[:160]}",
                           flush=True)
                     out.unlink(missing_ok=True)
             for name in names:
                 best, med = min(times[name]), statistics.median(times[name])
                 phase = f"{mb / min(inner[name]):.2f}" if inner[name] else "-"
-                rows.append((size, len(files), mb, name, mb / best, mb / med, max(peaks[name]) / 2**20, phase))
+                rows.append((size, len(files), mb, name, mb / best, mb / med, max(peaks[name]) / 2**20, phase,
+                             min(cpu[name])))
     print(f"load average after: {os.getloadavg()}")
-    print("\n| corpus | files | MB | contender | MB/s (best) | MB/s (median) | peak RSS, MiB | MB/s after finding the files (best) |")
-    print("|---|---|---|---|---|---|---|---|")
-    for size, n, mb, name, best, med, peak, phase in rows:
-        print(f"| {size} MB | {n} | {mb:.1f} | {name} | {best:.2f} | {med:.2f} | {peak:.0f} | {phase} |")
+    print("\n| corpus | files | MB | contender | MB/s (best) | MB/s (median) | peak RSS, MiB | "
+          "MB/s after finding the files (best) | CPU s (least) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for size, n, mb, name, best, med, peak, phase, cpu_s in rows:
+        print(f"| {size} MB | {n} | {mb:.1f} | {name} | {best:.2f} | {med:.2f} | {peak:.0f} | {phase} | {cpu_s:.1f} |")
     by = {(r[0], r[3]): r for r in rows}
     for size in sizes:
         if (size, "chunkwise-1") in by and (size, "chunkwise-2") in by:

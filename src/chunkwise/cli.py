@@ -248,11 +248,12 @@ def chunk_command(
     progress: bool | None,
 ) -> None:
     """Chunk files, folders (recursively: .txt, .md, .markdown, .html, .htm, .pdf and the
-    other formats a loader reads) or standard input (-) into JSON lines; -L KEY=VALUE
-    passes a loader option (PDF: password=..., pages=1-5).
+    other formats a loader reads) or standard input (-) into JSON lines or Parquet (by the
+    suffix of -o); -L KEY=VALUE passes a loader option (PDF: password=..., pages=1-5).
 
     One line per chunk: id, document_id, source, index, start_index, end_index, size, unit,
-    text, context, metadata. A summary goes to standard error. A file that cannot be read,
+    text, context, metadata, content_id. --workers N chunks in N processes, the output the
+    same as one process's; --resume continues a run that was interrupted. A summary goes to standard error. A file that cannot be read,
     decoded, chunked or written is reported with the fix and skipped, and so is a file of a
     folder in a format chunkwise does not read; the exit status is then 1. When every input
     fails, an existing -o file is left as it was.
