@@ -289,3 +289,28 @@ def test_cli_serve_listens_on_localhost_by_default(monkeypatch: pytest.MonkeyPat
     assert seen["host"] == "127.0.0.1" and seen["port"] == 8123
     assert seen["app"].state.chunkwise.root == served.resolve()
     assert "--host" in CliRunner().invoke(cli, ["serve", "--help"]).output
+
+
+def test_query_returns_the_nearest_chunks(client: TestClient, served: Path) -> None:
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("wordllama")
+    from chunkwise.embeddings import get_embedder
+
+    doc = client.post("/api/document", json={"path": "guide.md"}).json()
+    config = {"strategy": "recursive", "chunk_size": 100, "chunk_overlap": 0, "unit": "chars"}
+    query = "how do I install it with pip"
+    r = client.post("/api/query", json={"doc": doc["doc"], "config": config, "query": query, "k": 2})
+    assert r.status_code == 200, r.text
+    hits = r.json()["hits"]
+    chunks = chunkwise.chunk(chunkwise.load(served / "guide.md"), **config)
+    emb = get_embedder(None)
+    scores = emb.embed([c.text_for_embedding() for c in chunks]) @ emb.embed([query])[0]
+    best = sorted(range(len(chunks)), key=lambda i: (-float(scores[i]), i))[:2]
+    assert [h["index"] for h in hits] == best
+    assert [h["score"] for h in hits] == [pytest.approx(float(scores[i]), abs=1e-3) for i in best]
+    assert "Install" in chunks[best[0]].text or "pip" in chunks[best[0]].text
+    assert np.all(np.diff([h["score"] for h in hits]) <= 0)
+    for body, words in (({"query": ""}, "query"), ({"query": "x", "k": 0}, "k must be")):
+        r = client.post("/api/query", json={"doc": doc["doc"], "config": config, **body})
+        assert r.status_code == 400 and words in r.json()["error"]
+    _alive(client)

@@ -110,6 +110,12 @@ def page(browser: Any, server: str) -> Iterator[Any]:
     assert errors == [], errors
 
 
+def _has(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
 def _shots(tmp_path: Path) -> Path:
     out = Path(os.environ.get("CHUNKWISE_SCREENSHOTS") or tmp_path)
     out.mkdir(parents=True, exist_ok=True)
@@ -222,6 +228,26 @@ def test_side_by_side_strategy_slider_and_overlap(page: Any, served: Path, tmp_p
     assert f"chunks\t{len(chunkwise.chunk(doc, **_pane_config(page, 2)))}" in stats
     code = pane.locator(".code-cli").text_content()
     assert code.startswith("chunkwise chunk speech.md --strategy fixed") and "--chunk-overlap 80" in code
+    # a query: each pane outlines its top-k chunks, the same the default model ranks first
+    if _has("numpy") and _has("wordllama"):
+        from chunkwise.embeddings import get_embedder
+
+        query = "Why is this moment in history unprecedented?"
+        page.fill("#query", query)
+        page.fill("#k", "2")
+        page.click("#search")
+        emb = get_embedder(None)
+        for k in range(3):
+            page.wait_for_function("(k) => document.querySelectorAll('.pane')[k].dataset.hits !== undefined", arg=k)
+            chunks = chunkwise.chunk(doc, **_pane_config(page, k))
+            scores = emb.embed([c.text_for_embedding() for c in chunks]) @ emb.embed([query])[0]
+            best = sorted(range(len(chunks)), key=lambda i: (-float(scores[i]), i))[:2]
+            shown = page.locator(".pane").nth(k).get_attribute("data-hits")
+            assert [int(x) for x in shown.split(",")] == [chunks[i].index for i in best]
+            outlined = page.eval_on_selector_all(
+                ".pane", "(ps, k) => [...new Set([...ps[k].querySelectorAll('.doc span.hit')]"
+                ".flatMap((s) => s.dataset.chunks.split(',').map(Number)))]", k)
+            assert {chunks[i].index for i in best} <= set(outlined)
     page.screenshot(path=str(_shots(tmp_path) / "playground-side-by-side.png"))
 
 

@@ -10,6 +10,7 @@ CDN, no build step) talks to a small JSON API:
 ``POST /api/document``    ``{"text": ...}`` or ``{"path": "rel/path"}``: a document id
 ``POST /api/upload``      the file's bytes as the body, ``?name=file.md``: a document id
 ``POST /api/chunk``       ``{"doc": id, "config": {...}}``: chunks, statistics, code
+``POST /api/query``       ``{"doc", "config", "query", "k"}``: the top-k chunks, scores
 ========================  ===========================================================
 
 Offsets in answers are Python ``str`` indices (code points), as in :class:`~chunkwise.Chunk`.
@@ -38,7 +39,7 @@ from typing import Any
 
 from ..embeddings._common import need
 
-__all__ = ["DEFAULT_MAX_UPLOAD", "STATIC_DIR", "ServeError", "create_app"]
+__all__ = ["DEFAULT_MAX_UPLOAD", "STATIC_DIR", "ServeError", "chunk_view", "create_app", "query_view"]
 
 STATIC_DIR = Path(__file__).with_name("static")
 DEFAULT_MAX_UPLOAD = 10 * 1024 * 1024  # bytes
@@ -305,8 +306,9 @@ def _config(raw: Any, strategies: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def chunk_view(state: _State, doc: Any, source: str | None, config: dict[str, Any]) -> dict[str, Any]:
-    """The answer of ``/api/chunk``: chunks, statistics, the similarity curve, code."""
+def chunk_view(state: _State, doc: Any, source: str | None, config: dict[str, Any], raw: bool = False) -> Any:
+    """The answer of ``/api/chunk``: chunks, statistics, the similarity curve, code
+    (``raw``: the list of chunks only)."""
     from ..api import make_chunker
     from ..chunkers.embedding import EmbeddingChunker
     from ..errors import ChunkwiseError
@@ -329,6 +331,8 @@ def chunk_view(state: _State, doc: Any, source: str | None, config: dict[str, An
     except (ChunkwiseError, ValueError, TypeError, ImportError) as exc:
         raise ServeError(str(exc), 422) from exc
     elapsed = (time.perf_counter() - t0) * 1000
+    if raw:
+        return chunks
 
     class _Done:  # the chunks just made, measured by chunk_stats without chunking again
         def __getattr__(self, name: str) -> Any:
@@ -365,6 +369,32 @@ def chunk_view(state: _State, doc: Any, source: str | None, config: dict[str, An
             "cuts": list(analysis.cuts),
         }
     return out
+
+
+def query_view(state: _State, doc: Any, config: dict[str, Any], query: str, k: int,
+               model: str | None) -> dict[str, Any]:
+    """The answer of ``/api/query``: the ``k`` chunks of the configuration nearest to the
+    query, best first, as ``{"hits": [{"index", "score"}], "model"}``.
+
+    Method: the query and every chunk's :meth:`~chunkwise.Chunk.text_for_embedding` are
+    embedded with ``model`` (default: the offline default model, vectors memoised); the
+    score is the cosine similarity (the vectors are unit length), ties broken by chunk order.
+    """
+    import numpy as np
+
+    chunks = [c for c in chunk_view(state, doc, None, config, raw=True) if c.metadata.get("leaf", True)]
+    if not chunks:
+        return {"hits": [], "model": None}
+    try:
+        emb = state.embedder_for(model)
+        vecs = emb.embed([c.text_for_embedding() for c in chunks])
+        q = emb.embed([query])[0]
+    except Exception as exc:  # noqa: BLE001 - the model's message, not a crash
+        raise ServeError(f"cannot embed with model {model or 'default'!r}: {exc}", 422) from exc
+    scores = np.asarray(vecs, dtype=np.float32) @ np.asarray(q, dtype=np.float32)
+    order = sorted(range(len(chunks)), key=lambda i: (-float(scores[i]), i))[:k]
+    return {"hits": [{"index": chunks[i].index, "score": round(float(scores[i]), 4)} for i in order],
+            "model": emb.name}
 
 
 # -- the application ----------------------------------------------------------------------
@@ -467,6 +497,21 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
 
         return JSONResponse(await run_in_threadpool(chunk_view, state, doc, source, config))
 
+    async def api_query(request: Request) -> Response:
+        data = await json_body(request)
+        doc, _ = state.get(data.get("doc"))
+        config = _config(data.get("config"), strategies())
+        query, k, model = data.get("query"), data.get("k", 3), data.get("model")
+        if not isinstance(query, str) or not query.strip():
+            raise ServeError("query must be a non-empty string")
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 100:
+            raise ServeError(f"k must be an integer from 1 to 100, not {k!r}")
+        if model is not None and not isinstance(model, str):
+            raise ServeError("model must be a model name")
+        from starlette.concurrency import run_in_threadpool
+
+        return JSONResponse(await run_in_threadpool(query_view, state, doc, config, query, k, model or None))
+
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ServeError)
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
@@ -485,6 +530,7 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
         Route("/api/document", api_document, methods=["POST"]),
         Route("/api/upload", api_upload, methods=["POST"]),
         Route("/api/chunk", api_chunk, methods=["POST"]),
+        Route("/api/query", api_query, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={ServeError: refused, HTTPException: http_error,

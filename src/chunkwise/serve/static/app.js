@@ -8,7 +8,7 @@ const DEFAULT_PANES = [
   { strategy: "sentence", chunk_size: 512, chunk_overlap: 0, unit: "chars" },
   { strategy: "fixed", chunk_size: 512, chunk_overlap: 64, unit: "chars" },
 ];
-const app = { strategies: null, byName: {}, units: [], doc: null, panes: [] };
+const app = { strategies: null, byName: {}, units: [], doc: null, panes: [], query: null };
 
 function $(sel, root) { return (root || document).querySelector(sel); }
 function el(tag, attrs, text) {
@@ -71,6 +71,7 @@ class Pane {
     this.root = $("#pane-template").content.firstElementChild.cloneNode(true);
     this.version = 0;
     this.request = 0;
+    this.queryRequest = 0;
     this.timer = null;
     this.params = Object.assign({}, config.params || {});
     const strategy = $(".strategy", this.root);
@@ -182,6 +183,40 @@ class Pane {
     this.render(data, config);
     this.root.dataset.version = String(++this.version);
     this.root.dataset.status = "ready";
+    if (app.query) this.search();
+  }
+
+  // The top-k chunks of this configuration for the query, outlined, with their scores.
+  async search() {
+    const id = ++this.queryRequest;
+    const box = $(".hits", this.root);
+    delete this.root.dataset.hits;
+    for (const s of this.root.querySelectorAll(".doc span.hit")) s.classList.remove("hit");
+    if (!app.query || !app.doc) { box.hidden = true; return; }
+    let data;
+    try {
+      data = await api("/api/query", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ doc: app.doc.id, config: this.config(), query: app.query.text, k: app.query.k }) });
+    } catch (e) {
+      if (id !== this.queryRequest) return;
+      box.textContent = e.message; box.hidden = false; return;
+    }
+    if (id !== this.queryRequest) return;
+    const hit = new Map(data.hits.map((h, r) => [h.index, r]));
+    for (const s of this.root.querySelectorAll(".doc span[data-chunks]")) {
+      if (s.dataset.chunks.split(",").some((i) => hit.has(Number(i)))) s.classList.add("hit");
+    }
+    box.replaceChildren(el("span", {}, `top ${data.hits.length} for the query: `));
+    for (const h of data.hits) {
+      const a = el("a", { "data-index": h.index }, `#${h.index} (${h.score.toFixed(3)})`);
+      a.addEventListener("click", () => {
+        const target = this.root.querySelector(`.doc span[data-chunks="${h.index}"], .doc span[data-chunks^="${h.index},"]`);
+        if (target) target.scrollIntoView({ block: "center" });
+      });
+      box.append(a);
+    }
+    box.hidden = false;
+    this.root.dataset.hits = data.hits.map((h) => h.index).join(",");
   }
 
   render(data, config) {
@@ -380,6 +415,16 @@ async function main() {
   document.addEventListener("drop", (e) => {
     e.preventDefault(); document.body.classList.remove("dragging");
     if (e.dataTransfer.files.length) uploadFile(e.dataTransfer.files[0]);
+  });
+  $("#query-bar").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = $("#query").value.trim();
+    app.query = text ? { text, k: Math.max(1, parseInt($("#k").value || "3", 10)) } : null;
+    for (const p of app.panes) p.search();
+  });
+  $("#clear-query").addEventListener("click", () => {
+    $("#query").value = ""; app.query = null;
+    for (const p of app.panes) p.search();
   });
   $("#add-pane").addEventListener("click", () => addPane(DEFAULT_PANES[app.panes.length] || DEFAULT_PANES[0]));
   addPane(DEFAULT_PANES[0]);
