@@ -314,3 +314,23 @@ def test_query_returns_the_nearest_chunks(client: TestClient, served: Path) -> N
         r = client.post("/api/query", json={"doc": doc["doc"], "config": config, **body})
         assert r.status_code == 400 and words in r.json()["error"]
     _alive(client)
+
+
+def test_inspect_writes_a_static_html_report(served: Path, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    out = tmp_path / "report.html"
+    args = ["inspect", str(served / "guide.md"), "--strategy", "markdown", "--chunk-size", "120", "--unit", "chars",
+            "-p", "merge_small_sections=true", "-p", "min_chunk_size=30", "--html", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    page = out.read_text("utf-8")
+    assert "window.CHUNKWISE_REPORT = " in page and "/static/" not in page
+    blob = page.split("window.CHUNKWISE_REPORT = ", 1)[1].split(";</script>", 1)[0].replace("<\\/", "</")
+    data = json.loads(blob)
+    expected = chunkwise.chunk(chunkwise.load(served / "guide.md"), strategy="markdown", chunk_size=120,
+                               merge_small_sections=True, min_chunk_size=30)
+    assert [(c["start"], c["end"]) for c in data["data"]["chunks"]] == [(c.start_index, c.end_index) for c in expected]
+    assert data["doc"]["text"] == TEXT and data["config"]["params"] == {"merge_small_sections": True, "min_chunk_size": 30}

@@ -300,3 +300,29 @@ def test_paste_text_and_errors_in_the_page(page: Any, tmp_path: Path) -> None:
     pane.locator(".overlap").dispatch_event("change")
     page.wait_for_function("() => document.querySelectorAll('.pane')[0].dataset.status === 'error'")
     assert "chunk_overlap" in pane.locator(".pane-error").inner_text()
+
+
+def test_static_report_shows_the_same_chunks(browser: Any, served: Path, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    out = tmp_path / "report.html"
+    args = ["inspect", str(served / "speech.md"), "--strategy", "sentence", "--chunk-size", "400", "--unit", "chars",
+            "--chunk-overlap", "60", "--html", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(out.as_uri())
+    page.wait_for_selector("body[data-ready='1']")
+    _settled(page, 0)
+    seen = _check(page, 0, chunkwise.load(served / "speech.md"), strategy="sentence", chunk_size=400,
+                  chunk_overlap=60, unit="chars")
+    assert seen["hatched"] > 0
+    assert page.locator(".pane .strategy").is_disabled()
+    assert requests == [out.as_uri()] and errors == []
+    page.close()

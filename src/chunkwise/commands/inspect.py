@@ -93,6 +93,13 @@ def plot_analysis(analysis: Any, threshold_type: str | None, out: Path, title: s
     help="Write the similarity curve here (PNG/SVG/PDF; semantic strategies).",
 )
 @click.option(
+    "--html",
+    "html_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Also write the playground's view of this configuration as one static HTML file.",
+)
+@click.option(
     "--width",
     default=0,
     show_default=True,
@@ -113,6 +120,7 @@ def command(
     encoding: str | None,
     fmt: str,
     plot: Path | None,
+    html_path: Path | None,
     width: int,
 ) -> None:
     """Show the chunks of FILE with their boundaries marked; --plot draws the similarity curve."""
@@ -167,6 +175,14 @@ def command(
             title = f"{inp.name.rsplit('/', 1)[-1]}: {strategy}"
             plot_analysis(analysis, getattr(chunker, "threshold_type", None), plot, title=title)
             click.echo(f"plot written to {plot}", err=True)
+        if html_path is not None:
+            from ..serve.report import write_report
+            from ._options import parse_params
+
+            config = {"strategy": strategy, "chunk_size": chunk_size, "chunk_overlap": chunk_overlap, "unit": unit,
+                      "tokenizer": tokenizer, "params": parse_params(params)}
+            write_report(html_path, doc, config, inp.name if inp.path is not None else None)
+            click.echo(f"report written to {html_path}", err=True)
     except ChunkwiseError as exc:
         raise click.UsageError(str(exc)) from exc
     except ImportError as exc:

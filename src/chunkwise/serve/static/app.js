@@ -160,6 +160,12 @@ class Pane {
   rechunk(delay) {
     clearTimeout(this.timer);
     if (!app.doc) return;
+    if (app.report) {  // a static report: the one answer embedded in the file
+      this.render(app.report.data, this.config());
+      this.root.dataset.version = String(++this.version);
+      this.root.dataset.status = "ready";
+      return;
+    }
     this.root.dataset.status = "loading";
     this.timer = setTimeout(() => this.fetch(), delay || 0);
   }
@@ -359,7 +365,7 @@ function renderCurve(box, sem, pane) {
     const r = svg.getBoundingClientRect();
     return Math.max(-1, Math.min(1, inv((ev.clientY - r.top) / r.height * H)));
   };
-  svg.addEventListener("pointerdown", (ev) => { dragging = true; svg.setPointerCapture(ev.pointerId); move(ev); });
+  svg.addEventListener("pointerdown", (ev) => { if (app.report) return; dragging = true; svg.setPointerCapture(ev.pointerId); move(ev); });
   svg.addEventListener("pointermove", (ev) => { if (dragging) move(ev); });
   svg.addEventListener("pointerup", (ev) => {
     if (!dragging) return;
@@ -396,7 +402,26 @@ function addPane(config) {
 
 function updateAddButton() { $("#add-pane").disabled = app.panes.length >= MAX_PANES; }
 
+// A report written by `chunkwise inspect --html`: one configuration, no server.
+function startReport(R) {
+  app.report = R;
+  app.strategies = R.strategies.strategies;
+  app.units = R.strategies.units;
+  for (const s of app.strategies) app.byName[s.name] = s;
+  for (const sel of ["#paste-box", "#upload", "#files-box", "#add-pane", "#query-bar"]) {
+    const e = $(sel); if (e) (e.closest("label.button") || e).hidden = true;
+  }
+  app.doc = { id: R.doc.doc, text: R.doc.text, cps: Array.from(R.doc.text), name: R.doc.name };
+  $("#docname").textContent = `${R.doc.name} · ${app.doc.cps.length} characters` + (R.doc.format ? ` · ${R.doc.format}` : "");
+  addPane(R.config);
+  const pane = app.panes[0];
+  for (const e of pane.root.querySelectorAll("select, input, button.remove")) e.disabled = true;
+  $(".code-box", pane.root).open = true;
+  document.body.dataset.ready = "1";
+}
+
 async function main() {
+  if (window.CHUNKWISE_REPORT) { startReport(window.CHUNKWISE_REPORT); return; }
   const data = await api("/api/strategies");
   app.strategies = data.strategies;
   app.units = data.units;
