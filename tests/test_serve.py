@@ -334,3 +334,41 @@ def test_inspect_writes_a_static_html_report(served: Path, tmp_path: Path) -> No
                                merge_small_sections=True, min_chunk_size=30)
     assert [(c["start"], c["end"]) for c in data["data"]["chunks"]] == [(c.start_index, c.end_index) for c in expected]
     assert data["doc"]["text"] == TEXT and data["config"]["params"] == {"merge_small_sections": True, "min_chunk_size": 30}
+
+
+def test_probe_set_scores_like_chunkwise_eval(client: TestClient, served: Path) -> None:
+    pytest.importorskip("numpy")
+    pytest.importorskip("wordllama")
+    from chunkwise.embeddings import get_embedder
+    from chunkwise.evaluation import evaluate, load_questions
+
+    start = TEXT.index("Run pip install")
+    lines = [
+        {"question": "How do I install chunkwise?", "document_id": "guide",
+         "references": [{"start_index": start, "end_index": start + 26}]},
+        {"question": "What is the default strategy?", "document_id": "guide.md",
+         "references": [{"start_index": TEXT.index("The default"), "end_index": TEXT.index("recursive.") + 10}]},
+        {"question": "Elsewhere?", "document_id": "other", "references": [{"start_index": 0, "end_index": 4}]},
+    ]
+    probe_file = served / "probes.jsonl"
+    probe_file.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    up = client.post("/api/probes?name=probes.jsonl", content=probe_file.read_bytes())
+    assert up.status_code == 200 and up.json()["questions"] == 3
+    doc = client.post("/api/document", json={"path": "guide.md"}).json()
+    config = {"strategy": "recursive", "chunk_size": 100, "chunk_overlap": 0, "unit": "chars"}
+    r = client.post("/api/evaluate", json={"doc": doc["doc"], "probes": up.json()["probes"], "config": config, "k": 2})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["questions"] == 2 and data["skipped"] == 1
+    questions = load_questions(probe_file)[:2]
+    expected = evaluate([chunkwise.load(served / "guide.md", root=served)], questions,
+                        chunkwise.make_chunker("recursive", chunk_size=100), get_embedder(None), k=2)
+    for key in ("recall", "precision", "iou"):
+        assert data["means"][key] == pytest.approx(expected.means[key], abs=1e-4)
+    bad = client.post("/api/probes?name=probes.txt", content=b"x")
+    assert bad.status_code == 415 and "probe set" in bad.json()["error"]
+    bad = client.post("/api/probes?name=q.jsonl", content=b"{not json\n")
+    assert bad.status_code == 422 and "q.jsonl" in bad.json()["error"]
+    r = client.post("/api/evaluate", json={"doc": doc["doc"], "probes": "nope", "config": config})
+    assert r.status_code == 404
+    _alive(client)

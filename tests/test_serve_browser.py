@@ -248,6 +248,28 @@ def test_side_by_side_strategy_slider_and_overlap(page: Any, served: Path, tmp_p
                 ".pane", "(ps, k) => [...new Set([...ps[k].querySelectorAll('.doc span.hit')]"
                 ".flatMap((s) => s.dataset.chunks.split(',').map(Number)))]", k)
             assert {chunks[i].index for i in best} <= set(outlined)
+        # a probe set: each pane scores it as chunkwise eval does
+        import json
+
+        from chunkwise.evaluation import evaluate, load_questions
+
+        text = doc.text
+        refs = [("What did Roosevelt say in January 1941?", "I address you at a moment"),
+                ("Who is on the march in Europe?", "Putin of Russia is on the march")]
+        probe_file = tmp_path / "probes.jsonl"
+        probe_file.write_text("".join(json.dumps({
+            "question": q, "document_id": "speech",
+            "references": [{"start_index": text.index(a), "end_index": text.index(a) + len(a)}]}) + "\n"
+            for q, a in refs), encoding="utf-8")
+        page.set_input_files("#probes", str(probe_file))
+        for k in range(3):
+            page.wait_for_function("(k) => document.querySelectorAll('.pane')[k].dataset.probe !== undefined", arg=k)
+            shown = json.loads(page.locator(".pane").nth(k).get_attribute("data-probe"))
+            expected = evaluate([chunkwise.load(served / "speech.md", root=served)], load_questions(probe_file),
+                                chunkwise.make_chunker(**_pane_config(page, k)), emb, k=2)
+            assert shown["questions"] == 2
+            for key in ("recall", "precision", "iou"):
+                assert shown["means"][key] == pytest.approx(expected.means[key], abs=1e-4)
     page.screenshot(path=str(_shots(tmp_path) / "playground-side-by-side.png"))
 
 

@@ -11,6 +11,9 @@ CDN, no build step) talks to a small JSON API:
 ``POST /api/upload``      the file's bytes as the body, ``?name=file.md``: a document id
 ``POST /api/chunk``       ``{"doc": id, "config": {...}}``: chunks, statistics, code
 ``POST /api/query``       ``{"doc", "config", "query", "k"}``: the top-k chunks, scores
+``POST /api/probes``      a probe set's bytes (``?name=q.jsonl``, the formats of
+                          ``chunkwise eval``): a probe-set id and its size
+``POST /api/evaluate``    ``{"doc", "probes", "config", "k"}``: recall, precision, IoU
 ========================  ===========================================================
 
 Offsets in answers are Python ``str`` indices (code points), as in :class:`~chunkwise.Chunk`.
@@ -39,7 +42,8 @@ from typing import Any
 
 from ..embeddings._common import need
 
-__all__ = ["DEFAULT_MAX_UPLOAD", "STATIC_DIR", "ServeError", "chunk_view", "create_app", "query_view"]
+__all__ = ["DEFAULT_MAX_UPLOAD", "STATIC_DIR", "ServeError", "chunk_view", "create_app", "evaluate_view",
+           "query_view"]
 
 STATIC_DIR = Path(__file__).with_name("static")
 DEFAULT_MAX_UPLOAD = 10 * 1024 * 1024  # bytes
@@ -188,6 +192,7 @@ class _State:
         self.max_upload = max_upload
         self.docs: OrderedDict[str, tuple[Any, str | None]] = OrderedDict()
         self.memos: dict[str, _Memo] = {}
+        self.probes: OrderedDict[str, tuple[list[Any], str]] = OrderedDict()
         self.lock = threading.Lock()
         self.counter = 0
 
@@ -276,7 +281,14 @@ def _load_bytes(data: bytes, name: str, max_upload: int) -> Any:
         raise ServeError(f"{name} cannot be read: {type(exc).__name__}: {exc}", 415) from exc
     if "\x00" in doc.text[:8192]:
         raise ServeError(f"{name} looks binary (NUL bytes); give a text, Markdown, HTML, PDF or office file", 415)
-    return doc
+    from dataclasses import replace
+
+    from ..types import document_id_for_path
+
+    # named as the folder's file is named by `chunkwise eval` (id and relative path), so
+    # that a probe set's references find it
+    return replace(doc, id=document_id_for_path(name), source=name,
+                   metadata={**doc.metadata, "filename": Path(name).name, "relative_path": name})
 
 
 def _config(raw: Any, strategies: dict[str, Any]) -> dict[str, Any]:
@@ -306,15 +318,12 @@ def _config(raw: Any, strategies: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def chunk_view(state: _State, doc: Any, source: str | None, config: dict[str, Any], raw: bool = False) -> Any:
-    """The answer of ``/api/chunk``: chunks, statistics, the similarity curve, code
-    (``raw``: the list of chunks only)."""
+def _chunker(state: _State, config: dict[str, Any]) -> Any:
+    """The configuration's chunker; a semantic one embeds through the server's memo."""
     from ..api import make_chunker
     from ..chunkers.embedding import EmbeddingChunker
     from ..errors import ChunkwiseError
-    from ..evaluation import chunk_stats
 
-    t0 = time.perf_counter()
     params = dict(config["params"])
     kwargs = dict(chunk_size=config["chunk_size"], chunk_overlap=config["chunk_overlap"], unit=config["unit"],
                   tokenizer=config["tokenizer"])
@@ -322,6 +331,20 @@ def chunk_view(state: _State, doc: Any, source: str | None, config: dict[str, An
         chunker = make_chunker(config["strategy"], **kwargs, **params)
         if isinstance(chunker, EmbeddingChunker) and (chunker.model is None or isinstance(chunker.model, str)):
             chunker = make_chunker(config["strategy"], **kwargs, **{**params, "model": state.embedder_for(chunker.model)})
+    except (ChunkwiseError, ValueError, TypeError, ImportError) as exc:
+        raise ServeError(str(exc), 422) from exc
+    return chunker
+
+
+def chunk_view(state: _State, doc: Any, source: str | None, config: dict[str, Any], raw: bool = False) -> Any:
+    """The answer of ``/api/chunk``: chunks, statistics, the similarity curve, code
+    (``raw``: the list of chunks only)."""
+    from ..errors import ChunkwiseError
+    from ..evaluation import chunk_stats
+
+    t0 = time.perf_counter()
+    try:
+        chunker = _chunker(state, config)
         analysis = None
         if hasattr(chunker, "analyze"):
             analysis = chunker.analyze(doc)
@@ -395,6 +418,53 @@ def query_view(state: _State, doc: Any, config: dict[str, Any], query: str, k: i
     order = sorted(range(len(chunks)), key=lambda i: (-float(scores[i]), i))[:k]
     return {"hits": [{"index": chunks[i].index, "score": round(float(scores[i]), 4)} for i in order],
             "model": emb.name}
+
+
+def _load_probes(data: bytes, name: str) -> list[Any]:
+    import tempfile
+
+    from ..errors import ChunkwiseError
+    from ..evaluation import load_questions
+
+    suffix = Path(name).suffix.lower()
+    if suffix not in (".csv", ".jsonl", ".json"):
+        raise ServeError(f"{name}: a probe set is Chroma's CSV (.csv) or JSON lines (.jsonl)", 415)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"probes{suffix}"
+        path.write_bytes(data)
+        try:
+            questions = load_questions(path)
+        except (ChunkwiseError, ValueError) as exc:
+            raise ServeError(f"{name}: {exc}".replace(str(path), name), 422) from exc
+    if not questions:
+        raise ServeError(f"{name} holds no question")
+    return questions
+
+
+def evaluate_view(state: _State, doc: Any, questions: list[Any], config: dict[str, Any], k: int) -> dict[str, Any]:
+    """The answer of ``/api/evaluate``: ``chunkwise eval``'s means for the questions of the
+    probe set whose references all name this document (the others are counted as skipped).
+
+    Method: :func:`chunkwise.evaluation.evaluate` over this one document, the default model
+    (vectors memoised), top ``k``.
+    """
+    from ..errors import ChunkwiseError
+    from ..evaluation import DocumentNames, evaluate
+
+    names = DocumentNames([doc])
+    used = [q for q in questions if q.references and all(names.get(d) is not None for d, _, _ in q.references)]
+    out: dict[str, Any] = {"questions": len(used), "skipped": len(questions) - len(used), "k": k}
+    if not used:
+        out["means"] = None
+        return out
+    chunker = _chunker(state, config)
+    try:
+        result = evaluate([doc], used, chunker, state.embedder_for(None), k=k)
+    except (ChunkwiseError, ValueError) as exc:
+        raise ServeError(str(exc), 422) from exc
+    out["means"] = _json_safe({key: round(float(v), 4) for key, v in result.means.items()})
+    out["n_chunks"] = result.n_chunks
+    return out
 
 
 # -- the application ----------------------------------------------------------------------
@@ -476,8 +546,8 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
             size = full.stat().st_size
             if size > state.max_upload:
                 raise ServeError(f"{data['path']} is {size} bytes; the limit is {state.max_upload} bytes", 413)
-            doc = _load_bytes(full.read_bytes(), full.name, state.max_upload)
             rel = full.relative_to(state.root).as_posix() if state.root and full != state.root else full.name
+            doc = _load_bytes(full.read_bytes(), rel, state.max_upload)
             return JSONResponse(state.add(doc, rel))
         raise ServeError('give {"text": ...} or {"path": "relative/path"}')
 
@@ -512,6 +582,33 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
 
         return JSONResponse(await run_in_threadpool(query_view, state, doc, config, query, k, model or None))
 
+    async def api_probes(request: Request) -> Response:
+        name = Path(request.query_params.get("name") or "probes.jsonl").name
+        data = await body(request)
+        questions = _load_probes(data, name)
+        with state.lock:
+            state.counter += 1
+            key = f"p{state.counter}"
+            state.probes[key] = (questions, name)
+            while len(state.probes) > _MAX_DOCS:
+                state.probes.popitem(last=False)
+        return JSONResponse({"probes": key, "name": name, "questions": len(questions)})
+
+    async def api_evaluate(request: Request) -> Response:
+        data = await json_body(request)
+        doc, _ = state.get(data.get("doc"))
+        with state.lock:
+            found = state.probes.get(data.get("probes"))  # type: ignore[arg-type]
+        if found is None:
+            raise ServeError(f"unknown probe set {data.get('probes')!r}: load it again", 404)
+        config = _config(data.get("config"), strategies())
+        k = data.get("k", 5)
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 100:
+            raise ServeError(f"k must be an integer from 1 to 100, not {k!r}")
+        from starlette.concurrency import run_in_threadpool
+
+        return JSONResponse(await run_in_threadpool(evaluate_view, state, doc, found[0], config, k))
+
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ServeError)
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
@@ -531,6 +628,8 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
         Route("/api/upload", api_upload, methods=["POST"]),
         Route("/api/chunk", api_chunk, methods=["POST"]),
         Route("/api/query", api_query, methods=["POST"]),
+        Route("/api/probes", api_probes, methods=["POST"]),
+        Route("/api/evaluate", api_evaluate, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={ServeError: refused, HTTPException: http_error,

@@ -8,7 +8,7 @@ const DEFAULT_PANES = [
   { strategy: "sentence", chunk_size: 512, chunk_overlap: 0, unit: "chars" },
   { strategy: "fixed", chunk_size: 512, chunk_overlap: 64, unit: "chars" },
 ];
-const app = { strategies: null, byName: {}, units: [], doc: null, panes: [], query: null };
+const app = { strategies: null, byName: {}, units: [], doc: null, panes: [], query: null, probes: null };
 
 function $(sel, root) { return (root || document).querySelector(sel); }
 function el(tag, attrs, text) {
@@ -72,6 +72,7 @@ class Pane {
     this.version = 0;
     this.request = 0;
     this.queryRequest = 0;
+    this.probeRequest = 0;
     this.timer = null;
     this.params = Object.assign({}, config.params || {});
     const strategy = $(".strategy", this.root);
@@ -190,6 +191,36 @@ class Pane {
     this.root.dataset.version = String(++this.version);
     this.root.dataset.status = "ready";
     if (app.query) this.search();
+    if (app.probes) this.evaluate();
+  }
+
+  // The probe set's recall, precision and IoU for this configuration (top k = the query's k).
+  async evaluate() {
+    const id = ++this.probeRequest;
+    const box = $(".probe", this.root);
+    delete this.root.dataset.probe;
+    if (!app.probes || !app.doc) { box.hidden = true; return; }
+    box.hidden = false;
+    box.textContent = "scoring the probe set…";
+    const k = Math.max(1, parseInt($("#k").value || "3", 10));
+    let data;
+    try {
+      data = await api("/api/evaluate", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ doc: app.doc.id, probes: app.probes.id, config: this.config(), k }) });
+    } catch (e) {
+      if (id === this.probeRequest) box.textContent = e.message;
+      return;
+    }
+    if (id !== this.probeRequest) return;
+    if (!data.means) {
+      box.textContent = `probe set: none of its ${data.skipped} questions is about this document`;
+    } else {
+      const m = data.means;
+      box.textContent = `probe set, ${data.questions} questions (top ${data.k}): recall ${m.recall.toFixed(3)} · ` +
+        `precision ${m.precision.toFixed(3)} · IoU ${m.iou.toFixed(3)}` +
+        (data.skipped ? ` · ${data.skipped} about other documents skipped` : "");
+    }
+    this.root.dataset.probe = JSON.stringify(data);
   }
 
   // The top-k chunks of this configuration for the query, outlined, with their scores.
@@ -446,6 +477,19 @@ async function main() {
     const text = $("#query").value.trim();
     app.query = text ? { text, k: Math.max(1, parseInt($("#k").value || "3", 10)) } : null;
     for (const p of app.panes) p.search();
+  });
+  $("#probes").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    try {
+      const info = await api("/api/probes?name=" + encodeURIComponent(file.name),
+                             { method: "POST", headers: { "Content-Type": "application/octet-stream" }, body: file });
+      app.probes = { id: info.probes, name: info.name };
+      $("#probes-name").textContent = `${info.name}: ${info.questions} questions`;
+      showMessage("");
+      for (const p of app.panes) p.evaluate();
+    } catch (err) { showMessage(err.message); }
+    e.target.value = "";
   });
   $("#clear-query").addEventListener("click", () => {
     $("#query").value = ""; app.query = null;
