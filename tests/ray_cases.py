@@ -1,8 +1,10 @@
 """Ray Data: chunkwise.ray.chunk_dataset and ``chunkwise chunk --engine ray`` on a local
-Ray cluster the tests start (2 CPUs), against the single-process run.
+Ray cluster the tests start (2 CPUs), against the single-process run; and the README's Ray
+example.
 
-Ray is the extra ``chunkwise[ray]`` (not in ``all``: about 240 MB installed); without it
-these tests skip."""
+Run by ``tests/test_ray.py`` in a process of its own (a Ray runtime that aborts must not
+take the test session with it): ``python -m pytest tests/ray_cases.py``. Ray is the extra
+``chunkwise[ray]`` (not in ``all``: about 240 MB installed); without it these tests skip."""
 
 from __future__ import annotations
 
@@ -22,6 +24,31 @@ from chunkwise.export import chunk_record  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 STRUCTURE = ROOT / "tests" / "corpus" / "structure"
+
+
+def test_readme_ray_example_runs():
+    """The README's Ray block (a ```py block: run here, not by test_readme, in this process
+    of its own); it starts and stops its own local cluster, so it runs before the others."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```py\n(.*?)```", readme, flags=re.S) if "chunkwise.ray" in b]
+    assert len(blocks) == 1
+    assert not ray.is_initialized()
+    namespace = {"__name__": "readme"}
+    import os
+
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        exec(compile(blocks[0], "README.md", "exec"), namespace)
+    finally:
+        os.chdir(cwd)
+    assert namespace["chunks"].count() == len(
+        list(chunkwise.chunk_corpus(ROOT / "data" / "chroma_eval" / "corpora", strategy="markdown", chunk_size=512,
+                                    workers=1))
+    )
+    assert not ray.is_initialized()
 
 
 @pytest.fixture(scope="module")
