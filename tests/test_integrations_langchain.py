@@ -179,3 +179,22 @@ def test_doctests_of_the_module():
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize(
+    ("module", "blocked", "extra"),
+    [
+        ("chunkwise.integrations.langchain", "langchain_text_splitters", "langchain"),
+        ("chunkwise.integrations.llama_index", "llama_index", "llama-index"),
+        ("chunkwise.integrations.haystack", "haystack", "haystack"),
+        ("chunkwise.ray", "ray", "ray"),
+    ],
+)
+def test_a_missing_framework_names_its_extra(module, blocked, extra):
+    code = (
+        f"import sys\nsys.modules[{blocked!r}] = None\n"
+        "from chunkwise import MissingDependencyError\n"
+        f"try:\n    import {module}\nexcept MissingDependencyError as exc:\n    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert f"pip install 'chunkwise[{extra}]'" in out.stdout
