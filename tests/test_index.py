@@ -276,12 +276,18 @@ def test_reader_sees_old_or_new_never_a_mix(tmp_path):
         except BaseException as exc:  # noqa: BLE001 - reported by the main thread
             errors.append(exc)
 
+    def wait_for(count: int) -> None:
+        deadline = time.monotonic() + 30
+        while len(seen) < count and not errors and time.monotonic() < deadline:
+            time.sleep(0.01)
+
     reader = threading.Thread(target=read)
     reader.start()
     try:
+        wait_for(1)  # the reader has seen the old state
         v2 = [chunkwise.Document(f"version two of document {i} " * 5, id=f"d{i}") for i in range(20)]
         build_index(v2, ix, chunker=_chunker(), model=CountingEmbedder(delay=0.02))
-        time.sleep(0.2)
+        wait_for(len(seen) + 2)  # and a query begun after the commit
     finally:
         done.set()
         reader.join()
