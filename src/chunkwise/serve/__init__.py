@@ -49,7 +49,7 @@ STATIC_DIR = Path(__file__).with_name("static")
 DEFAULT_MAX_UPLOAD = 10 * 1024 * 1024  # bytes
 _MAX_DOCS = 32  # documents kept in memory (least recently used dropped)
 _MAX_FILES = 2000  # files listed under the served folder
-_MAX_VECTORS = 500_000  # sentence vectors memoised per model before the memo is cleared
+_MAX_VECTORS = 100_000  # texts whose vectors are memoised per model before the memo is cleared
 _SKIP_PARAMS = {"client", "cache", "api_key"}  # objects or secrets: not settable from the page
 
 
