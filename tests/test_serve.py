@@ -372,3 +372,41 @@ def test_probe_set_scores_like_chunkwise_eval(client: TestClient, served: Path) 
     r = client.post("/api/evaluate", json={"doc": doc["doc"], "probes": "nope", "config": config})
     assert r.status_code == 404
     _alive(client)
+
+
+@pytest.mark.parametrize("name", chunkwise.strategy_names())
+def test_every_registered_strategy_answers_or_explains(client: TestClient, name: str) -> None:
+    """A strategy added later appears in the page and gets chunks or a 4xx message (the
+    LLM strategies need a model), never a crash."""
+    doc = client.post("/api/document", json={"path": "guide.md"}).json()
+    r = client.post("/api/chunk", json={"doc": doc["doc"], "config": {"strategy": name, "chunk_size": 200}})
+    assert r.status_code in (200, 422), r.text
+    if r.status_code == 200:
+        chunks = r.json()["chunks"]
+        assert chunks and all(TEXT[c["start"]:c["end"]].strip() for c in chunks)
+    else:
+        assert r.json()["error"]
+    _alive(client)
+
+
+def test_an_internal_error_is_reported_and_the_server_lives(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import chunkwise.serve as serve
+
+    def broken(*args, **kwargs):  # noqa: ANN002, ANN003
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(serve, "chunk_view", broken)
+    doc = client.post("/api/document", json={"text": "Some text."}).json()
+    r = client.post("/api/chunk", json={"doc": doc["doc"], "config": {"strategy": "recursive"}})
+    assert r.status_code == 500 and "boom" in r.json()["error"]
+    _alive(client)
+
+
+def test_a_streamed_upload_over_the_limit_is_cut_off(client: TestClient) -> None:
+    def parts():
+        for _ in range(10):
+            yield b"a" * 1000
+
+    r = client.post("/api/upload?name=big.txt", content=parts())
+    assert r.status_code == 413 and "limit of 4096 bytes" in r.json()["error"]
+    _alive(client)
