@@ -410,3 +410,12 @@ def test_a_streamed_upload_over_the_limit_is_cut_off(client: TestClient) -> None
     r = client.post("/api/upload?name=big.txt", content=parts())
     assert r.status_code == 413 and "limit of 4096 bytes" in r.json()["error"]
     _alive(client)
+
+
+def test_serving_one_file(served: Path) -> None:
+    client = TestClient(create_app(served / "guide.md"))
+    files = client.get("/api/files").json()
+    assert files["files"] == ["guide.md"] and files["open"] == "guide.md"
+    assert client.post("/api/document", json={"path": "guide.md"}).json()["text"] == TEXT
+    r = client.post("/api/document", json={"path": "sub/notes.txt"})
+    assert r.status_code == 403 and "not the file served" in r.json()["error"]

@@ -14,6 +14,7 @@ Skipped, with the reason, when the ``playwright`` package or a Chromium is missi
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -69,13 +70,19 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(served: Path) -> Iterator[str]:
+    with _serving(served) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def _serving(root: Path) -> Iterator[str]:
     import uvicorn
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    config = uvicorn.Config(create_app(served), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(create_app(root), host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -348,3 +355,14 @@ def test_static_report_shows_the_same_chunks(browser: Any, served: Path, tmp_pat
     assert page.locator(".pane .strategy").is_disabled()
     assert requests == [out.as_uri()] and errors == []
     page.close()
+
+
+def test_a_file_named_on_the_command_line_opens_with_the_page(browser: Any, served: Path) -> None:
+    with _serving(served / "speech.md") as url:
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+        _settled(page, 0)
+        _check(page, 0, chunkwise.load(served / "speech.md"), **_pane_config(page, 0))
+        assert page.locator("#files option").all_inner_texts() == ["speech.md"]
+        page.close()

@@ -189,6 +189,9 @@ class _State:
 
     def __init__(self, root: Path | None, max_upload: int) -> None:
         self.root = root.resolve() if root is not None else None
+        self.only: str | None = None  # a file given on the command line: its folder, that file alone
+        if self.root is not None and self.root.is_file():
+            self.root, self.only = self.root.parent, self.root.name
         self.max_upload = max_upload
         self.docs: OrderedDict[str, tuple[Any, str | None]] = OrderedDict()
         self.memos: dict[str, _Memo] = {}
@@ -227,6 +230,8 @@ class _State:
             raise ServeError(f"path {rel!r} cannot be resolved: {exc}") from exc
         if full != self.root and not full.is_relative_to(self.root):
             raise ServeError(f"path {rel!r} is outside the served folder", 403)
+        if self.only is not None and full != self.root / self.only:
+            raise ServeError(f"path {rel!r} is not the file served ({self.only})", 403)
         if not full.is_file():
             raise ServeError(f"no file {rel!r} under the served folder", 404)
         return full
@@ -234,8 +239,8 @@ class _State:
     def files(self) -> list[str]:
         if self.root is None:
             return []
-        if self.root.is_file():
-            return [self.root.name]
+        if self.only is not None:
+            return [self.only]
         out: list[str] = []
         for top, dirs, names in os.walk(self.root):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -474,8 +479,9 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
     """The playground as a Starlette application.
 
     Args:
-        root: the folder (or one file) whose files the page may open; ``None``: only pasted
-            and uploaded text.
+        root: the folder whose files the page may open, or one file (opened when the page
+            loads; no other file of its folder is offered); ``None``: only pasted and
+            uploaded text.
         max_upload: the largest request body accepted, in bytes (413 past it).
 
     Returns:
@@ -531,7 +537,8 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
         return JSONResponse(strategies())
 
     async def api_files(request: Request) -> Response:
-        return JSONResponse({"root": str(state.root) if state.root else None, "files": state.files()})
+        return JSONResponse({"root": str(state.root) if state.root else None, "files": state.files(),
+                             "open": state.only})
 
     async def api_document(request: Request) -> Response:
         data = await json_body(request)

@@ -498,6 +498,7 @@ async function main() {
   $("#add-pane").addEventListener("click", () => addPane(DEFAULT_PANES[app.panes.length] || DEFAULT_PANES[0]));
   addPane(DEFAULT_PANES[0]);
   addPane(DEFAULT_PANES[1]);
+  if (files.open) await loadPath(files.open);  // a file named on the command line
   document.body.dataset.ready = "1";
 }
 
