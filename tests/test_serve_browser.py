@@ -324,6 +324,16 @@ def test_paste_text_and_errors_in_the_page(page: Any, tmp_path: Path) -> None:
     page.set_input_files("#upload", str(blob))
     page.wait_for_selector("#message:not([hidden])")
     assert "blob.bin" in page.locator("#message").inner_text()
+    # a file dropped on the page is uploaded and chunked
+    before = _version(page, 0)
+    page.evaluate("""() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(["# Dropped\\n\\nA dropped file. It has two sentences.\\n"], "dropped.md"));
+      document.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }""")
+    _settled(page, 0, before)
+    assert page.locator("#docname").inner_text().startswith("dropped.md")
+    assert page.locator(".pane").nth(0).locator(".doc").inner_text().startswith("# Dropped")
     # an invalid configuration: the pane says why
     pane.locator(".overlap").fill("500")
     pane.locator(".overlap").dispatch_event("change")
