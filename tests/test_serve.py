@@ -242,6 +242,10 @@ def test_malformed_requests_get_a_message(client: TestClient, url: str, body: by
         ({"strategy": "recursive", "params": {"nonsense": 1}}, "nonsense"),
         ({"strategy": "recursive", "params": {"client": 1}}, "cannot be set"),
         ({"strategy": "recursive", "params": [1]}, "params must be an object"),
+        ({"strategy": "recursive", "unit": "tokens", "tokenizer": "../secret/tokenizer.json"}, "name only"),
+        ({"strategy": "semantic", "params": {"model": "/etc/models/x"}}, "name only"),
+        ({"strategy": "semantic", "params": {"model": "openai:text-embedding-3-small"}}, "name only"),
+        ({"strategy": "agentic", "params": {"base_url": "http://example.invalid"}}, "cannot be set"),
         ("recursive", "config must be an object"),
     ],
 )

@@ -50,7 +50,8 @@ DEFAULT_MAX_UPLOAD = 10 * 1024 * 1024  # bytes
 _MAX_DOCS = 32  # documents kept in memory (least recently used dropped)
 _MAX_FILES = 2000  # files listed under the served folder
 _MAX_VECTORS = 100_000  # texts whose vectors are memoised per model before the memo is cleared
-_SKIP_PARAMS = {"client", "cache", "api_key"}  # objects or secrets: not settable from the page
+# objects, secrets, endpoints: not settable from the page
+_SKIP_PARAMS = {"client", "cache", "api_key", "base_url"}
 
 
 class ServeError(Exception):
@@ -319,8 +320,21 @@ def _config(raw: Any, strategies: dict[str, Any]) -> dict[str, Any]:
     bad = sorted(set(params) & _SKIP_PARAMS)
     if bad:
         raise ServeError(f"parameter(s) {', '.join(bad)} cannot be set from the page")
+    _name_only("tokenizer", out["tokenizer"])
+    _name_only("model", params.get("model"))
     out["params"] = dict(params)
     return out
+
+
+def _name_only(key: str, value: Any) -> None:
+    """A tokenizer or model from the page is a name: a path (which could leave the served
+    folder) or an endpoint is refused."""
+    if value is None:
+        return
+    text = str(value)
+    if not isinstance(value, str) or any(c in text for c in "/\\:") or text.startswith("."):
+        raise ServeError(f"{key} {value!r}: the page takes a {key} name only (no path or endpoint); "
+                         "use the Python API or the command line for others")
 
 
 def _chunker(state: _State, config: dict[str, Any]) -> Any:
@@ -583,8 +597,7 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
             raise ServeError("query must be a non-empty string")
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 100:
             raise ServeError(f"k must be an integer from 1 to 100, not {k!r}")
-        if model is not None and not isinstance(model, str):
-            raise ServeError("model must be a model name")
+        _name_only("model", model)
         from starlette.concurrency import run_in_threadpool
 
         return JSONResponse(await run_in_threadpool(query_view, state, doc, config, query, k, model or None))
