@@ -252,9 +252,9 @@ def test_the_pool_holds_a_bounded_window_of_documents() -> None:
             yield _text(i, 2)
 
     job = _Job(chunker=chunkwise.make_chunker("recursive", chunk_size=50), reader=_read_text, config="k")
-    results = ordered_map(job, items(), workers=2, window=6)
+    results = ordered_map(job, items(), workers=2, window=6, batch=3)
     first = next(results)
-    assert first.chunks and len(pulled) <= 7
+    assert first.chunks and len(pulled) <= (6 + 1) * 3
     rest = list(results)
     assert len(rest) == 199 and len(pulled) == 200
     assert [c.text for c in rest[-1].chunks] == [c.text for c in chunkwise.chunk(_text(199, 2), chunk_size=50)]

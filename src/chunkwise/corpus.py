@@ -5,7 +5,7 @@
   number of worker processes.
 * :func:`ordered_map` -- the pool under it (and under ``chunkwise chunk --workers N``): a
   :class:`concurrent.futures.ProcessPoolExecutor` with a bounded window of documents in
-  flight (``4 x workers``); results come back in submission order. Memory is bounded by the
+  flight (``4 x workers`` tasks of 4 documents); results come back in submission order. Memory is bounded by the
   window, never by the corpus: no list of chunks or texts is kept.
 * :func:`content_id` / :func:`config_key` -- what ``--resume`` recognises a document by.
 
@@ -49,7 +49,10 @@ CONTENT_ID_KEY = "content_id"
 """The key of the content id in an output record."""
 
 WINDOW_PER_WORKER = 4
-"""Documents in flight per worker process (queued or being chunked)."""
+"""Tasks in flight per worker process (queued or being chunked)."""
+
+BATCH = 4
+"""Documents per task sent to a worker."""
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -198,12 +201,19 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods and sys.platform != "darwin" else "spawn")
 
 
-def ordered_map(job: _Job, items: Iterable[Any], workers: int = 1, window: int | None = None) -> Iterator[Outcome]:
+def _work_batch(items: list[Any]) -> list[Outcome]:
+    return [_work(item) for item in items]
+
+
+def ordered_map(
+    job: _Job, items: Iterable[Any], workers: int = 1, window: int | None = None, batch: int = BATCH
+) -> Iterator[Outcome]:
     """:func:`_work` over ``items`` with ``job``, in the order of ``items``.
 
-    ``workers == 1``: in this process, one item at a time. Otherwise a process pool with at
-    most ``window`` (default ``4 x workers``) items submitted and not yet yielded: the
-    items are consumed lazily, so memory stays bounded by the window whatever the corpus.
+    ``workers == 1``: in this process, one item at a time. Otherwise a process pool, sent
+    ``batch`` items per task (fewer round trips between processes), with at most ``window``
+    (default ``4 x workers``) tasks submitted and not yet yielded: the items are consumed
+    lazily, so memory stays bounded by ``window x batch`` documents whatever the corpus.
     Closing the generator (or an interrupt) cancels what is queued and waits for the
     documents being chunked.
     """
@@ -219,21 +229,27 @@ def ordered_map(job: _Job, items: Iterable[Any], workers: int = 1, window: int |
         return
     from concurrent.futures import ProcessPoolExecutor
 
+    from itertools import islice
+
     window = max(workers, window or WINDOW_PER_WORKER * workers)
+    batch = max(1, batch)
     pool = ProcessPoolExecutor(workers, mp_context=_context(), initializer=_init, initargs=(job,))
+    source = iter(items)
+
+    def submit() -> bool:
+        chunk = list(islice(source, batch))
+        if chunk:
+            pending.append(pool.submit(_work_batch, chunk))
+        return bool(chunk)
+
     try:
         pending: deque[Any] = deque()
-        source = iter(items)
-        for item in source:
-            pending.append(pool.submit(_work, item))
-            if len(pending) >= window:
-                break
+        while len(pending) < window and submit():
+            pass
         while pending:
-            result = pending.popleft().result()
-            for item in source:  # one in, one out: the window stays full
-                pending.append(pool.submit(_work, item))
-                break
-            yield result
+            results = pending.popleft().result()
+            submit()  # one in, one out: the window stays full
+            yield from results
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
