@@ -24,7 +24,9 @@ to a file; the wall time (process start to exit: imports and finding the files i
 for chunkwise also its own clock, which starts once the files are found) and the peak
 resident memory of its whole process tree (parent and
 workers, sampled from ``/proc`` every 50 ms) are recorded. Repetitions rotate the order of
-the contenders. The load average is printed before and after: the machine is shared.
+the contenders. The load average is printed before and after, and a control: how much
+faster a pure-Python loop runs in 2 processes than in 1 at that moment (the machine is
+shared: when it gives no second core, no pool can scale).
 """
 
 from __future__ import annotations
@@ -203,8 +205,31 @@ def measure(cmd: list[str]) -> tuple[float, int, str, float]:
     return elapsed, peak, tail, usage.ru_utime + usage.ru_stime
 
 
+def _spin(n: int) -> int:
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+
+
+def control() -> float:
+    """How much a second process helps on this machine now: the wall time of a pure-Python
+    loop split in two, run by a 1-process pool over that of a 2-process pool (2.0 on two
+    idle cores; about 1.0 when other jobs leave one core's worth)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    times = {}
+    for w in (1, 2):
+        t = time.perf_counter()
+        with ProcessPoolExecutor(w) as ex:
+            list(ex.map(_spin, [10_000_000, 10_000_000]))
+        times[w] = time.perf_counter() - t
+    return times[1] / times[2]
+
+
 def run(sizes: list[int], repeat: int, only: list[str] | None) -> None:
     print(f"load average before: {os.getloadavg()}; CPUs: {os.cpu_count()}; Python {sys.version.split()[0]}")
+    print(f"control before: a CPU-bound loop in 2 processes / 1 process = {control():.2f}x")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.jsonl"
@@ -240,6 +265,7 @@ def run(sizes: list[int], repeat: int, only: list[str] | None) -> None:
                 rows.append((size, len(files), mb, name, mb / best, mb / med, max(peaks[name]) / 2**20, phase,
                              min(cpu[name])))
     print(f"load average after: {os.getloadavg()}")
+    print(f"control after: a CPU-bound loop in 2 processes / 1 process = {control():.2f}x")
     print("\n| corpus | files | MB | contender | MB/s (best) | MB/s (median) | peak RSS, MiB | "
           "MB/s after finding the files (best) | CPU s (least) |")
     print("|---|---|---|---|---|---|---|---|---|")
