@@ -271,6 +271,17 @@ def test_cli_writes_every_level_with_its_links(tmp_path):
     assert "hierarchical/40/0" in stats.output  # the leaves, measured against their size
 
 
+def test_both_interfaces_defaults_leave_chunk_sizes_in_charge():
+    from chunkwise.chunkers.hierarchical import DEFAULT_CHUNK_SIZES
+    from chunkwise.commands._options import CLI_DEFAULTS, PYTHON_DEFAULTS
+
+    assert {CLI_DEFAULTS["chunk_size"], PYTHON_DEFAULTS["chunk_size"]} <= set(DEFAULT_CHUNK_SIZES)
+    for cs in DEFAULT_CHUNK_SIZES:
+        assert chunkwise.make_chunker("hierarchical", chunk_size=cs, chunk_sizes=[160, 40]).chunk_size == 40
+    with pytest.raises(ConfigError, match="disagrees"):
+        chunkwise.make_chunker("hierarchical", chunk_size=100, chunk_sizes=[160, 40])
+
+
 def test_the_evaluator_embeds_only_the_leaves():
     if HashEmbedder is None:
         pytest.skip("numpy is not installed")

@@ -29,11 +29,14 @@ from ..sizers import Measure
 from ..types import Chunk, Document, chunk_id
 from .base import BaseChunker, as_document
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "LEVEL_RATIO", "HierarchicalChunker"]
+__all__ = ["DEFAULT_CHUNK_SIZE", "DEFAULT_CHUNK_SIZES", "LEVEL_RATIO", "HierarchicalChunker"]
 
 DEFAULT_CHUNK_SIZE = 512
-"""``chunk_size``'s default in :func:`chunkwise.chunk`, the CLI and every chunker: a
-``chunk_size`` other than this that disagrees with ``chunk_sizes[-1]`` is a conflict."""
+"""``chunk_size``'s default in :func:`chunkwise.chunk` and every chunker."""
+
+DEFAULT_CHUNK_SIZES = (DEFAULT_CHUNK_SIZE, 128)
+"""The defaults of ``chunk_size`` (Python 512, the command line 128, ``CLI_DEFAULTS``): a
+``chunk_size`` other than these that disagrees with ``chunk_sizes[-1]`` is a conflict."""
 
 LEVEL_RATIO = 4
 """Without ``chunk_sizes``: three levels, each ``LEVEL_RATIO`` times its children."""
@@ -114,8 +117,8 @@ class HierarchicalChunker(BaseChunker):
             decreasing, each > 0). Default: ``[16 * chunk_size, 4 * chunk_size,
             chunk_size]``, so ``chunk_size=128, unit="tokens"`` gives LlamaIndex's
             ``[2048, 512, 128]`` tokens. When given, ``chunk_size`` becomes
-            ``chunk_sizes[-1]`` (the leaf size); another ``chunk_size`` than the default
-            512 that disagrees is a :class:`ConfigError`.
+            ``chunk_sizes[-1]`` (the leaf size); another ``chunk_size`` than the defaults
+            512 (Python) and 128 (command line) that disagrees is a :class:`ConfigError`.
         chunk_overlap: applies to the leaves only (in ``unit``, < the leaf size); leaves
             overlap only inside their parent. Upper levels never overlap.
         base: the strategy that packs each level: one registered name for every level
@@ -171,7 +174,7 @@ class HierarchicalChunker(BaseChunker):
             sizes = _positive_sizes(self.chunk_sizes)
             object.__setattr__(self, "chunk_sizes", sizes)
             cs = self.chunk_size
-            if cs != sizes[-1] and cs != DEFAULT_CHUNK_SIZE:
+            if cs != sizes[-1] and cs not in DEFAULT_CHUNK_SIZES:
                 raise ConfigError(
                     f"chunk_size ({cs!r}) disagrees with the leaf size chunk_sizes[-1] ({sizes[-1]}); "
                     "give chunk_sizes alone, or chunk_size alone for levels of 16x, 4x and 1x it"
