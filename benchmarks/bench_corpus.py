@@ -255,9 +255,11 @@ def run(sizes: list[int], repeat: int, only: list[str] | None) -> None:
                     if m:
                         inner[name].append(float(m.group(1)))
                     peaks[name].append(peak)
-                    print(f"  {size} MB rep {r + 1} {name}: {secs:.1f} s, CPU {cpu_s:.1f} s, peak {peak / 2**20:.0f} MiB; "
-                          f"{tail[:160]}",
-                          flush=True)
+                    print(
+                        f"  {size} MB rep {r + 1} {name}: {secs:.1f} s, CPU {cpu_s:.1f} s, "
+                        f"peak {peak / 2**20:.0f} MiB; {tail[:160]}",
+                        flush=True,
+                    )
                     out.unlink(missing_ok=True)
             for name in names:
                 best, med = min(times[name]), statistics.median(times[name])
@@ -276,7 +278,8 @@ def run(sizes: list[int], repeat: int, only: list[str] | None) -> None:
         if (size, "chunkwise-1") in by and (size, "chunkwise-2") in by:
             one, two = by[(size, "chunkwise-1")], by[(size, "chunkwise-2")]
             after = f"{float(two[7]) / float(one[7]):.2f}x" if one[7] != "-" and two[7] != "-" else "-"
-            print(f"{size} MB: 2 workers / 1 worker = {two[4] / one[4]:.2f}x wall clock (best), {after} after finding the files")
+            print(f"{size} MB: 2 workers / 1 worker = {two[4] / one[4]:.2f}x wall clock (best), "
+                  f"{after} after finding the files")
 
 
 def main() -> None:

@@ -29,7 +29,9 @@ def _text(i: int, paragraphs: int = 12) -> str:
     r = random.Random(i)
     paras = []
     for _ in range(paragraphs):
-        sentences = [" ".join(r.choice(WORDS) for _ in range(r.randint(4, 14))).capitalize() for _ in range(r.randint(1, 5))]
+        sentences = [
+            " ".join(r.choice(WORDS) for _ in range(r.randint(4, 14))).capitalize() for _ in range(r.randint(1, 5))
+        ]
         paras.append(". ".join(sentences) + ".")
     return "\n\n".join(paras)
 
@@ -42,9 +44,12 @@ def mixed(tmp_path: Path) -> Path:
     for i in range(6):
         (root / f"t{i}.txt").write_text(_text(i), encoding="utf-8")
     (root / "t6.txt").write_text(_text(0), encoding="utf-8")  # the same text as t0: the same content id
-    (root / "sub" / "guide.md").write_text("# Guide\n\n## Install\n\n" + _text(7) + "\n\n## Use\n\n" + _text(8), encoding="utf-8")
-    (root / "sub" / "page.html").write_text("<h1>Page</h1><p>" + _text(9).replace("\n\n", "</p><p>") + "</p>", encoding="utf-8")
-    (root / "sub" / "table.csv").write_text("name,value\n" + "".join(f"row{i},{i * i}\n" for i in range(40)), encoding="utf-8")
+    guide = "# Guide\n\n## Install\n\n" + _text(7) + "\n\n## Use\n\n" + _text(8)
+    (root / "sub" / "guide.md").write_text(guide, encoding="utf-8")
+    page = "<h1>Page</h1><p>" + _text(9).replace("\n\n", "</p><p>") + "</p>"
+    (root / "sub" / "page.html").write_text(page, encoding="utf-8")
+    table = "name,value\n" + "".join(f"row{i},{i * i}\n" for i in range(40))
+    (root / "sub" / "table.csv").write_text(table, encoding="utf-8")
     (root / "sub" / "bad.txt").write_bytes(b"\xff\xfe not utf-8 \x80\x81")
     return root
 
@@ -120,7 +125,9 @@ def test_resume_after_a_killed_run_completes_it_without_duplicates(tmp_path: Pat
     if killed:  # killed midway: part of the output only
         assert 0 < size < whole.stat().st_size
         assert proc.returncode == -signal.SIGKILL
-    result = subprocess.run([*_cli_command(), "chunk", *args, "--resume", "-o", str(part)], capture_output=True, text=True)
+    result = subprocess.run(
+        [*_cli_command(), "chunk", *args, "--resume", "-o", str(part)], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     assert "documents already in the output" in result.stderr
     assert part.read_bytes() == whole.read_bytes()
