@@ -286,7 +286,8 @@ def chunk_corpus(
             (``chunk_size``, ``chunk_overlap``, ``unit``, ...); or ``chunker``: one made
             already (it must pickle).
         workers: processes that load and chunk (default: the CPUs available; 1: this
-            process). At most ``4 x workers`` documents are in flight at once.
+            process). At most ``16 x workers`` documents are in flight at once (4 tasks of
+            4 documents per worker).
         include, exclude, root: as :func:`~chunkwise.loaders.find_files`.
         encoding: a codec instead of detecting one.
         errors: ``"raise"``: the first file that cannot be read or chunked raises its
