@@ -76,7 +76,10 @@ def _candidates() -> re.Pattern[str]:
     """
     import regex
 
-    every = "".join(map(chr, range(0x20000)))  # every class here lies below U+20000
+    # every class here lies below U+20000; joined in blocks of 4096 characters, since one
+    # join over all of them holds 131,072 one-character strings at once (12 MB, the peak
+    # memory of chunking a 134-page PDF)
+    every = "".join(["".join(map(chr, range(i, i + 0x1000))) for i in range(0, 0x20000, 0x1000)])
 
     def listed(cls: str) -> str:
         return "".join(re.escape(c) for c in regex.findall(f"(?V1){cls}", every))
