@@ -13,7 +13,20 @@ from typing import IO, Any
 from .loaders.base import json_safe
 from .types import Chunk, Document
 
-__all__ = ["PARQUET_COLUMNS", "ParquetWriter", "atomic_writer", "chunk_record", "dumps", "jsonable", "write_jsonl"]
+__all__ = [
+    "PARQUET_COLUMNS",
+    "PARQUET_FIELDS",
+    "RECORD_COLUMNS",
+    "ParquetWriter",
+    "atomic_writer",
+    "chunk_record",
+    "dumps",
+    "jsonable",
+    "parquet_row",
+    "parquet_schema",
+    "record_of_row",
+    "write_jsonl",
+]
 
 
 def chunk_record(chunk: Chunk, document: Document) -> dict[str, Any]:
@@ -119,7 +132,7 @@ PARQUET_COLUMNS: tuple[tuple[str, str], ...] = (
 """The metadata keys that also get a column of their own in Parquet (null where a chunk
 has none, or a value of another type); the whole metadata is in the ``metadata`` column."""
 
-_RECORD_COLUMNS: tuple[tuple[str, str], ...] = (
+RECORD_COLUMNS: tuple[tuple[str, str], ...] = (
     ("id", "string"),
     ("document_id", "string"),
     ("source", "string"),
@@ -132,6 +145,15 @@ _RECORD_COLUMNS: tuple[tuple[str, str], ...] = (
     ("context", "string"),
     ("content_id", "string"),
 )
+"""The record fields (:func:`chunk_record` and ``content_id``) with their Parquet column
+types (``string``, ``int64``, ``list<string>``), in column order."""
+
+PARQUET_FIELDS: tuple[str, ...] = (
+    *(n for n, _ in RECORD_COLUMNS),
+    "metadata",
+    *(n for n, _ in PARQUET_COLUMNS),
+)
+"""The columns of a chunk row (:func:`parquet_row`, :func:`parquet_schema`), in order."""
 
 
 def _arrow_type(pa: Any, name: str) -> Any:
@@ -145,6 +167,62 @@ def _cell(value: Any, kind: str) -> Any:
     if kind == "int64":
         return value if isinstance(value, int) and not isinstance(value, bool) else None
     return value if isinstance(value, str) else None
+
+
+def parquet_schema(extra: Iterable[str] = ()) -> Any:
+    """The pyarrow schema of chunk rows: the columns :data:`PARQUET_FIELDS` (record fields,
+    ``metadata`` as a JSON string, the keys of :data:`PARQUET_COLUMNS`), then a string
+    column per name in ``extra``.
+
+    Raises:
+        ImportError: pyarrow is not installed.
+    """
+    import pyarrow as pa
+
+    fields = [(n, _arrow_type(pa, k)) for n, k in RECORD_COLUMNS]
+    fields.append(("metadata", pa.string()))
+    fields += [(n, _arrow_type(pa, k)) for n, k in PARQUET_COLUMNS]
+    fields += [(n, pa.string()) for n in extra]
+    return pa.schema(fields)
+
+
+def parquet_row(record: dict[str, Any]) -> dict[str, Any]:
+    """A chunk record (:func:`chunk_record` and a ``content_id``) as a row of
+    :func:`parquet_schema`: the record fields (a missing one null), ``metadata`` as one
+    line of JSON (:func:`dumps`), and each key of :data:`PARQUET_COLUMNS` as its own cell
+    (null where the metadata has no such key, or a value of another type).
+
+    Raises:
+        TypeError, ValueError: a metadata value :func:`dumps` cannot write (one that holds
+            itself).
+
+    Example:
+        >>> row = parquet_row({"id": "c", "metadata": {"page_number": 3, "level": True}})
+        >>> row["metadata"], row["page_number"], row["level"], row["text"]
+        ('{"page_number": 3, "level": true}', 3, None, None)
+    """
+    meta = record.get("metadata") or {}
+    row = {n: record.get(n) for n, _ in RECORD_COLUMNS}
+    row["metadata"] = dumps(meta)
+    for n, kind in PARQUET_COLUMNS:
+        row[n] = _cell(meta.get(n), kind)
+    return row
+
+
+def record_of_row(row: Any) -> dict[str, Any]:
+    """The inverse of :func:`parquet_row`: the JSON lines record (the fields of
+    :func:`chunk_record` in its order, ``metadata`` a mapping again, then ``content_id``)
+    of a chunk row (any mapping with the columns :data:`PARQUET_FIELDS`).
+
+    Example:
+        >>> rec = {**{n: None for n, _ in RECORD_COLUMNS}, "metadata": {"a": [1]}, "content_id": "k"}
+        >>> record_of_row(parquet_row(rec)) == rec
+        True
+    """
+    rec = {n: row[n] for n, _ in RECORD_COLUMNS if n != "content_id"}
+    rec["metadata"] = json.loads(row["metadata"])
+    rec["content_id"] = row["content_id"]
+    return rec
 
 
 class ParquetWriter:
@@ -173,10 +251,7 @@ class ParquetWriter:
                 "writing Parquet needs pyarrow: pip install 'chunkwise[parquet]'"
             ) from exc
         self._pa = pa
-        fields = [(n, _arrow_type(pa, k)) for n, k in _RECORD_COLUMNS]
-        fields.append(("metadata", pa.string()))
-        fields += [(n, _arrow_type(pa, k)) for n, k in PARQUET_COLUMNS]
-        self.schema = pa.schema(fields)
+        self.schema = parquet_schema()
         self._target = Path(path)
         self._target.parent.mkdir(parents=True, exist_ok=True)
         fd, self._tmp = tempfile.mkstemp(prefix=f".{self._target.name}.", suffix=".tmp", dir=self._target.parent)
@@ -189,12 +264,7 @@ class ParquetWriter:
     def write(self, records: Iterable[dict[str, Any]]) -> None:
         """Buffer ``records``; a full row group is written out."""
         for r in records:
-            meta = r.get("metadata") or {}
-            row = {n: r.get(n) for n, _ in _RECORD_COLUMNS}
-            row["metadata"] = dumps(meta)
-            for n, kind in PARQUET_COLUMNS:
-                row[n] = _cell(meta.get(n), kind)
-            self._rows.append(row)
+            self._rows.append(parquet_row(r))
             if len(self._rows) >= self._size:
                 self._flush()
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from .corpus import CONTENT_ID_KEY, config_key, content_id
 from .errors import ConfigError
-from .export import _RECORD_COLUMNS, PARQUET_COLUMNS, _arrow_type, _cell, chunk_record, dumps
+from .export import PARQUET_FIELDS, chunk_record, dumps, parquet_row, parquet_schema, record_of_row
 from .integrations._common import need
 from .types import Document, document_id_for_path
 
@@ -47,7 +47,7 @@ __all__ = ["COLUMNS", "ERROR_COLUMN", "chunk_dataset", "records_of"]
 
 logger = logging.getLogger(__name__)
 
-COLUMNS: tuple[str, ...] = (*(n for n, _ in _RECORD_COLUMNS), "metadata", *(n for n, _ in PARQUET_COLUMNS))
+COLUMNS: tuple[str, ...] = PARQUET_FIELDS
 """The columns of a chunk Dataset, in order (those of ``chunkwise chunk -o x.parquet``)."""
 
 ERROR_COLUMN = "error"
@@ -72,14 +72,7 @@ def _by_root(root: str | None, path: str) -> tuple[str, str]:
 
 
 def _schema(with_error: bool) -> Any:
-    import pyarrow as pa
-
-    fields = [(n, _arrow_type(pa, k)) for n, k in _RECORD_COLUMNS]
-    fields.append(("metadata", pa.string()))
-    fields += [(n, _arrow_type(pa, k)) for n, k in PARQUET_COLUMNS]
-    if with_error:
-        fields.append((ERROR_COLUMN, pa.string()))
-    return pa.schema(fields)
+    return parquet_schema((ERROR_COLUMN,) if with_error else ())
 
 
 def _document(data: bytes, path: str, naming: Naming, encoding: str | None, options: Mapping[str, Any]) -> Document:
@@ -101,11 +94,7 @@ def _rows(chunker: Any, config: str, doc: Document) -> list[dict[str, Any]]:
     for chunk in chunker.chunk(doc):
         rec = chunk_record(chunk, doc)
         rec[CONTENT_ID_KEY] = cid
-        meta = rec.pop("metadata")
-        rec["metadata"] = dumps(meta)
-        for name, kind in PARQUET_COLUMNS:
-            rec[name] = _cell(meta.get(name), kind)
-        rows.append(rec)
+        rows.append(parquet_row(rec))
     return rows
 
 
@@ -241,10 +230,7 @@ def records_of(rows: Iterable[Mapping[str, Any]]) -> Iterable[dict[str, Any]]:
     """The records of ``chunkwise chunk``'s JSON lines (``chunk_record`` and ``content_id``,
     ``metadata`` a mapping again) from chunk rows of :func:`chunk_dataset`."""
     for row in rows:
-        rec = {n: row[n] for n, _ in _RECORD_COLUMNS if n != CONTENT_ID_KEY}
-        rec["metadata"] = json.loads(row["metadata"])
-        rec[CONTENT_ID_KEY] = row[CONTENT_ID_KEY]
-        yield rec
+        yield record_of_row(row)
 
 
 # -- chunkwise chunk --engine ray ------------------------------------------------------
