@@ -124,3 +124,24 @@ def test_multi_token_characters_are_never_split(cl100k):
     chunks = chunkwise.chunk(text, chunk_size=2, unit=cl100k)
     assert [c.text for c in chunks] == list(text)
     assert [bool(c.metadata.get("oversize")) for c in chunks][:5] == [False, True, False, False, True]
+
+
+
+@pytest.mark.parametrize("piece", ["plain words, 12.5 ", "mixed \U0001f600 \u4e2d\u6587 words "])
+def test_measure_offsets_across_summing_blocks(cl100k, piece):
+    """Token offsets are summed in blocks of 65,536 tokens (one array when no token starts
+    inside a character): each token's span is the characters its bytes touch."""
+    text = piece * 30000  # more than two blocks of tokens
+    m = cl100k.measure(text)
+    ids = cl100k.encode(text)
+    assert len(ids) > 2 * 65536
+    raw = text.encode("utf-8")
+    lead = (np.frombuffer(raw, dtype=np.uint8) & 0xC0) != 0x80
+    chars_before = np.concatenate([[0], np.cumsum(lead)])  # characters started before byte b
+    sizes = np.array([len(cl100k._enc.decode_single_token_bytes(i)) for i in ids])
+    ends_b = np.cumsum(sizes)
+    starts_b = ends_b - sizes
+    inside = ~lead[starts_b]  # a token that begins inside a character touches it too
+    assert list(m._starts) == (chars_before[starts_b] - inside).tolist()
+    assert list(m._ends) == chars_before[ends_b].tolist()
+    assert m.size(0, len(text)) == len(ids)

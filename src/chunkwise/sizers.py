@@ -184,6 +184,9 @@ class WordSizer:
 # ---------------------------------------------------------------- tokens
 
 
+_BLOCK = 1 << 16  # tokens per block when token offsets are summed
+
+
 class _OffsetMeasure:
     """Token spans of a document as character offsets, read once.
 
@@ -294,6 +297,12 @@ class TiktokenSizer:
 
         The tables live on this sizer and learn only the ids that documents use.
         """
+        lead, cont = self._tables(ids)
+        return lead[ids], cont[ids]
+
+    def _tables(self, ids: Any) -> tuple[Any, Any]:
+        """The per-id tables of :meth:`_char_counts` (lead bytes, starts inside a
+        character), with the ids of ``ids`` learned."""
         import numpy as np
 
         if self._byte_lengths is None:
@@ -312,7 +321,7 @@ class TiktokenSizer:
                 # every token holds at least one byte, so each start is a valid index
                 lead[new] = np.add.reduceat(is_lead.astype(np.int32), starts)
                 cont[new] = ~is_lead[starts]
-        return lead[ids], cont[ids]
+        return lead, cont
 
     def token_ids(self, text: str) -> Any:
         """Token ids of ``text`` as a numpy array."""
@@ -327,14 +336,31 @@ class TiktokenSizer:
         import numpy as np
 
         ids = self.token_ids(text)
-        lead, cont = self._char_counts(ids)
-        del ids
-        # characters started up to and including each token: the end of its span; a token
-        # that begins inside a character also touches that character
-        ends = np.cumsum(lead, dtype=np.int32)
-        lead += cont
-        starts = np.subtract(ends, lead, out=lead)
-        return _OffsetMeasure(text, memoryview(starts), memoryview(ends), self.count)
+        lead, cont = self._tables(ids)
+        n = len(ids)
+        # characters started up to and including each token: the end of its span, summed
+        # block by block (no temporary as long as the document); buf[0] = 0, ends = buf[1:]
+        buf = np.empty(n + 1, dtype=np.int32)
+        buf[0] = 0
+        block = ids
+        split = False  # a token that begins inside a character (it also touches that one)
+        for a in range(0, n, _BLOCK):
+            b = min(a + _BLOCK, n)
+            block = ids[a:b]
+            np.cumsum(lead[block], dtype=np.int32, out=buf[a + 1 : b + 1])
+            buf[a + 1 : b + 1] += buf[a]
+            split = split or bool(cont[block].any())
+        view = memoryview(buf)
+        if not split:  # each token starts where the one before ends: one array, two views
+            del ids, block  # (a block is a view that keeps the ids alive)
+            return _OffsetMeasure(text, view[:-1], view[1:], self.count)
+        starts = np.empty(n, dtype=np.int32)
+        for a in range(0, n, _BLOCK):
+            b = min(a + _BLOCK, n)
+            block = ids[a:b]
+            np.subtract(buf[a + 1 : b + 1], lead[block] + cont[block], out=starts[a:b])
+        del ids, block
+        return _OffsetMeasure(text, memoryview(starts), view[1:], self.count)
 
     def __repr__(self) -> str:
         return f"TiktokenSizer({self.name!r})"
