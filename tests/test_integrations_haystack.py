@@ -81,6 +81,26 @@ def test_split_overlap_ranges_are_the_shared_text():
     assert shared > 0
 
 
+def test_split_overlap_of_hierarchical_chunks_is_between_neighbours_of_one_level():
+    """A parent contains its children: that is not an overlap; chunks of one level that
+    share text are."""
+    splitter = ChunkwiseDocumentSplitter(
+        "hierarchical", chunk_size=100, chunk_overlap=20, strategy_params={"chunk_sizes": [400, 100]}
+    )
+    out = splitter.run(documents=[Document(content=SPEECH[:4000])])["documents"]
+    by_id = {d.id: d for d in out}
+    shared = 0
+    for d in out:
+        for entry in d.meta["_split_overlap"]:
+            other = by_id[entry["doc_id"]]
+            assert other.meta["level"] == d.meta["level"]
+            a, b = entry["range"]
+            piece = other.content[a:b]
+            assert piece and (d.content.startswith(piece) or d.content.endswith(piece))
+            shared += 1
+    assert shared > 0 and {d.meta["level"] for d in out} == {0, 1}
+
+
 def test_empty_and_invalid_input():
     splitter = ChunkwiseDocumentSplitter(chunk_size=100)
     assert splitter.run(documents=[]) == {"documents": []}

@@ -7,13 +7,12 @@ Install: ``pip install 'chunkwise[haystack]'`` (``haystack-ai``).
 type hints to make the component's sockets.)
 """
 
-import copy
 import logging
 from typing import Any
 
 from ..types import Document as ChunkwiseDocument
 from ..types import form_feed_pages
-from ._common import chunk_metadata, make_adapter_chunker, need
+from ._common import chunk_metadata, links, make_adapter_chunker, need
 
 need("haystack", "haystack-ai", "haystack", "chunkwise.integrations.haystack")
 
@@ -115,8 +114,7 @@ class ChunkwiseDocumentSplitter:
         chunks = self.chunker.chunk(ChunkwiseDocument(text, id=doc.id, pages=form_feed_pages(text)))
         made: list[Document] = []
         for i, chunk in enumerate(chunks):
-            meta = copy.deepcopy(doc.meta)
-            meta.update(chunk_metadata(chunk))
+            meta = chunk_metadata(chunk, doc.meta)
             meta["source_id"] = doc.id
             meta["split_id"] = i
             meta["split_idx_start"] = chunk.start_index
@@ -124,13 +122,16 @@ class ChunkwiseDocumentSplitter:
                 meta["_split_overlap"] = []
             made.append(Document(content=chunk.text, meta=meta))
         if self.chunk_overlap:
-            for k in range(1, len(chunks)):
-                prev, cur = chunks[k - 1], chunks[k]
-                if cur.start_index < prev.end_index:  # shared text: ranges in each one's content
+            for k, link in enumerate(links(chunks)):
+                if link.prev is None:
+                    continue
+                j = link.prev  # the chunk before (within its level): shared text, ranges in each one's content
+                prev, cur = chunks[j], chunks[k]
+                if cur.start_index < prev.end_index:
                     made[k].meta["_split_overlap"].append(
-                        {"doc_id": made[k - 1].id, "range": (cur.start_index - prev.start_index, len(prev.text))}
+                        {"doc_id": made[j].id, "range": (cur.start_index - prev.start_index, len(prev.text))}
                     )
-                    made[k - 1].meta["_split_overlap"].append(
+                    made[j].meta["_split_overlap"].append(
                         {"doc_id": made[k].id, "range": (0, prev.end_index - cur.start_index)}
                     )
         return made

@@ -13,7 +13,6 @@ text[start_index:start_index + len(doc.page_content)]`` always.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -114,8 +113,7 @@ class ChunkwiseTextSplitter(TextSplitter):
             base: Mapping[Any, Any] = metadatas[i] if metadatas is not None else {}
             source = base.get("source")
             for chunk in self.chunks(text, source if isinstance(source, str) else None):
-                metadata = copy.deepcopy(dict(base))
-                metadata.update(chunk_metadata(chunk))
+                metadata = chunk_metadata(chunk, base)
                 if self._add_start_index:
                     metadata["start_index"] = chunk.start_index
                 out.append(Document(page_content=chunk.text, metadata=metadata))

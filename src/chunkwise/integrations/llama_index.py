@@ -18,7 +18,7 @@ from typing import Any
 
 from ..types import Chunk
 from ..types import Document as ChunkwiseDocument
-from ._common import chunk_metadata, make_adapter_chunker, need
+from ._common import chunk_metadata, links, make_adapter_chunker, need
 
 need("llama_index.core", "llama-index-core", "llama-index", "chunkwise.integrations.llama_index")
 
@@ -146,7 +146,7 @@ class ChunkwiseNodeParser(NodeParser):
         excluded_llm = [*node.excluded_llm_metadata_keys, *STRUCTURE_KEYS]
         made: list[TextNode] = []
         for i, chunk in enumerate(chunks):
-            metadata = {**node.metadata, **chunk_metadata(chunk)} if self.include_metadata else chunk_metadata(chunk)
+            metadata = chunk_metadata(chunk, node.metadata if self.include_metadata else None, deep=False)
             made.append(
                 TextNode(
                     id_=chunk.id if self.id_func is default_id_func else self.id_func(i, node),
@@ -166,19 +166,14 @@ class ChunkwiseNodeParser(NodeParser):
         return made
 
     def _link(self, chunks: list[Chunk], made: list[TextNode]) -> None:
-        by_id = {c.id: n for c, n in zip(chunks, made)}
-        for k, (chunk, node) in enumerate(zip(chunks, made)):
-            meta = chunk.metadata
+        for node, link in zip(made, links(chunks)):
+            rel = node.relationships
             if self.include_prev_next_rel:
-                prev = by_id.get(meta["prev_id"]) if "prev_id" in meta else (made[k - 1] if k else None)
-                nxt = by_id.get(meta["next_id"]) if "next_id" in meta else (made[k + 1] if k + 1 < len(made) else None)
-                if prev is not None:
-                    node.relationships[NodeRelationship.PREVIOUS] = prev.as_related_node_info()
-                if nxt is not None:
-                    node.relationships[NodeRelationship.NEXT] = nxt.as_related_node_info()
-            parent = by_id.get(meta.get("parent_id") or "")
-            if parent is not None:
-                node.relationships[NodeRelationship.PARENT] = parent.as_related_node_info()
-            children = [by_id[c] for c in meta.get("child_ids") or () if c in by_id]
-            if children:
-                node.relationships[NodeRelationship.CHILD] = [c.as_related_node_info() for c in children]
+                if link.prev is not None:
+                    rel[NodeRelationship.PREVIOUS] = made[link.prev].as_related_node_info()
+                if link.next is not None:
+                    rel[NodeRelationship.NEXT] = made[link.next].as_related_node_info()
+            if link.parent is not None:
+                rel[NodeRelationship.PARENT] = made[link.parent].as_related_node_info()
+            if link.children:
+                rel[NodeRelationship.CHILD] = [made[c].as_related_node_info() for c in link.children]
