@@ -375,7 +375,9 @@ def test_auto_picks_conversation_for_text_that_is_mostly_turns():
     "params, match",
     [
         ({"turn_pattern": "("}, "turn_pattern"),
-        ({"turn_pattern": r"^\s*"}, "empty string"),
+        ({"turn_pattern": r"^(?P<speaker>\w*)"}, "empty string"),
+        ({"turn_pattern": r"^[A-Z]+:"}, r"turn_pattern .* no named group for the speaker.*\(\?P<speaker>"),
+        ({"turn_pattern": r"^(\w+):"}, "turn_pattern"),
         ({"turn_pattern": 3}, "turn_pattern"),
         ({"max_turns": 0}, "max_turns"),
         ({"max_turns": True}, "max_turns"),

@@ -27,14 +27,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..boundaries import Level, PositionsLevel, RegexLevel
 from ..errors import ConfigError
 from ..merge import Span
 from ..packer import OVERSIZE_POLICIES, OversizePolicy
-from ..parsers.conversation import Transcript, Turn, find_turns
+from ..parsers.conversation import VTT_BLOCK, Transcript, Turn, find_turns
 from ..registry import register
 from ..segments import Atom, Label, Region, Segments
 from ..sizers import Measure
@@ -46,6 +46,7 @@ from .table import _Within, size_bound
 __all__ = ["ConversationChunker"]
 
 _KEY = "_conversation"
+_SPACE = re.compile(r"\s*")
 
 # the line breaks of a JSON string's content, written as escapes: a cut after them
 _ESCAPED_PARAGRAPH = RegexLevel("paragraph", re.compile(r"(?:\\r)?\\n(?:\\r)?\\n(?:\\[rnt])*"), keep_separator="end")
@@ -89,8 +90,8 @@ class ConversationChunker(BaseChunker):
             stays inside its conversation or turn group).
         turn_pattern: a regular expression (a string or compiled pattern, read with
             ``re.MULTILINE``) that starts a turn at each match, for formats not recognised
-            without it; its group ``speaker`` (or ``name``) names the speaker and ``time``
-            the time. Default: detected (see :func:`chunkwise.parsers.conversation.find_turns`:
+            without it; its group ``speaker`` (or ``name``; one of them is required) names
+            the speaker and ``time`` the time. Default: detected (see :func:`chunkwise.parsers.conversation.find_turns`:
             ``Name: text`` lines with optional time stamps, chat exports, SRT and WebVTT
             cues, JSON chat messages).
         max_turns: the most turns a chunk holds (None: no bound but the size).
@@ -113,13 +114,15 @@ class ConversationChunker(BaseChunker):
     chunk holds, both included; None outside turns), ``start_time``/``end_time`` when the
     source gives times (as written there: the first turn's start and the last turn's end,
     or its start when turns have no end time). ``chunk.context`` is ``"Speaker:"`` (after
-    ``"[time] "`` when known) for a chunk that does not itself hold the text naming its
-    first turn's speaker (a later part of a split turn, or a JSON message whose role comes
-    after its content); else ``""``.
+    ``"[time] "`` when known) for every chunk of a split turn that does not itself name
+    the speaker before the turn's text (a later part of a split turn; any part of a JSON
+    message whose role comes after its content, the part holding the role included);
+    else ``""``.
 
     Raises:
-        ConfigError: an invalid parameter (a pattern that does not compile or matches
-            the empty string, ``max_turns`` < 1, an unknown ``oversize``).
+        ConfigError: an invalid parameter (a pattern that does not compile, has no
+            group ``speaker`` or ``name``, or matches the empty string; ``max_turns`` < 1;
+            an unknown ``oversize``).
         OversizeError: see ``oversize``.
 
     Method:
@@ -153,6 +156,12 @@ class ConversationChunker(BaseChunker):
                     raise ConfigError(f"turn_pattern {p!r} is not a valid regular expression ({exc}); fix it") from None
             else:
                 raise ConfigError(f"turn_pattern must be a regular expression (str or re.Pattern), not {p!r}")
+            if not {"speaker", "name"} & set(compiled.groupindex):
+                raise ConfigError(
+                    f"turn_pattern {compiled.pattern!r} has no named group for the speaker; name the part that "
+                    "matches the speaker (?P<speaker>...), for example r'^(?P<speaker>[A-Z][a-z]+):' "
+                    "(and (?P<time>...) for a time, when there is one)"
+                )
             if compiled.match("") is not None:
                 raise ConfigError(
                     f"turn_pattern {compiled.pattern!r} matches the empty string; make it match a turn's marker "
@@ -174,13 +183,18 @@ class ConversationChunker(BaseChunker):
         meta = document.metadata
         roles = meta.get("roles") if meta.get("format") == "chat" else None
         starts = meta.get("turn_offsets") if roles is not None else None
-        return find_turns(
+        found = find_turns(
             document.text,
             format=meta.get("format"),
             pattern=self._pattern,  # type: ignore[attr-defined]
             roles=list(roles) if roles is not None else None,
             starts=list(starts) if starts is not None else None,
         )
+        firsts = meta.get("conversation_starts") if found.kind == "chat" else None
+        if firsts:  # the chat loader's conversations (message k is turn k)
+            n = len(found.turns)
+            found = replace(found, conversations=tuple(k for k in firsts if 0 < k < n))
+        return found
 
     def parse(self, document: Document, measure: Measure | None = None) -> Segments:
         """The turn level over the recursive levels (inside turns that may not fit and the
@@ -211,8 +225,30 @@ class ConversationChunker(BaseChunker):
         if turns[0].start > 0:
             inside_s.insert(0, 0)
             inside_e.insert(0, turns[0].start)
+        # text between turns (a WebVTT NOTE block): a turn boundary where it starts, and
+        # the inner levels cut inside it; in subtitles it is packed apart from the cues
+        # (a region of its own), as is the header before the first cue when it holds such
+        # a block (a bare "WEBVTT" line goes with the first cue)
+        cuts_at = list(starts)
+        apart: list[int] = []
+        subtitles = tr.kind == "subtitles"
+        if subtitles and VTT_BLOCK.search(text, 0, turns[0].start):
+            apart.append(turns[0].start)
+        gaps = [(t.end, u.start) for t, u in zip(turns, turns[1:])]
+        gaps.append((turns[-1].end, n))
+        for g0, g1 in gaps:
+            g = _SPACE.match(text, g0, g1).end()  # type: ignore[union-attr]
+            if g < g1:
+                cuts_at.append(g)
+                inside_s.append(g)
+                inside_e.append(g1)
+                if subtitles:
+                    apart += [g, g1] if g1 < n else [g]
+        order = sorted(range(len(inside_s)), key=inside_s.__getitem__)
+        inside_s, inside_e = [inside_s[i] for i in order], [inside_e[i] for i in order]
+        cuts_at.sort()
         levels = (
-            PositionsLevel("turn", starts, starts),
+            PositionsLevel("turn", cuts_at, cuts_at),
             *(_Within(lv.name, lv, inside_s, inside_e) for lv in inner),
         )
         atoms = tuple(Atom(t.start, t.end, "turn") for t in big)
@@ -230,7 +266,7 @@ class ConversationChunker(BaseChunker):
                 if j < len(turns) and (j - 1) in paired and j - 1 > k:
                     j -= 1  # a question starts the next group, with its answer
                 k = j
-        cuts = sorted(starts[k] for k in firsts if k > 0)
+        cuts = sorted({*(starts[k] for k in firsts if k > 0), *apart})
         regions = None
         if cuts or reserve:
             bounds = [0, *cuts, n]
@@ -285,10 +321,14 @@ class ConversationChunker(BaseChunker):
         turns, starts = info.transcript.turns, info.starts
         k1 = bisect_left(starts, span.end) - 1  # the last turn starting before the end
         k0 = bisect_right(starts, span.start) - 1  # the turn holding the first character
-        if k1 < 0:
+        if k0 >= 0 and span.start >= turns[k0].end:
+            k0 = -1  # the chunk starts after that turn's end (text between turns)
+            first = bisect_right(starts, span.start)
+        else:
+            first = max(k0, 0)
+        if k1 < first:
             meta.update(speakers=[], speaker=None, turn_start=None, turn_end=None)
             return ""
-        first = max(k0, 0)
         held = turns[first : k1 + 1]
         speakers: dict[str, None] = {}
         for t in held:
@@ -307,6 +347,9 @@ class ConversationChunker(BaseChunker):
         if k0 < 0:
             return ""
         t = turns[k0]
-        if t.head is not None and span.start <= t.head[0] and t.head[1] <= span.end:
+        # the chunk names the speaker itself when it holds the turn's head and no text of
+        # the turn before it: a head written after the text (a message whose role follows
+        # its content) names a turn only in a chunk that also holds the turn's start
+        if t.head is not None and span.start <= min(t.head[0], t.body) and t.head[1] <= span.end:
             return ""
         return self._label(t)

@@ -1,11 +1,12 @@
 """JSON chat messages (``.json``): one ``role: content`` turn per line, offsets exact.
 
-A chat is a JSON list of messages (``[{"role": "user", "content": "..."}, ...]``), or an
+A chat is a JSON list of messages (``[{"role": "user", "content": "..."}, ...]``), an
 object holding one under ``"messages"`` (OpenAI) or ``"conversations"`` (ShareGPT, whose
-messages are ``{"from": ..., "value": ...}``). The document text is the messages
-rendered one turn per line, ``role: content``, the content's own line breaks kept, so
-every chunk offset indexes that text exactly and turn ``k`` of the ``conversation``
-strategy is message ``k`` of the source list.
+messages are ``{"from": ..., "value": ...}``), or a list of such objects (a data set of
+conversations). The document text is the messages rendered one turn per line,
+``role: content``, the content's own line breaks kept, a blank line between
+conversations, so every chunk offset indexes that text exactly and turn ``k`` of the
+``conversation`` strategy is message ``k`` of the source (conversations in order).
 
 Other JSON files (``.json`` that is not a chat) load as they are, as text of format
 ``"json"``; ``format="chat"`` on them raises :class:`~chunkwise.errors.ParseError`.
@@ -22,7 +23,7 @@ from ..errors import ParseError
 from ..types import Document
 from .base import Loader, register_loader
 
-__all__ = ["ChatLoader", "JsonLoader", "chat_messages", "render_chat"]
+__all__ = ["ChatLoader", "JsonLoader", "chat_conversations", "chat_messages", "render_chat"]
 
 _ROLE_KEYS = ("role", "from", "speaker", "author", "name", "sender")
 _CONTENT_KEYS = ("content", "value", "text", "message")
@@ -56,45 +57,92 @@ def _content(message: Mapping[str, Any]) -> str:
     return ""
 
 
-def chat_messages(value: Any) -> tuple[list[Mapping[str, Any]], str] | None:
-    """The messages of a parsed JSON value and their JSON path (``"$"``,
-    ``"$.messages"``, ``"$.conversations"``), or None when it is not a chat: a list of
-    objects, each with a role (``role``, ``from``, ``speaker``, ``author``, ``name`` or
-    ``sender``) or a content (``content``, ``value``, ``text`` or ``message``), at least
-    one with both."""
-    path = "$"
-    if isinstance(value, Mapping):
-        key = next((k for k in _LISTS if isinstance(value.get(k), list)), None)
-        if key is None:
-            return None
-        value, path = value[key], f"$.{key}"
+def _is_messages(value: Any) -> bool:
+    """Whether ``value`` is a list of chat messages (see :func:`chat_messages`)."""
     if not isinstance(value, list) or not value or not all(isinstance(m, Mapping) for m in value):
-        return None
+        return False
     if not all(_role(m) is not None or any(k in m for k in _CONTENT_KEYS) for m in value):
-        return None
-    if not any(_role(m) is not None and any(k in m for k in _CONTENT_KEYS) for m in value):
-        return None
-    return value, path
+        return False
+    return any(_role(m) is not None and any(k in m for k in _CONTENT_KEYS) for m in value)
 
 
-def render_chat(messages: Sequence[Mapping[str, Any]]) -> tuple[str, list[int], list[str], bool]:
+def _record_messages(value: Any) -> tuple[list[Mapping[str, Any]], str] | None:
+    """The messages of one chat record (``{"messages": [...]}``, ``{"conversations":
+    [...]}``) and the key holding them, or None."""
+    if not isinstance(value, Mapping):
+        return None
+    key = next((k for k in _LISTS if isinstance(value.get(k), list)), None)
+    if key is None or not _is_messages(value[key]):
+        return None
+    return value[key], key
+
+
+def chat_conversations(value: Any) -> tuple[list[list[Mapping[str, Any]]], str] | None:
+    """The conversations of a parsed JSON value and their JSON path, or None when it is
+    not a chat. A chat is:
+
+    * a list of messages (path ``"$"``): objects each with a role (``role``, ``from``,
+      ``speaker``, ``author``, ``name`` or ``sender``) or a content (``content``,
+      ``value``, ``text`` or ``message``), at least one with both;
+    * an object holding one under ``"messages"`` (OpenAI) or ``"conversations"``
+      (ShareGPT, messages ``{"from": ..., "value": ...}``): path ``"$.messages"``,
+      ``"$.conversations"``;
+    * a list of such objects, one conversation each (a ShareGPT or OpenAI fine-tuning
+      data set): path ``"$[*].conversations"`` or ``"$[*].messages"`` (the first
+      record's key).
+
+    Example:
+        >>> chat_conversations([{"conversations": [{"from": "human", "value": "Hi"}]},
+        ...                     {"conversations": [{"from": "gpt", "value": "Yo"}]}])[1]
+        '$[*].conversations'
+    """
+    if _is_messages(value):
+        return [value], "$"
+    one = _record_messages(value)
+    if one is not None:
+        return [one[0]], f"$.{one[1]}"
+    if isinstance(value, list) and value:
+        records = [_record_messages(v) for v in value]
+        if all(r is not None for r in records):
+            return [r[0] for r in records], f"$[*].{records[0][1]}"  # type: ignore[index]
+    return None
+
+
+def chat_messages(value: Any) -> tuple[list[Mapping[str, Any]], str] | None:
+    """The messages of a parsed JSON value (all its conversations, in order) and their
+    JSON path, or None when it is not a chat (see :func:`chat_conversations`)."""
+    found = chat_conversations(value)
+    if found is None:
+        return None
+    return [m for conv in found[0] for m in conv], found[1]
+
+
+def render_chat(
+    messages: Sequence[Mapping[str, Any]], firsts: Sequence[int] = ()
+) -> tuple[str, list[int], list[str], bool]:
     """The document text of ``messages``: ``role: content`` per message (``role:`` when
     the content is empty; a message without a role is ``unknown``), joined by line
-    breaks. Returns the text, each turn's start offset, the roles in order of first
-    appearance, and whether a content line reads like a turn (``role: ...`` of a known
-    role), when the offsets must be recorded for the turns to be read back exactly."""
+    breaks, and a blank line before each message of ``firsts`` (the first message of a
+    conversation after the first). Returns the text, each turn's start offset, the roles
+    in order of first appearance, and whether a content line reads like a turn
+    (``role: ...`` of a known role), when the offsets must be recorded for the turns to
+    be read back exactly."""
     lines: list[str] = []
     starts: list[int] = []
     roles: dict[str, None] = {}
+    blank = set(firsts) - {0}
     pos = 0
-    for m in messages:
+    for k, m in enumerate(messages):
         role = _role(m) or "unknown"
         roles.setdefault(role, None)
         content = _content(m)
         line = f"{role}: {content}" if content else f"{role}:"
+        if k in blank:
+            line = "\n" + line
+            pos += 1
         starts.append(pos)
         lines.append(line)
-        pos += len(line) + 1
+        pos += len(line) + 1 - (k in blank)
     text = "\n".join(lines) + "\n"
     alts = "|".join(re.escape(r) for r in sorted(roles, key=len, reverse=True))
     found = sum(1 for _ in re.finditer(rf"^(?:{alts}):(?=[ \t]|$)", text, re.MULTILINE))
@@ -105,10 +153,13 @@ class ChatLoader(Loader):
     """JSON chat messages (``metadata["format"] == "chat"``), rendered one turn per line.
 
     Metadata: ``roles`` (in order of first appearance), ``messages`` (their number),
-    ``json_path`` (where the list is in the source JSON: ``"$"``, ``"$.messages"`` or
-    ``"$.conversations"``) and, only when a content line reads like a turn of a known
-    role, ``turn_offsets`` (each message's start in the text). The ``conversation``
-    strategy's turn ``k`` is message ``k`` of that list; ``auto`` chooses it.
+    ``json_path`` (where the list is in the source JSON: ``"$"``, ``"$.messages"``,
+    ``"$.conversations"``, ``"$[*].messages"`` or ``"$[*].conversations"``),
+    ``conversation_starts`` (for more than one conversation: the number of each one's
+    first message) and, only when a content line reads like a turn of a known role,
+    ``turn_offsets`` (each message's start in the text). The ``conversation``
+    strategy's turn ``k`` is message ``k``, and packs each conversation on its own;
+    ``auto`` chooses it.
 
     Raises:
         ParseError: the text is not JSON, or not a list of chat messages.
@@ -134,28 +185,37 @@ class ChatLoader(Loader):
             value = json.loads(text)
         except ValueError as exc:
             raise ParseError(f"{source or '<text>'}: not JSON ({exc}); give a JSON list of chat messages") from None
-        found = chat_messages(value)
+        found = chat_conversations(value)
         if found is None:
             raise ParseError(
                 f"{source or '<text>'}: not a list of chat messages; expected "
-                '[{"role": ..., "content": ...}, ...] or {"messages": [...]}, or read it as text (format=\'text\')'
+                '[{"role": ..., "content": ...}, ...], {"messages": [...]}, {"conversations": [...]} or a list of '
+                "those, or read it as text (format='text')"
             )
         return self.document(found[0], found[1], source=source, metadata=metadata, id=id)
 
     def document(
         self,
-        messages: Sequence[Mapping[str, Any]],
+        conversations: Sequence[Sequence[Mapping[str, Any]]],
         json_path: str,
         *,
         source: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         id: str = "",
     ) -> Document:
-        """The document of parsed ``messages`` found at ``json_path``."""
-        rendered, starts, roles, ambiguous = render_chat(messages)
+        """The document of parsed ``conversations`` (each a list of messages) found at
+        ``json_path``."""
+        messages = [m for conv in conversations for m in conv]
+        firsts, k = [], 0
+        for conv in conversations:
+            firsts.append(k)
+            k += len(conv)
+        rendered, starts, roles, ambiguous = render_chat(messages, firsts)
         meta = dict(metadata or {})
         meta["format"] = self.format
         meta.update(roles=roles, messages=len(messages), json_path=json_path)
+        if len(conversations) > 1:
+            meta["conversation_starts"] = firsts
         if ambiguous:
             meta["turn_offsets"] = starts
         return Document(rendered, id=id, source=source, metadata=meta)
@@ -186,7 +246,7 @@ class JsonLoader(Loader):
                 value = json.loads(text)
             except ValueError:
                 value = None
-            found = chat_messages(value) if value is not None else None
+            found = chat_conversations(value) if value is not None else None
             if found is not None:
                 return _CHAT.document(found[0], found[1], source=source, metadata=metadata, id=id)
         meta = dict(metadata or {})

@@ -31,9 +31,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-__all__ = ["LINE_TURN", "Transcript", "Turn", "find_turns", "looks_like_conversation"]
+__all__ = ["LINE_TURN", "VTT_BLOCK", "Transcript", "Turn", "find_turns", "looks_like_conversation"]
 
 _NAME = r"[^\W\d_][\w.'\u2019&-]*(?:[ \t][\w.'\u2019&()-]+){0,3}"
 _CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?"
@@ -65,6 +65,9 @@ _CUE_TIME = r"(?:\d{1,3}:)?\d{1,2}:\d{2}[.,]\d{1,3}"
 _TIMING = re.compile(
     rf"^[ \t]*(?P<start>{_CUE_TIME})[ \t]+-->[ \t]+(?P<end>{_CUE_TIME})[^\n]*$", re.MULTILINE
 )
+VTT_BLOCK = re.compile(r"(?:^|\n)[ \t]*\r?\n[ \t]*(?:NOTE|STYLE|REGION)(?=[ \t\r\n]|$)")
+"""A WebVTT block that is not a cue (``NOTE``, ``STYLE``, ``REGION``), from the blank
+line before it."""
 _VOICE = re.compile(r"<v(?:\.[\w.-]+)?[ \t]+(?P<speaker>[^>\n]{1,40})>")
 _CUE_SPEAKER = re.compile(rf"[ \t]*(?:-[ \t]*)?(?:\[(?P<b>{_NAME})\]|(?P<speaker>{_NAME}):)(?=[ \t]|$)")
 
@@ -89,7 +92,9 @@ class Turn:
 
     Attributes:
         start, end: its span (characters): from its marker (a speaker line, a cue, a
-            message object) to the last non-whitespace character before the next turn.
+            message object) to the last non-whitespace character before the next turn
+            (a cue: before a WebVTT ``NOTE``, ``STYLE`` or ``REGION`` block; text between
+            turns belongs to none).
         speaker: the speaker as written (``"Ana"``, ``"Q"``, ``"assistant"``), or None.
         start_time, end_time: times as written in the source (``"00:01:02"``,
             ``"2024-01-02 10:00"``, ``"00:00:01,000"``), or None.
@@ -201,15 +206,46 @@ def _line_marks(text: str, pattern: re.Pattern[str], default: bool) -> list[_Mar
     return marks
 
 
+# labels that introduce a field, an admonition or a part of a document, not a person:
+# ``Note:``, ``Ingredients:``, ``Author:``, ``Signed-off-by:``, ``Step 2:``
+_LABELS = frozenset(
+    """
+    note notes nb n.b. warning warnings caution danger important attention tip tips hint
+    remark remarks see aside disclaimer update edit todo fixme xxx bug bugs fix fixes
+    example examples e.g. usage syntax output input result results returns return
+    parameters arguments args options default defaults type types value values
+    ingredients ingredient directions instructions method preparation serves servings
+    yield makes equipment
+    title subtitle author authors date updated created modified version status subject
+    summary description abstract keywords tags tag category categories source sources
+    license licence copyright url urls homepage website web email e-mail phone tel fax
+    address location contact contacts from to cc bcc reply-to sent via
+    signed-off-by reviewed-by acked-by tested-by reported-by co-authored-by suggested-by
+    requested-by closes change-id commit merge cherry-picked
+    package maintainer depends section priority architecture origin format files
+    what why when where how who prerequisites requirements
+    step chapter part figure fig table appendix item exercise solution lemma theorem proof
+    definition
+    """.split()
+)
+_FILE_LIKE = re.compile(r"\w\.[a-z]{1,4}$")  # ``Lower.c``, ``autogen.sh``: a file, not a name
+
+
 def _is_name(speaker: str | None) -> bool:
     """Whether a ``Name:`` of :data:`LINE_TURN` reads as a speaker: at most 40 characters,
-    and every word after the first capitalised or a number (``Dr. Lee``, ``Speaker 2``;
-    not ``It goes on``)."""
+    every word after the first capitalised or a number (``Dr. Lee``, ``Speaker 2``; not
+    ``It goes on``), not a label of a field, an admonition or a part of a document
+    (``Note``, ``Ingredients``, ``Author``, ``Signed-off-by``, ``Step 2``: see
+    ``_LABELS``; its first word decides) and not a file name (``setup.py``)."""
     if not speaker or len(speaker) > _MAX_NAME:
         return False
-    if " " not in speaker and "\t" not in speaker:
+    words = speaker.split()
+    first = words[0].strip("*_").casefold()
+    if first in _LABELS or first.endswith("-by") or _FILE_LIKE.search(words[0]):
+        return False
+    if len(words) == 1:
         return True
-    return all(w[0].isupper() or w[0].isdigit() or w[0] == "(" for w in speaker.split()[1:])
+    return all(w[0].isupper() or w[0].isdigit() or w[0] == "(" for w in words[1:])
 
 
 def line_turns(text: str, pattern: re.Pattern[str] | None = None) -> list[Turn]:
@@ -222,7 +258,8 @@ def line_turns(text: str, pattern: re.Pattern[str] | None = None) -> list[Turn]:
 
 def subtitle_turns(text: str) -> list[Turn]:
     """SRT and WebVTT cues: a cue (its number or identifier line, its timing line, its
-    text) is a turn; ``NOTE``, ``STYLE`` and ``REGION`` blocks go with the cue before."""
+    text) is a turn; WebVTT's ``NOTE``, ``STYLE`` and ``REGION`` blocks are no cue's
+    text (a cue ends at the blank line before one; the block lies between turns)."""
     marks = []
     for m in _TIMING.finditer(text):
         ts = m.start()
@@ -250,7 +287,17 @@ def subtitle_turns(text: str) -> list[Turn]:
             if c is not None:
                 speaker, head_end = (c.group("b") or c.group("speaker")).strip(), c.end()
         marks.append((start, head_end, speaker, m.group("start"), m.group("end"), (start, head_end)))
-    return _close(text, marks)
+    turns = _close(text, marks)
+    # a WebVTT NOTE, STYLE or REGION block after a cue is not the cue's text: the cue ends
+    # at the blank line before it, and the block lies between turns
+    for k, t in enumerate(turns):
+        b = VTT_BLOCK.search(text, t.body, t.end)
+        if b is not None:
+            e = b.start()
+            while e > t.body and text[e - 1].isspace():
+                e -= 1
+            turns[k] = replace(t, end=max(e, t.body if t.body > t.start else t.start + 1))
+    return turns
 
 
 # -- JSON chat messages ----------------------------------------------------------
@@ -347,10 +394,19 @@ def json_turns(text: str) -> tuple[list[Turn], list[int]]:
         end, fields = found
         role_key = next((k for k in _ROLE_KEYS if k in fields and fields[k][2].strip()), None)
         content_key = next((k for k in _CONTENT_KEYS if k in fields), None)
-        if role_key is None or content_key is None:
+        if content_key is None:
+            continue
+        cs, ce, _ = fields[content_key]
+        if role_key is None:
+            # a message cut off before its role (a truncated file): a turn of no known
+            # speaker when it follows a message of the list, rather than text of the turn
+            # before it (which would give its words to the wrong speaker)
+            if not marks or text[end - 1] == "}" or text[pos:i].strip() not in ("", ","):
+                continue
+            marks.append((i, cs, None, None, None, None, ce))
+            pos = end
             continue
         rs, re_, role = fields[role_key]
-        cs, ce, _ = fields[content_key]
         # the list's "[" goes with its first message
         p = i - 1
         while p >= 0 and text[p] in " \t\r\n":
@@ -440,10 +496,22 @@ def find_turns(
     return Transcript("none")
 
 
+_ROLE_NAMES = frozenset({"user", "assistant", "system", "human", "gpt", "bot", "ai", "model", "q", "a"})
+
+
 def looks_like_conversation(text: str, *, max_chars: int = 20_000) -> bool:
     """Whether a plain text reads as a transcript: among its first ``max_chars``
-    characters, at least four turn lines (:data:`LINE_TURN`), at least half of the
-    non-blank lines start a turn, and at least two speakers speak twice or more.
+    characters, at least four turn lines (:data:`LINE_TURN`) whose speaker reads as a
+    person (a name that starts with a capital letter or an IRC ``<nick>``, or a chat
+    role: ``user``, ``assistant``, ``Q``, ...; not a label such as ``Note:``), making at
+    least half of the non-blank lines; at least two speakers who speak twice or more;
+    and the speaker changes at least at every other turn.
+
+    Why each rule: a README's ``Note:`` or ``Warning:`` lines and a recipe's
+    ``Ingredients:`` are labels, not speakers (the label list, and labels seldom make
+    half the lines); a changelog's ``cli:``, ``build:`` prefixes are lower-case topics;
+    a list whose lines all start with the same label does not alternate; dialogue needs
+    two voices that each come back.
 
     Cheap (one regular expression over the first lines): ``auto`` asks it of plain text.
 
@@ -458,15 +526,21 @@ def looks_like_conversation(text: str, *, max_chars: int = 20_000) -> bool:
     if lines < 4:
         return False
     counts: dict[str, int] = {}
-    turns = 0
+    turns = changes = 0
+    last = None
     for m in LINE_TURN.finditer(head):
-        speaker = m.group("speaker") or m.group("nick")
+        nick = m.group("nick")
+        speaker = m.group("speaker") or nick
         if not _is_name(speaker):
             continue
-        turns += 1
         key = speaker.strip().casefold()
+        if nick is None and not speaker[:1].isupper() and key not in _ROLE_NAMES:
+            continue  # ``cli:``, ``tests:``: a topic of a changelog line
+        turns += 1
         counts[key] = counts.get(key, 0) + 1
-    if turns < 4 or 2 * turns < lines:
+        changes += last is not None and key != last
+        last = key
+    if turns < 4 or 2 * turns < lines or 2 * changes < turns - 1:
         return False
     return sum(1 for c in counts.values() if c >= 2) >= 2
 
