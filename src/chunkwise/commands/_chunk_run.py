@@ -10,6 +10,18 @@ document's lines (it may be incomplete; it is chunked again), fsyncs, and append
 documents whose document id is not in the file, in input order: the file then equals an
 uninterrupted run's. A document whose id is in the file with another content id (its text
 or the configuration changed) is reported as ``changed`` and not appended: no duplicates.
+
+The file need not come from a ``--resume`` run: any JSON lines output of ``chunkwise chunk``
+(written with ``-o``, or standard output redirected to a file and interrupted) carries the
+same records and content ids, and is continued the same way. A document is recognised by
+its document id *and* content id: a copy of a file under another name (same text, same
+content id, another document id) is a document of its own and is appended. Documents not
+in the file are appended in input order after those kept, so when new files sort before the
+file's last document the order differs from a fresh run's (the records are the same). What
+cannot be continued is refused with :class:`click.UsageError`, the file left as it was: a
+complete line that is not such a record (another tool's output, or one without
+``content_id``: the error names the line), Parquet (written whole, never appended to) and
+standard output.
 """
 
 from __future__ import annotations
