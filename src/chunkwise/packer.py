@@ -399,7 +399,7 @@ def _even(
         # the word level as the strategy gave it (guarded: no cut inside a kept atom or glue)
         usable += [lv for lv in levels if lv.name == WORD.name][:1] or [WORD]
     for level in usable:
-        best: tuple[int, int, int] | None = None  # (unevenness, piece end, next start)
+        found: list[tuple[int, int, int]] = []  # (unevenness, piece end, next start)
         avoid = getattr(level, "avoid", None)
         for a, b in level.cuts(text, lo, hi):
             if avoid is not None and avoid(text, a):
@@ -415,17 +415,26 @@ def _even(
             n1, n2 = m.size(left.start, pe), m.size(ns, right.end)
             if n1 < floor or n2 < floor or n1 > budget or n2 > budget:
                 continue
-            score = abs(n1 - n2)
-            if best is None or score < best[0]:
-                best = (score, pe, ns)
-        if best is not None:
-            _, pe, ns = best
-            n1, n2 = exact_size(m, left.start, pe), exact_size(m, ns, right.end)
-            if n1 <= budget and n2 <= budget:
+            found.append((abs(n1 - n2), pe, ns))
+        # the estimates read from the token offsets may miss by a token or two at a
+        # span's edge: the most even cuts are counted exactly, and one is taken only when
+        # its counts keep both sides within [floor, budget] -- then the runt is gone for
+        # good and balancing moves on (accepting a cut whose count fell under the floor
+        # left the runt in place, and balancing moved the same cut forever)
+        found.sort(key=lambda c: c[0])  # stable: of equally even cuts, the first
+        for _, pe, ns in found[:_EXACT_TRIES]:
+            n1 = exact_size(m, left.start, pe)
+            if n1 < floor or n1 > budget:
+                continue
+            n2 = exact_size(m, ns, right.end)
+            if floor <= n2 <= budget:
                 spans[j] = Span(left.start, pe, n1, level.name)
                 spans[j + 1] = Span(ns, right.end, n2, right.boundary)
                 return True
     return False
+
+
+_EXACT_TRIES = 4  # cuts counted exactly per level when evening out a pair (bounds the work)
 
 
 def _merge_small(regions: Sequence[Region], m: Measure, budget: int, small: int) -> list[Region]:
