@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 
 from ..errors import ChunkwiseError
 from ..evaluation.calibration import CALIBRATION_METRICS
-from .eval import TABLE_COLUMNS, build_grid, eval_options, grid_options, run_grid
+from .eval import TABLE_COLUMNS, build_grid, eval_options, grid_options, load_corpus_files, run_grid
 
 __all__ = ["command"]
 
 
 @click.command("calibrate")
-@eval_options
+@eval_options(questions_required=False)
 @grid_options
 @click.option(
     "--metric",
@@ -31,6 +34,41 @@ __all__ = ["command"]
     help="Only configurations retrieving at most this many tokens per question (mean) compete.",
 )
 @click.option(
+    "--generate-questions",
+    "generate",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Without --questions: N probe questions generated from the corpus by the chat model (--llm-model), "
+    "one per sampled passage, its answer excerpts as references. An approximation of real questions.",
+)
+@click.option("--llm-model", metavar="NAME", default=None, help="Chat model that writes the questions.")
+@click.option(
+    "--llm-base-url",
+    metavar="URL",
+    default=None,
+    help="OpenAI-compatible API root, e.g. http://localhost:11434/v1 for Ollama [default: $OPENAI_BASE_URL, else "
+    "OpenAI's]; the key is read from $OPENAI_API_KEY.",
+)
+@click.option(
+    "--llm-cache",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Response cache [default: $XDG_CACHE_HOME/chunkwise/llm.sqlite].",
+)
+@click.option("--no-llm-cache", is_flag=True, help="Do not read or write the response cache.")
+@click.option(
+    "--llm-concurrency", type=click.IntRange(1, 256), default=4, show_default=True, help="Chat requests at once."
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the passages sampled for questions.")
+@click.option(
+    "--save-questions",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the generated questions here (JSON lines; reuse them with --questions).",
+)
+@click.option(
     "--json",
     "json_path",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -41,7 +79,7 @@ __all__ = ["command"]
 def command(
     ctx: click.Context,
     corpus: Path,
-    questions: Path,
+    questions: Path | None,
     k: int,
     budget_tokens: int | None,
     model: str | None,
@@ -60,6 +98,14 @@ def command(
     params: tuple[str, ...],
     metric: str,
     max_tokens: float | None,
+    generate: int | None,
+    llm_model: str | None,
+    llm_base_url: str | None,
+    llm_cache: Path | None,
+    no_llm_cache: bool,
+    llm_concurrency: int,
+    seed: int,
+    save_questions: Path | None,
     json_path: Path | None,
 ) -> None:
     """Grid-search the chunking configuration that maximises --metric.
@@ -73,11 +119,106 @@ def command(
 
         chunkwise calibrate --corpus data/chroma_eval/corpora --questions data/chroma_eval/questions.csv
         --strategy recursive --chunk-size 100,200,400 --metric iou --budget-tokens 1000
+
+    A corpus without labelled questions: --generate-questions N --llm-model NAME (and
+    --llm-base-url) has the chat model write N questions, one per passage sampled from the
+    corpus, with the excerpts that answer them as references; the grid is then scored on
+    those. Generated questions approximate a user's (they reuse the passage's words):
+    use them to rank configurations, not as absolute scores.
+
+    Example:
+
+        chunkwise calibrate --corpus docs/ --generate-questions 100 --llm-model llama3.1
+        --llm-base-url http://localhost:11434/v1 --save-questions probes.jsonl
+        --strategy auto --chunk-size 64,128,256 --metric recall --budget-tokens 1000
     """
+    if (questions is None) == (generate is None):
+        raise click.UsageError("give --questions FILE or --generate-questions N (with --llm-model), one of them")
+    if questions is not None and (save_questions is not None or llm_model is not None):
+        raise click.UsageError("--save-questions and --llm-model go with --generate-questions, not --questions")
+    configs = build_grid(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
+    with tempfile.TemporaryDirectory(prefix="chunkwise-calibrate-") as tmp:
+        if questions is None:
+            questions = _generate(
+                corpus, generate or 0, llm_model, llm_base_url, llm_cache, no_llm_cache, llm_concurrency, seed,
+                save_questions or Path(tmp) / "questions.jsonl", include, exclude, encoding,
+            )
+        _rank(
+            ctx, corpus, questions, configs, k, budget_tokens, model, cache_path, no_cache, only_referenced, progress,
+            include, exclude, encoding, metric, max_tokens, json_path, generate is not None,
+        )
+
+
+def _generate(
+    corpus: Path,
+    n: int,
+    llm_model: str | None,
+    base_url: str | None,
+    cache: Path | None,
+    no_cache: bool,
+    concurrency: int,
+    seed: int,
+    out: Path,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    encoding: str | None,
+) -> Path:
+    """Generate ``n`` questions from the corpus's documents; write them to ``out``."""
+    from ..evaluation import DocumentNames
+    from ..evaluation.generate import generate_questions, write_questions
+    from ..llm import ChatClient
+
+    if not llm_model:
+        raise click.UsageError("--generate-questions needs --llm-model NAME (the chat model the server serves)")
+    docs, failures, _ = load_corpus_files(corpus, include, exclude, encoding)
+    if not docs:
+        click.echo(failures.summary(), err=True)
+        raise click.ClickException(f"no file of {corpus} could be read")
+    if not no_cache and cache is None:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        cache = Path(base) / "chunkwise" / "llm.sqlite"
+    names = DocumentNames(docs)
+    try:
+        client = ChatClient(
+            llm_model, base_url=base_url, cache=None if no_cache else cache, concurrency=concurrency
+        )
+        qs = generate_questions(docs, client, n, seed=seed, names=[names.name_of(d.id) for d in docs])
+    except ChunkwiseError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if not qs:
+        raise click.ClickException(f"the chat model gave no usable question for {n} passages (see the log)")
+    write_questions(qs, out)
+    click.echo(
+        f"generated {len(qs)} questions from {len(docs)} documents with {llm_model} ({client.requests} requests, "
+        f"{client.cache_hits} from the cache) into {out}; generated questions approximate real ones",
+        err=True,
+    )
+    return out
+
+
+def _rank(
+    ctx: click.Context,
+    corpus: Path,
+    questions: Path,
+    configs: list[Any],
+    k: int,
+    budget_tokens: int | None,
+    model: str | None,
+    cache_path: Path | None,
+    no_cache: bool,
+    only_referenced: bool,
+    progress: bool | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    encoding: str | None,
+    metric: str,
+    max_tokens: float | None,
+    json_path: Path | None,
+    generated: bool,
+) -> None:
     from ..evaluation import calibrate
     from ..evaluation.report import format_table, write_json
 
-    configs = build_grid(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
     results, info, failures = run_grid(
         corpus,
         questions,
@@ -110,7 +251,14 @@ def command(
     )
     if json_path is not None:
         write_json(
-            {"run": info, "metric": metric, "max_tokens": max_tokens, "best": best.row(), "ranked": rows}, json_path
+            {
+                "run": {**info, "generated_questions": generated},
+                "metric": metric,
+                "max_tokens": max_tokens,
+                "best": best.row(),
+                "ranked": rows,
+            },
+            json_path,
         )
     if failures:
         click.echo(failures.summary(), err=True)

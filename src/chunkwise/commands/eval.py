@@ -59,9 +59,14 @@ grid_options = chunking_options(grid=True)
 (declared in :mod:`chunkwise.commands._options`)."""
 
 
-def eval_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+def eval_options(fn: Callable[..., Any] | None = None, *, questions_required: bool = True) -> Any:
     """The options of ``eval`` and ``calibrate``: data, retrieval, embedder, and the
-    shared ``--include``, ``--exclude``, ``--encoding`` for the files of --corpus."""
+    shared ``--include``, ``--exclude``, ``--encoding`` for the files of --corpus.
+
+    Used bare (``@eval_options``) or called (``@eval_options(questions_required=False)``:
+    ``calibrate``, whose questions may be generated instead)."""
+    if fn is None:
+        return lambda f: eval_options(f, questions_required=questions_required)
     opts = [
         click.option(
             "--corpus",
@@ -72,9 +77,10 @@ def eval_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         ),
         click.option(
             "--questions",
-            required=True,
+            required=questions_required,
             type=click.Path(exists=True, dir_okay=False, path_type=Path),
-            help="Probe set: Chroma's questions CSV or chunkwise JSON lines.",
+            help="Probe set: Chroma's questions CSV or chunkwise JSON lines."
+            + ("" if questions_required else " Or --generate-questions N instead."),
         ),
         click.option(
             "--k", "k", default=5, show_default=True, type=click.IntRange(min=1), help="Chunks retrieved per question."
