@@ -3,6 +3,8 @@ and the markdown strategy's tables."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -40,6 +42,29 @@ def _row_spans(text: str, table) -> list[tuple[int, int]]:
 
 
 # -- the parser --------------------------------------------------------------------------
+
+
+def _check_table_metadata(text: str, chunks, tables, header_in_context: bool = True) -> None:
+    """Every chunk that overlaps a table names the first one (``table_index``, ``columns``)
+    and the body rows it overlaps (``row_start``, ``row_end``); one that continues the
+    table past its header has the header rows in ``context``. Others carry none of it."""
+    for c in chunks:
+        over = [k for k, t in enumerate(tables) if t.start < c.end_index and c.start_index < t.end]
+        if not over:
+            assert "row_start" not in c.metadata and "table_index" not in c.metadata
+            continue
+        k = over[0]
+        t = tables[k]
+        assert c.metadata["table_index"] == k and c.metadata["columns"] == list(t.columns)
+        held = [i for i in range(len(t.rows)) if t.row_span(i)[0] < c.end_index and c.start_index < t.row_span(i)[1]]
+        if held:
+            assert (c.metadata["row_start"], c.metadata["row_end"]) == (held[0], held[-1] + 1)
+        else:  # the header only
+            assert c.metadata["row_start"] == c.metadata["row_end"] == 0
+        hs, he = t.header
+        header = text[hs:he].rstrip("\r\n")
+        if header_in_context and hs < he:
+            assert (header in c.context) == (c.start_index >= he), (c.context, header)
 
 
 def test_pipe_table_header_rows_body_rows_and_columns():
@@ -300,7 +325,51 @@ def test_pipe_tables_contract_and_rows_whole_when_they_fit(request, strategy, ki
     sizer = CharSizer() if kind == "chars" else request.getfixturevalue("cl100k")
     chunks = chunkwise.make_chunker(strategy, chunk_size=size, unit=sizer).chunk(text)
     check_invariants(text, chunks, size, sizer, overlap_allowed=False)
+    _check_table_metadata(text, chunks, _tables_of(strategy, text))
     slack = 2 if kind == "tokens" else 0
     for t in find_pipe_tables(text):
         fitting = [(s, e) for s, e in _row_spans(text, t) if s < e and sizer.count(text[s:e]) + slack <= size]
         _rows_whole(text, chunks, fitting)
+
+
+def _tables_of(strategy: str, text: str):
+    """The tables a strategy reads: the table parser's search, or the Markdown parser's."""
+    if strategy == "table":
+        return find_pipe_tables(text)
+    from chunkwise.parsers.markdown import MarkdownParser
+
+    return [b.table for b in MarkdownParser().parse(text).blocks if b.kind == "table" and b.table is not None]
+
+
+CORPUS = Path(__file__).parent / "corpus" / "structure"
+
+
+@pytest.mark.parametrize("name", ["sqlite-fileformat2.md", "sqlite-cli.md", "sqlite-fts3.html"])
+@pytest.mark.parametrize("kind,size", [("chars", 300), ("tokens", 64)])
+def test_markdown_strategy_gives_real_tables_the_table_metadata(request, name, kind, size):
+    """Real tables (the SQLite documentation, public domain; HTML tables rendered as pipe
+    tables): chunks of the markdown strategy carry the metadata of table chunks, and the
+    chunks that continue a split table have its header in context, as CSV chunks do."""
+    pytest.importorskip("markdown_it")
+    doc = chunkwise.load(CORPUS / name)
+    text = doc.text
+    sizer = CharSizer() if kind == "chars" else request.getfixturevalue("cl100k")
+    chunks = chunkwise.make_chunker("markdown", chunk_size=size, unit=sizer).chunk(doc)
+    check_invariants(text, chunks, size, sizer, overlap_allowed=False)
+    tables = _tables_of("markdown", text)
+    # (the Markdown parser also finds tables in block quotes)
+    assert {(t.start, t.header) for t in find_pipe_tables(text)} <= {(t.start, t.header) for t in tables}
+    _check_table_metadata(text, chunks, tables)
+    continued = [c for c in chunks if "row_start" in c.metadata and c.start_index >= tables[c.metadata["table_index"]].header[1]]
+    assert continued, "some table is split"
+    for c in continued:  # the breadcrumb, then the header rows (and a cut row's first cell)
+        t = tables[c.metadata["table_index"]]
+        head = text[t.header[0] : t.header[1]].rstrip("\n")
+        assert c.context.startswith(" > ".join(c.metadata["header_path"]) + "\n" + head)
+    # every row of a split table is in some chunk that names it
+    for k, t in enumerate(tables):
+        named = set()
+        for c in chunks:
+            if c.metadata.get("table_index") == k:
+                named.update(range(c.metadata["row_start"], c.metadata["row_end"]))
+        assert named == set(range(len(t.rows))) or not t.rows

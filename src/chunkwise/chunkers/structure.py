@@ -10,7 +10,10 @@ A parser finds the document's own structure -- headings and blocks with exact of
   code and tables too big to keep), paragraphs, lines, sentences, words, graphemes;
 * code blocks and tables are never cut while they fit; bigger ones follow ``oversize``;
 * every chunk has ``metadata["header_path"]`` (heading titles above it, top first) and a
-  breadcrumb in ``chunk.context`` ("Guide > Install > Linux").
+  breadcrumb in ``chunk.context`` ("Guide > Install > Linux");
+* a chunk of a table has the table metadata of the ``table`` strategy (``row_start``,
+  ``row_end``, ``columns``, ``table_index``) and, when it continues a split table, the
+  header rows in ``chunk.context`` after the breadcrumb.
 
 Method:
     Header-path section splitting as in LangChain's ``MarkdownHeaderTextSplitter`` and
@@ -34,7 +37,7 @@ from ..registry import register
 from ..sizers import Measure
 from ..segments import Atom, Label, Region, Segments
 from ..sentences import SentenceSegmenter
-from .table import row_atoms
+from .table import TablesLabel, row_atoms
 from ..types import Document
 from .base import BaseChunker
 
@@ -135,11 +138,16 @@ class _StructureChunker(BaseChunker):
 
     def context(self, metadata: Mapping[str, Any], span: Span) -> str:
         """The breadcrumb of the chunk's header path, then, for a chunk that continues a
-        split table, the table's header row and separator."""
+        split table, the table's header rows and delimiter row (and the first cell of a
+        row the chunk starts inside); a chunk that overlaps a table gets its
+        ``table_index``, ``columns``, ``row_start`` and ``row_end`` (as ``"table"``
+        chunks: :func:`~chunkwise.chunkers.table.table_context`; the first table it
+        overlaps)."""
         meta = metadata  # the enrichment pass hands over the chunk's own dict
         path = meta.get("header_path") or ()
         c = self._context(path, self.chunk_size - self.chunk_overlap)[0]
-        head = meta.pop("_table_header", None) if isinstance(meta, dict) else None
+        tables = meta.pop("_tables", None) if isinstance(meta, dict) else None
+        head = tables.context(meta, span) if isinstance(tables, TablesLabel) else ""
         if head:
             c = f"{c}\n{head}" if c else head
         return c
@@ -218,20 +226,26 @@ class _StructureChunker(BaseChunker):
             labels.append(Label(h.start, end, "header_path", paths[k], "common_prefix", weak=leads[k]))
         atoms: list[Atom] = []
         table_cost = 0
+        tables = []
         for b in blocks:
             if b.kind == "table":
                 atoms.append(Atom(b.start, b.end, "table", b.cuts, "table_row"))
                 if b.table is not None:  # every row whole while it fits, else cut between cells
-                    atoms.extend(row_atoms(text, b.table, 0, _ONE))
-                if b.header:
-                    head = text[b.header[0] : b.header[1]].strip()
-                    labels.append(Label(b.start, b.end, "_table_header", head, "continued"))
-                    if self.include_context_in_size:
+                    rows = row_atoms(text, b.table, 0, _ONE)
+                    atoms.extend(rows)
+                    tables.append(b.table)
+                    if self.include_context_in_size:  # the header, and the first cell of a row cut
+                        hs, he = b.table.header
+                        cell = max((text[a.start : b.table.first_cell_end(text, a.start, a.end)].strip()
+                                    for a in rows if a.kind == "table_row"), key=len, default="")
+                        head = text[hs:he].rstrip("\r\n") + ("\n" + cell if cell else "")
                         table_cost = max(table_cost, self._sizer.count(head + "\n"))
             elif b.atomic:
                 atoms.append(Atom(b.start, b.end, "code", b.cuts, "code_line"))
                 if b.kind == "fence" and b.info:
                     labels.append(Label(b.start, b.end, "code_language", b.info.split()[0], "overlap"))
+        if tables:
+            labels.append(Label(0, n, "_tables", TablesLabel(tuple(tables), text), "overlap"))
         if table_cost:  # a split table's header is context too: keep room for it
             regions = [
                 Region(r.start, r.end, max(min(r.reserve + table_cost, budget0 // 2), r.reserve), r.end_boundary, r.levels, r.level)
@@ -286,8 +300,11 @@ class MarkdownChunker(_StructureChunker):
 
     Chunk metadata: ``header_path`` (list of titles, top first), ``code_language`` (the
     first word of the info string of a fenced block the chunk overlaps), ``oversize``,
-    ``is_front_matter``. ``chunk.context`` is the breadcrumb, plus a table's header row and
-    separator for a chunk that continues a split table.
+    ``is_front_matter``; a chunk that overlaps a table also has ``table_index``,
+    ``columns``, ``row_start`` and ``row_end`` (of the first table it overlaps, as the
+    ``table`` strategy gives them). ``chunk.context`` is the breadcrumb, plus a table's
+    header rows and delimiter row for a chunk that continues a split table (and the first
+    cell of a row it starts inside).
 
     Raises:
         ConfigError: invalid parameters. OversizeError: see ``oversize``.

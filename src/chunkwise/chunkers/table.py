@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..boundaries import LINE, WORD, Level, PositionsLevel
@@ -41,7 +41,7 @@ from ..types import Document
 from .base import BaseChunker
 from .recursive import DEFAULT_LEVELS
 
-__all__ = ["DELIMITED_FORMATS", "TableChunker", "row_atoms", "size_bound"]
+__all__ = ["DELIMITED_FORMATS", "TableChunker", "TablesLabel", "row_atoms", "size_bound", "table_context"]
 
 DELIMITED_FORMATS = {"csv": None, "tsv": "\t"}
 """Document formats read as one delimited table, and their delimiter (None: sniffed)."""
@@ -241,42 +241,81 @@ class TableChunker(BaseChunker):
         info = metadata.pop(_KEY, None) if isinstance(metadata, dict) else None
         if info is None:
             return ""
-        t, text = info.table, info.text
-        meta: dict[str, Any] = metadata  # type: ignore[assignment]
-        k0 = max(t.row_at(span.start), 0)
-        k1 = max(t.row_at(span.end - 1) + 1, 0) if len(t.rows) else 0
-        meta["table_index"] = info.index
-        meta["columns"] = list(t.columns)
-        meta["row_start"], meta["row_end"] = min(k0, k1), k1
-        if self.row_format == "kv":
-            return self._kv(text, t, span, k0, k1)
-        hs, he = t.header
-        if span.start < he or hs == he:
-            return ""
-        c = text[hs:he].rstrip("\r\n")
-        rs, re_ = t.row_span(k0)
-        if text[rs : span.start].strip():  # the chunk starts inside the row: name it
-            c += "\n" + text[rs : t.first_cell_end(text, rs, re_)].strip()
-        return c
+        return table_context(metadata, span, info.table, info.index, info.text, self.row_format)  # type: ignore[arg-type]
 
-    def _kv(self, text: str, t: Table, span: Span, k0: int, k1: int) -> str:
-        cols = t.columns
-        lines = []
-        for k in range(k0, k1):
-            rs, re_ = t.row_span(k)
-            if re_ <= span.start or rs >= span.end:
+
+def table_context(
+    metadata: dict[str, Any], span: Span, t: Table, index: int, text: str, row_format: str = "text"
+) -> str:
+    """Sets the table metadata of the chunk ``span`` of table ``t`` (the ``index``-th table
+    of the document) and returns its table context.
+
+    Metadata: ``table_index``, ``columns`` (the column names), ``row_start`` and
+    ``row_end`` (the 0-based body rows the chunk holds, half-open; a part of one row has
+    ``k`` and ``k + 1``). Context (``row_format="text"``): empty when the chunk holds the
+    table's start (the header is in its text), else the header rows (with a pipe table's
+    delimiter row), and, when the chunk starts inside a row, that row's first cell;
+    ``"kv"``: one ``column: value; ...`` line per row of the chunk.
+    """
+    k0 = max(t.row_at(span.start), 0)
+    k1 = max(t.row_at(span.end - 1) + 1, 0) if len(t.rows) else 0
+    metadata["table_index"] = index
+    metadata["columns"] = list(t.columns)
+    metadata["row_start"], metadata["row_end"] = min(k0, k1), k1
+    if row_format == "kv":
+        return _kv(text, t, span, k0, k1)
+    hs, he = t.header
+    if span.start < he or hs == he:
+        return ""
+    c = text[hs:he].rstrip("\r\n")
+    rs, re_ = t.row_span(k0)
+    if text[rs : span.start].strip():  # the chunk starts inside the row: name it
+        c += "\n" + text[rs : t.first_cell_end(text, rs, re_)].strip()
+    return c
+
+
+@dataclass(frozen=True, eq=False)
+class TablesLabel:
+    """A label value that carries a document's tables (sorted, apart) to the enrichment
+    pass of a strategy whose chunks may hold text around them (``markdown``):
+    :meth:`context` describes the first table a chunk overlaps."""
+
+    tables: tuple[Table, ...]
+    text: str
+    row_format: str = "text"
+    ends: tuple[int, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ends", tuple(t.end for t in self.tables))
+
+    def context(self, metadata: dict[str, Any], span: Span) -> str:
+        """:func:`table_context` of the first table that ``span`` overlaps ("" and no
+        table metadata when it overlaps none)."""
+        tables = self.tables
+        k = bisect_right(self.ends, span.start)
+        if k < len(tables) and tables[k].start < span.end:
+            return table_context(metadata, span, tables[k], k, self.text, self.row_format)
+        return ""
+
+
+def _kv(text: str, t: Table, span: Span, k0: int, k1: int) -> str:
+    cols = t.columns
+    lines = []
+    for k in range(k0, k1):
+        rs, re_ = t.row_span(k)
+        if re_ <= span.start or rs >= span.end:
+            continue
+        cells = t.cells(text, rs, re_)
+        values = t.values(text, rs, re_)
+        pairs = []
+        for i, ((cs, ce), v) in enumerate(zip(cells, values)):
+            if ce < span.start and i > 0 or cs >= span.end:
                 continue
-            cells = t.cells(text, rs, re_)
-            values = t.values(text, rs, re_)
-            pairs = []
-            for i, ((cs, ce), v) in enumerate(zip(cells, values)):
-                if ce < span.start and i > 0 or cs >= span.end:
-                    continue
-                name = cols[i] if i < len(cols) else f"column {i + 1}"
-                pairs.append(f"{name}: {v}")
-            if pairs:
-                lines.append("; ".join(pairs))
-        return "\n".join(lines)
+            name = cols[i] if i < len(cols) else f"column {i + 1}"
+            pairs.append(f"{name}: {v}")
+        if pairs:
+            lines.append("; ".join(pairs))
+    return "\n".join(lines)
 
 
 def _rstrip(text: str, start: int, end: int) -> int:
