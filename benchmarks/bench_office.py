@@ -9,13 +9,19 @@ reported as such. LlamaIndex's ``DocxReader`` and LangChain's ``Docx2txtLoader``
 with docx2txt; LlamaIndex's ``EpubReader`` uses ebooklib and html2text, its
 ``PandasExcelReader`` pandas and openpyxl.
 
-Usage: ``python benchmarks/bench_office.py [--repeat 5]``.
+``--generated`` adds DOCX files larger than the corpus's: the text of the real PDF manuals
+of ``tests/corpus/pdf`` as chunkwise reads it (headings, paragraphs, lists, pipe tables),
+written by python-docx as Word headings, paragraphs, list paragraphs and tables, into a
+temporary folder.
+
+Usage: ``python benchmarks/bench_office.py [--repeat 5] [--generated] [--formats docx]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import tempfile
 import time
 import warnings
 from collections.abc import Callable
@@ -58,15 +64,63 @@ PEERS: dict[str, dict[str, Callable[[Path], tuple[str, int]]]] = {
 }
 
 
+def generated_docx(folder: Path) -> list[Path]:
+    """DOCX files written by python-docx from the real PDF manuals' text (see the module)."""
+    import docx
+
+    import chunkwise
+
+    out = []
+    for pdf in sorted((ROOT / "tests" / "corpus" / "pdf").glob("*.pdf")):
+        d = docx.Document()
+        table: list[list[str]] = []
+
+        def flush() -> None:
+            if len(table) > 1:
+                t = d.add_table(rows=0, cols=max(len(r) for r in table))
+                for row in table:
+                    cells = t.add_row().cells
+                    for cell, value in zip(cells, row):
+                        cell.text = value
+            table.clear()
+
+        text = re.sub(r"[\x00-\x08\x0b-\x1f]", "", chunkwise.load(pdf).text)  # not allowed in XML
+        for block in text.split("\n\n"):
+            lines = block.splitlines()
+            if lines and all(x.startswith("|") for x in lines):
+                table.extend([c.strip() for c in x.strip("|").split(" | ")] for x in lines if not x.startswith("|-"))
+                continue
+            flush()
+            m = re.match(r"(#{1,6}) (.*)", block)
+            if m and len(lines) == 1:
+                d.add_heading(m.group(2), min(len(m.group(1)), 9))
+            elif lines and all(re.match(r"[-*] ", x) for x in lines):
+                for x in lines:
+                    d.add_paragraph(x[2:], style="List Bullet")
+            else:
+                d.add_paragraph(" ".join(lines))
+        flush()
+        path = folder / (pdf.stem + ".docx")
+        d.save(str(path))
+        out.append(path)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--generated", action="store_true", help="add DOCX files written from the PDF manuals' text")
+    ap.add_argument("--formats", nargs="*", default=list(FORMATS), choices=list(FORMATS))
     args = ap.parse_args()
     warnings.simplefilter("ignore")
+    tmp = tempfile.TemporaryDirectory()
+    extra = {"docx": generated_docx(Path(tmp.name))} if args.generated else {}
     print("| format (files, MB) | loader | seconds | x chunkwise | chars | headings | pipe tables | pages | failed |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for fmt, suffix in FORMATS.items():
-        files = sorted(CORPUS.glob("*" + suffix))
+    sets = [(fmt, sorted(CORPUS.glob("*" + FORMATS[fmt]))) for fmt in args.formats]
+    sets += [(fmt + " generated", files) for fmt, files in extra.items()]
+    for label, files in sets:
+        fmt = label.split()[0]
         mb = sum(f.stat().st_size for f in files) / 1e6
         base = None
         for name, load in PEERS[fmt].items():
@@ -87,7 +141,7 @@ def main() -> None:
                         pages += n
                     best = min(best, time.perf_counter() - t)
             except ImportError as exc:
-                print(f"| {fmt} | {name} | not installed ({exc.name}) | | | | | | |")
+                print(f"| {label} | {name} | not installed ({exc.name}) | | | | | | |")
                 continue
             base = best if name == "chunkwise" else base
             joined = "\n".join(texts)
@@ -95,7 +149,7 @@ def main() -> None:
             tables = len(re.findall(r"(?m)^\|(?:-+\|)+$", joined))
             ratio = f"{best / base:.2f}" if base else ""
             print(
-                f"| {fmt} ({len(files)}, {mb:.2f}) | {name} | {best:.3f} | {ratio} | {len(joined):,} | {heads} "
+                f"| {label} ({len(files)}, {mb:.2f}) | {name} | {best:.3f} | {ratio} | {len(joined):,} | {heads} "
                 f"| {tables} | {pages} | {', '.join(failed) or '-'} |",
                 flush=True,
             )

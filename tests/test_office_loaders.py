@@ -7,6 +7,7 @@ import io
 import json
 import pickle
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,7 @@ def _needs(module: str) -> None:
     pytest.importorskip(module)
 
 
-_LIBRARY = {".docx": "docx", ".pptx": "pptx", ".xlsx": "openpyxl", ".txt": "docutils", ".epub": "lxml"}
+_LIBRARY = {".docx": "lxml", ".pptx": "pptx", ".xlsx": "openpyxl", ".txt": "docutils", ".epub": "lxml"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -51,7 +52,7 @@ def test_every_real_file_keeps_the_chunk_contract(path, size):
 
 
 def test_docx_footnotes_follow_the_paragraph_that_cites_them():
-    _needs("docx")
+    _needs("lxml")
     doc = chunkwise.load(CORPUS / "footnotes.docx")
     assert doc.text == "Ouch[^1].[^2]\n\n[^1]: A tachyon walks into a bar.\n[^2]: Fin.\n"
     assert doc.metadata["author"] == "Michael Williamson"
@@ -59,7 +60,7 @@ def test_docx_footnotes_follow_the_paragraph_that_cites_them():
 
 
 def test_docx_tables_are_pipe_tables_chunked_by_rows():
-    _needs("docx")
+    _needs("lxml")
     doc = chunkwise.load(CORPUS / "tables.docx")
     assert "| Top left | Top right |\n|---|---|\n| Bottom left | Bottom right |" in doc.text
     from chunkwise.parsers.table import find_pipe_tables
@@ -72,7 +73,7 @@ def test_docx_tables_are_pipe_tables_chunked_by_rows():
 
 
 def test_docx_heading_styles_give_header_paths_and_lists_stay_lists():
-    _needs("docx")
+    _needs("lxml")
     doc = chunkwise.load(CORPUS / "par-known-styles.docx")
     assert "# Heading 1\n\nBody Text" in doc.text
     chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=25, unit="chars")
@@ -81,7 +82,7 @@ def test_docx_heading_styles_give_header_paths_and_lists_stay_lists():
 
 
 def test_docx_pages_from_the_breaks_word_laid_out():
-    _needs("docx")
+    _needs("lxml")
     doc = chunkwise.load(CORPUS / "par-rendered-page-breaks.docx")
     assert [doc.text[s:e].strip() for _, s, e in doc.pages] == [
         "No page breaks\n\nPage break here>>",
@@ -185,6 +186,45 @@ def test_docx_explicit_page_breaks_number_the_pages():
     chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=40, unit="chars")
     got = [(c.metadata["header_path"], c.metadata["page_number"], c.metadata["page_end"]) for c in chunks]
     assert got == [(["Intro"], 1, 1), (["Intro", "Details"], 2, 2)]
+
+
+def test_docx_strict_format_is_read():
+    # ISO/IEC 29500 Strict namespaces (purl.oclc.org), which python-docx refuses
+    _needs("lxml")
+    doc = chunkwise.load(CORPUS / "strict-format.docx")
+    assert doc.text == "Test\n"
+    assert doc.metadata["author"] == "Tom Chantry" and doc.metadata["created"] == "2018-01-22T14:57:00+00:00"
+
+
+def test_docx_without_core_properties_or_styles_part():
+    docx = pytest.importorskip("docx")
+    d = docx.Document()
+    d.add_heading("Scope", 1)
+    d.add_paragraph("Body text.")
+    d.add_heading("Terms", 2)
+    buf = io.BytesIO()
+    d.save(buf)
+    full = chunkwise.parse(buf.getvalue(), format="docx")
+    assert full.text == "# Scope\n\nBody text.\n\n## Terms\n"
+    # no docProps/core.xml: no title or dates made up (python-docx gave "Word Document" and
+    # the time of reading as modified)
+    bare = chunkwise.parse(_without(buf.getvalue(), "docProps/core.xml"), format="docx")
+    assert bare.text == full.text and {"created", "modified", "author"}.isdisjoint(bare.metadata)
+    assert bare.metadata["title"] == "Scope"  # the first heading, as for any file without a title
+    # no styles part: Word's built-in style ids still say the heading levels
+    nostyles = chunkwise.parse(_without(buf.getvalue(), "word/styles.xml"), format="docx")
+    assert nostyles.text == full.text
+
+
+def test_docx_a_zip_that_is_not_a_word_document():
+    _needs("lxml")
+    for data, why in (
+        (_zip({"readme.txt": b"junk"}), "no word/document.xml part"),
+        ((CORPUS / "deaths.xlsx").read_bytes(), "its main part is xl/workbook.xml"),
+    ):
+        with pytest.raises(ParseError, match=f"^x.docx: not a DOCX file .*{why}.*; rename it") as info:
+            chunkwise.parse(data, format="docx", source="x.docx")
+        assert "\n" not in str(info.value)
 
 
 def test_loader_doctests():
@@ -332,7 +372,23 @@ def _bad_files(folder: Path) -> dict[str, bytes]:
         "random.xlsx": bytes(range(256)) * 4,
         "half.pptx": (CORPUS / "sld-slides.pptx").read_bytes()[:3000],
         "broken.epub": b"PK\x03\x04" + b"\x00" * 200,
+        "junk.docx": _zip({"readme.txt": b"junk", "data/x.bin": bytes(range(256))}),
+        "workbook.docx": (CORPUS / "deaths.xlsx").read_bytes(),
     }
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def _without(data: bytes, *names: str) -> bytes:
+    """A copy of a ZIP package without the members ``names``."""
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        return _zip({n: zf.read(n) for n in zf.namelist() if n not in names})
 
 
 @pytest.mark.parametrize("name", sorted(_bad_files(Path("."))))
@@ -351,7 +407,7 @@ def test_a_folder_with_bad_files_reports_each_and_chunks_the_rest(tmp_path):
 
     from chunkwise.cli import cli
 
-    _needs("docx")
+    _needs("lxml")
     folder = tmp_path / "docs"
     folder.mkdir()
     for name, data in _bad_files(folder).items():
@@ -375,7 +431,7 @@ def test_standard_input_in_an_office_format():
 
     from chunkwise.cli import cli
 
-    _needs("docx")
+    _needs("lxml")
     data = (CORPUS / "tables.docx").read_bytes()
     result = CliRunner().invoke(cli, ["chunk", "-", "--format", "docx", "--unit", "chars", "-n", "200"], input=data)
     assert result.exit_code == 0, result.output
@@ -384,7 +440,7 @@ def test_standard_input_in_an_office_format():
 
 
 def test_detection_without_a_suffix_and_bytes_with_a_format(tmp_path):
-    _needs("docx")
+    _needs("lxml")
     data = (CORPUS / "tables.docx").read_bytes()
     p = tmp_path / "report"
     p.write_bytes(data)
@@ -400,7 +456,7 @@ def test_detection_without_a_suffix_and_bytes_with_a_format(tmp_path):
 
 
 def test_a_missing_library_names_the_extra(monkeypatch):
-    monkeypatch.setitem(sys.modules, "docx", None)  # import docx fails
+    monkeypatch.setitem(sys.modules, "lxml", None)  # import lxml fails
     with pytest.raises(MissingDependencyError, match=r"pip install 'chunkwise\[docx\]'"):
         chunkwise.load(CORPUS / "tables.docx")
     monkeypatch.setitem(sys.modules, "openpyxl", None)
