@@ -305,6 +305,40 @@ def test_xlsx_cells_dates_and_booleans():
     assert doc.metadata["sheets"] == ["arts", "other"]
 
 
+def test_xlsx_tables_separated_by_blank_rows_and_columns_are_separate_tables():
+    openpyxl = pytest.importorskip("openpyxl")
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Q1"
+    ws["A1"] = "Quarterly report"
+    # two tables side by side (column C is blank), of different heights, below a blank row
+    for r, row in enumerate([("region", "sales"), ("north", 12), ("south", 7), ("west", 3)], start=3):
+        ws.cell(r, 1, row[0])
+        ws.cell(r, 2, row[1])
+    for r, row in enumerate([("month", "target"), ("Jan", 10)], start=3):
+        ws.cell(r, 4, row[0])
+        ws.cell(r, 5, row[1])
+    # a third table under both, after two blank rows, and a note after it
+    for r, row in enumerate([("owner", "team"), ("Ana", "ops")], start=9):
+        ws.cell(r, 1, row[0])
+        ws.cell(r, 2, row[1])
+    ws["A12"] = "Figures are provisional."
+    buf = io.BytesIO()
+    wb.save(buf)
+    doc = chunkwise.parse(buf.getvalue(), format="xlsx")
+    assert doc.text == (
+        "## Q1\n\nQuarterly report\n\n"
+        "| region | sales |\n|---|---|\n| north | 12 |\n| south | 7 |\n| west | 3 |\n\n"
+        "| month | target |\n|---|---|\n| Jan | 10 |\n\n"
+        "| owner | team |\n|---|---|\n| Ana | ops |\n\n"
+        "Figures are provisional.\n"
+    )
+    chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=40, unit="chars")
+    assert_invariants(doc.text, chunks, 40)
+    (jan,) = [c for c in chunks if "| Jan | 10 |" in c.text]
+    assert "| month | target |" in jan.text + jan.context and "region" not in jan.context
+
+
 # -- EPUB -----------------------------------------------------------------------------------
 
 
@@ -549,3 +583,17 @@ def test_damaged_files_give_a_document_or_one_parse_error(name, data):
         assert str(exc).startswith(f"{name}: ") and "\n" not in str(exc)
     else:
         assert isinstance(doc.text, str)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["", " ", "a", "b7"]), max_size=6), max_size=8))
+def test_cell_blocks_hold_every_filled_cell_once_with_no_blank_edge(rows):
+    from chunkwise.loaders.xlsx import cell_blocks
+
+    blocks = cell_blocks(rows)
+    filled = sum(1 for r in rows for c in r if c.strip())
+    assert sum(1 for b in blocks for r in b for c in r if c.strip()) == filled
+    for b in blocks:
+        assert b and all(len(r) == len(b[0]) for r in b)
+        assert all(any(c.strip() for c in r) for r in b)  # no blank row, at the edge or inside
+        assert all(any(r[k].strip() for r in b) for k in range(len(b[0])))  # nor blank column

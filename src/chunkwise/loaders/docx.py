@@ -59,7 +59,10 @@ _REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationsh
 # the ISO/IEC 29500 Strict namespaces, read as their Transitional equivalents
 _STRICT = (
     (b"http://purl.oclc.org/ooxml/wordprocessingml/main", _W[1:-1].encode()),
-    (b"http://purl.oclc.org/ooxml/officeDocument/relationships", b"http://schemas.openxmlformats.org/officeDocument/2006/relationships"),
+    (
+        b"http://purl.oclc.org/ooxml/officeDocument/relationships",
+        b"http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+    ),
 )
 _CORE_TAGS = {
     "title": "{http://purl.org/dc/elements/1.1/}title",
@@ -207,7 +210,7 @@ _TEXT_TAGS = tuple(
 _WRAPPERS = (_W + "sdt", _W + "sdtContent", _W + "customXml", _W + "ins")
 """Elements looked through for the blocks, rows and cells they hold (content controls,
 custom XML, inserted revisions)."""
-_INTRICATE = (_W + "txbxContent", _W + "del", "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent")
+_INTRICATE = (_W + "txbxContent", _W + "del", _MC_FALLBACK.replace("Fallback", "AlternateContent"))
 
 
 def _paragraph_text(p_el: Any, notes: list[str], page: str | None = None, plain: bool = False) -> str:

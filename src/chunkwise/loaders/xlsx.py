@@ -2,8 +2,12 @@
 read by openpyxl in read-only mode (rows streamed, so a large sheet costs its rows, not a
 cell object each).
 
-Each worksheet becomes ``## Sheet name`` followed by a GFM pipe table of its rows: the first
-non-empty row is the header, empty rows are left out, trailing empty columns dropped.
+Each worksheet becomes ``## Sheet name`` followed by its tables: the blocks of cells that
+blank rows and blank columns separate (a sheet often holds several tables, or a title and
+notes beside its table) are found by cutting the sheet recursively along fully blank rows,
+then fully blank columns (:func:`cell_blocks`), and each block becomes a GFM pipe table
+whose first row is its header, in reading order (top to bottom, then left to right within a
+band of rows). A block of one row (a title, a note) is a paragraph, not a table.
 Cells show their cached values (what Excel last computed for a formula; a workbook never
 opened in Excel shows no value for a formula cell); dates as ISO 8601, whole numbers
 without ``.0``. The ``table`` parser then chunks every sheet by rows with its header
@@ -25,10 +29,10 @@ from typing import Any, ClassVar
 
 from ..errors import MissingDependencyError
 from ..types import Document
-from ._blocks import BinaryLoader, MarkdownWriter, core_metadata, pipe_table
+from ._blocks import BinaryLoader, MarkdownWriter, core_metadata, escape_line, pipe_table
 from .base import register_loader
 
-__all__ = ["XlsxLoader"]
+__all__ = ["XlsxLoader", "cell_blocks"]
 
 _CORE = ("title", "creator", "created", "subject", "keywords")
 
@@ -64,6 +68,55 @@ def cell_text(value: Any) -> str:
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
     return str(value)
+
+
+def cell_blocks(rows: list[list[str]]) -> list[list[list[str]]]:
+    """The blocks of a sheet's cells that fully blank rows and columns separate, in reading
+    order, each as its rows of cells (trimmed: no blank outer row or column).
+
+    A recursive XY-cut: the cells are cut along every fully blank row into bands of rows;
+    a band without such a row is cut along every fully blank column; each part is cut
+    again until neither cut applies. Bands come top to bottom, the parts of a band left to
+    right. ``rows`` may be ragged; a cell of white space only is blank.
+
+    Example:
+        >>> cell_blocks([["a", "b", "", "x"], ["1", "2", "", "y"], [], ["Note"]])
+        [[['a', 'b'], ['1', '2']], [['x'], ['y']], [['Note']]]
+    """
+    filled = [[bool(c.strip()) for c in r] for r in rows]
+    out: list[list[list[str]]] = []
+
+    def runs(flags: list[bool], start: int) -> list[tuple[int, int]]:
+        """The runs of True in ``flags`` as half-open ranges offset by ``start``."""
+        found, begin = [], None
+        for k, flag in enumerate(flags + [False]):
+            if flag and begin is None:
+                begin = k
+            elif not flag and begin is not None:
+                found.append((start + begin, start + k))
+                begin = None
+        return found
+
+    def cut(r0: int, r1: int, c0: int, c1: int) -> None:
+        bands = runs([any(filled[r][c0:c1]) for r in range(r0, r1)], r0)
+        if len(bands) > 1:
+            for a, b in bands:
+                cut(a, b, c0, c1)
+            return
+        if not bands:
+            return
+        top, bottom = bands[0]
+        used = [any(c < len(filled[r]) and filled[r][c] for r in range(top, bottom)) for c in range(c0, c1)]
+        columns = runs(used, c0)
+        if len(columns) > 1:
+            for a, b in columns:
+                cut(top, bottom, a, b)
+            return
+        left, right = columns[0]
+        out.append([[(r[c] if c < len(r) else "") for c in range(left, right)] for r in rows[top:bottom]])
+
+    cut(0, len(rows), 0, max((len(r) for r in rows), default=0))
+    return out
 
 
 class XlsxLoader(BinaryLoader):
@@ -116,10 +169,13 @@ class XlsxLoader(BinaryLoader):
                     cells = [cell_text(v) for v in values]
                     while cells and not cells[-1].strip():
                         cells.pop()
-                    if cells:
-                        rows.append(cells)
+                    rows.append(cells)
                 w.add("## " + " ".join(ws.title.split()))
-                w.add(pipe_table(rows))
+                for block in cell_blocks(rows):
+                    if len(block) == 1:  # a title or a note: a paragraph
+                        w.add(escape_line(" ".join(" ".join(c.split()) for c in block[0] if c.strip())))
+                    else:
+                        w.add(pipe_table(block))
             meta["sheets"] = names
         finally:
             wb.close()
