@@ -11,6 +11,10 @@ Accuracy: ``tests/data/languages.jsonl``, 200 short sentences written for this p
 first 20 characters (a chunk's tail, a title). A text counts as right when the detector's
 ISO 639-1 code equals the label (``zh-cn``/``zh-tw`` count as ``zh``).
 
+Wrong: an answer that is neither the label nor None (a detector that abstains is not
+wrong). Code: 12-line windows of ``tests/corpus/code`` (16 programming languages), where
+None is the right answer rather than a guess.
+
 Speed: 1,000 chunks of about 500 characters (the recursive strategy at 500 characters
 over the Chroma evaluation corpora, the first 1,000 chunks), detected one at a time, best
 of 3 runs after one warm-up call; the time to load the model is reported apart.
@@ -97,6 +101,18 @@ def _chunks(n: int) -> list[str]:
     return out[:n]
 
 
+def _code_windows() -> list[str]:
+    """12-line windows of the code test corpus (16 languages): text that has no natural
+    language of its own, where None beats a guess."""
+    out: list[str] = []
+    for path in sorted((ROOT / "tests" / "corpus" / "code").iterdir()):
+        if path.suffix == ".md":
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        out += ["\n".join(lines[i : i + 12]) for i in range(0, len(lines), 12) if "".join(lines[i : i + 12]).strip()]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--detectors", default=",".join(DETECTORS), help="comma-separated names")
@@ -104,11 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
     langs = sorted({r["language"] for r in rows})
     chunks = _chunks(1000)
+    code = _code_windows()
     print(f"{len(rows)} sentences, {len(langs)} languages; {len(chunks)} chunks, "
           f"{sum(map(len, chunks)) / len(chunks):.0f} characters on average\n")
-    print("| detector | load s | accuracy, sentences | accuracy, first 20 characters | s per 1,000 chunks "
-          "| misses (sentences) |")
-    print("|---|---|---|---|---|---|")
+    print("| detector | load s | accuracy, sentences | accuracy, first 20 characters | wrong, first 20 characters "
+          f"| None on {len(code)} code windows | s per 1,000 chunks | misses (sentences) |")
+    print("|---|---|---|---|---|---|---|---|")
     for name in args.detectors.split(","):
         try:
             t = time.perf_counter()
@@ -116,16 +133,19 @@ def main(argv: list[str] | None = None) -> int:
             detect("warm up the model")
             load = time.perf_counter() - t
         except ImportError as e:
-            print(f"| {name} | not installed ({e.name}) | | | | |")
+            print(f"| {name} | not installed ({e.name}) | | | | | | |")
             continue
-        right = right20 = 0
+        right = right20 = wrong20 = 0
         misses: dict[str, int] = {}
         for r in rows:
             if detect(r["text"]) == r["language"]:
                 right += 1
             else:
                 misses[r["language"]] = misses.get(r["language"], 0) + 1
-            right20 += detect(r["text"][:20]) == r["language"]
+            got20 = detect(r["text"][:20])
+            right20 += got20 == r["language"]
+            wrong20 += got20 is not None and got20 != r["language"]
+        none_code = sum(detect(c) is None for c in code)
         best = float("inf")
         for _ in range(3):
             t = time.perf_counter()
@@ -134,8 +154,8 @@ def main(argv: list[str] | None = None) -> int:
             best = min(best, time.perf_counter() - t)
         per1000 = best * 1000 / len(chunks)
         missed = ", ".join(f"{k} {v}" for k, v in sorted(misses.items())) or "none"
-        print(f"| {name} | {load:.2f} | {right / len(rows):.1%} | {right20 / len(rows):.1%} | {per1000:.2f} "
-              f"| {missed} |")
+        print(f"| {name} | {load:.2f} | {right / len(rows):.1%} | {right20 / len(rows):.1%} | {wrong20 / len(rows):.1%} "
+              f"| {none_code / len(code):.0%} | {per1000:.2f} | {missed} |")
         sys.stdout.flush()
     return 0
 
