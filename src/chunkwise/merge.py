@@ -590,7 +590,9 @@ def add_overlap(
 
     The extension ends at the strongest boundary of ``levels`` (then words) that gives at
     least half the requested overlap, else at the one giving the most; the extended span
-    stays within ``chunk_size``. Spans that an extension covers up to the end are dropped. With no
+    stays within ``chunk_size``. A span that an extension covers up to its end is dropped
+    and the extension goes on into the span after it (every span adds something its
+    predecessor lacks: starts and ends both increase). With no
     levels (fixed windows) the extension is exactly ``chunk_overlap`` units where
     characters allow.
 
@@ -607,14 +609,25 @@ def add_overlap(
         all_levels.insert(k + 1, DICTIONARY_WORDS)
     out: list[Span] = []
     last_end = spans[-1].end
+
+    def extended(cur: Span, nxt: Span) -> Span:
+        if cur.oversize:
+            return cur
+        found = _overlap_end(text, measure, cur, nxt, last_end, chunk_size, chunk_overlap, all_levels, trim_spans)
+        return cur if found is None else Span(cur.start, found[0], found[2], found[1])
+
     for i, cur in enumerate(spans):
-        if i + 1 < len(spans) and not cur.oversize:
-            found = _overlap_end(text, measure, cur, spans[i + 1], last_end, chunk_size, chunk_overlap, all_levels, trim_spans)
-            if found is not None:
-                e, kind, size = found
-                cur = Span(cur.start, e, size, kind)
-                if e >= last_end:
-                    out.append(cur)  # the spans left lie inside this one: drop them
-                    break
+        if i + 1 < len(spans):
+            cur = extended(cur, spans[i + 1])
+        if out and cur.end <= out[-1].end:
+            # the chunk before reaches past this one's end: this one would add nothing
+            # new; it is dropped and the chunk before goes on into the span after it
+            if i + 1 < len(spans):
+                further = extended(out[-1], spans[i + 1])
+                if further.end > out[-1].end:
+                    out[-1] = further
+            continue
         out.append(cur)
+        if cur.end >= last_end:
+            break  # the spans left lie inside this one
     return out
