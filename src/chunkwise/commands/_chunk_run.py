@@ -98,10 +98,11 @@ def _record(chunk: Any, doc: Any, cid: str) -> dict[str, Any]:
 
 
 def render_jsonl(chunks: list[Any], doc: Any, cid: str) -> bytes:
-    """A document's lines, serialised whole before any is written."""
-    from ..export import dumps
+    """A document's lines, serialised whole before any is written
+    (:func:`chunkwise.export.jsonl_lines`)."""
+    from ..export import jsonl_lines
 
-    return "".join(dumps(_record(c, doc, cid)) + "\n" for c in chunks).encode("utf-8")
+    return jsonl_lines(chunks, doc, cid)
 
 
 def render_records(chunks: list[Any], doc: Any, cid: str) -> list[dict[str, Any]]:
