@@ -16,9 +16,9 @@ import zipfile
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ..errors import ChunkwiseError, ConfigError, ParseError
+from ..errors import ConfigError, ParseError
 from ..types import Document, PageRange
-from .base import Loader
+from .base import Loader, one_line, parse_failures
 from .decoding import looks_like_text
 
 __all__ = ["PAGE_BREAK", "BinaryLoader", "MarkdownWriter", "escape_line", "one_line", "pipe_table", "starts_block"]
@@ -85,14 +85,6 @@ def pipe_table(rows: Sequence[Sequence[str]]) -> str:
 def _a(label: str) -> str:
     """``label`` with its article: "a DOCX", "an XLSX", "an EPUB"."""
     return ("an " if label[:1] in "AEIOX" else "a ") + label
-
-
-def one_line(exc: BaseException) -> str:
-    """An exception as one short line: ``"BadZipFile: File is not a zip file"``."""
-    text = " ".join(str(exc).split()) or "no detail"
-    if len(text) > 160:
-        text = text[:157] + "..."
-    return f"{type(exc).__name__}: {text}"
 
 
 PAGE_BREAK = "\ue000"
@@ -228,15 +220,11 @@ class BinaryLoader(Loader):
             self._check_zip(data, name, label)
         meta = dict(metadata or {})
         meta.setdefault("format", self.format)
-        try:
+        with parse_failures(
+            name, f"cannot be read as {label}", f"check that it opens in {self.application} and save it again"
+        ):
             return self.read(data, name=name, source=source, metadata=meta, id=id)
-        except ChunkwiseError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - the library's failure on a bad file, as one line
-            raise ParseError(
-                f"{name}: cannot be read as {label} ({one_line(exc)}); "
-                f"check that it opens in {self.application} and save it again"
-            ) from exc
+        raise AssertionError("unreachable")  # pragma: no cover - the block returns or raises
 
     def _check_zip(self, data: bytes, name: str, label: str) -> None:
         if zipfile.is_zipfile(io.BytesIO(data)):

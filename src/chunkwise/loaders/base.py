@@ -19,7 +19,8 @@ import json
 import logging
 import math
 import mimetypes
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import PurePath
 from typing import Any, ClassVar
 
@@ -106,6 +107,33 @@ _UNSUPPORTED_MIME = {
     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
     "application/vnd.openxmlformats-officedocument.presentationml.presentation": "pptx",
 }
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one short line: ``"BadZipFile: File is not a zip file"`` (white
+    space collapsed, cut at 160 characters)."""
+    text = " ".join(str(exc).split()) or "no detail"
+    if len(text) > 160:
+        text = text[:157] + "..."
+    return f"{type(exc).__name__}: {text}"
+
+
+@contextmanager
+def parse_failures(name: str, problem: str, fix: str) -> Iterator[None]:
+    """Inside the block, any failure of a format's library (lxml's ``ValueError``, a
+    ``BadZipFile``, a ``RecursionError`` on absurd nesting, ...) is raised as one
+    :class:`~chunkwise.errors.ParseError` line, ``"{name}: {problem} (Type: detail); {fix}"``;
+    chunkwise's own errors pass as they are.
+
+    Raises:
+        ParseError: the block raised anything but a chunkwise error.
+    """
+    try:
+        yield
+    except ChunkwiseError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any parser failure becomes a LoadError with a fix
+        raise ParseError(f"{name}: {problem} ({one_line(exc)}); {fix}") from exc
 
 
 class Loader:
@@ -199,16 +227,13 @@ class Loader:
         Raises:
             ParseError: the text does not parse as this format.
         """
-        try:
+        with parse_failures(
+            source or "<text>",
+            f"cannot be parsed as {self.format}",
+            f"check that it is valid {self.format}, or read it as plain text (format='text')",
+        ):
             return self.parse_text(text, source=source, metadata=metadata, id=id)
-        except ChunkwiseError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - any parser failure becomes a LoadError with a fix
-            name = source or "<text>"
-            raise ParseError(
-                f"{name}: cannot be parsed as {self.format} ({type(exc).__name__}: {exc}); "
-                f"check that it is valid {self.format}, or read it as plain text (format='text')"
-            ) from exc
+        raise AssertionError("unreachable")  # pragma: no cover - the block returns or raises
 
     def parse_text(
         self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
