@@ -140,6 +140,15 @@ def test_hyphenated_words_are_joined(docs) -> None:
     assert "Chambers & Wilks" in text
 
 
+def test_no_control_characters_and_tex_symbols_mapped(docs) -> None:
+    # TeX's symbol font has no Unicode map in these files: PDFium gives its codes (the large
+    # circle of \copyright is "\r", a carriage return inside a line)
+    for name, doc in docs.items():
+        assert not re.search("[\x00\x01\x03-\x08\x0b-\x1f\x7f]", doc.text), name
+    assert "Copyright © 1998–2020 Kurt Hornik" in docs["R-FAQ.pdf"].text
+    assert "Copyright © 2000–2022 R Core Team" in docs["R-data.pdf"].text
+
+
 def test_document_metadata(docs) -> None:
     guide = docs["reportlab-userguide.pdf"].metadata
     assert guide["title"] == "ReportLab PDF Generation User Guide"

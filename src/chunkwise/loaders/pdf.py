@@ -293,14 +293,42 @@ class PdfLoader(Loader):
         raise ConfigError("a PDF is read from bytes or a file, not from a str: use chunkwise.load(path_or_bytes)")
 
 
-def _fixed_pitch(textpage: Any, index: int, raw: Any) -> bool:
-    """Whether the font of a character is monospaced (the PDF font descriptor's FixedPitch
-    flag, or a name such as Courier, ...Mono, TeX's cmtt/SFTT)."""
+def _font(textpage: Any, index: int, raw: Any) -> tuple[str, int]:
+    """The name and flags of the font of a character (PDFium's FPDFText_GetFontInfo)."""
     flags = ctypes.c_int(0)
     buffer = ctypes.create_string_buffer(128)
     raw.FPDFText_GetFontInfo(textpage, index, buffer, 128, ctypes.byref(flags))
-    name = buffer.value.decode("utf-8", "replace")
-    return bool(flags.value & 1) or bool(_MONO_NAME.search(name))
+    return buffer.value.decode("utf-8", "replace"), flags.value
+
+
+def _fixed_pitch(textpage: Any, index: int, raw: Any) -> bool:
+    """Whether the font of a character is monospaced (the PDF font descriptor's FixedPitch
+    flag, or a name such as Courier, ...Mono, TeX's cmtt/SFTT)."""
+    name, flags = _font(textpage, index, raw)
+    return bool(flags & 1) or bool(_MONO_NAME.search(name))
+
+
+_CONTROL = re.compile("[\x00\x01\x03-\x08\x0b-\x1f\x7f]")  # not \x02: PDFium's hyphenation mark
+_CMSY = "\u2212\u00b7\u00d7\u2217\u00f7\u22c4\u00b1\u2213\u2295\u2296\u2297\u2298\u2299\u25ef\u25e6\u2022" + (
+    "\u224d\u2261\u2286\u2287\u2264\u2265\u2aaf\u2ab0\u223c\u2248\u2282\u2283\u226a\u226b\u227a\u227b"
+)
+"""The symbols of TeX's math symbol font (cmsy) at codes 0-31, which a PDF made by TeX
+often leaves without a Unicode mapping: PDFium gives the codes (control characters)."""
+
+
+def _symbols(line: str, first: int, textpage: Any, units: list[int] | None, raw: Any) -> str:
+    """``line`` (the characters from ``first`` of the page's text) without control
+    characters: those of TeX's symbol font become its symbols (``\\r`` is the large circle,
+    and the circle over ``c`` of TeX's ``\\copyright`` is ``©``), any other is dropped."""
+    out = []
+    for k, ch in enumerate(line):
+        if _CONTROL.match(ch):
+            name, _ = _font(textpage, units[first + k] if units else first + k, raw)
+            if "cmsy" in name.lower():
+                out.append(_CMSY[ord(ch)] if ord(ch) < 32 else "")
+        else:
+            out.append(ch)
+    return "".join(out).replace("\u25efc", "\u00a9")
 
 
 def _page_lines(page: Any, number: int, raw: Any) -> PdfPage:
@@ -367,7 +395,10 @@ def _page_lines(page: Any, number: int, raw: Any) -> PdfPage:
                 # PDFium joins a word hyphenated across lines into one line: it ends lower down
                 top, bottom = min(top0, bottom0, top1, bottom1), max(top0, bottom0, top1, bottom1)
                 bold = raw.FPDFText_GetFontWeight(textpage, ui) >= 600 and raw.FPDFText_GetFontWeight(textpage, uj) >= 600
-                lines.append(PdfLine(text[i : j + 1], x0, max(x1, x0), top, bottom, size, bold))
+                run = text[i : j + 1]
+                if _CONTROL.search(run):
+                    run = _symbols(run, i, textpage, units, raw)
+                lines.append(PdfLine(run, x0, max(x1, x0), top, bottom, size, bold))
     finally:
         textpage.close()
     return PdfPage(number, width, height, tuple(lines))
