@@ -109,7 +109,8 @@ def _code_windows() -> list[str]:
         if path.suffix == ".md":
             continue
         lines = path.read_text(encoding="utf-8").splitlines()
-        out += ["\n".join(lines[i : i + 12]) for i in range(0, len(lines), 12) if "".join(lines[i : i + 12]).strip()]
+        windows = ["\n".join(lines[i : i + 12]) for i in range(0, len(lines), 12)]
+        out += [w for w in windows if w.strip()]
     return out
 
 

@@ -317,3 +317,21 @@ def test_chat_data_set_shapes_load_as_chats(tmp_path, value, path, roles, firsts
 def test_a_list_mixing_chats_and_other_records_is_plain_json():
     doc = parse(json.dumps([SHAREGPT[0], {"id": "x", "text": 1}]), format="json")
     assert doc.metadata["format"] == "json"
+
+
+def test_the_readme_says_what_auto_picks():
+    """The README's command-line section lists what ``auto`` chooses: every strategy of
+    ``AUTO_BY_FORMAT`` and a suffix of each format's loader."""
+    from chunkwise.loaders import get_loader
+    from chunkwise.registry import AUTO_BY_FORMAT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    para = readme[readme.index("`auto` means `markdown`"):]
+    para = para[: para.index("\n\n")]
+    for strategy in {*AUTO_BY_FORMAT.values(), "recursive"}:
+        assert f"`{strategy}`" in para, strategy
+    for fmt in AUTO_BY_FORMAT:
+        suffixes = get_loader(fmt).suffixes
+        if fmt == "chat":
+            suffixes = (".json",)
+        assert not suffixes or any(f"`{s}`" in para for s in suffixes), fmt

@@ -93,9 +93,9 @@ def get_strategy(name: str) -> Any:
 
 def auto_strategy(document: Any) -> str:
     """The strategy ``auto`` uses for ``document``: ``"markdown"`` when its
-    ``metadata["format"]`` is ``"markdown"`` or ``"html"`` (what :func:`chunkwise.load`
-    records for ``.md``, ``.markdown``, ``.html`` and ``.htm`` files), ``"recursive"``
-    otherwise; ``"table"`` for ``"csv"`` and ``"tsv"`` (``.csv``, ``.tsv`` files);
+    ``metadata["format"]`` is one of :data:`STRUCTURED_FORMATS` (what :func:`chunkwise.load`
+    records for ``.md``, ``.markdown``, ``.html``, ``.htm``, ``.rst``, ``.docx``, ``.pptx``,
+    ``.xlsx``, ``.epub`` and ``.pdf`` files); ``"table"`` for ``"csv"`` and ``"tsv"`` (``.csv``, ``.tsv`` files);
     ``"code"`` for ``"code"`` (source files: ``.py``, ``.ts``, ``.java``, ...) when a parser
     of its language is installed; ``"conversation"`` for ``"chat"``, ``"srt"`` and ``"vtt"``
     (chat JSON, subtitles) and for plain text (format ``"text"``, or a ``str``) whose
