@@ -128,6 +128,42 @@ def test_corpus_files(path, size):
     _check_file(doc.text, language, size)
 
 
+def _chunks_read_whole_tree(monkeypatch, chunker: CodeChunker, text: str) -> list:
+    """The chunks when every node of the syntax tree is read (no definition left closed)."""
+    with monkeypatch.context() as m:
+        m.setattr(CodeChunker, "_fits", lambda self, measure: None)
+        return chunker.chunk(text)
+
+
+def _facts(chunks) -> list:
+    return [(c.start_index, c.end_index, c.context, dict(c.metadata)) for c in chunks]
+
+
+@pytest.mark.skipif(not HAS_TS, reason="tree-sitter is not installed")
+@pytest.mark.parametrize("size,unit", [(120, "chars"), (400, "chars"), (1000, "chars"), (64, "tokens")])
+def test_definitions_that_fit_are_not_read_inside_and_nothing_changes(request, monkeypatch, size, unit):
+    """A definition that fits (with its comments) is an atom: the parser reads only the
+    definitions inside it (one query), not its statements -- the chunks, their context and
+    metadata are the same as when the whole tree is read, for every language."""
+    sizer = CharSizer() if unit == "chars" else request.getfixturevalue("cl100k")
+    texts = [(chunkwise.load(p).text, chunkwise.load(p).metadata["language"]) for p in FILES]
+    texts += [(_stdlib(m).read_text(encoding="utf-8"), "python") for m in STDLIB_MODULES[:3]]
+    read_less = 0
+    for text, language in texts:
+        if not grammar_available(language):
+            continue
+        chunker = CodeChunker(language=language, chunk_size=size, unit=sizer)
+        assert _facts(chunker.chunk(text)) == _facts(_chunks_read_whole_tree(monkeypatch, chunker, text)), language
+        lean = parse_code(text, language, fits=chunker._fits(sizer.measure(text)))
+        full = parse_code(text, language)
+        # the same definitions (those inside closed ones found by the query), fewer statements
+        assert [(d.qualname, d.head, d.end) for d in lean.definitions] == [
+            (d.qualname, d.head, d.end) for d in full.definitions
+        ]
+        read_less += len(lean.statements) < len(full.statements)
+    assert read_less >= 5
+
+
 def test_corpus_covers_every_language():
     found = {chunkwise.load(p).metadata["language"] for p in FILES}
     assert found | {"python"} == set(LANGUAGES)

@@ -360,7 +360,9 @@ def test_markdown_strategy_gives_real_tables_the_table_metadata(request, name, k
     # (the Markdown parser also finds tables in block quotes)
     assert {(t.start, t.header) for t in find_pipe_tables(text)} <= {(t.start, t.header) for t in tables}
     _check_table_metadata(text, chunks, tables)
-    continued = [c for c in chunks if "row_start" in c.metadata and c.start_index >= tables[c.metadata["table_index"]].header[1]]
+    continued = [
+        c for c in chunks if "row_start" in c.metadata and c.start_index >= tables[c.metadata["table_index"]].header[1]
+    ]
     assert continued, "some table is split"
     for c in continued:  # the breadcrumb, then the header rows (and a cut row's first cell)
         t = tables[c.metadata["table_index"]]

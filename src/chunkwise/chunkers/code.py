@@ -198,7 +198,7 @@ class CodeChunker(BaseChunker):
             structure = CodeStructure(language="", parser="lines")
         else:
             self._check_parser(lang)
-            structure = parse_code(text, lang, self.parser)
+            structure = parse_code(text, lang, self.parser, self._fits(measure))
         n = len(text)
         label = Label(0, n, "_code", _Chunking(structure, text), "overlap")
         if structure.parser == "lines":
@@ -221,6 +221,19 @@ class CodeChunker(BaseChunker):
             regions = tuple(replace(r, reserve=self._reserve(structure, text, r)) for r in regions)
         atoms = tuple(Atom(d.start, d.end, d.node_type) for d in structure.definitions if not d.container)
         return Segments(levels=tuple(levels), regions=regions, atoms=atoms, labels=(label,))
+
+    def _fits(self, measure: Measure | None) -> Callable[[int, int], bool] | None:
+        """Whether a span surely fits a chunk, so that the syntax tree need not be read
+        inside a definition that fits: at most the budget, measured on the document, with
+        a margin for a measure that is not exact. None (read everything) when the context
+        counts in the size: a region's reserve for it is known only after the parse."""
+        if measure is None or self.include_context_in_size:
+            return None
+        limit = self.chunk_size - self.chunk_overlap
+        if not getattr(measure, "is_exact", False):
+            limit -= 4
+        size = measure.size
+        return lambda s, e: size(s, e) <= limit
 
     @staticmethod
     def _regions(structure: CodeStructure, n: int) -> tuple[Region, ...]:

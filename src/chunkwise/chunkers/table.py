@@ -241,7 +241,8 @@ class TableChunker(BaseChunker):
         info = metadata.pop(_KEY, None) if isinstance(metadata, dict) else None
         if info is None:
             return ""
-        return table_context(metadata, span, info.table, info.index, info.text, self.row_format)  # type: ignore[arg-type]
+        meta: dict[str, Any] = metadata  # type: ignore[assignment]
+        return table_context(meta, span, info.table, info.index, info.text, self.row_format)
 
 
 def table_context(

@@ -218,7 +218,7 @@ class _Node:
     """A syntax node, as both parsers give it to the analysis."""
 
     __slots__ = ("type", "start", "end", "children", "name", "def_type", "head", "head_end", "container", "trivia",
-                 "comment")
+                 "comment", "closed")
 
     def __init__(self, type: str, start: int, end: int) -> None:
         self.type = type
@@ -232,6 +232,7 @@ class _Node:
         self.container = False
         self.trivia = False
         self.comment = False
+        self.closed = False  # not opened (it fits): its children are its inner definitions only
 
 
 class _Group:
@@ -374,6 +375,15 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
     while stack:
         node, parent, prefix = stack.pop()
         if not node.children:
+            continue
+        if node.closed:  # a node that fits: the definitions inside it, no cuts or statements
+            for c in node.children:
+                name = c.name or ""
+                qual = f"{prefix}.{name}" if prefix and name else (name or prefix)
+                sig = _signature(text, c) if not (c.container and not name) else ""
+                defs.append(Definition(c.start, c.head, c.end, name, qual, c.def_type or c.type, sig, parent,
+                                       c.container))
+                stack.append((c, len(defs) - 1, qual))
             continue
         groups = _groups(text, node.children)
         prev_def = False
@@ -611,7 +621,96 @@ def _definition(node: Any, spec: LanguageSpec, data: bytes) -> tuple[str, Any, A
     return name, node, _body_of(node)
 
 
-def _from_tree_sitter(text: str, spec: LanguageSpec) -> CodeStructure:
+def _mark(c: Any, k: _Node, spec: LanguageSpec, data: bytes, off: _Offsets, consumed: set[int]) -> None:
+    """Records on ``k`` what the syntax node ``c`` defines (a definition, itself or the one
+    it wraps, or a container), if anything."""
+    t = c.type
+    defs, wrappers = spec.definitions, spec.wrappers
+    found = None
+    if t in wrappers:
+        for w in c.named_children:
+            wt = w.type
+            if wt in defs:
+                found = _definition(w, spec, data)
+            elif wt in wrappers:
+                inner = next((x for x in w.named_children if x.type in defs), None)
+                found = _definition(inner, spec, data) if inner is not None else None
+            if found is not None:
+                if found[1].id in consumed:  # (read already, through the node it wraps)
+                    found = None
+                break
+    elif t in defs and c.id not in consumed:
+        found = _definition(c, spec, data)
+    elif t in spec.containers:
+        k.container = True
+        if not t.startswith("preproc"):
+            nm = c.child_by_field_name("name")
+            if nm is not None:
+                k.name = _node_text(data, nm).strip().replace("::", ".").replace("\\", ".")
+        k.def_type = t
+        k.head = k.start
+        body = _body_of(c)
+        k.head_end = off(body.start_byte) if body is not None else -1
+    if found is not None:
+        name, dnode, body = found
+        consumed.add(dnode.id)
+        k.name = name
+        k.def_type = dnode.type
+        k.head = off(dnode.start_byte)
+        k.head_end = off(body.start_byte) if body is not None else -1
+
+
+def _line_start(text: str, p: int) -> int:
+    return max(text.rfind("\n", 0, p), text.rfind("\r", 0, p)) + 1
+
+
+_QUERIES: dict[str, Any] = {}
+
+
+def _definition_query(spec: LanguageSpec, language: Any) -> Any:
+    """A query for every node that may define something (definitions, wrappers,
+    containers), cached per language."""
+    q = _QUERIES.get(spec.name)
+    if q is None:
+        import tree_sitter
+
+        kinds = sorted(
+            t for t in spec.definitions | spec.wrappers | spec.containers if language.id_for_node_kind(t, True)
+        )
+        q = _QUERIES[spec.name] = tree_sitter.Query(language, "[" + " ".join(f"({t})" for t in kinds) + "] @d")
+    return q
+
+
+def _inner_definitions(closed: list[tuple[Any, _Node]], spec: LanguageSpec, data: bytes, text: str, off: _Offsets,
+                       consumed: set[int], rootts: Any, language: Any) -> None:
+    """The definitions inside the nodes left closed, found by one tree-sitter query (in C)
+    rather than a walk: each becomes a child of the innermost one around it."""
+    import tree_sitter
+
+    query = _definition_query(spec, language)
+    cursor = tree_sitter.QueryCursor(query)
+    found = sorted(cursor.captures(rootts).get("d", ()), key=lambda n: (n.start_byte, -n.end_byte))
+    starts = [n.start_byte for n in found]
+    for c, k in closed:
+        lo, hi = c.start_byte, c.end_byte
+        chain: list[tuple[_Node, int]] = [(k, hi)]
+        for i in range(bisect_left(starts, lo), bisect_left(starts, hi)):
+            n = found[i]
+            if n.end_byte > hi or n.id == c.id or n.id in consumed:
+                continue
+            s, e = off(n.start_byte), off(n.end_byte)
+            inner = _Node(n.type, s, _rstrip_pos(text, s, e))
+            _mark(n, inner, spec, data, off, consumed)
+            if inner.name is None and not inner.container:
+                continue
+            inner.closed = True
+            while chain[-1][1] <= n.start_byte:
+                chain.pop()
+            chain[-1][0].children.append(inner)
+            chain.append((inner, n.end_byte))
+
+
+def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeStructure:
     parser = tree_sitter_parser(spec.name)
     data = text.encode("utf-8", "surrogatepass")
     tree = parser.parse(data)
@@ -619,8 +718,9 @@ def _from_tree_sitter(text: str, spec: LanguageSpec) -> CodeStructure:
     ident = off.identity
     rootts = tree.root_node
     root = _Node(rootts.type, 0, len(text))
-    defs, wrappers, containers, attached = spec.definitions, spec.wrappers, spec.containers, spec.attached
+    attached = spec.attached
     consumed: set[int] = set()
+    closed: list[tuple[Any, _Node]] = []  # nodes that fit, left closed
     opaque: list[tuple[int, int]] = []  # multi-line strings and comments
     touched: list[_Node] = [root]
     stack: list[tuple[Any, _Node]] = [(rootts, root)]
@@ -628,6 +728,7 @@ def _from_tree_sitter(text: str, spec: LanguageSpec) -> CodeStructure:
     # starts a line (its tokens are read when a line must be cut, see lazy_tokens)
     while stack:
         ts_node, node = stack.pop()
+        lead = -1  # where the comments and attached nodes right before ``c`` start
         for c in ts_node.children:
             if ident:
                 s, e = c.start_byte, c.end_byte
@@ -648,45 +749,28 @@ def _from_tree_sitter(text: str, spec: LanguageSpec) -> CodeStructure:
             if dark:
                 if "comment" in t:
                     k.trivia = k.comment = True
+                    if lead < 0:
+                        lead = s
                 if multi:
                     opaque.append((s, e))
                 continue
             if t in attached:
                 k.trivia = True
+            group = lead if lead >= 0 else s
+            lead = group if k.trivia else -1
             if not c.child_count:
                 continue
-            found = None
-            if t in wrappers:
-                for w in c.named_children:
-                    wt = w.type
-                    if wt in defs:
-                        found = _definition(w, spec, data)
-                    elif wt in wrappers:
-                        inner = next((x for x in w.named_children if x.type in defs), None)
-                        found = _definition(inner, spec, data) if inner is not None else None
-                    if found is not None:
-                        break
-            elif t in defs and c.id not in consumed:
-                found = _definition(c, spec, data)
-            elif t in containers:
-                k.container = True
-                if not t.startswith("preproc"):
-                    nm = c.child_by_field_name("name")
-                    if nm is not None:
-                        k.name = _node_text(data, nm).strip().replace("::", ".").replace("\\", ".")
-                k.def_type = t
-                k.head = s
-                body = _body_of(c)
-                k.head_end = off(body.start_byte) if body is not None else -1
-            if found is not None:
-                name, dnode, body = found
-                consumed.add(dnode.id)
-                k.name = name
-                k.def_type = dnode.type
-                k.head = off(dnode.start_byte)
-                k.head_end = off(body.start_byte) if body is not None else -1
+            _mark(c, k, spec, data, off, consumed)
             if multi:
-                stack.append((c, k))
+                # a definition that fits with the comments above it is an atom: the packer
+                # never cuts inside it, so nothing inside it but its definitions is read
+                if fits is not None and k.name is not None and not k.container and fits(_line_start(text, group), e):
+                    k.closed = True
+                    closed.append((c, k))
+                else:
+                    stack.append((c, k))
+    if closed:
+        _inner_definitions(closed, spec, data, text, off, consumed, rootts, tree.language)
     for node in touched:
         node.children.sort(key=lambda n: n.start)
     opaque.sort()
@@ -867,13 +951,18 @@ def _from_ast(text: str) -> CodeStructure:
 # -- entry point ----------------------------------------------------------------------
 
 
-def parse_code(text: str, language: str, parser: str = "auto") -> CodeStructure:
+def parse_code(text: str, language: str, parser: str = "auto", fits: Any = None) -> CodeStructure:
     """The structure of ``text`` in ``language`` (a canonical name of
     :data:`~chunkwise.parsers.code_languages.LANGUAGES`).
 
     Args:
         parser: ``"auto"`` (tree-sitter when its grammar is installed; for Python else the
             standard library), ``"tree-sitter"`` or ``"ast"`` (Python only).
+        fits: ``(start, end) -> bool``, whether ``text[start:end]`` fits a chunk
+            (tree-sitter only): a node that fits, from the start of its line, is not
+            opened -- no statements, cuts or multi-line strings are read inside it, only
+            its inner definitions (one tree-sitter query for the file). None: every node
+            over several lines is opened.
 
     Raises:
         MissingDependencyError: no parser for ``language`` is installed.
@@ -885,7 +974,7 @@ def parse_code(text: str, language: str, parser: str = "auto") -> CodeStructure:
     if parser == "auto" and language == "python":
         if grammar_available("python"):
             try:
-                return _from_tree_sitter(text, spec)
+                return _from_tree_sitter(text, spec, fits)
             except ChunkwiseError:  # a grammar that does not load: the standard library reads Python
                 pass
         parser = "ast"
@@ -894,4 +983,4 @@ def parse_code(text: str, language: str, parser: str = "auto") -> CodeStructure:
             return _from_ast(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return CodeStructure(language=language, parser="lines", has_errors=True)
-    return _from_tree_sitter(text, spec)
+    return _from_tree_sitter(text, spec, fits)
