@@ -273,3 +273,27 @@ def test_content_ids_follow_text_and_configuration() -> None:
     assert config_key(a) == config_key(chunkwise.make_chunker("recursive", chunk_size=50)) != config_key(b)
     counted = chunkwise.make_chunker("recursive", chunk_size=50, unit="tokens", tokenizer=lambda t: len(t.split()))
     assert " at 0x" in repr(counted) and "0x" not in config_key(counted)  # the same key in every run
+
+
+def test_tasks_by_weight_hold_a_bounded_number_of_bytes_and_files() -> None:
+    from chunkwise.corpus import BATCH_BYTES, BATCH_MAX, _batches
+
+    sizes = [10_000] * 100 + [BATCH_BYTES * 3] + [1] * 200 + [BATCH_BYTES // 2 + 1] * 5
+    tasks = list(_batches(iter(range(len(sizes))), 4, lambda i: sizes[i]))
+    assert [i for t in tasks for i in t] == list(range(len(sizes)))  # every item once, in order
+    for t in tasks:
+        assert 1 <= len(t) <= BATCH_MAX
+        assert len(t) == 1 or sum(sizes[i] for i in t) <= BATCH_BYTES  # a heavier item travels alone
+    assert [100] in tasks  # the large file
+    assert max(len(t) for t in tasks) == BATCH_MAX  # the tiny files, 64 a task
+    assert [len(t) for t in _batches(iter(range(10)), 4, None)] == [4, 4, 2]
+
+
+def test_weighted_tasks_give_the_outcomes_in_input_order_with_their_items() -> None:
+    texts = [_text(i, 1 + i % 7) for i in range(120)]
+    job = _Job(chunker=chunkwise.make_chunker("recursive", chunk_size=80), reader=_read_text, config="k")
+    outs = list(ordered_map(job, iter(texts), workers=2, weight=len))
+    assert [o.item for o in outs] == texts
+    assert [[c.text for c in o.chunks] for o in outs] == [
+        [c.text for c in chunkwise.chunk(t, chunk_size=80)] for t in texts
+    ]

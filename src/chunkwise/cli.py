@@ -440,7 +440,7 @@ def _chunk_files(
     write = written[0]
     bar = tqdm(total=sum(sizes), unit="B", unit_scale=True, desc="chunking", disable=not show, file=sys.stderr)
     try:
-        for k, out in enumerate(ordered_map(job, items, n)):
+        for k, out in enumerate(ordered_map(job, items, n, weight=run_.weight)):
             bar.update(sizes[k])
             bar.set_postfix_str(f"{k + 1}/{len(inputs)} files", refresh=False)
             if out.failure is not None:

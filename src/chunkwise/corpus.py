@@ -5,8 +5,9 @@
   number of worker processes.
 * :func:`ordered_map` -- the pool under it (and under ``chunkwise chunk --workers N``): a
   :class:`concurrent.futures.ProcessPoolExecutor` with a bounded window of documents in
-  flight (``4 x workers`` tasks of 4 documents); results come back in submission order. Memory is bounded by the
-  window, never by the corpus: no list of chunks or texts is kept.
+  flight (``4 x workers`` tasks, each of up to 512 KB of files and 64 files -- a larger
+  file alone); results come back in submission order. Memory is bounded by the window,
+  never by the corpus: no list of chunks or texts is kept.
 * :func:`content_id` / :func:`config_key` -- what ``--resume`` recognises a document by.
 
 Content ids: ``content_id = blake2b(config_key(chunker) + "\\0" + document.text)`` (16 hex
@@ -52,7 +53,13 @@ WINDOW_PER_WORKER = 4
 """Tasks in flight per worker process (queued or being chunked)."""
 
 BATCH = 4
-"""Documents per task sent to a worker."""
+"""Documents per task sent to a worker when their sizes are not known."""
+
+BATCH_BYTES = 512 * 1024
+"""With sizes known (``weight``): a task takes files until it holds this many bytes..."""
+
+BATCH_MAX = 64
+"""...or this many files (a file larger than :data:`BATCH_BYTES` is a task of its own)."""
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -202,20 +209,58 @@ def _context() -> Any:
 
 
 def _work_batch(items: list[Any]) -> list[Outcome]:
-    return [_work(item) for item in items]
+    out = [_work(item) for item in items]
+    for o in out:  # the parent has the items: they do not travel back
+        o.item = None
+    return out
+
+
+def _batches(items: Iterator[Any], batch: int, weight: Callable[[Any], int] | None) -> Iterator[list[Any]]:
+    """``items`` in lists: of ``batch`` items, or with ``weight``, of up to
+    :data:`BATCH_BYTES` (an item heavier than that alone) and :data:`BATCH_MAX` items."""
+    if weight is None:
+        from itertools import islice
+
+        while True:
+            chunk = list(islice(items, batch))
+            if not chunk:
+                return
+            yield chunk
+    chunk, total = [], 0
+    for item in items:
+        w = weight(item)
+        if chunk and total + w > BATCH_BYTES:
+            yield chunk
+            chunk, total = [], 0
+        chunk.append(item)
+        total += w
+        if len(chunk) >= BATCH_MAX:
+            yield chunk
+            chunk, total = [], 0
+    if chunk:
+        yield chunk
 
 
 def ordered_map(
-    job: _Job, items: Iterable[Any], workers: int = 1, window: int | None = None, batch: int = BATCH
+    job: _Job,
+    items: Iterable[Any],
+    workers: int = 1,
+    window: int | None = None,
+    batch: int = BATCH,
+    weight: Callable[[Any], int] | None = None,
 ) -> Iterator[Outcome]:
     """:func:`_work` over ``items`` with ``job``, in the order of ``items``.
 
-    ``workers == 1``: in this process, one item at a time. Otherwise a process pool, sent
-    ``batch`` items per task (fewer round trips between processes), with at most ``window``
-    (default ``4 x workers``) tasks submitted and not yet yielded: the items are consumed
-    lazily, so memory stays bounded by ``window x batch`` documents whatever the corpus.
-    Closing the generator (or an interrupt) cancels what is queued and waits for the
-    documents being chunked.
+    ``workers == 1``: in this process, one item at a time. Otherwise a process pool sent
+    several items per task (fewer round trips between processes): ``batch`` items, or, with
+    ``weight`` (``item -> bytes``, such as the file's size), up to :data:`BATCH_BYTES` and
+    :data:`BATCH_MAX` items -- tasks of even work, so that the task the results wait for in
+    order is seldom much longer than the others. At most ``window`` (default ``4 x
+    workers``) tasks are submitted and not yet yielded: the items are consumed lazily, so
+    memory stays bounded by ``window`` tasks whatever the corpus. Each outcome comes back
+    without its item (the parent puts it back), so only the results cross between
+    processes. Closing the generator (or an interrupt) cancels what is queued and waits
+    for the documents being chunked.
     """
     if workers <= 1:
         global _JOB
@@ -229,17 +274,14 @@ def ordered_map(
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    from itertools import islice
-
     window = max(workers, window or WINDOW_PER_WORKER * workers)
-    batch = max(1, batch)
+    tasks = _batches(iter(items), max(1, batch), weight)
     pool = ProcessPoolExecutor(workers, mp_context=_context(), initializer=_init, initargs=(job,))
-    source = iter(items)
 
     def submit() -> bool:
-        chunk = list(islice(source, batch))
+        chunk = next(tasks, None)
         if chunk:
-            pending.append(pool.submit(_work_batch, chunk))
+            pending.append((chunk, pool.submit(_work_batch, chunk)))
         return bool(chunk)
 
     try:
@@ -247,14 +289,24 @@ def ordered_map(
         while len(pending) < window and submit():
             pass
         while pending:
-            results = pending.popleft().result()
+            chunk, future = pending.popleft()
+            results = future.result()
             submit()  # one in, one out: the window stays full
-            yield from results
+            for item, out in zip(chunk, results):
+                out.item = item
+                yield out
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
 # -- the Python API --------------------------------------------------------------------
+
+
+def _file_size(found: Any) -> int:
+    try:
+        return os.path.getsize(found.path)
+    except OSError:  # reported by the worker that reads it
+        return 0
 
 
 def _load_found(item: Any, encoding: str | None = None, options: dict[str, Any] | None = None) -> Document:
@@ -286,8 +338,8 @@ def chunk_corpus(
             (``chunk_size``, ``chunk_overlap``, ``unit``, ...); or ``chunker``: one made
             already (it must pickle).
         workers: processes that load and chunk (default: the CPUs available; 1: this
-            process). At most ``16 x workers`` documents are in flight at once (4 tasks of
-            4 documents per worker).
+            process). At most 4 tasks per worker are in flight at once, each of up to
+            512 KB of files and 64 files (a larger file is a task of its own).
         include, exclude, root: as :func:`~chunkwise.loaders.find_files`.
         encoding: a codec instead of detecting one.
         errors: ``"raise"``: the first file that cannot be read or chunked raises its
@@ -332,7 +384,7 @@ def chunk_corpus(
 
     job = _Job(chunker=chunker, reader=functools.partial(_load_found, encoding=encoding), config=config_key(chunker))
     n = workers or default_workers()
-    for out in ordered_map(job, found, n):
+    for out in ordered_map(job, found, n, weight=_file_size):
         if out.failure is not None:
             if errors == "raise":
                 raise out.failure

@@ -38,7 +38,7 @@ from ..corpus import CONTENT_ID_KEY
 from ._inputs import STDIN_SOURCE, Input, Skipped, classify
 
 __all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "describe", "output_format", "read_item", "render_jsonl",
-           "render_records", "resume_point"]
+           "render_records", "resume_point", "weight"]
 
 OUTPUT_FORMATS = ("jsonl", "parquet")
 SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
@@ -82,6 +82,18 @@ def read_item(item: tuple[Input, bytes | None], encoding: str | None, fmt: str, 
     if inp.found is not None:
         return load(inp.found, encoding=encoding, **options)
     return load(inp.path, root=inp.root, encoding=encoding, **options)
+
+
+def weight(item: tuple[Input, bytes | None]) -> int:
+    """The bytes of an input (its file's size; standard input's length), for the pool's
+    batches (:func:`chunkwise.corpus.ordered_map`); 0 when it cannot be told."""
+    inp, data = item
+    if data is not None or inp.path is None:
+        return len(data or b"")
+    try:
+        return os.path.getsize(inp.path)
+    except OSError:
+        return 0
 
 
 def describe(exc: BaseException, item: tuple[Input, Any], stage: str, encoding: str | None = None) -> Skipped:
