@@ -56,7 +56,7 @@ def register(name: str) -> Callable[[type], type]:
 # is not there (a later stage not yet built) is skipped; one that is there must import.
 _BUILTIN_MODULES = (
     "fixed", "recursive", "sentence", "structure", "semantic", "topic", "late", "hierarchical", "code", "table",
-    "agentic", "propositions", "conversation",
+    "agentic", "propositions", "conversation", "wikitext",
 )
 
 

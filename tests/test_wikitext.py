@@ -1,0 +1,95 @@
+"""The ``wikitext`` strategy: MediaWiki headings, sections and breadcrumbs."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise.errors import ConfigError
+from chunkwise.parsers.wikitext import WikitextParser
+from chunkwise.sizers import get_sizer
+
+from invariants import check_invariants, check_sections
+
+ARTICLE = (
+    " = Little Rock Arsenal = \n"
+    " The arsenal was built in 1840 on the edge of the town . \n"
+    " \n"
+    " = = History = = \n"
+    " Captain Totten commanded the post in 1861 . The governor sent militia . \n"
+    " = = = Seizure = = = \n"
+    " The militia took the arsenal without a shot . \n"
+    "== Legacy ==\n"
+    "The buildings became a museum.\n"
+)
+
+
+def test_headings_levels_titles_and_line_spans():
+    o = WikitextParser().parse(ARTICLE)
+    assert [(h.level, h.title) for h in o.headings] == [
+        (1, "Little Rock Arsenal"),
+        (2, "History"),
+        (3, "Seizure"),
+        (2, "Legacy"),
+    ]
+    for h in o.headings:
+        line = ARTICLE[h.start : h.end]
+        assert line.endswith("\n") and line.count("\n") == 1 and h.title in line
+
+
+@pytest.mark.parametrize(
+    "line", ["== Unequal =", "a = b = c", "====", "= =", "x == y ==", "== " + "t" * 200 + " =="]
+)
+def test_lines_that_are_not_headings(line):
+    assert WikitextParser().parse(line + "\nbody\n").headings == ()
+
+
+def test_chunks_carry_the_breadcrumb_and_never_mix_sections():
+    cs = chunkwise.chunk(ARTICLE, strategy="wikitext", chunk_size=20, unit="words")
+    by_text = {c.text.split("\n")[-1].strip()[:12]: c for c in cs}
+    assert by_text["The militia "].context == "Little Rock Arsenal > History > Seizure"
+    assert by_text["The militia "].metadata["header_path"] == ["Little Rock Arsenal", "History", "Seizure"]
+    assert by_text["The building"].context == "Little Rock Arsenal > Legacy"
+    assert all(c.context.startswith("Little Rock Arsenal") for c in cs)
+    check_sections(ARTICLE, cs, WikitextParser().parse(ARTICLE).headings)
+    check_invariants(ARTICLE, cs, 20, get_sizer("words"))
+    # what is embedded: the breadcrumb, then the text
+    assert cs[-1].text_for_embedding().startswith("Little Rock Arsenal > Legacy")
+
+
+def test_plain_text_without_headings_is_chunked_like_paragraphs():
+    text = "First paragraph here.\n\nSecond one is here too.\n"
+    cs = chunkwise.chunk(text, strategy="wikitext", chunk_size=5, unit="words")
+    assert [c.text for c in cs] == ["First paragraph here.", "Second one is here too."]
+    assert all(c.context == "" for c in cs)
+
+
+def test_pickles_and_rejects_bad_parameters():
+    c = chunkwise.make_chunker("wikitext", chunk_size=64, unit="tokens")
+    assert pickle.loads(pickle.dumps(c)).chunk(ARTICLE) == c.chunk(ARTICLE)
+    with pytest.raises(ConfigError, match="split_level"):
+        chunkwise.make_chunker("wikitext", split_level=9)
+
+
+_piece = st.one_of(
+    st.text(min_size=0, max_size=30),
+    st.sampled_from(["\n", "\n\n", " = T = \n", "== S ==\n", " = = Sub = = \n", "=", " . ", "\r\n"]),
+    st.builds(lambda n, t: "=" * n + " " + t + " " + "=" * n + "\n", st.integers(1, 7), st.text(max_size=8)),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_piece, max_size=25).map("".join), st.integers(3, 40))
+def test_contract_on_hostile_text(text, size):
+    if not text.strip():
+        return
+    cs = chunkwise.chunk(text, strategy="wikitext", chunk_size=size, unit="chars")
+    check_invariants(text, cs, size, get_sizer("chars"))
+    heads = WikitextParser().parse(text).headings
+    assert all(0 <= h.start < h.end <= len(text) for h in heads)
+    assert [h.start for h in heads] == sorted(h.start for h in heads)
+    assert cs == chunkwise.chunk(text, strategy="wikitext", chunk_size=size, unit="chars")  # deterministic
