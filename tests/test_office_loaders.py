@@ -434,6 +434,12 @@ def test_bad_files_raise_one_line_naming_the_file(tmp_path, name):
     message = str(info.value)
     assert "\n" not in message and message.startswith(f"{p.as_posix()}: ")
     assert "Traceback" not in message
+    # the problem and the fix apart (the command line prints the fix after "fix:"), and the
+    # error crosses process boundaries (corpus workers)
+    err = info.value
+    assert message == f"{err.problem}; {err.fix}" and err.kind
+    again = pickle.loads(pickle.dumps(err))
+    assert (type(again), str(again), again.kind) == (type(err), message, err.kind)
 
 
 def test_a_folder_with_bad_files_reports_each_and_chunks_the_rest(tmp_path):
@@ -457,7 +463,15 @@ def test_a_folder_with_bad_files_reports_each_and_chunks_the_rest(tmp_path):
     assert len(skipped) == len(_bad_files(folder))
     for name in _bad_files(folder):
         (line,) = [x for x in skipped if f"{name}:" in x]
-        assert "Traceback" not in line and "fix:" in line
+        assert "Traceback" not in line and line.count("fix:") == 1
+    # the loader's own fix, not a generic one after it
+    (empty,) = [x for x in skipped if "empty.docx:" in x]
+    assert empty.endswith("empty file (0 bytes), not a DOCX file; fix: leave it out or save it again")
+    (junk,) = [x for x in skipped if "junk.docx:" in x]
+    assert junk.endswith("no word/document.xml part); fix: rename it to its real format (.xlsx, .pptx, .epub, .zip) "
+                         "or leave it out")
+    (summary,) = [x for x in result.output.splitlines() if x.startswith(f"skipped {len(skipped)} files: ")]
+    assert "wrong format" in summary and "damaged" in summary and "empty" in summary
 
 
 def test_standard_input_in_an_office_format():

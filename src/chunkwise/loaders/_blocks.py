@@ -16,9 +16,9 @@ import zipfile
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ..errors import ConfigError, ParseError
+from ..errors import ConfigError
 from ..types import Document, PageRange
-from .base import Loader, one_line, parse_failures
+from .base import FileFormatError, Loader, one_line, parse_failures
 from .decoding import looks_like_text
 
 __all__ = ["PAGE_BREAK", "BinaryLoader", "MarkdownWriter", "escape_line", "one_line", "pipe_table", "starts_block"]
@@ -180,7 +180,8 @@ class BinaryLoader(Loader):
     names that appear in the first bytes of such a file, for detection without a suffix)
     and implement :meth:`read`. :meth:`load_bytes` turns every failure of the library on a
     bad file (truncated, not a ZIP, a missing part) into one
-    :class:`~chunkwise.errors.ParseError` line that names the file and the fix.
+    :class:`~chunkwise.loaders.base.FileFormatError` (a ``ParseError``) line that names the
+    file and the fix.
     """
 
     label: ClassVar[str] = ""
@@ -215,7 +216,9 @@ class BinaryLoader(Loader):
         name = source or "<bytes>"
         label = self.label or self.format
         if not data:
-            raise ParseError(f"{name}: empty file (0 bytes), not {_a(label)} file; leave it out or save it again")
+            raise FileFormatError(
+                f"{name}: empty file (0 bytes), not {_a(label)} file", "leave it out or save it again", "empty"
+            )
         if self.zip_container:
             self._check_zip(data, name, label)
         meta = dict(metadata or {})
@@ -229,16 +232,18 @@ class BinaryLoader(Loader):
     def _check_zip(self, data: bytes, name: str, label: str) -> None:
         if zipfile.is_zipfile(io.BytesIO(data)):
             return
+        kind = "wrong format"
         if data.startswith(b"PK\x03\x04"):
             why = "a truncated or damaged ZIP container"
             fix = "copy or download it again"
+            kind = "damaged"
         elif looks_like_text(data[:8192]):
             why = "text, not a ZIP container"
-            fix = "rename it to its real format (.txt, .md, .html) or read it with format='text'"
+            fix = "rename it to its real format (.txt, .md, .html) or read it as text (--format text, format='text')"
         else:
             why = "not a ZIP container"
             fix = "check its real format"
-        raise ParseError(f"{name}: not {_a(label)} file ({why}); {fix}")
+        raise FileFormatError(f"{name}: not {_a(label)} file ({why})", fix, kind)
 
     def parse_text(
         self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""

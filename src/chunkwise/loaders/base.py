@@ -29,6 +29,7 @@ from ..types import Document
 from .decoding import decode, decode_text, looks_like_text
 
 __all__ = [
+    "FileFormatError",
     "Loader",
     "detect_loader",
     "get_loader",
@@ -118,22 +119,42 @@ def one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
+class FileFormatError(ParseError):
+    """A file that its loader cannot read, diagnosed: the message is ``"{problem}; {fix}"``.
+
+    Attributes:
+        problem: the file's name and what is wrong with it (one line).
+        fix: what to do about it (one line); the command line prints it after ``fix:``.
+        kind: a short name of the failure for summaries (``"empty"``, ``"damaged"``,
+            ``"encrypted"``, ``"wrong format"``, ``"unparsable"``).
+    """
+
+    def __init__(self, problem: str, fix: str, kind: str = "unparsable") -> None:
+        super().__init__(f"{problem}; {fix}")
+        self.problem = problem
+        self.fix = fix
+        self.kind = kind
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.problem, self.fix, self.kind))
+
+
 @contextmanager
 def parse_failures(name: str, problem: str, fix: str) -> Iterator[None]:
     """Inside the block, any failure of a format's library (lxml's ``ValueError``, a
     ``BadZipFile``, a ``RecursionError`` on absurd nesting, ...) is raised as one
-    :class:`~chunkwise.errors.ParseError` line, ``"{name}: {problem} (Type: detail); {fix}"``;
+    :class:`FileFormatError` line, ``"{name}: {problem} (Type: detail); {fix}"``;
     chunkwise's own errors pass as they are.
 
     Raises:
-        ParseError: the block raised anything but a chunkwise error.
+        FileFormatError: the block raised anything but a chunkwise error.
     """
     try:
         yield
     except ChunkwiseError:
         raise
     except Exception as exc:  # noqa: BLE001 - any parser failure becomes a LoadError with a fix
-        raise ParseError(f"{name}: {problem} ({one_line(exc)}); {fix}") from exc
+        raise FileFormatError(f"{name}: {problem} ({one_line(exc)})", fix) from exc
 
 
 class Loader:
@@ -230,7 +251,8 @@ class Loader:
         with parse_failures(
             source or "<text>",
             f"cannot be parsed as {self.format}",
-            f"check that it is valid {self.format}, or read it as plain text (format='text')",
+            f"check that it is valid {self.format}, or read it as plain text (--format text on the "
+            "command line, format='text' in Python)",
         ):
             return self.parse_text(text, source=source, metadata=metadata, id=id)
         raise AssertionError("unreachable")  # pragma: no cover - the block returns or raises

@@ -41,10 +41,10 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 from urllib.parse import unquote
 
-from ..errors import MissingDependencyError, ParseError
+from ..errors import MissingDependencyError
 from ..types import Document
 from ._blocks import PAGE_BREAK, BinaryLoader, MarkdownWriter, escape_line, pipe_table
-from .base import register_loader
+from .base import FileFormatError, register_loader
 
 __all__ = ["DocxLoader"]
 
@@ -469,9 +469,10 @@ class DocxLoader(BinaryLoader):
             root = package.xml(main)
             if root is None or root.tag != _W + "document":
                 found = f"its main part is {main}" if root is not None else f"no {main} part"
-                raise ParseError(
-                    f"{name}: not a DOCX file (a ZIP container without a Word document: {found}); "
-                    "rename it to its real format (.xlsx, .pptx, .epub, .zip) or leave it out"
+                raise FileFormatError(
+                    f"{name}: not a DOCX file (a ZIP container without a Word document: {found})",
+                    "rename it to its real format (.xlsx, .pptx, .epub, .zip) or leave it out",
+                    "wrong format",
                 )
             meta = metadata
             _core_properties(package.xml(top.get("core-properties")), meta)

@@ -27,10 +27,10 @@ import zipfile
 from typing import Any, ClassVar
 from urllib.parse import unquote
 
-from ..errors import MissingDependencyError, ParseError
+from ..errors import MissingDependencyError
 from ..types import Document
 from ._blocks import BinaryLoader, MarkdownWriter
-from .base import register_loader
+from .base import FileFormatError, register_loader
 from .decoding import decode_text
 from .html import HtmlLoader
 
@@ -67,7 +67,9 @@ def _opf_path(zf: zipfile.ZipFile, source: str) -> str:
                 return path
     found = sorted(n for n in names if n.lower().endswith(".opf"))
     if not found:
-        raise ParseError(f"{source}: not an EPUB book (no package document .opf); check that it is an EPUB file")
+        raise FileFormatError(
+            f"{source}: not an EPUB book (no package document .opf)", "check that it is an EPUB file", "wrong format"
+        )
     return found[0]
 
 

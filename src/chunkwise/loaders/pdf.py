@@ -35,11 +35,11 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..errors import ConfigError, MissingDependencyError, ParseError
+from ..errors import ConfigError, MissingDependencyError
 from ..parsers.pdf import PdfLine, PdfPage, layout_pages
 from ..types import Document
 from ._pdf_ocr import ocr_language, ocr_page
-from .base import Loader, register_loader
+from .base import FileFormatError, Loader, register_loader
 
 __all__ = ["PdfError", "PdfLoader", "parse_page_ranges"]
 
@@ -51,18 +51,12 @@ GAP = 1.1
 cells, columns); a word space is about a quarter of the size, a stretched one under one."""
 
 
-class PdfError(ParseError):
+class PdfError(FileFormatError):
     """A PDF that cannot be read: the message names the file and the problem, ``fix`` says
-    what to do."""
+    what to do (see :class:`~chunkwise.loaders.base.FileFormatError`)."""
 
     def __init__(self, message: str, fix: str, kind: str = "unreadable") -> None:
-        super().__init__(f"{message}; {fix}")
-        self.problem = message
-        self.fix = fix
-        self.kind = kind
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.problem, self.fix, self.kind))
+        super().__init__(message, fix, kind)
 
 
 def parse_page_ranges(spec: Any, count: int) -> list[int]:
