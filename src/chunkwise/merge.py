@@ -253,6 +253,11 @@ class _Packer:
         piece that does not fit on its own is split at the next level down.
         """
         text, m, budget = self.text, self.m, self.budget
+        if top and self.levels and (self.overlap_pieces > 0 or self.step is not None or self.max_pieces is not None):
+            # windows count pieces of the first level (sentences), even when the text is
+            # a single piece of it: never the words of a sentence that has no cut
+            self.split_windows(_precomputed(text, self.levels[0], start, end), start, end, 0, end_cut)
+            return
         while li < len(self.levels):
             if _first_cut(text, self.levels[li], start, end) is not None:
                 break
@@ -261,9 +266,6 @@ class _Packer:
             self.hard_cut(start, end, end_cut)
             return
         level = _precomputed(text, self.levels[li], start, end, m.is_exact and not self.step and not self.max_pieces)
-        if top and (self.overlap_pieces > 0 or self.step is not None or self.max_pieces is not None):
-            self.split_windows(level, start, end, li, end_cut)
-            return
         avoid = getattr(self.levels[li], "avoid", None)
         if type(m) is _CharMeasure:
             self.split_chars(level, start, end, li, end_cut, avoid)
@@ -386,7 +388,10 @@ class _Packer:
                 continue
             last = j
             if got > budget:  # one piece that does not fit: split it finer
-                self.split(ps, pe, li + 1, pc)
+                if self.max_pieces is not None:
+                    self.split_even(ps, pe, li + 1, pc)
+                else:
+                    self.split(ps, pe, li + 1, pc)
                 j = i
             else:
                 self.emit(ps, pieces[j][1], got, pieces[j][2])
@@ -396,6 +401,58 @@ class _Packer:
                 i = min(i + self.step, j + 1)
             else:
                 i = max(i + 1, j + 1 - self.overlap_pieces)
+
+    def split_even(self, start: int, end: int, li: int, end_cut: str) -> None:
+        """Pack ``[start, end)`` (one piece larger than the budget, at levels ``li`` and
+        below) into as few spans as the greedy split gives, as even as the cuts allow:
+        each cut is the one of the strongest level nearest to an equal share of what is
+        left; where that does not fit, the greedy spans stay."""
+        sub = _Packer(self.text, self.m, self.budget, self.levels, self.trim)
+        sub.split(start, end, li, end_cut)
+        spans = sub.out
+        if len(spans) >= 2 and not any(s.oversize for s in spans):
+            spans = self.even_spans(start, end, li, end_cut, len(spans)) or spans
+        self.out += spans
+
+    def even_spans(self, start: int, end: int, li: int, end_cut: str, k: int) -> list[Span] | None:
+        """``k`` spans of ``[start, end)`` cut near equal shares, or None when a cut is
+        missing or a span does not fit the budget."""
+        text, m, budget = self.text, self.m, self.budget
+        out: list[Span] = []
+        pos = start
+        for left in range(k, 1, -1):
+            want = -(-m.size(pos, end) // left)  # an equal share of what is left, rounded up
+            t = m.advance(pos, end, want)
+            found: tuple[int, int, int, str] | None = None  # (distance, piece end, next start, level)
+            for level in self.levels[li:]:
+                options = []
+                back = last_cut(text, level, pos, t, end, self.trim)
+                if back is not None:
+                    options.append(back)
+                ahead = _first_cut(text, level, t, end)
+                if ahead is not None:
+                    options.append((self.tend(pos, ahead[0]), ahead[1]))
+                for pe, b in options:
+                    ns = self.tstart(b, end)
+                    if pos < pe and ns < end and (size := m.size(pos, pe)) <= budget:
+                        d = abs(size - want)
+                        if found is None or d < found[0]:
+                            found = (d, pe, ns, level.name)
+                if found is not None:
+                    break
+            if found is None:
+                return None
+            _, pe, ns, name = found
+            n = m.exact(pos, pe)
+            if n > budget:
+                return None
+            out.append(Span(pos, pe, n, name))
+            pos = ns
+        n = m.exact(pos, end)
+        if n > budget:
+            return None
+        out.append(Span(pos, end, n, end_cut))
+        return out
 
     def hard_cut(self, start: int, end: int, end_cut: str) -> None:
         """Cut ``[start, end)`` into the largest spans that fit, at cluster boundaries."""
