@@ -45,8 +45,10 @@ class SentenceChunker(BaseChunker):
     ``sentences_per_chunk`` means one sentence per chunk; a piece of a sentence too big
     for ``chunk_size`` gets the window of its sentence.
 
-    A sentence longer than ``chunk_size`` is split by the engine's fallback (words, then
-    grapheme clusters). Sentences come from :mod:`chunkwise.sentences` (abbreviations,
+    A sentence that fits ``chunk_size`` is never cut (a one-sentence document is one
+    chunk in every mode). A sentence longer than ``chunk_size`` is split by the engine's
+    fallback (words, then grapheme clusters): with ``sentences_per_chunk`` or
+    ``window_sentences`` into as few pieces as fit, each near an equal share of it. Sentences come from :mod:`chunkwise.sentences` (abbreviations,
     decimals, lists, URLs, e-mail addresses, ellipses, closing quotes, CJK terminators).
 
     Args:
