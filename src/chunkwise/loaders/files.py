@@ -338,9 +338,19 @@ def find_files(
     found: list[FoundFile] = []
     seen: dict[str, int] = {}
 
+    real_dirs: dict[str, str] = {}
+
     def key_of(f: FoundFile) -> str:
+        """The file's real path: its folder's (resolved once per folder), then its name,
+        unless the file itself is a symbolic link."""
         try:
-            return str(f.path.resolve())
+            if f.path.is_symlink():
+                return str(f.path.resolve())
+            folder, name = os.path.split(os.path.abspath(f.path))
+            real = real_dirs.get(folder)
+            if real is None:
+                real = real_dirs[folder] = os.path.realpath(folder)
+            return os.path.join(real, name)
         except OSError:
             return os.path.abspath(f.path)
 
