@@ -9,6 +9,7 @@ import pickle
 import re
 import shutil
 import sys
+import unicodedata
 from collections import Counter
 from pathlib import Path
 
@@ -53,7 +54,9 @@ def _raw_pages(path: Path) -> list[str]:
 
 
 def _alnum(text: str) -> Counter[str]:
-    return Counter(c for c in text if c.isalnum())
+    """The letters and digits of ``text``, accents apart (NFKD: the loader composes ``¨a``,
+    TeX's accent drawn over its letter, into ``ä``)."""
+    return Counter(c for c in unicodedata.normalize("NFKD", text) if c.isalnum())
 
 
 @pytest.fixture(scope="module")
@@ -147,6 +150,15 @@ def test_no_control_characters_and_tex_symbols_mapped(docs) -> None:
         assert not re.search("[\x00\x01\x03-\x08\x0b-\x1f\x7f]", doc.text), name
     assert "Copyright © 1998–2020 Kurt Hornik" in docs["R-FAQ.pdf"].text
     assert "Copyright © 2000–2022 R Core Team" in docs["R-data.pdf"].text
+    # TeX draws an accent over its letter: the text layer has "Wirtschaftsuniversit¨at"
+    assert "WU (Wirtschaftsuniversität Wien)" in docs["R-FAQ.pdf"].text
+    assert not re.search("[\u00a8\u00b4\u02c6\u02dc\u02c7\u02da][^\\W\\d_]", "".join(d.text for d in docs.values()))
+
+
+def test_a_pdf_without_a_title_takes_its_first_pages_top_heading(docs) -> None:
+    # the TeX manuals' Info dictionaries have an empty Title
+    assert docs["R-FAQ.pdf"].metadata["title"] == "R FAQ"
+    assert docs["camlidl-manual.pdf"].metadata["title"] == "Camlidl user’s manual Version 1.04"
 
 
 def test_document_metadata(docs) -> None:

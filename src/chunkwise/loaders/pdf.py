@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -256,6 +257,11 @@ class PdfLoader(Loader):
         for key, field in (("Title", "title"), ("Author", "author"), ("Subject", "subject")):
             if info.get(key, "").strip():
                 meta[field] = info[key].strip()
+        if "title" not in meta and layout.pages:  # the file says none: a top heading of the first page
+            _, start, end = layout.pages[0]
+            top = re.search(r"(?m)^# (.+)$", layout.text[start:end])
+            if top:
+                meta["title"] = top.group(1).strip()
         created = _pdf_date(info.get("CreationDate", ""))
         if created:
             meta["created"] = created
@@ -308,6 +314,19 @@ _CMSY = "\u2212\u00b7\u00d7\u2217\u00f7\u22c4\u00b1\u2213\u2295\u2296\u2297\u229
 )
 """The symbols of TeX's math symbol font (cmsy) at codes 0-31, which a PDF made by TeX
 often leaves without a Unicode mapping: PDFium gives the codes (control characters)."""
+
+
+_SPACING_ACCENTS = "\u00a8\u00b4\u02c6\u02dc\u02c7\u02da\u00af\u02d8\u02d9\u02dd"  # ¨ ´ ˆ ˜ ˇ ˚ ¯ ˘ ˙ ˝
+_ACCENT = re.compile(f"([{_SPACING_ACCENTS}])([^\\W\\d_])")
+_COMBINING = dict(zip(_SPACING_ACCENTS, "\u0308\u0301\u0302\u0303\u030c\u030a\u0304\u0306\u0307\u030b"))
+
+
+def _accented(m: re.Match[str]) -> str:
+    """A spacing accent before a letter as the accented letter (TeX sets ``\\"o`` as the
+    diaeresis drawn over the ``o``, which the text layer gives as ``¨o``): ``ö`` when Unicode
+    has the letter, else the two characters as they were."""
+    composed = unicodedata.normalize("NFC", m.group(2) + _COMBINING[m.group(1)])
+    return composed if len(composed) == 1 else m.group(0)
 
 
 def _symbols(line: str, first: int, textpage: Any, units: list[int] | None, raw: Any) -> str:
@@ -392,6 +411,8 @@ def _page_lines(page: Any, number: int, raw: Any) -> PdfPage:
                 run = text[i : j + 1]
                 if _CONTROL.search(run):
                     run = _symbols(run, i, textpage, units, raw)
+                if _ACCENT.search(run):
+                    run = _ACCENT.sub(_accented, run)
                 lines.append(PdfLine(run, x0, max(x1, x0), top, bottom, size, bold))
     finally:
         textpage.close()
