@@ -66,14 +66,14 @@ def _positions(name: str, cuts: list[tuple[int, int]]) -> PositionsLevel:
     return PositionsLevel(name, [a for a, _ in cuts], [b for _, b in cuts])
 
 
-class _TokenLevel:
-    """Cuts between tokens, read from the syntax tree for the range asked (needed only
-    where a line must be cut)."""
+class _LazyLevel:
+    """Cuts read for the range asked: between lines (from the text) or tokens (from the
+    syntax tree), needed only where a piece does not fit."""
 
-    name = "token"
     windowable = True
 
-    def __init__(self, compute: Callable[[int, int], Iterator[tuple[int, int]]]) -> None:
+    def __init__(self, name: str, compute: Callable[[int, int], Iterator[tuple[int, int]]]) -> None:
+        self.name = name
         self._compute = compute
 
     def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
@@ -210,9 +210,12 @@ class CodeChunker(BaseChunker):
         for indent, kind in sorted(by_rank):
             name = ("definition" if indent == 0 else "member", "statement", "clause")[kind]
             levels.append(_positions(name, by_rank[(indent, kind)]))
-        levels.append(_positions("line", list(structure.line_cuts)))
+        if structure.lazy_lines is not None and not structure.line_cuts:
+            levels.append(_LazyLevel("line", structure.lazy_lines))
+        else:
+            levels.append(_positions("line", list(structure.line_cuts)))
         if structure.lazy_tokens is not None and not structure.token_cuts:
-            levels.append(_TokenLevel(structure.lazy_tokens))
+            levels.append(_LazyLevel("token", structure.lazy_tokens))
         else:
             levels.append(_positions("token", list(structure.token_cuts)))
         levels.append(LINE)  # inside multi-line strings and comments
@@ -226,12 +229,13 @@ class CodeChunker(BaseChunker):
         """Whether a span surely fits a chunk, so that the syntax tree need not be read
         inside a definition that fits: at most the budget, measured on the document, with
         a margin for a measure that is not exact. None (read everything) when the context
-        counts in the size: a region's reserve for it is known only after the parse."""
-        if measure is None or self.include_context_in_size:
+        counts in the size (a region's reserve for it is known only after the parse) or
+        with an overlap (it may start inside a definition, at a statement)."""
+        if measure is None or self.include_context_in_size or self.chunk_overlap:
             return None
-        limit = self.chunk_size - self.chunk_overlap
+        limit = self.chunk_size
         if not getattr(measure, "is_exact", False):
-            limit -= 4
+            limit -= 8
         size = measure.size
         return lambda s, e: size(s, e) <= limit
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field, replace
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..errors import ChunkwiseError, ConfigError, MissingDependencyError
@@ -120,6 +120,9 @@ class CodeStructure:
     lazy_tokens: Any = field(default=None, repr=False, compare=False)
     """A function ``(start, end) -> token cuts`` of a range, read on demand (tree-sitter:
     ``token_cuts`` is then empty)."""
+    lazy_lines: Any = field(default=None, repr=False, compare=False)
+    """A function ``(start, end) -> line cuts`` of a range, read on demand (tree-sitter:
+    ``line_cuts`` is then empty)."""
     _index: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # -- per chunk ---------------------------------------------------------------------
@@ -348,25 +351,37 @@ def _leaf_gaps(text: str, leaves: list[tuple[int, int]]) -> tuple[list[tuple[int
 _LINE_GAP = re.compile(r"[ \t\f\v]*(?:\r\n|\r|\n)\s*")
 
 
-def _line_cuts(text: str, opaque: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Line breaks outside the multi-line strings and comments ``opaque`` (sorted)."""
-    starts = [s for s, _ in opaque]
-    out = []
-    n = len(text)
-    for m in _LINE_GAP.finditer(text):
-        a, b = m.span()
-        if a == 0 or b >= n:
-            continue
-        k = bisect_right(starts, a) - 1
-        if k >= 0 and opaque[k][0] < a < opaque[k][1]:
-            continue
-        out.append((a, b))
-    return out
+def _line_cuts(text: str, opaque: Sequence[tuple[int, int]], closed: Sequence[tuple[int, int]] = ()) -> Any:
+    """A function ``(start, end) -> cuts``: the line breaks ``(a, b)`` with ``start < a``
+    and ``b < end``, outside the multi-line strings and comments ``opaque`` and the
+    definitions left ``closed`` (atoms that fit, never cut: the search jumps over them),
+    read from the text when asked (the packer asks only where a piece does not fit)."""
+    dark = sorted([(s, e, False) for s, e in opaque] + [(s, e, True) for s, e in closed])
+    starts = [d[0] for d in dark]
+    search = _LINE_GAP.search
+
+    def cuts(start: int, end: int) -> Iterator[tuple[int, int]]:
+        pos = start
+        while (m := search(text, pos, end)) is not None:
+            a, b = m.span()
+            pos = b
+            k = bisect_right(starts, a) - 1
+            if k >= 0 and dark[k][0] < a < dark[k][1]:
+                if dark[k][2]:
+                    pos = max(b, dark[k][1])
+                continue
+            if b >= end:
+                return
+            if a > start:
+                yield a, b
+
+    return cuts
 
 
 def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tuple[int, int]] | None,
              has_errors: bool, import_types: frozenset[str], all_lists: bool = False,
-             opaque: list[tuple[int, int]] | None = None, lazy_tokens: Any = None) -> CodeStructure:
+             opaque: list[tuple[int, int]] | None = None, lazy_tokens: Any = None,
+             closed: Sequence[tuple[int, int]] = ()) -> CodeStructure:
     defs: list[Definition] = []
     cuts: dict[tuple[int, int], tuple[int, int]] = {}
     statements: list[tuple[int, int, str]] = []
@@ -441,8 +456,10 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
         top.append((g.start, g.end, kind))
     items = [(g.start, g.end) for g in _groups(text, root.children)]
     imports = [(c.start, c.end) for c in top_nodes if c.type in import_types]
-    if leaves is None:  # tree-sitter: lines from the text, tokens when first needed
-        line_cuts = _line_cuts(text, opaque or [])
+    lazy_lines = None
+    if leaves is None:  # tree-sitter: lines from the text, tokens from the tree, when asked
+        lazy_lines = _line_cuts(text, opaque or [], closed)
+        line_cuts: list[tuple[int, int]] = []
         token_cuts: list[tuple[int, int]] = []
     else:
         line_cuts, token_cuts = _leaf_gaps(text, leaves)
@@ -462,6 +479,7 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
         token_cuts=tuple(token_cuts),
         imports=tuple(imports),
         lazy_tokens=lazy_tokens,
+        lazy_lines=lazy_lines,
     )
 
 
@@ -726,25 +744,28 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
     stack: list[tuple[Any, _Node]] = [(rootts, root)]
     # only nodes over several lines are opened: a node on one line holds no statement that
     # starts a line (its tokens are read when a line must be cut, see lazy_tokens)
+    marks = spec.definitions | spec.wrappers | spec.containers
+    find = data.find
+    dark_types = _OPAQUE
     while stack:
         ts_node, node = stack.pop()
         lead = -1  # where the comments and attached nodes right before ``c`` start
         for c in ts_node.children:
-            if ident:
-                s, e = c.start_byte, c.end_byte
-            else:
-                s, e = off(c.start_byte), off(c.end_byte)
-            if e <= s:
+            sb, eb = c.start_byte, c.end_byte
+            if eb <= sb:
                 continue
+            s, e = (sb, eb) if ident else (off(sb), off(eb))
             t = c.type
-            multi = c.start_point[0] != c.end_point[0]
-            dark = _is_opaque(t)
+            multi = find(b"\n", sb, eb) >= 0
+            dark = dark_types.get(t)
+            if dark is None:
+                dark = _is_opaque(t)
             if not c.is_named:
                 if multi and c.child_count and not dark:
                     stack.append((c, node))  # an anonymous node with children: open it in place
                     touched.append(node)
                 continue
-            k = _Node(t, s, _rstrip_pos(text, s, e))
+            k = _Node(t, s, e if not text[e - 1].isspace() else _rstrip_pos(text, s, e))
             node.children.append(k)
             if dark:
                 if "comment" in t:
@@ -760,7 +781,8 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
             lead = group if k.trivia else -1
             if not c.child_count:
                 continue
-            _mark(c, k, spec, data, off, consumed)
+            if t in marks:
+                _mark(c, k, spec, data, off, consumed)
             if multi:
                 # a definition that fits with the comments above it is an atom: the packer
                 # never cuts inside it, so nothing inside it but its definitions is read
@@ -775,16 +797,24 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
         node.children.sort(key=lambda n: n.start)
     opaque.sort()
 
+    closed_ids = {c.id for c, _k in closed}
+    closed_spans = [(k.start, k.end) for _c, k in closed]  # in document order, apart
+    closed_starts = [a for a, _b in closed_spans]
+
     def tokens(start: int, end: int) -> Iterator[tuple[int, int]]:
         """The gaps between the tokens of ``text[start:end]``, in order, read from the tree
-        as they are asked for (only where a line must be cut)."""
+        as they are asked for (only where a line must be cut); a definition left closed
+        (an atom that fits: the packer never cuts it) is read as one token."""
+        k = bisect_right(closed_starts, start) - 1
+        if k >= 0 and end <= closed_spans[k][1]:
+            return
         bs, be = off.to_byte(start), off.to_byte(end)
         top = rootts.descendant_for_byte_range(bs, be) or rootts
         work = [top]
         prev = -1
         while work:
             n = work.pop()
-            if n.child_count == 0 or _is_opaque(n.type):
+            if n.child_count == 0 or _is_opaque(n.type) or n.id in closed_ids:
                 if n.end_byte <= n.start_byte:
                     continue
                 s, e = off(n.start_byte), off(n.end_byte)
@@ -807,7 +837,7 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
             work.extend(kids)
 
     return _analyze(text, spec.name, "tree-sitter", root, None, rootts.has_error, spec.imports,
-                    opaque=opaque, lazy_tokens=tokens)
+                    opaque=opaque, lazy_tokens=tokens, closed=closed_spans)
 
 
 # -- Python's standard library ---------------------------------------------------------
