@@ -55,9 +55,9 @@ def _grid() -> dict[str, tuple[str, dict[str, Any], str]]:
             )
     for n in (64, 96, 128, 200):
         g[f"sentence/{n}"] = ("sentence", {"chunk_size": n, **T}, "none")
-    for n in (64, 96, 128, 160, 200):
+    for n in (64, 80, 96, 112, 128, 160, 200):
         g[f"wikitext/{n}"] = ("wikitext", {"chunk_size": n, **T}, "none")
-    for n, o in ((128, 32),):
+    for n, o in ((128, 32), (96, 24)):
         g[f"wikitext/{n}/{o}"] = ("wikitext", {"chunk_size": n, "chunk_overlap": o, **T}, "none")
     for sizes in ((512, 128), (256, 64)):
         name = ",".join(map(str, sizes))

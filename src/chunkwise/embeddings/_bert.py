@@ -60,9 +60,10 @@ class BertEmbedder:
         threads: BLAS threads for the forward pass (default 1): while :meth:`embed` and
             :meth:`embed_tokens` run, the process's BLAS pools are limited to this many
             threads through threadpoolctl, and restored afterwards; ``None`` leaves the
-            BLAS's own setting. One thread because a multi-threaded BLAS stalled on a
-            loaded, shared machine (its spinning workers compete with other processes);
-            on an idle machine with cores to spare, 2 to 4 are faster (BENCHMARKS.md).
+            BLAS's own setting. One thread because a multi-threaded BLAS stalls on a
+            loaded, shared machine (its spinning workers compete with other processes):
+            on two busy cores, 256 texts took 27 s with one thread and 129 s with two
+            (BENCHMARKS.md). Raise it on a machine with idle cores.
 
     Attributes:
         window: the largest sequence the model reads, in word pieces including ``[CLS]`` and
