@@ -335,3 +335,42 @@ def test_the_readme_says_what_auto_picks():
         if fmt == "chat":
             suffixes = (".json",)
         assert not suffixes or any(f"`{s}`" in para for s in suffixes), fmt
+
+
+# -- real dialogue: a play -----------------------------------------------------------------
+
+
+def test_a_play_is_a_conversation_by_its_speakers():
+    text = (CORPUS / "coriolanus.txt").read_text(encoding="utf-8")
+    assert looks_like_conversation(text) and auto_strategy(text) == "conversation"
+    turns = find_turns(text).turns
+    speakers = [t.speaker for t in turns]
+    assert set(speakers) == {"First Citizen", "All", "Second Citizen", "VOLUMNIA", "VIRGILIA", "Gentlewoman"}
+    assert "sincerely" not in speakers  # a verse line with a colon is no speaker
+    volumnia = [t for t in turns if t.speaker == "VOLUMNIA"][1]
+    assert "sincerely: had I a dozen sons" in text[volumnia.start : volumnia.end]
+    for size in (60, 200, 600):
+        cs = chunkwise.chunk(text, strategy="auto", chunk_size=size, unit="chars")
+        check_invariants(text, cs, size, CharSizer(), overlap_allowed=False)
+        for t in turns:
+            if t.end - t.start <= size:  # a speech that fits is whole
+                assert any(c.start_index <= t.start and t.end <= c.end_index for c in cs), (size, t.speaker)
+        for c in cs:
+            k = find_turns(text).turn_at(c.start_index)
+            if k >= 0 and c.start_index > turns[k].start and c.start_index < turns[k].end:
+                assert c.context == f"{turns[k].speaker}:"
+
+
+def test_headings_over_lists_and_records_are_not_plays():
+    release_notes = "".join(
+        f"## 1.{k}.0\n\nENHANCEMENTS:\n* Added support for thing {k}\n* Faster start\n\n"
+        f"BUG FIXES:\n* Fixed crash {k}\n\n" for k in range(4)
+    )
+    shortlog = "".join(f"Ana Lima ({k + 2}):\n      parser: fix {k}\n      cli: add {k}\n\n"
+                       f"Ben Okafor (1):\n      docs: typo {k}\n\n" for k in range(4))
+    pins = "".join(f"Package: *\nPin: release a={s}\nPin-Priority: {p}\n\n"
+                   for s, p in (("stable", 500), ("testing", 101), ("unstable", 99)))
+    for text in (release_notes, shortlog, pins):
+        assert not looks_like_conversation(text), text[:40]
+    qa = "".join(f"Q: question {k}?\nA: answer {k}.\n\n" for k in range(5))
+    assert looks_like_conversation(qa)  # two keys repeated: a dialogue, not records

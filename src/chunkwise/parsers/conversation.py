@@ -183,6 +183,7 @@ def _line_marks(text: str, pattern: re.Pattern[str], default: bool) -> list[_Mar
     marks: list[_Mark] = []
     append = marks.append
     if default:
+        lower: list[bool] = []  # a "name" that starts with a lower-case letter
         for m in pattern.finditer(text):
             speaker = m.group("speaker") or m.group("nick")
             if not _is_name(speaker):
@@ -191,7 +192,14 @@ def _line_marks(text: str, pattern: re.Pattern[str], default: bool) -> list[_Mar
             while text[s] in " \t":
                 s += 1
             t = m.group("t1") or m.group("t2") or m.group("t3")
-            append((s, e, speaker.strip(), t, None, (s, e)))
+            name = speaker.strip()
+            append((s, e, name, t, None, (s, e)))
+            lower.append(m.group("nick") is None and name[0].islower() and name.casefold() not in _ROLE_NAMES)
+        # where the speakers' names are capitalised (four turns in five or more), a
+        # lower-case word before a colon is a line of verse or prose ("Hear me profess /
+        # sincerely: had I ..."), not a speaker
+        if len(lower) >= 5 and 5 * sum(lower) <= len(lower):
+            marks = [mk for mk, low in zip(marks, lower) if not low]
         return marks
     names = pattern.groupindex
     for m in pattern.finditer(text):
@@ -228,6 +236,7 @@ _LABELS = frozenset(
     definition
     """.split()
 )
+_COUNT = re.compile(r"\(\d+\)$")  # ``Jeff King (5):``: a shortlog's count of commits
 _FILE_LIKE = re.compile(r"\w\.[a-z]{1,4}$")  # ``Lower.c``, ``autogen.sh``: a file, not a name
 
 
@@ -245,6 +254,8 @@ def _is_name(speaker: str | None) -> bool:
         return False
     if len(words) == 1:
         return True
+    if _COUNT.search(speaker):
+        return False
     return all(w[0].isupper() or w[0].isdigit() or w[0] == "(" for w in words[1:])
 
 
@@ -496,6 +507,9 @@ def find_turns(
     return Transcript("none")
 
 
+_LINE_END = re.compile(r"[ \t]*(?:\r?\n|$)")
+# below a line: (blank lines, then) a list item or an indented line
+_LIST_BELOW = re.compile(r"[ \t]*(?:\r?\n[ \t]*)*\r?\n(?:[ \t]*(?:[-*+\u2022]|\d{1,3}[.)])[ \t]|(?: {4}|\t)[ \t]*\S)")
 _ROLE_NAMES = frozenset({"user", "assistant", "system", "human", "gpt", "bot", "ai", "model", "q", "a"})
 
 
@@ -507,11 +521,18 @@ def looks_like_conversation(text: str, *, max_chars: int = 20_000) -> bool:
     least half of the non-blank lines; at least two speakers who speak twice or more;
     and the speaker changes at least at every other turn.
 
+    A play or screenplay, whose speaker stands alone on a line above the speech, needs
+    turn lines in a fifth of the lines only (when four turns in five are written so);
+    a name alone above a list or indented lines is a heading, not a speaker. Records
+    (blocks of the same three or more ``Key:`` lines, as in Debian's control files) are
+    not a conversation.
+
     Why each rule: a README's ``Note:`` or ``Warning:`` lines and a recipe's
     ``Ingredients:`` are labels, not speakers (the label list, and labels seldom make
     half the lines); a changelog's ``cli:``, ``build:`` prefixes are lower-case topics;
     a list whose lines all start with the same label does not alternate; dialogue needs
-    two voices that each come back.
+    two voices that each come back. Tested on the README, NEWS, changelog and copyright
+    files of a Debian system (none is taken for a conversation) and on a play.
 
     Cheap (one regular expression over the first lines): ``auto`` asks it of plain text.
 
@@ -526,7 +547,7 @@ def looks_like_conversation(text: str, *, max_chars: int = 20_000) -> bool:
     if lines < 4:
         return False
     counts: dict[str, int] = {}
-    turns = changes = 0
+    turns = changes = alone = listed = 0
     last = None
     for m in LINE_TURN.finditer(head):
         nick = m.group("nick")
@@ -540,9 +561,34 @@ def looks_like_conversation(text: str, *, max_chars: int = 20_000) -> bool:
         counts[key] = counts.get(key, 0) + 1
         changes += last is not None and key != last
         last = key
-    if turns < 4 or 2 * turns < lines or 2 * changes < turns - 1:
+        if _LINE_END.match(head, m.end()) is not None:
+            alone += 1
+            listed += _LIST_BELOW.match(head, m.end()) is not None
+    # a play or screenplay names the speaker on a line of its own, the speech below it:
+    # there turn lines are fewer (a fifth of the lines or more, when four in five turns
+    # have their speaker alone on the line); a heading over a list or indented lines
+    # ("ENHANCEMENTS:" over "* ..." items, "Jeff King (5):" over commit subjects) is not
+    share = 5 if 5 * alone >= 4 * turns else 2
+    if turns < 4 or share * turns < lines or 2 * changes < turns - 1 or 2 * listed >= turns:
         return False
-    return sum(1 for c in counts.values() if c >= 2) >= 2
+    return sum(1 for c in counts.values() if c >= 2) >= 2 and not _records(head)
+
+
+def _records(head: str) -> bool:
+    """Whether ``head`` is a run of records (Debian control files, mail headers): most of
+    its blocks of two or more ``Key:`` lines (blocks split at blank lines; labels
+    counted too) give the same sequence of three or more distinct keys."""
+    blocks: dict[tuple[str, ...], int] = {}
+    for block in re.split(r"\n[ \t]*\r?\n", head):
+        keys = tuple(
+            (m.group("speaker") or "").strip().casefold() for m in LINE_TURN.finditer(block) if m.group("speaker")
+        )
+        if len(keys) >= 2:
+            blocks[keys] = blocks.get(keys, 0) + 1
+    if not blocks:
+        return False
+    keys, n = max(blocks.items(), key=lambda kv: kv[1])
+    return n >= 2 and len(set(keys)) >= 3 and 2 * n >= sum(blocks.values())
 
 
 def speakers_in_order(turns: Iterable[Turn]) -> list[str]:
