@@ -7,6 +7,7 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/bench_corpus.py build            # ~360 MB download+extract into .bench/
     .venv/bin/python benchmarks/bench_corpus.py run              # 50 MB and 200 MB, 2 repetitions
     .venv/bin/python benchmarks/bench_corpus.py run --sizes 50 --repeat 1 --only chunkwise-1,chunkwise-2
+    .venv/bin/python benchmarks/bench_corpus.py stages --sizes 50   # where one process's time goes
 
 The corpus: the documentation of Debian packages (``apt-get download`` then ``dpkg-deb
 -x``: python3.11-doc, perl-doc, postgresql-doc-15, git-doc, python-django-doc,
@@ -42,6 +43,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / ".bench"
@@ -282,6 +284,99 @@ def run(sizes: list[int], repeat: int, only: list[str] | None) -> None:
                   f"{after} after finding the files")
 
 
+# -- where the time goes: one process, stage by stage -----------------------------------
+
+
+def stages(size: int, repeat: int) -> None:
+    """The single-process pipeline of ``chunkwise chunk`` timed stage by stage (best of
+    ``repeat``): finding the files (``gather``: walk, format detection, ids), reading
+    (load: detect, decode, Document), the content id, chunking (of which the packer and the
+    enrich stage), serialising the JSON lines, writing; and LangChain's in the same run
+    (``DirectoryLoader`` + ``TextLoader``, the splitter, ``json.dumps``)."""
+    import functools
+    import json
+
+    import chunkwise
+    from chunkwise.chunkers import base as chunker_base
+    from chunkwise.commands import _chunk_run as run_
+    from chunkwise.commands._inputs import gather
+    from chunkwise.corpus import config_key, content_id
+
+    corpus = CORPUS / str(size)
+    if not corpus.is_dir():
+        raise SystemExit(f"{corpus} missing: run `bench_corpus.py build` first")
+    clock = time.process_time  # CPU time of this process: less sensitive to other jobs than the wall
+    spent: dict[str, float] = {}
+
+    def timed(name: str, fn: Any) -> Any:
+        @functools.wraps(fn)
+        def wrapper(*a: Any, **k: Any) -> Any:
+            t = clock()
+            try:
+                return fn(*a, **k)
+            finally:
+                spent[name] = spent.get(name, 0.0) + clock() - t
+
+        return wrapper
+
+    rows: dict[str, list[float]] = {}
+    for _ in range(repeat):
+        spent.clear()
+        real_build = chunker_base.build_chunks
+        chunker_base.build_chunks = timed("enrich", real_build)
+        try:
+            t = clock()
+            inputs, _ = gather([str(corpus)], (), (), None)
+            spent["find files"] = clock() - t
+            chunker = chunkwise.make_chunker("recursive", chunk_size=CHUNK, unit="chars")
+            config = config_key(chunker)
+            read = timed("read", run_.read_item)
+            cid_of = timed("content id", content_id)
+            chunk = timed("chunk", chunker.chunk)
+            render = timed("serialise", run_.render_jsonl)
+            with tempfile.TemporaryFile() as out:
+                write = timed("write", out.write)
+                for inp in inputs:
+                    doc = read((inp, None), None, "auto", {})
+                    cid = cid_of(doc.text, config)
+                    write(render(chunk(doc), doc, cid))
+        finally:
+            chunker_base.build_chunks = real_build
+        spent["chunk: packer and parser"] = spent.pop("chunk") - spent["enrich"]
+        for k, v in spent.items():
+            rows.setdefault(f"chunkwise: {k}", []).append(v)
+        from langchain_community.document_loaders import DirectoryLoader, TextLoader
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+        split = RecursiveCharacterTextSplitter(chunk_size=CHUNK, chunk_overlap=0, add_start_index=True)
+        loader = DirectoryLoader(str(corpus), glob="**/*.txt", loader_cls=TextLoader,
+                                 loader_kwargs={"encoding": "utf-8"}, silent_errors=True)
+        lc = {"load (walk and read)": 0.0, "split": 0.0, "serialise": 0.0}
+        docs = loader.lazy_load()
+        with tempfile.TemporaryFile() as out:
+            while True:
+                t = clock()
+                doc = next(docs, None)
+                lc["load (walk and read)"] += clock() - t
+                if doc is None:
+                    break
+                t = clock()
+                pieces = split.split_documents([doc])
+                lc["split"] += clock() - t
+                t = clock()
+                out.write("".join(json.dumps({"text": c.page_content, "metadata": c.metadata}, ensure_ascii=False)
+                                  + "\n" for c in pieces).encode("utf-8"))
+                lc["serialise"] += clock() - t
+        for k, v in lc.items():
+            rows.setdefault(f"LangChain: {k}", []).append(v)
+    print(f"{size} MB corpus, CPU seconds of one process, best of {repeat}; load average {os.getloadavg()}")
+    print("| stage | CPU s |\n|---|---|")
+    for name, values in rows.items():
+        print(f"| {name} | {min(values):.2f} |")
+    for who in ("chunkwise", "LangChain"):
+        print(f"{who}: total {sum(min(v) for k, v in rows.items() if k.startswith(who)):.2f} s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -291,10 +386,16 @@ def main() -> None:
     r.add_argument("--sizes", default="50,200")
     r.add_argument("--repeat", type=int, default=2)
     r.add_argument("--only", default="")
+    st = sub.add_parser("stages")
+    st.add_argument("--sizes", default="50")
+    st.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.what == "build":
         build(sizes)
+    elif args.what == "stages":
+        for size in sizes:
+            stages(size, args.repeat)
     else:
         run(sizes, args.repeat, [s for s in args.only.split(",") if s] or None)
 
