@@ -16,14 +16,18 @@ Contenders (each at ``chunk_size=1000`` characters, no overlap):
 * ``semantic-text-splitter``: ``CodeSplitter(tree_sitter_python.language(), 1000)``;
 * ``chonkie``: ``CodeChunker(language="python", tokenizer="character", chunk_size=1000)``,
   reported as unavailable when it cannot run (it needs tree-sitter-language-pack 1.x,
-  which downloads its grammars at first use).
+  which downloads its grammars at first use);
+* ``tree-sitter parse (reference)``: ``Parser.parse`` of each file with tree-sitter-python
+  and nothing else -- not a chunker: what every tree-sitter splitter pays at least.
 
 Corpus: modules of the interpreter's own standard library (read at run time, never copied).
 
 Measures, with the standard library's ``ast`` as the judge (independent of every contender):
 
-* time: the best of the repetitions for the whole corpus (the machine is shared: compare
-  contenders within one run);
+* time: the best of the repetitions for the whole corpus; the contenders take turns within
+  each repetition (interleaved, the order rotating), so a load on the shared machine
+  falls on all of them; ``x`` is the fastest tree-sitter peer's time over the
+  contender's (above 1: faster than that peer);
 * definitions split: of the functions and classes (any depth, decorators included) that
   fit 1000 characters, the share not held whole by one chunk;
 * mid-statement starts: the share of chunks whose first character does not begin a
@@ -97,6 +101,19 @@ def make_text_splitter() -> Callable[[str], list[str]]:
     return splitter.chunks
 
 
+def make_parse_only() -> Callable[[str], list[str]]:
+    import tree_sitter
+    import tree_sitter_python
+
+    parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
+
+    def parse(text: str) -> list[str]:
+        parser.parse(text.encode("utf-8"))
+        return []
+
+    return parse
+
+
 def make_chonkie() -> Callable[[str], list[str]]:
     from chonkie import CodeChunker
 
@@ -112,7 +129,9 @@ CONTENDERS: dict[str, Callable[[], Callable[[str], list[str]]]] = {
     "llama-index": make_llama,
     "semantic-text-splitter": make_text_splitter,
     "chonkie": make_chonkie,
+    "tree-sitter parse (reference)": make_parse_only,
 }
+TREE_SITTER_PEERS = ("llama-index", "semantic-text-splitter", "chonkie")
 
 
 # -- the judge ----------------------------------------------------------------------------
@@ -223,43 +242,53 @@ def judge(text: str, chunks: list[str], defs: list[tuple[int, int]], starts: set
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--only", default="", help="comma-separated contender names (default: all)")
     args = ap.parse_args()
     files = corpus(args.quick)
     size = sum(len(t) for _, t in files)
     print(f"{len(files)} standard library modules, {size / 1e6:.2f} M characters, chunk_size {SIZE} characters\n")
     judged = [(name, text, *facts(text)) for name, text in files]
-    rows = []
-    for name, make in CONTENDERS.items():
+    wanted = [n for n in args.only.split(",") if n] or list(CONTENDERS)
+    ready: dict[str, Callable[[str], list[str]]] = {}
+    failed: dict[str, str] = {}
+    for name in wanted:
         try:
-            fn = make()
+            fn = CONTENDERS[name]()
             fn("def f():\n    return 1\n")
+            ready[name] = fn
         except Exception as exc:  # noqa: BLE001 - a peer that cannot run here is reported, not fatal
-            rows.append((name, None, f"{type(exc).__name__}: {str(exc).splitlines()[0][:90]}"))
-            continue
-        best = float("inf")
-        outs: list[list[str]] = []
-        for _ in range(1 if args.quick else args.repeat):
+            failed[name] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:90]}"
+    best = {name: float("inf") for name in ready}
+    outs: dict[str, list[list[str]]] = {}
+    names = list(ready)
+    for r in range(1 if args.quick else args.repeat):
+        for name in names[r % len(names) :] + names[: r % len(names)]:  # interleaved, rotating
+            fn = ready[name]
             t0 = time.perf_counter()
-            outs = [fn(text) for _, text, _, _ in judged]
-            best = min(best, time.perf_counter() - t0)
-        total = {"chunks": 0, "defs": 0, "split": 0, "mid": 0, "over": 0, "lost": 0}
-        for (_, text, defs, starts), chunks in zip(judged, outs):
-            for k, v in judge(text, chunks, defs, starts).items():
-                total[k] += v
-        rows.append((name, best, total))
+            outs[name] = [fn(text) for _, text, _, _ in judged]
+            best[name] = min(best[name], time.perf_counter() - t0)
+    peers = [best[n] for n in TREE_SITTER_PEERS if n in best]
+    fastest = min(peers) if peers else None
     print(
-        "| contender | time (s) | chunks | fitting definitions split | chunks starting mid-statement "
-        "| over 1000 chars | not found |"
+        "| contender | time (s) | x fastest tree-sitter peer | chunks | fitting definitions split "
+        "| chunks starting mid-statement | over 1000 chars | not found |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for name, best, total in rows:
-        if best is None:
-            print(f"| {name} | — | — | — | — | — | unavailable: {total} |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name in wanted:
+        if name in failed:
+            print(f"| {name} | — | — | — | — | — | — | unavailable: {failed[name]} |")
             continue
-        t = total
+        ratio = f"{fastest / best[name]:.2f}x" if fastest else "—"
+        if name == "tree-sitter parse (reference)":
+            print(f"| {name} | {best[name]:.3f} | {ratio} | — | — | — | — | — |")
+            continue
+        t = {"chunks": 0, "defs": 0, "split": 0, "mid": 0, "over": 0, "lost": 0}
+        for (_, text, defs, starts), chunks in zip(judged, outs[name]):
+            for k, v in judge(text, chunks, defs, starts).items():
+                t[k] += v
         print(
-            f"| {name} | {best:.3f} | {t['chunks']} | {t['split']} of {t['defs']} "
+            f"| {name} | {best[name]:.3f} | {ratio} | {t['chunks']} | {t['split']} of {t['defs']} "
             f"({100 * t['split'] / max(1, t['defs']):.1f}%) "
             f"| {t['mid']} ({100 * t['mid'] / max(1, t['chunks']):.1f}%) | {t['over']} | {t['lost']} |"
         )

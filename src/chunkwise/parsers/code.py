@@ -406,7 +406,10 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
         for gi, g in enumerate(groups):
             c = g.node
             is_def = c is not None and c.name is not None
-            ls = _at_line_start(text, g.start)
+            i = g.start  # (_at_line_start, inlined)
+            while i > 0 and text[i - 1] in " \t\f\v":
+                i -= 1
+            ls = i if i == 0 or text[i - 1] in "\n\r" else -1
             if ls >= 0 and listing:
                 statements.append((g.start, g.end, (c.def_type or c.type) if c is not None else "comment"))
             if ls >= 0 and g.start > 0:
@@ -436,7 +439,7 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
                 kind = c.def_type or c.type
                 defs.append(Definition(g.start, c.head, c.end, name, qual, kind, sig, parent, c.container))
                 stack.append((c, idx, qual))
-            else:
+            elif c.children:
                 stack.append((c, parent, prefix))
     defs.sort(key=lambda d: (d.start, -d.end))
     # parents in the sorted order: definitions nest (or are apart), so the enclosing one
@@ -751,6 +754,11 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
         ts_node, node = stack.pop()
         lead = -1  # where the comments and attached nodes right before ``c`` start
         for c in ts_node.children:
+            if not c.is_named:  # punctuation and keywords, unless one with children
+                if c.child_count and find(b"\n", c.start_byte, c.end_byte) >= 0 and not _is_opaque(c.type):
+                    stack.append((c, node))  # an anonymous node with children: open it in place
+                    touched.append(node)
+                continue
             sb, eb = c.start_byte, c.end_byte
             if eb <= sb:
                 continue
@@ -760,11 +768,6 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
             dark = dark_types.get(t)
             if dark is None:
                 dark = _is_opaque(t)
-            if not c.is_named:
-                if multi and c.child_count and not dark:
-                    stack.append((c, node))  # an anonymous node with children: open it in place
-                    touched.append(node)
-                continue
             k = _Node(t, s, e if not text[e - 1].isspace() else _rstrip_pos(text, s, e))
             node.children.append(k)
             if dark:
