@@ -36,6 +36,7 @@ from .errors import ConfigError, OversizeError
 from .merge import END, HARD, Span, add_overlap, pack
 from .segments import Atom, Region, Segments
 from .titles import ends_with_title, title_start
+from .words import DICTIONARY_WORDS
 from .sizers import Measure, exact_size
 
 __all__ = ["OVERSIZE_POLICIES", "OversizePolicy", "PackConfig", "pack_segments"]
@@ -397,7 +398,10 @@ def _even(
     usable = [lv for lv in levels if lv.name != WORD.name]
     if left.boundary in (WORD.name, HARD):  # the cut is inside a sentence already
         # the word level as the strategy gave it (guarded: no cut inside a kept atom or glue)
-        usable += [lv for lv in levels if lv.name == WORD.name][:1] or [WORD]
+        words = [lv for lv in levels if lv.name == WORD.name][:1] or [WORD]
+        if words[0] is WORD:  # then, as in the engine, the words of scripts without spaces
+            words.append(DICTIONARY_WORDS)
+        usable += words
     for level in usable:
         found: list[tuple[int, int, int]] = []  # (unevenness, piece end, next start)
         avoid = getattr(level, "avoid", None)
