@@ -79,8 +79,8 @@ def read_item(item: tuple[Input, bytes | None], encoding: str | None, fmt: str, 
     inp, data = item
     if data is not None or inp.path is None:
         return parse(data or b"", fmt, source=STDIN_SOURCE, encoding=encoding, **options)
-    if inp.found is not None:
-        return load(inp.found, encoding=encoding, **options)
+    if inp.found is not None:  # its format was detected when the folder was walked
+        return load(inp.found, inp.found.format or None, encoding=encoding, **options)
     return load(inp.path, root=inp.root, encoding=encoding, **options)
 
 
