@@ -121,6 +121,25 @@ def exact_top(base: np.ndarray, queries: np.ndarray, k: int) -> np.ndarray:
 # -- stores (each run in a child process) ----------------------------------------------------
 
 
+BATCH = 50_000
+"""Vectors added per call when building a graph: progress is written after each batch, so a
+store that does not finish within ``--timeout`` still reports how far its build got."""
+
+
+def _add_in_batches(add, base: np.ndarray, folder: Path, t0: float) -> None:
+    """``add(keys, vectors)`` ``BATCH`` rows at a time; after each call, writes
+    ``progress.json`` (vectors added, seconds since ``t0``, CPU seconds of the process's
+    threads) next to the store's files. CPU seconds matter on a shared machine, where the
+    wall time depends on the other jobs."""
+    cpu0 = time.process_time()
+    for a in range(0, len(base), BATCH):
+        b = min(len(base), a + BATCH)
+        add(np.arange(a, b, dtype=np.uint64), base[a:b])
+        (folder.parent / f"{folder.name}.progress.json").write_text(
+            json.dumps({"added": b, "seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - cpu0})
+        )
+
+
 def _query_loop(search, queries: np.ndarray) -> tuple[list[list[int]], list[float]]:
     search(queries[0])  # warm-up
     found, times = [], []
@@ -139,7 +158,7 @@ def run_usearch(base, queries, folder: Path, dtype: str = "f32") -> dict:
     index = Index(
         ndim=base.shape[1], metric="cos", dtype=dtype, connectivity=16, expansion_add=128, expansion_search=64
     )
-    index.add(np.arange(len(base), dtype=np.uint64), base, threads=2)
+    _add_in_batches(lambda k, v: index.add(k, v, threads=2), base, folder, t0)
     index.save(str(folder / "vectors.usearch"))
     build = time.perf_counter() - t0
     del index
@@ -229,7 +248,7 @@ def run_hnswlib(base, queries, folder: Path) -> dict:
     index = hnswlib.Index(space="cosine", dim=base.shape[1])
     index.init_index(max_elements=len(base), M=16, ef_construction=128)
     index.set_num_threads(2)
-    index.add_items(base, np.arange(len(base)))
+    _add_in_batches(lambda k, v: index.add_items(v, k.astype(np.int64)), base, folder, t0)
     index.save_index(str(folder / "vectors.hnsw"))
     build = time.perf_counter() - t0
     del index
@@ -251,7 +270,7 @@ def run_faiss(base, queries, folder: Path) -> dict:
     t0 = time.perf_counter()
     index = faiss.IndexHNSWFlat(base.shape[1], 16, faiss.METRIC_INNER_PRODUCT)
     index.hnsw.efConstruction = 128
-    index.add(base)
+    _add_in_batches(lambda k, v: index.add(v), base, folder, t0)
     faiss.write_index(index, str(folder / "vectors.faiss"))
     build = time.perf_counter() - t0
     del index
@@ -288,6 +307,12 @@ def child(store: str, data: Path, out: Path) -> None:
     folder.mkdir()
     res = STORES[store](base, queries, folder)
     res["disk_bytes"] = _disk(folder)
+    progress = folder.parent / f"{folder.name}.progress.json"
+    if progress.exists():
+        res["add_cpu_s"] = json.loads(progress.read_text())["cpu_seconds"]
+    import resource
+
+    res["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     shutil.rmtree(folder, ignore_errors=True)
     out.write_text(json.dumps(res))
 
@@ -334,7 +359,7 @@ def main() -> None:
         )
         print(
             f"{'store':<11} {'build s':>8} {'query p50 ms':>13} {'p95 ms':>8} {'recall@10':>10} {'disk MB':>8} "
-            f"{'open+1st ms':>12}"
+            f"{'open+1st ms':>12} {'peak RSS MB':>12} {'add CPU s':>10}"
         )
         rows = []
         for store in args.stores.split(","):
@@ -344,8 +369,16 @@ def main() -> None:
             try:
                 proc = subprocess.run(cmd, timeout=args.timeout, capture_output=True, text=True)
             except subprocess.TimeoutExpired:
-                print(f"{store:<11} did not finish in {args.timeout:.0f} s", flush=True)
-                rows.append({"store": store, "error": f"timeout {args.timeout:.0f} s"})
+                progress = work / f"{store}.progress.json"
+                got = json.loads(progress.read_text()) if progress.exists() else None
+                how_far = (
+                    f": {got['added']:,} of {args.n:,} vectors added in {got['seconds']:.0f} s "
+                    f"({got['cpu_seconds']:.0f} CPU s)"
+                    if got and got["added"] < args.n
+                    else (f": all added in {got['seconds']:.0f} s, then saving/queries ran out" if got else "")
+                )
+                print(f"{store:<11} did not finish in {args.timeout:.0f} s{how_far}", flush=True)
+                rows.append({"store": store, "error": f"timeout {args.timeout:.0f} s", "progress": got})
                 shutil.rmtree(work / store, ignore_errors=True)
                 continue
             if proc.returncode != 0 or not out.exists():
@@ -367,6 +400,8 @@ def main() -> None:
                 "recall_at_10": round(recall, 4),
                 "disk_mb": round(res["disk_bytes"] / 1e6, 1),
                 "open_ms": round(1000 * res.get("open_s", float("nan")), 1),
+                "peak_rss_mb": round(res.get("peak_rss_mb", float("nan"))),
+                "add_cpu_s": round(res.get("add_cpu_s", float("nan")), 1),
                 "wall_s": round(time.perf_counter() - t1, 1),
             }
             if "flat_ms" in res:
@@ -375,7 +410,8 @@ def main() -> None:
             extra = f"  (brute force before the index: {row['flat_ms']} ms)" if "flat_ms" in row else ""
             print(
                 f"{store:<11} {row['build_s']:>8.2f} {row['p50_ms']:>13.3f} {row['p95_ms']:>8.3f} "
-                f"{row['recall_at_10']:>10.4f} {row['disk_mb']:>8.1f} {row['open_ms']:>12.1f}{extra}",
+                f"{row['recall_at_10']:>10.4f} {row['disk_mb']:>8.1f} {row['open_ms']:>12.1f} {row['peak_rss_mb']:>12}"
+                f" {row['add_cpu_s']:>10}{extra}",
                 flush=True,
             )
         if args.json:

@@ -308,8 +308,18 @@ def test_import_stays_light():
 # -- command line ----------------------------------------------------------------------------
 
 
+def _need_minilm():
+    """The index's default model (all-MiniLM-L6-v2) is installed, else skip."""
+    from chunkwise.embeddings import get_embedder
+
+    try:
+        get_embedder("minilm")
+    except ImportError as exc:
+        pytest.skip(f"MiniLM files not installed: {exc}")
+
+
 def test_cli_build_query_rebuild(tmp_path):
-    pytest.importorskip("wordllama")
+    _need_minilm()
     from click.testing import CliRunner
 
     from chunkwise.cli import cli
@@ -319,7 +329,7 @@ def test_cli_build_query_rebuild(tmp_path):
     runner = CliRunner()
     r = runner.invoke(cli, ["index", "build", str(src), "--index", ix, "--chunk-size", "20"])
     assert r.exit_code == 0, r.output
-    assert "3 added" in r.output
+    assert "3 added" in r.output and "all-MiniLM-L6-v2 in " in r.output  # the retrieval model
     r = runner.invoke(cli, ["index", "query", "valve opens at dawn", "--index", ix, "-k", "2", "--json"])
     assert r.exit_code == 0, r.output
     rows = [json.loads(line) for line in r.stdout.splitlines()]
@@ -338,7 +348,7 @@ def test_cli_build_query_rebuild(tmp_path):
 
 def test_readme_index_commands_run(tmp_path):
     """The README's `chunkwise index` lines run as shown (into a temporary index folder)."""
-    pytest.importorskip("wordllama")
+    _need_minilm()
     pytest.importorskip("tiktoken")
     import re
 
@@ -401,6 +411,60 @@ def test_one_build_at_a_time(tmp_path):
     assert query(tmp_path / "ix", "pump", k=1, model=CountingEmbedder())
 
 
+def test_default_model_is_the_retrieval_model_and_another_is_refused(tmp_path):
+    """A new index embeds with RETRIEVAL_MODEL; queries and updates with another model are refused
+    with a message naming both models and --rebuild; --rebuild switches the index's model."""
+    _need_minilm()
+    pytest.importorskip("wordllama")
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+    from chunkwise.embeddings import MINILM_NAME, RETRIEVAL_MODEL, get_embedder
+
+    wordllama = get_embedder("wordllama").name
+    src = _folder(tmp_path)
+    ix = str(tmp_path / "ix")
+    runner = CliRunner()
+    build = ["index", "build", str(src), "--index", ix, "--chunk-size", "20"]
+    assert runner.invoke(cli, build).exit_code == 0
+    with Index(ix) as index:
+        assert index.info()["model"] == get_embedder(RETRIEVAL_MODEL).name == MINILM_NAME
+    r = runner.invoke(cli, ["index", "query", "valve", "--index", ix, "--model", "wordllama"])
+    assert r.exit_code == 1
+    assert f"built with the model {MINILM_NAME!r}, not {wordllama!r}" in r.output and "--rebuild" in r.output
+    r = runner.invoke(cli, [*build, "--model", "wordllama"])
+    assert r.exit_code == 1 and f"model: {MINILM_NAME!r} now {wordllama!r}" in r.output, r.output
+    r = runner.invoke(cli, [*build, "--model", "wordllama", "--rebuild"])
+    assert r.exit_code == 0 and "(rebuilt)" in r.output and f"embedded with {wordllama}" in r.output
+    # from now on the index's own model is used without --model, for queries and updates
+    r = runner.invoke(cli, ["index", "query", "valve opens", "--index", ix, "-k", "1", "--json"])
+    assert r.exit_code == 0 and "valve" in json.loads(r.stdout)["text"].lower()
+    (src / "pumps.txt").write_text("The pump was replaced by a turbine.", encoding="utf-8")
+    r = runner.invoke(cli, build)
+    assert r.exit_code == 0 and "1 changed" in r.output and f"embedded with {wordllama}" in r.output
+
+
+def test_index_of_the_old_default_model_keeps_it(tmp_path):
+    """Indexes written when WordLlama was the default recorded the model as "default": they keep
+    WordLlama for queries and updates (not the new default), without --model."""
+    pytest.importorskip("wordllama")
+    import sqlite3
+
+    from chunkwise.embeddings import get_embedder
+
+    src = _folder(tmp_path)
+    build_index([src], tmp_path / "ix", chunker=_chunker(), model="wordllama")
+    con = sqlite3.connect(tmp_path / "ix" / "index.sqlite")
+    with con:
+        con.execute("update meta set value = 'default' where key = 'model_spec'")
+    con.close()
+    hits = query(tmp_path / "ix", "When does the valve open?", k=1)
+    assert "valve" in hits[0].chunk.text.lower()
+    (src / "pumps.txt").write_text("The pump was replaced by a turbine.", encoding="utf-8")
+    report = build_index([src], tmp_path / "ix", chunker=_chunker())
+    assert report.changed and report.model == get_embedder("wordllama").name and not report.rebuilt
+
+
 def test_cli_hierarchical_index_returns_parents(tmp_path):
     pytest.importorskip("wordllama")
     pytest.importorskip("chunkwise.evaluation.expand")
@@ -412,6 +476,7 @@ def test_cli_hierarchical_index_returns_parents(tmp_path):
     ix = str(tmp_path / "ix")
     runner = CliRunner()
     args = ["index", "build", str(tmp_path / "doc.txt"), "--index", ix, "-s", "hierarchical", "--unit", "chars"]
+    args += ["--model", "wordllama"]  # the fast model, selectable
     r = runner.invoke(cli, [*args, "-p", "chunk_sizes=[400, 100]"])
     assert r.exit_code == 0, r.output
     for mode in ("chunks", "parents", "merged"):

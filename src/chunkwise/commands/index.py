@@ -44,8 +44,9 @@ def command() -> None:
 @click.option(
     "--model",
     default=None,
-    help="Embedding model (see chunkwise.embeddings.get_embedder) [default: the index's model, "
-    "else the offline default].",
+    help="Embedding model: minilm (all-MiniLM-L6-v2, retrieves best), wordllama (much faster, retrieves worse), "
+    "a model folder, ... (see chunkwise.embeddings.get_embedder) [default: the model the index was built with, "
+    "else minilm].",
 )
 @click.option(
     "--rebuild",

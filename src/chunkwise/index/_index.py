@@ -94,12 +94,23 @@ class _Pending:
 
 
 def _embedder_spec(model: Any) -> str | None:
-    if model is None:
-        return "default"
+    """What the index records to build the embedder again: a model name or an absolute
+    model folder; None for an embedder object (the user passes it again)."""
     if isinstance(model, (str, os.PathLike)):
         spec = os.fspath(model)
         return os.path.abspath(spec) if os.path.exists(spec) else spec  # a model folder, from any directory
     return None
+
+
+def _recorded_model(meta: dict[str, str]) -> str | None:
+    """The model an existing index was built with, as :func:`get_embedder` takes it; None
+    for a new index or one built with an embedder object. ``"default"`` is what indexes of
+    chunkwise 0.x recorded for the model that was then the default (WordLlama): the model's
+    recorded name stands for it, so such an index keeps its model."""
+    spec = meta.get("model_spec", "")
+    if spec == "default":
+        return meta.get("model") or None
+    return spec or None
 
 
 @contextlib.contextmanager
@@ -216,19 +227,19 @@ class Index:
         if self._embedder is None:
             model = self._model
             if model is None:
-                spec = meta.get("model_spec", "")
-                if not spec:
+                model = _recorded_model(meta)
+                if model is None:
                     raise ConfigError(
                         f"the index {self.path} was built with an embedder object ({meta.get('model')}); "
                         "pass the same embedder: Index(path, model=...)"
                     )
-                model = None if spec == "default" else spec
             self._embedder = get_embedder(model)
         name = getattr(self._embedder, "name", "")
         if name != meta.get("model"):
             raise ConfigError(
-                f"the index {self.path} was built with the model {meta.get('model')!r}, not {name!r}; "
-                "query it with the model it was built with"
+                f"the index {self.path} was built with the model {meta.get('model')!r}, not {name!r}: vectors of "
+                "two models cannot be compared; query it with the model it was built with (leave --model out), "
+                "or rebuild it with the new one: chunkwise index build ... --model MODEL --rebuild"
             )
         return self._embedder
 
@@ -330,8 +341,10 @@ class Index:
             chunker: a chunker (:func:`chunkwise.make_chunker`); default: the default of
                 :func:`chunkwise.chunk` (recursive, 512 characters).
             model: the embedder (anything :func:`chunkwise.embeddings.get_embedder`
-                takes); default: the model the index was built with, else the default
-                model.
+                takes); default: the model the index was built with, else
+                :data:`chunkwise.embeddings.RETRIEVAL_MODEL` (all-MiniLM-L6-v2, the offline
+                model that retrieves best; ``"wordllama"`` embeds much faster and
+                retrieves worse).
             rebuild: when the chunking configuration or the model differs from the one
                 the index was built with, re-chunk and re-embed everything (without it,
                 such a build is refused).
@@ -355,7 +368,7 @@ class Index:
             MissingDependencyError: usearch (``chunkwise[index]``) or the model's extra.
         """
         from ..api import make_chunker
-        from ..embeddings import get_embedder
+        from ..embeddings import RETRIEVAL_MODEL, get_embedder
 
         t0 = time.perf_counter()
         if chunker is None:
@@ -373,8 +386,10 @@ class Index:
                         f"the index {self.path} has format {meta['format']}, this chunkwise writes "
                         f"{store.FORMAT}; build a new index in another folder"
                     )
-                if model is None and meta.get("model_spec") and meta["model_spec"] != "default":
-                    model = meta["model_spec"]
+                if model is None:
+                    model = _recorded_model(meta) if meta.get("generation") else None
+                    if model is None:
+                        model = RETRIEVAL_MODEL
                 embedder = get_embedder(model)
                 name = str(getattr(embedder, "name", ""))
                 config = store.config_of(chunker)
