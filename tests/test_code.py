@@ -26,7 +26,7 @@ from chunkwise.parsers.code_languages import LANGUAGES, resolve_language
 from chunkwise.sizers import CharSizer
 
 CORPUS = Path(__file__).parent / "corpus" / "code"
-FILES = sorted(p for p in CORPUS.iterdir() if p.suffix != ".md")
+FILES = sorted(p for p in CORPUS.iterdir() if p.suffix not in (".md", ".txt"))  # (not SOURCES.md, licences)
 STDLIB_MODULES = [
     "json/decoder.py",
     "textwrap.py",

@@ -722,7 +722,7 @@ def _inner_definitions(closed: list[tuple[Any, _Node]], spec: LanguageSpec, data
             s, e = off(n.start_byte), off(n.end_byte)
             inner = _Node(n.type, s, _rstrip_pos(text, s, e))
             _mark(n, inner, spec, data, off, consumed)
-            if inner.name is None and not inner.container:
+            if inner.name is None:  # (a container without a name, "#ifdef", defines nothing)
                 continue
             inner.closed = True
             while chain[-1][1] <= n.start_byte:
