@@ -164,6 +164,26 @@ def test_definitions_that_fit_are_not_read_inside_and_nothing_changes(request, m
     assert read_less >= 5
 
 
+@pytest.mark.skipif(not HAS_TS, reason="tree-sitter is not installed")
+def test_closed_definitions_out_of_walk_order_and_long_lines(monkeypatch):
+    """Definitions left closed are met out of document order (the walk is depth first: a
+    small function after a big class before the class's small methods); a long line after
+    them must still be cut between tokens, as when the whole tree is read."""
+    methods = "".join(f"    def m{i}(self, x):\n        return x + {i}\n\n" for i in range(12))
+    long_call = "    value = compute(" + ", ".join(f"argument_{i}" for i in range(60)) + ")\n"
+    text = (
+        f"class Big:\n{methods}\n"
+        "def small(a):\n    return a\n\n\n"
+        f"def big(a):\n    first = 1\n{long_call}    return value\n"
+    )
+    chunker = CodeChunker(language="python", chunk_size=200)
+    chunks = chunker.chunk(text)
+    check_invariants(text, chunks, 200, CharSizer(), trimmed=False, overlap_allowed=False)
+    assert _facts(chunks) == _facts(_chunks_read_whole_tree(monkeypatch, chunker, text))
+    cut = [c for c in chunks if "argument_" in c.text]
+    assert len(cut) > 1 and all(c.metadata["part_of"] == "big" for c in cut)
+
+
 def test_corpus_covers_every_language():
     found = {chunkwise.load(p).metadata["language"] for p in FILES}
     assert found | {"python"} == set(LANGUAGES)

@@ -801,7 +801,7 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
     opaque.sort()
 
     closed_ids = {c.id for c, _k in closed}
-    closed_spans = [(k.start, k.end) for _c, k in closed]  # in document order, apart
+    closed_spans = sorted((k.start, k.end) for _c, k in closed)  # apart (the walk is depth first)
     closed_starts = [a for a, _b in closed_spans]
 
     def tokens(start: int, end: int) -> Iterator[tuple[int, int]]:
