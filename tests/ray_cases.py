@@ -4,7 +4,8 @@ example.
 
 Run by ``tests/test_ray.py`` in a process of its own (a Ray runtime that aborts must not
 take the test session with it): ``python -m pytest tests/ray_cases.py``. Ray is the extra
-``chunkwise[ray]`` (not in ``all``: about 240 MB installed); without it these tests skip."""
+``chunkwise[ray]`` (not in ``all``: about 240 MB installed; the ``test`` extra, which CI
+installs, brings it); without it these tests skip."""
 
 from __future__ import annotations
 
