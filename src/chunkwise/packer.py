@@ -14,8 +14,12 @@ once for all strategies:
   clusters), sentence windows and sentence overlap;
 * the scored size-cap split (semantic: weakest similarity first, :mod:`chunkwise.scored`);
 * balancing: a chunk under a quarter of the budget (or under ``min_chunk_size``) is evened
-  out with a neighbour of its run, at the strongest boundary that allows it;
-* overlap, a separate pass (inside each region, or across regions when the strategy asks).
+  out with a neighbour of its run, at the strongest boundary that allows it (inside a
+  sentence: whitespace, then the dictionary words of scripts written without spaces); a
+  moved cut is taken only when its exact counts keep both sides within the floor and the
+  budget, so balancing always ends;
+* overlap, a separate pass (inside each region, or across regions when the strategy asks);
+  a chunk that would lie wholly inside the one before is not emitted.
 
 Method:
     Level-ordered split-and-merge as in the Rust ``text-splitter`` crate and LangChain's
