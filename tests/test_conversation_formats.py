@@ -8,9 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from invariants import check_invariants
 
 import chunkwise
+from chunkwise import Document
 from chunkwise.chunkers.conversation import ConversationChunker
 from chunkwise.loaders import parse
 from chunkwise.parsers.conversation import find_turns, looks_like_conversation
@@ -374,3 +377,41 @@ def test_headings_over_lists_and_records_are_not_plays():
         assert not looks_like_conversation(text), text[:40]
     qa = "".join(f"Q: question {k}?\nA: answer {k}.\n\n" for k in range(5))
     assert looks_like_conversation(qa)  # two keys repeated: a dialogue, not records
+
+
+@st.composite
+def _vtt_files(draw):
+    nl = draw(st.sampled_from(["\n", "\r\n"]))
+    parts = ["WEBVTT"]
+    cues = []
+    for k in range(draw(st.integers(1, 6))):
+        if draw(st.booleans()):
+            kind = draw(st.sampled_from(["NOTE", "STYLE", "REGION"]))
+            body = draw(st.sampled_from(["", " a note", nl + "two" + nl + "lines", nl + "::cue { color: red }"]))
+            parts.append(kind + body)
+        words = draw(st.lists(st.sampled_from(["Hi.", "the", "backup", "failed?", "日本語。", "👍🏽", "x" * 30]),
+                              min_size=1, max_size=12))
+        voice = draw(st.sampled_from(["", "<v Ana>", "<v.loud Ben>", "Ana: "]))
+        ident = draw(st.sampled_from(["", f"{k + 1}{nl}", f"cue-{k}{nl}"]))
+        parts.append(f"{ident}00:0{k}.000 --> 00:0{k}.900{nl}{voice}{' '.join(words)}")
+        cues.append(" ".join(words))
+    if draw(st.booleans()):
+        parts.append("NOTE the end")
+    return (nl + nl).join(parts) + nl, cues
+
+
+@settings(max_examples=120, deadline=None)
+@given(doc=_vtt_files(), size=st.integers(10, 300))
+def test_generated_vtt_blocks_never_join_a_cue(doc, size):
+    text, cues = doc
+    turns = find_turns(text, format="vtt").turns
+    assert len(turns) == len(cues)
+    for t, words in zip(turns, cues):
+        cue = text[t.start : t.end]
+        assert cue.rstrip().endswith(words) and not any(k in cue for k in ("NOTE", "STYLE", "REGION"))
+    cs = chunkwise.chunk(Document(text, metadata={"format": "vtt"}), strategy="conversation", chunk_size=size,
+                         unit="chars")
+    check_invariants(text, cs, size, CharSizer(), overlap_allowed=False)
+    for c in cs:
+        if any(k in c.text for k in ("NOTE", "STYLE", "REGION")):
+            assert "-->" not in c.text and c.metadata["speakers"] == []
