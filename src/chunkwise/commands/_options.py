@@ -145,7 +145,7 @@ metadata_options: list[Decorator] = [
         default=None,
         expose_value=False,
         callback=_metadata_option,
-        help="metadata.language (ISO 639-1) per document or per chunk (extra: lang).",
+        help="metadata.language (ISO 639-1, or null when it cannot be told) per document or per chunk (extra: lang).",
     ),
     click.option(
         "--density",
