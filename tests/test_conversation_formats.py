@@ -415,3 +415,10 @@ def test_generated_vtt_blocks_never_join_a_cue(doc, size):
     for c in cs:
         if any(k in c.text for k in ("NOTE", "STYLE", "REGION")):
             assert "-->" not in c.text and c.metadata["speakers"] == []
+
+
+def test_a_lower_case_participant_who_speaks_often_stays_a_speaker():
+    chat = "".join(f"{n}: line {k}\n" for k, n in enumerate(["Ana", "Ben", "Cy", "Dee", "bob"] * 3))
+    assert [t.speaker for t in find_turns(chat).turns].count("bob") == 3
+    once = "".join(f"{n}: line {k}\n" for k, n in enumerate(["Ana", "Ben"] * 4)) + "Ana: we said\nfirst: it was late\n"
+    assert "first" not in {t.speaker for t in find_turns(once).turns}

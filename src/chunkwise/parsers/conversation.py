@@ -194,12 +194,19 @@ def _line_marks(text: str, pattern: re.Pattern[str], default: bool) -> list[_Mar
             t = m.group("t1") or m.group("t2") or m.group("t3")
             name = speaker.strip()
             append((s, e, name, t, None, (s, e)))
-            lower.append(m.group("nick") is None and name[0].islower() and name.casefold() not in _ROLE_NAMES)
+            lower.append(
+                m.group("nick") is None and t is None and name[0].islower() and name.casefold() not in _ROLE_NAMES
+            )
         # where the speakers' names are capitalised (four turns in five or more), a
-        # lower-case word before a colon is a line of verse or prose ("Hear me profess /
-        # sincerely: had I ..."), not a speaker
+        # lower-case word before a colon that comes back less than three times is a line
+        # of verse or prose ("Hear me profess / sincerely: had I ..."), not a speaker (a
+        # participant of a chat with a lower-case name speaks more often, or has a time)
         if len(lower) >= 5 and 5 * sum(lower) <= len(lower):
-            marks = [mk for mk, low in zip(marks, lower) if not low]
+            seen: dict[str, int] = {}
+            for mk, low in zip(marks, lower):
+                if low:
+                    seen[mk[2]] = seen.get(mk[2], 0) + 1
+            marks = [mk for mk, low in zip(marks, lower) if not low or seen[mk[2]] >= 3]
         return marks
     names = pattern.groupindex
     for m in pattern.finditer(text):
