@@ -321,3 +321,13 @@ def test_json_safe_is_the_one_conversion_of_front_matter_and_json_lines():
     assert back["nan"] == "nan" and back["inf"] == "-inf" and back["raw"] == "AP8="
     assert back["set"] == [9, 10] and back["t"] == [1, None] and back["[1, 2]"] == "tuple key"
     assert back["when"] == "2024-01-02T03:04:00"
+
+
+def test_loading_a_folder_says_how_to_read_its_files(tmp_path) -> None:
+    (tmp_path / "a.md").write_text("# A\n", encoding="utf-8")
+    with pytest.raises(chunkwise.errors.LoadError, match="a folder, not a file; .*find_files") as info:
+        chunkwise.load(tmp_path)
+    assert "\n" not in str(info.value)
+    # what the message says works
+    docs = [chunkwise.load(f) for f in chunkwise.loaders.find_files([tmp_path])]
+    assert [d.text for d in docs] == ["# A\n"]

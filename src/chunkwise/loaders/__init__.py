@@ -226,6 +226,11 @@ def load(
         relative = relative_id_path(p, root)
     try:
         data = p.read_bytes()
+    except IsADirectoryError as exc:
+        raise LoadError(
+            f"{p}: a folder, not a file; load reads one file: load each of "
+            "chunkwise.loaders.find_files([folder]), or chunk the folder with chunkwise chunk FOLDER"
+        ) from exc
     except OSError as exc:
         raise LoadError(f"{p}: cannot read ({exc.strerror or exc})") from exc
     loader = detect_loader(str(p), data[:HEAD_BYTES], format)
