@@ -490,3 +490,123 @@ def test_cli_hierarchical_index_returns_parents(tmp_path):
             assert levels == {0}
     r = runner.invoke(cli, ["index", "query", "item1", "--index", ix, "--return", "window"])
     assert r.exit_code == 1 and "window_sentences" in r.output
+
+
+# -- bad input: what a user meets ------------------------------------------------------------
+
+
+def test_cli_mistyped_or_unreadable_paths_change_nothing(tmp_path, monkeypatch):
+    """A build makes the index hold exactly the files under PATHS: a path that does not exist, or
+    one where nothing can be read, must be refused before the index is touched (not empty it)."""
+    from click.testing import CliRunner
+
+    from chunkwise import embeddings
+    from chunkwise.cli import cli
+
+    monkeypatch.setattr(embeddings, "RETRIEVAL_MODEL", CountingEmbedder())  # the CLI's default, offline
+    src = _folder(tmp_path)
+    ix = str(tmp_path / "ix")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["index", "build", str(src), "--index", ix]).exit_code == 0
+    before = (tmp_path / "ix" / "index.sqlite").read_bytes()
+    r = runner.invoke(cli, ["index", "build", str(tmp_path / "dcos"), "--index", ix])
+    assert r.exit_code == 2 and "no such file or folder" in r.output and "nothing was changed" in r.output
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "x.bin").write_bytes(bytes(range(256)) * 8)
+    r = runner.invoke(cli, ["index", "build", str(tmp_path / "bin"), "--index", ix])
+    assert r.exit_code == 2 and "no file to read" in r.output and "x.bin" in r.output
+    assert (tmp_path / "ix" / "index.sqlite").read_bytes() == before
+    with Index(ix, model=CountingEmbedder()) as index:
+        assert index.info()["documents"] == 3
+    r = runner.invoke(cli, ["index", "build", str(tmp_path / "dcos"), "--index", str(tmp_path / "new")])
+    assert r.exit_code == 2 and not (tmp_path / "new").exists()
+
+
+def test_damaged_database_is_one_line_naming_the_fix(tmp_path):
+    src = _folder(tmp_path)
+    build_index([src], tmp_path / "ix", chunker=_chunker(), model=CountingEmbedder())
+    for f in (tmp_path / "ix").glob("index.sqlite*"):
+        f.unlink()
+    (tmp_path / "ix" / "index.sqlite").write_bytes(b"not a database, garbage " * 40)
+    from chunkwise.errors import ChunkwiseError
+
+    with pytest.raises(ChunkwiseError, match=r"damaged or not a chunkwise index .*build the index again"):
+        query(tmp_path / "ix", "pump", model=CountingEmbedder())
+    with pytest.raises(ChunkwiseError, match="damaged"):
+        build_index([src], tmp_path / "ix", chunker=_chunker(), model=CountingEmbedder())
+
+
+@pytest.mark.parametrize("harm", ["delete", "garble"])
+def test_lost_or_damaged_vector_file_is_written_again_without_embedding(tmp_path, harm):
+    from chunkwise.errors import ChunkwiseError
+
+    src = _folder(tmp_path)
+    build_index([src], tmp_path / "ix", chunker=_chunker(), model=CountingEmbedder())
+    (vectors,) = (tmp_path / "ix").glob("vectors-*.usearch")
+    if harm == "delete":
+        vectors.unlink()
+    else:
+        vectors.write_bytes(os.urandom(4096))
+    word = "missing" if harm == "delete" else "damaged"
+    with pytest.raises(ChunkwiseError, match=f"{vectors.name} of the index .* is {word}.*nothing is re-embedded"):
+        query(tmp_path / "ix", "pump", model=CountingEmbedder())
+    emb = CountingEmbedder()
+    report = build_index([src], tmp_path / "ix", chunker=_chunker(), model=emb)
+    assert emb.texts == [] and len(report.unchanged) == 3 and report.generation == 2
+    hits = query(tmp_path / "ix", "The pump moves water uphill.", k=1, model=CountingEmbedder())
+    assert hits[0].chunk.text.startswith("The pump moves water uphill.")
+
+
+def test_return_parents_of_a_flat_index_says_how_to_build_one(tmp_path):
+    src = _folder(tmp_path)
+    build_index([src], tmp_path / "ix", chunker=_chunker(), model=CountingEmbedder())
+    for returns, how in (("parents", "-s hierarchical"), ("merged", "-s hierarchical"), ("window", "window_sentences")):
+        with pytest.raises(ConfigError, match=f"--return {returns} .*RecursiveChunker.*{how}.*--rebuild"):
+            query(tmp_path / "ix", "pump", returns=returns, model=CountingEmbedder())
+
+
+def test_cli_interrupted_build_leaves_the_index_as_it_was(tmp_path, monkeypatch):
+    """Ctrl-C (SIGINT) during a build: exit status 130, the index as before, queryable."""
+    from click.testing import CliRunner
+
+    from chunkwise import embeddings
+    from chunkwise.cli import cli
+
+    src = _folder(tmp_path)
+    ix = tmp_path / "ix"
+    args = ["index", "build", str(src), "--index", str(ix), "-s", "recursive", "--chunk-size", "40", "--unit", "chars"]
+    monkeypatch.setattr(embeddings, "RETRIEVAL_MODEL", CountingEmbedder())  # the CLI's default, offline
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    (src / "more.txt").write_text("Turbines spin. " * 200, encoding="utf-8")
+    started = tmp_path / "started"
+    code = textwrap.dedent(
+        f"""
+        import sys, time
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        from test_index import CountingEmbedder
+        import chunkwise.embeddings as e
+        from chunkwise.cli import main
+
+        class Slow(CountingEmbedder):
+            def embed(self, texts):
+                open({str(started)!r}, "w").close()
+                time.sleep(0.5)
+                return super().embed(texts)
+
+        e.RETRIEVAL_MODEL = Slow()
+        sys.argv = ["chunkwise", *{args!r}, "--batch-size", "1"]
+        main()
+        """
+    )
+    with Index(ix, model=CountingEmbedder()) as index:
+        before = index.info()
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 120
+    while not started.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "interrupted" in out, out
+    with Index(ix, model=CountingEmbedder()) as index:
+        assert index.info() == before and before["documents"] == 3
+        assert "valve" in index.query("valve opens", k=1)[0].chunk.text.lower()

@@ -208,9 +208,13 @@ class HierarchicalChunker(BaseChunker):
             overlap = self.chunk_overlap if leaf else 0
             # every level carries this chunker's language and density metadata (when asked for)
             p = {"detect_language": self.detect_language, "density": self.density, **p}
-            chunkers.append(
-                make_chunker(name, chunk_size=size, chunk_overlap=overlap, unit=self._sizer, tokenizer=self.tokenizer, **p)
-            )
+            try:
+                level = make_chunker(
+                    name, chunk_size=size, chunk_overlap=overlap, unit=self._sizer, tokenizer=self.tokenizer, **p
+                )
+            except ConfigError as exc:  # say which parameter of this chunker led there
+                raise ConfigError(f"base (level {k}, {name!r}, chunk_size={size}): {exc}") from exc
+            chunkers.append(level)
         object.__setattr__(self, "_sizes", sizes)
         object.__setattr__(self, "_levels", tuple(chunkers))
 

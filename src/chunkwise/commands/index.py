@@ -97,10 +97,17 @@ def build_command(
 
     if any(str(p) == STDIN for p in paths):
         raise click.UsageError("index build reads files and folders, not standard input (-)")
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:  # a mistyped path must not remove what the index holds under the right one
+        raise click.UsageError(
+            f"no such file or folder: {', '.join(missing)}; nothing was changed in the index "
+            "(a build makes the index hold exactly the files under PATHS)"
+        )
     chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
     inputs, skipped = gather(paths, include, exclude, root)
-    if not inputs and not skipped:
-        raise click.UsageError("no file to read under the given paths")
+    if not inputs:
+        detail = f" ({len(skipped)} skipped, such as {skipped[0].name}: {skipped[0].reason})" if skipped else ""
+        raise click.UsageError(f"no file to read under the given paths{detail}; nothing was changed in the index")
     failures = Failures()
     failures.extend(skipped)
     keep: list[str] = []

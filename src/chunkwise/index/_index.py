@@ -215,7 +215,7 @@ class Index:
     def info(self) -> dict[str, Any]:
         """The index's settings and counts: model, dim, config, generation, documents, chunks."""
         con = self._connection()
-        with _read(con):
+        with store.database_errors(self.path), _read(con):
             meta = store.read_meta(con)
             docs = con.execute("select count(*) from documents").fetchone()[0]
             chunks = con.execute("select count(*) from chunks").fetchone()[0]
@@ -262,24 +262,36 @@ class Index:
             :class:`Hit` values, rank 1 first.
 
         Raises:
-            ConfigError: ``k < 1``, an unknown ``returns``, a folder that is not an index,
-                or a model other than the index's.
+            ConfigError: ``k < 1``, an unknown ``returns`` or one the index's chunks do not
+                support, a folder that is not an index, or a model other than the index's.
+            ChunkwiseError: the index's database or vector file is damaged.
         """
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ConfigError(f"k must be an integer of 1 or more, not {k!r}")
         if returns not in RETURNS:
             raise ConfigError(f"returns={returns!r} is unknown; use one of {', '.join(RETURNS)}")
+        with store.database_errors(self.path):
+            return self._search(text, k, returns)
+
+    def _search(self, text: str, k: int, returns: str) -> list[Hit]:
         con = self._connection()
+        missing = None
         for _ in range(5):
             with _read(con):
                 meta = store.read_meta(con)
                 if "generation" not in meta:
                     return []
                 embedder = self._query_embedder(meta)
+                generation = int(meta["generation"])
                 try:
-                    vf = self._vector_file(int(meta["generation"]))
-                except FileNotFoundError:  # a build replaced it since this snapshot: read again
+                    vf = self._vector_file(generation)
+                except FileNotFoundError:
+                    if missing == generation:  # not replaced by a build since the last read: lost
+                        raise ChunkwiseError(self._restore_vectors(generation, "is missing")) from None
+                    missing = generation  # a build may have replaced it since this snapshot: read again
                     continue
+                except ValueError as exc:
+                    raise ChunkwiseError(self._restore_vectors(generation, f"is damaged ({exc})")) from None
                 import numpy as np
 
                 vec = np.asarray(embedder.embed([text]), dtype=np.float32)[0]
@@ -307,10 +319,35 @@ class Index:
         texts = dict(con.execute(f"select id, text from documents where id in ({dmarks})", doc_ids).fetchall())
         from ._expand import expand_hits
 
+        try:
+            expanded = expand_hits(_EXPANSION[returns], matched, by_doc, texts)
+        except ConfigError as exc:
+            raise ConfigError(self._cannot_return(con, returns)) from exc
         return [
             Hit(i + 1, score, chunk, sources.get(chunk.document_id), ids)
-            for i, (chunk, score, ids) in enumerate(expand_hits(_EXPANSION[returns], matched, by_doc, texts))
+            for i, (chunk, score, ids) in enumerate(expanded)
         ]
+
+    def _restore_vectors(self, generation: int, what: str) -> str:
+        return (
+            f"the vector file {vector_path(self.path, generation).name} of the index {self.path} {what}; the "
+            f"vectors are also in the database: run the same chunkwise index build PATH... --index {self.path} "
+            "again to write it anew (nothing is re-embedded)"
+        )
+
+    def _cannot_return(self, con: sqlite3.Connection, returns: str) -> str:
+        """Why ``returns`` does not apply to this index, and the build that makes it apply."""
+        config = store.read_meta(con).get("config", "")
+        built = config.split(":", 1)[0].rsplit(".", 1)[-1] or "another chunker"
+        if returns == "window":
+            need, how = "sentence windows", "-s sentence -p window_sentences=N"
+        else:
+            need, how = "a hierarchy (parents)", "-s hierarchical"
+        return (
+            f"--return {returns} (returns={returns!r}) needs an index whose chunks have {need}; the index "
+            f"{self.path} was built with {built}: rebuild it with chunkwise index build PATH... --index "
+            f"{self.path} {how} --rebuild, or query with --return chunks"
+        )
 
     # -- building ----------------------------------------------------------------------
 
@@ -364,7 +401,8 @@ class Index:
         Raises:
             ConfigError: another configuration or model than the index's without
                 ``rebuild``; two documents with one id; an invalid argument.
-            ChunkwiseError: another build of the same folder is running.
+            ChunkwiseError: another build of the same folder is running; the index's
+                database is damaged or cannot be written.
             MissingDependencyError: usearch (``chunkwise[index]``) or the model's extra.
         """
         from ..api import make_chunker
@@ -377,7 +415,7 @@ class Index:
             raise ConfigError(f"batch_size must be an integer of 1 or more, not {batch_size!r}")
         self.close()
         self.path.mkdir(parents=True, exist_ok=True)
-        with _build_lock(self.path):
+        with _build_lock(self.path), store.database_errors(self.path):
             con = store.connect(self.path, create=True)
             try:
                 meta = store.read_meta(con)
@@ -490,7 +528,7 @@ class Index:
             removed = sorted(set(stored) - seen - set(kept) - failed)
             for doc_id in removed:
                 p.removed_keys += _delete_document(con, doc_id)
-            if old_gen and not (full or p.added or p.changed or removed) and vector_path(self.path, old_gen).is_file():
+            if old_gen and not (full or p.added or p.changed or removed) and _usable(vector_path(self.path, old_gen)):
                 n_docs = con.execute("select count(*) from documents").fetchone()[0]
                 n_chunks = con.execute("select count(*) from chunks").fetchone()[0]
                 con.execute("rollback")  # nothing changed: no new generation
@@ -612,6 +650,16 @@ def _delete_document(con: sqlite3.Connection, doc_id: str) -> list[int]:
     con.execute("delete from chunks where document_id = ?", (doc_id,))
     con.execute("delete from documents where id = ?", (doc_id,))
     return keys
+
+
+def _usable(path: Path) -> bool:
+    """Whether the vector file at ``path`` exists and opens (a lost or damaged one is
+    written again from the database's embeddings by the next build)."""
+    try:
+        VectorFile.load(path, view=True)
+    except (FileNotFoundError, ValueError):
+        return False
+    return True
 
 
 def _remove_old_files(folder: Path, keep_from: int) -> None:

@@ -8,11 +8,12 @@ library ``sqlite3`` only: no extension is loaded.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -68,16 +69,46 @@ parents`` and ``merged``, never searched)."""
 
 def connect(folder: Path, *, create: bool = False) -> sqlite3.Connection:
     """A connection in autocommit mode (transactions are begun explicitly), WAL journal,
-    foreign keys on, a 30 s wait for a lock."""
+    foreign keys on, a 30 s wait for a lock.
+
+    Raises:
+        FileNotFoundError: no database in ``folder`` and not ``create``.
+        ChunkwiseError: the file is not a SQLite database, or is damaged (see
+            :func:`database_errors`).
+    """
     path = folder / DB_NAME
     if not create and not path.is_file():
         raise FileNotFoundError(path)
-    con = sqlite3.connect(str(path), isolation_level=None, timeout=30.0, check_same_thread=False)
-    con.execute("pragma foreign_keys = on")
-    if create:
-        con.execute("pragma journal_mode = wal")
-        con.executescript(SCHEMA)
+    with database_errors(folder):
+        con = sqlite3.connect(str(path), isolation_level=None, timeout=30.0, check_same_thread=False)
+        try:
+            con.execute("pragma foreign_keys = on")
+            con.execute("select count(*) from sqlite_master").fetchone()  # reads the header: a non-database fails
+            if create:
+                con.execute("pragma journal_mode = wal")
+                con.executescript(SCHEMA)
+        except BaseException:
+            con.close()
+            raise
     return con
+
+
+@contextlib.contextmanager
+def database_errors(folder: Path) -> Iterator[None]:
+    """SQLite's errors as one-line :class:`ChunkwiseError` messages naming the index: a
+    damaged or foreign file (delete the folder and build again), or a database that cannot
+    be used now (locked, read-only, disk full: SQLite's own message)."""
+    from ..errors import ChunkwiseError
+
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        raise ChunkwiseError(f"the index database {folder / DB_NAME} cannot be used: {exc}") from exc
+    except sqlite3.DatabaseError as exc:
+        raise ChunkwiseError(
+            f"the index {folder} is damaged or not a chunkwise index ({folder / DB_NAME}: {exc}); delete the "
+            "folder and build the index again"
+        ) from exc
 
 
 def _jsonable(value: Any) -> Any:

@@ -84,11 +84,15 @@ class VectorFile:
 
         Raises:
             FileNotFoundError: no file at ``path``.
+            ValueError: the file is not a usearch index (damaged, truncated).
         """
         Index = _usearch()
         if not path.is_file():
             raise FileNotFoundError(path)
-        index = Index.restore(str(path), view=view)
+        try:
+            index = Index.restore(str(path), view=view)
+        except (RuntimeError, ValueError) as exc:
+            raise ValueError(f"{path} is not a usable vector file: {exc}") from exc
         if index is None:  # pragma: no cover - usearch returns None for an unreadable file
             raise FileNotFoundError(path)
         return cls(index)
