@@ -110,3 +110,27 @@ def test_chars_pieces_differ_by_at_most_two_words(words, gap, size, params):
     sizes = [c.size for c in chunks]
     longest = max(map(len, words)) + len(gap)
     assert max(sizes) - min(sizes) <= 2 * longest, sizes
+
+
+def test_a_long_sentence_without_spaces_is_read_a_bounded_number_of_times(monkeypatch):
+    # Japanese without a terminator: one sentence of 8,200 characters, cut at dictionary
+    # words; looking for a cut ahead of each share reads no further than a chunk can
+    # reach (reading the rest of the sentence for every piece was quadratic)
+    pytest.importorskip("icu4py")
+    from chunkwise import words
+
+    read = []
+    cuts = words.dictionary_word_cuts
+
+    def counting(text, start=0, end=None):
+        end = len(text) if end is None else end
+        read.append(max(0, end - start))
+        return cuts(text, start, end)
+
+    monkeypatch.setattr(words, "dictionary_word_cuts", counting)
+    text = "日本語の文章は単語の間に空白を入れずに書かれるので辞書を使って区切る必要があります" * 200
+    chunks = chunkwise.chunk(text, strategy="sentence", chunk_size=200, window_sentences=1)
+    check_invariants(text, chunks, 200, CharSizer(), overlap_allowed=False)
+    assert len(chunks) <= math.ceil(len(text) / 200) + 1  # words do not fill every chunk
+    assert max(c.size for c in chunks) - min(c.size for c in chunks) <= 8
+    assert sum(read) <= 6 * len(text)

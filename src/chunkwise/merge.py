@@ -423,13 +423,16 @@ class _Packer:
         for left in range(k, 1, -1):
             want = -(-m.size(pos, end) // left)  # an equal share of what is left, rounded up
             t = m.advance(pos, end, want)
+            # a cut ahead is looked for only as far as a piece can reach (a level read from
+            # the piece's start, dictionary words, must not read the whole rest each time)
+            reach = min(end, m.advance(pos, end, budget) + _SLACK)
             found: tuple[int, int, int, str] | None = None  # (distance, piece end, next start, level)
             for level in self.levels[li:]:
                 options = []
                 back = last_cut(text, level, pos, t, end, self.trim)
                 if back is not None:
                     options.append(back)
-                ahead = _first_cut(text, level, t, end)
+                ahead = _first_cut(text, level, t, reach)
                 if ahead is not None:
                     options.append((self.tend(pos, ahead[0]), ahead[1]))
                 for pe, b in options:
