@@ -34,6 +34,7 @@ _LINE_START = re.compile(
 )
 _ORDERED = re.compile(r"^(\d{1,9})(?=[.)](?:[ \t]|$))")
 _WS = re.compile(r"\s+")
+_STARTERS = frozenset("#>-+*`~|=_[<0123456789")  # the first characters _LINE_START and _ORDERED can match
 
 
 def escape_line(line: str) -> str:
@@ -45,6 +46,8 @@ def escape_line(line: str) -> str:
         >>> escape_line("# not a heading"), escape_line("`code` first")
         ('\\\\# not a heading', '`code` first')
     """
+    if line[:1] not in _STARTERS:  # most lines: no pattern can match
+        return line
     m = _ORDERED.match(line)
     if m is not None:
         return m.group(1) + "\\" + line[m.end() :]
@@ -121,6 +124,17 @@ class MarkdownWriter:
         """Append a block (leading and trailing line ends dropped; a blank block is not
         written, its page breaks kept for the next block)."""
         block = block.strip("\n")
+        if not self._pending and PAGE_BREAK not in block:  # most blocks: no page break to place
+            if block.strip():
+                if self.parts:
+                    self.parts.append("\n\n")
+                    self.length += 2
+                if self._page is not None and self._page_start is None:
+                    self._page_start = self.length
+                self.parts.append(block)
+                self.length += len(block)
+                self._has_text = True
+            return
         if not block.replace(PAGE_BREAK, "").strip():
             self._pending += block.count(PAGE_BREAK)
             return
