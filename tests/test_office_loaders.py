@@ -216,6 +216,24 @@ def test_docx_without_core_properties_or_styles_part():
     assert nostyles.text == full.text
 
 
+def test_docx_styles_kept_per_template_never_leak_to_another():
+    docx = pytest.importorskip("docx")
+    d = docx.Document()
+    d.add_heading("Scope", 1)
+    d.add_paragraph("Body text.")
+    buf = io.BytesIO()
+    d.save(buf)
+    a = buf.getvalue()
+    with zipfile.ZipFile(io.BytesIO(a)) as zf:  # the same file, its "Heading 1" style no heading
+        parts = {n: zf.read(n) for n in zf.namelist()}
+    styles = parts["word/styles.xml"].replace(b'w:val="heading 1"', b'w:val="plain 1"')
+    parts["word/styles.xml"] = styles.replace(b'<w:outlineLvl w:val="0"/>', b"")
+    b = _zip(parts)
+    for _ in range(2):
+        assert chunkwise.parse(a, format="docx").text == "# Scope\n\nBody text.\n"
+        assert chunkwise.parse(b, format="docx").text == "Scope\n\nBody text.\n"
+
+
 def test_docx_a_zip_that_is_not_a_word_document():
     _needs("lxml")
     for data, why in (

@@ -38,6 +38,7 @@ import posixpath
 import re
 import zipfile
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any, ClassVar
 from urllib.parse import unquote
 
@@ -97,8 +98,9 @@ class _Package:
         self.parser = etree.XMLParser(resolve_entities=False, no_network=True)
         self.etree = etree
 
-    def xml(self, part: str | None) -> Any:
-        """The root element of a part, or None when the package has no such part."""
+    def read(self, part: str | None) -> bytes | None:
+        """The bytes of a part (Strict namespaces made Transitional), or None when the
+        package has no such part."""
         member = self.names.get((part or "").lower()) if part else None
         if member is None:
             return None
@@ -106,7 +108,12 @@ class _Package:
         if b"http://purl.oclc.org/ooxml/" in data[:8192]:  # the namespaces are declared at the root
             for strict, transitional in _STRICT:
                 data = data.replace(strict, transitional)
-        return self.etree.fromstring(data, self.parser)
+        return data
+
+    def xml(self, part: str | None) -> Any:
+        """The root element of a part, or None when the package has no such part."""
+        data = self.read(part)
+        return None if data is None else self.etree.fromstring(data, self.parser)
 
     def rels(self, part: str) -> dict[str, str]:
         """The internal relationships of ``part`` (``""`` for the package): the last
@@ -391,6 +398,16 @@ class _Styles:
         return name, outline, num
 
 
+@lru_cache(maxsize=4)
+def _styles_of(data: bytes | None) -> _Styles:
+    """The paragraph styles of a styles part's bytes, kept for the next files with the same
+    part: the files made from one template share it, and parsing it is most of the time of
+    loading a small file (python-docx's template: 438 KB)."""
+    if data is None:
+        return _Styles(None)
+    return _Styles(_etree().fromstring(data, _etree().XMLParser(resolve_entities=False, no_network=True)))
+
+
 def _num_pr(ppr: Any, style: tuple[str, int | None, Any]) -> tuple[str, int] | None:
     """``(numId, level)`` of a list paragraph (its own numbering, else its style's), from
     its properties ``w:pPr`` (or None)."""
@@ -481,7 +498,7 @@ class DocxLoader(BinaryLoader):
             # parts are parsed only when the body needs them (the styles part of a Word
             # template is 15-450 KB: most of the time of loading a small file)
             used = {el.tag for el in (body.iter(_W + "pStyle", _W + "numPr", *_NOTE_REFS) if body is not None else ())}
-            styles = _Styles(package.xml(parts.get("styles")) if _W + "pStyle" in used else None)
+            styles = _styles_of(package.read(parts.get("styles"))) if _W + "pStyle" in used else _Styles(None)
             numbering = _Numbering(
                 package.xml(parts.get("numbering")) if _W + "numPr" in used or styles.numbered else None
             )
