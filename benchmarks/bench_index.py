@@ -310,9 +310,13 @@ def child(store: str, data: Path, out: Path) -> None:
     progress = folder.parent / f"{folder.name}.progress.json"
     if progress.exists():
         res["add_cpu_s"] = json.loads(progress.read_text())["cpu_seconds"]
-    import resource
-
-    res["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    # VmHWM: this process's own peak resident memory (ru_maxrss would carry the parent's
+    # peak over the exec on Linux); it includes the vectors loaded from base.npy
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                res["peak_rss_mb"] = int(line.split()[1]) / 1024
     shutil.rmtree(folder, ignore_errors=True)
     out.write_text(json.dumps(res))
 
