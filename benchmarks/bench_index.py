@@ -161,7 +161,7 @@ def run_usearch(base, queries, folder: Path, dtype: str = "f32") -> dict:
     _add_in_batches(lambda k, v: index.add(k, v, threads=2), base, folder, t0)
     index.save(str(folder / "vectors.usearch"))
     build = time.perf_counter() - t0
-    del index
+    index = None  # the graph released before the timed reopen
     t1 = time.perf_counter()
     view = Index.restore(str(folder / "vectors.usearch"), view=True)
     view.search(queries[0], K)
