@@ -14,7 +14,7 @@ import json
 import pickle
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from invariants import cluster_boundaries
 from test_invariants import PIECES, hostile
@@ -308,3 +308,23 @@ def test_the_evaluator_embeds_only_the_leaves():
     result = evaluate([doc], [q], chunker, emb, k=2)
     assert result.n_chunks == len(leaves)
     assert sorted(emb.texts) == sorted([c.text_for_embedding() for c in leaves] + [q.text])
+
+
+OTHER_BASES = ["conversation", "wikitext", "code", "table"]
+
+
+@pytest.mark.parametrize("base", OTHER_BASES)
+@pytest.mark.parametrize("top", ["recursive", "same"])
+@settings(max_examples=30, deadline=None)
+@given(text=documents, level_sizes=st.lists(st.integers(4, 160), min_size=2, max_size=2, unique=True).map(lambda v: sorted(v, reverse=True)))
+def test_other_strategies_as_levels_tile_their_parents(base, top, text, level_sizes):
+    """The strategies not in BASES, as the leaves under recursive parents or as both levels: the
+    same contract (a code leaf does not reach back over indentation its parent trimmed)."""
+    import warnings
+
+    bases = ["recursive" if top == "recursive" else base, base]
+    params = [{"language": "python"} if b == "code" else {} for b in bases]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        chunks = HierarchicalChunker(chunk_sizes=level_sizes, base=bases, base_params=params).chunk(text)
+    check_hierarchy(text, chunks, level_sizes, CharSizer(), bases=bases)

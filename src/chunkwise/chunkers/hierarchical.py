@@ -255,7 +255,12 @@ class HierarchicalChunker(BaseChunker):
             if parents is not None:
                 regions = segs.regions if segs.regions is not None else (Region(0, len(text)),)
                 segs = replace(segs, regions=_cut_regions(regions, parents), overlap_across_regions=False)
-            spans = pack_segments(text, measure, segs, chunker.pack_config())
+            config = chunker.pack_config()
+            if k and config.keep_indent:
+                # a line's indentation lies before the parent's first character when the parent
+                # was trimmed there: moving a child's start back over it would leave the parent
+                config = replace(config, keep_indent=False)
+            spans = pack_segments(text, measure, segs, config)
             if k < last and any(b.start < a.end for a, b in zip(spans, spans[1:])):
                 raise ConfigError(
                     f"level {k} ({chunker.name}, {self.sizes[k]}) packs overlapping chunks: overlap applies to "
