@@ -297,3 +297,24 @@ def test_weighted_tasks_give_the_outcomes_in_input_order_with_their_items() -> N
     assert [[c.text for c in o.chunks] for o in outs] == [
         [c.text for c in chunkwise.chunk(t, chunk_size=80)] for t in texts
     ]
+
+
+def test_size_statistics_of_whole_documents_equal_those_of_one_chunk_at_a_time() -> None:
+    """``chunk`` adds each document's sizes at once (the pool's parent does O(1) work per
+    document): the summary's mean, std, min and max are those of adding them one by one."""
+    import random
+
+    from chunkwise.cli import _Stats
+
+    r = random.Random(5)
+    docs = [[r.randint(1, 2000) for _ in range(r.randint(0, 300))] for _ in range(200)] + [[7], [], [10**6]]
+    one, many = _Stats(), _Stats()
+    for sizes in docs:
+        for s in sizes:
+            one.add(s)
+        many.add_many(sizes)
+    assert (many.n, many.min, many.max) == (one.n, one.min, one.max)
+    assert many.mean == pytest.approx(one.mean, rel=1e-12) and many.std == pytest.approx(one.std, rel=1e-9)
+    floats = _Stats()
+    floats.add_many([1.5, 2.5])  # sizes of a custom measure need not be integers
+    assert (floats.n, floats.mean, floats.min) == (2, 2.0, 1.5)
