@@ -398,7 +398,7 @@ def find_files(
                 rel = relative_id_path(f, p)
                 if (keep is not None and not keep(rel)) or (drop is not None and drop(rel)):
                     continue
-                item = _classify(f, *under(f, p), wanted=wanted)
+                item = _classify(f, *((p, rel) if base is None else under(f, p)), wanted=wanted)
                 if item.supported:
                     add(item)
                 else:
