@@ -5,7 +5,7 @@ Each contender chunks every corpus and embeds what retrieval needs with the same
 all-MiniLM-L6-v2 embedder (chunkwise's numpy forward pass, ``threads`` BLAS threads, no
 cache):
 
-* ``chunkwise wikitext/128``: the recommended configuration (``wikitext``, 128 cl100k
+* ``chunkwise wikitext/96``: the recommended configuration (``wikitext``, 96 cl100k
   tokens); the chunks' ``text_for_embedding()`` (breadcrumb + text) are embedded;
 * ``ClusterSemanticChunker 200``: Chroma's chunker (max_chunk_size 200, min_chunk_size 50)
   reimplemented below from the ``chunking_evaluation`` package's source (not on PyPI, so
@@ -14,7 +14,7 @@ cache):
   copies, with its separators and cl100k lengths), the pieces are embedded, the
   similarity matrix centred and the segmentation found by its dynamic programme (clusters
   of at most 4 pieces), pieces joined with spaces; then the chunks are embedded;
-* ``semantic-text-splitter 128``: ``TextSplitter.from_tiktoken_model("gpt-3.5-turbo", 128)``
+* ``semantic-text-splitter 96``: ``TextSplitter.from_tiktoken_model("gpt-3.5-turbo", 96)``
   (cl100k), then the chunks are embedded.
 
 Rounds are interleaved (each round runs every contender, in a rotated order); the table
@@ -125,9 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     docs = load(args.slice)
     mb = sum(len(t.encode("utf-8")) for _, t in docs) / 1e6
     emb = get_embedder("minilm", threads=args.threads)
-    ours = chunkwise.make_chunker("wikitext", chunk_size=128, unit="tokens")
+    ours = chunkwise.make_chunker("wikitext", chunk_size=96, unit="tokens")
     csc = ClusterSemanticChunker(emb.embed, 200, 50)
-    sts = TextSplitter.from_tiktoken_model("gpt-3.5-turbo", 128)
+    sts = TextSplitter.from_tiktoken_model("gpt-3.5-turbo", 96)
 
     def run_ours(text: str) -> tuple[int, float]:
         t0 = time.perf_counter()
@@ -151,9 +151,9 @@ def main(argv: list[str] | None = None) -> int:
         return len(cs), t1 - t0
 
     contenders = [
-        ("chunkwise wikitext/128 (recommended)", run_ours),
+        ("chunkwise wikitext/96 (recommended)", run_ours),
         ("ClusterSemanticChunker 200 (reimplemented)", run_csc),
-        ("semantic-text-splitter 128", run_sts),
+        ("semantic-text-splitter 96", run_sts),
     ]
     emb.embed(["warm up the model"])
     times: dict[str, list[float]] = {n: [] for n, _ in contenders}

@@ -71,6 +71,58 @@ def _grid() -> dict[str, tuple[str, dict[str, Any], str]]:
 
 
 GRID = _grid()
+GRID["chroma-cluster/200"] = ("chroma-cluster", {"max_chunk_size": 200, "min_chunk_size": 50}, "none")
+
+
+class ChromaCluster:
+    """Chroma's ClusterSemanticChunker (``bench_recommended.ClusterSemanticChunker``, a
+    faithful reimplementation) as a chunkwise chunker: a cluster of 50-token pieces is the
+    span from its first piece's start to its last piece's end (the pieces are located by
+    LangChain's ``add_start_index``; Chroma joins them with spaces and re-finds them)."""
+
+    def __init__(self, embedder: Any, max_chunk_size: int, min_chunk_size: int) -> None:
+        from bench_recommended import ClusterSemanticChunker
+
+        self.inner = ClusterSemanticChunker(embedder.embed, max_chunk_size, min_chunk_size)
+        self.inner.splitter._add_start_index = True  # the same pieces, with their offsets
+        self.name, self.chunk_size, self.chunk_overlap = "chroma-cluster", max_chunk_size, 0
+
+    def chunk(self, document: Any) -> list[Any]:
+        from chunkwise.types import Chunk
+
+        pieces = self.inner.splitter.create_documents([document.text], metadatas=[{}])
+        spans = []
+        for d in pieces:
+            start = d.metadata["start_index"]
+            assert document.text[start : start + len(d.page_content)] == d.page_content
+            spans.append((start, start + len(d.page_content)))
+        texts = [d.page_content for d in pieces]
+        if len(texts) < 2:
+            groups = [(0, len(texts) - 1)] if texts else []
+        else:
+            groups = self.inner._optimal_segmentation(self.inner._similarity(texts), self.inner.max_cluster)
+        out = []
+        for i, (a, b) in enumerate(groups):
+            s, e = spans[a][0], spans[b][1]
+            out.append(Chunk(document.text[s:e], s, e, index=i, document_id=document.id))
+        return out
+
+
+def print_table(rows: list[dict[str, Any]]) -> None:
+    """The rows as EVALUATION.md's table (percentages)."""
+    print(
+        "| configuration | expand | chunks | k (budget) | recall at 1000 tokens | 95% CI | IoU at budget | tokens "
+        "| recall at k=5 | IoU at k=5 | tokens at k=5 |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        b, f = r["budget"], r["k5"]
+        lo, hi = b["recall_ci"]
+        print(
+            f"| {r['config']} | {r['expand']} | {r['chunks']} | {b['k']:g} | {100 * b['recall']:.1f} | "
+            f"{100 * lo:.1f}–{100 * hi:.1f} | {100 * b['iou']:.2f} | {b['tokens']:.0f} | {100 * f['recall']:.1f} | "
+            f"{100 * f['iou']:.2f} | {f['tokens']:.0f} |"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,11 +136,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=None)
     ap.add_argument("--list", action="store_true", help="print the grid's labels and exit")
     ap.add_argument("--redo", action="store_true")
+    ap.add_argument("--table", action="store_true", help="print the output's rows as a Markdown table and exit")
     ap.add_argument("-o", "--output", type=Path, default=Path("eval-recommended.json"))
     args = ap.parse_args(argv)
     if args.list:
         for label, (s, p, e) in GRID.items():
             print(f"{label:32s} {s} {p} expand={e}")
+        return 0
+    if args.table:
+        print_table(json.loads(args.output.read_text())["rows"])
         return 0
     labels = [x for x in args.configs.replace(";", " ").split() if x]
     unknown = [x for x in labels if x not in GRID]
@@ -118,8 +174,13 @@ def main(argv: list[str] | None = None) -> int:
             m = params["model"]
             params["model"] = get_embedder(m, threads=args.threads) if m == "minilm" else m
             params["cache"] = cache
-        chunker = chunkwise.make_chunker(strategy, **params)
+        if strategy == "chroma-cluster":
+            splitter_embedder = CachedEmbedder(get_embedder(args.model, **kw), cache)
+            chunker: Any = ChromaCluster(splitter_embedder, params["max_chunk_size"], params["min_chunk_size"])
+        else:
+            chunker = chunkwise.make_chunker(strategy, **params)
         t0 = time.perf_counter()
+        calls0 = embedder.calls
         row: dict[str, Any] = {"config": label, "strategy": strategy, "expand": expand,
                                "params": {k: v for k, v in GRID[label][1].items()}}
         for mode, extra in (("budget", {"budget_tokens": args.budget_tokens,
@@ -141,13 +202,14 @@ def main(argv: list[str] | None = None) -> int:
             }
             row[mode + "_per_question"] = [round(s.recall, 4) for s in res.scores]
         row["seconds"] = round(time.perf_counter() - t0, 1)
+        row["embedded"] = embedder.calls - calls0  # texts not found in the cache
         done[label] = row
         b, f = row["budget"], row["k5"]
         print(
             f"{label:28s} chunks {row['chunks']:5d} | budget k={b['k']:<5} recall {100 * b['recall']:.1f} "
             f"[{100 * b['recall_ci'][0]:.1f}, {100 * b['recall_ci'][1]:.1f}] IoU {100 * b['iou']:.2f} "
             f"tok {b['tokens']:.0f} | k=5 recall {100 * f['recall']:.1f} IoU {100 * f['iou']:.2f} "
-            f"tok {f['tokens']:.0f} | {row['seconds']} s",
+            f"tok {f['tokens']:.0f} | {row['seconds']} s, {row['embedded']} embedded",
             flush=True,
         )
         args.output.write_text(json.dumps({"model": embedder.name, "documents": [d.id for d in docs],
