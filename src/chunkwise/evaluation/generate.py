@@ -11,8 +11,9 @@ back; ``chunkwise eval --questions``).
 Generated questions are an approximation of a user's: the model sees the passage it asks
 about, so its questions tend to reuse the passage's words, and each is answered inside one
 passage. Scores on them rank configurations; their absolute values are not comparable with
-those on questions written by people (EVALUATION.md, "Calibrating with generated
-questions").
+those on questions written by people (README, "Measuring chunking"). No chat model is
+reachable offline, so how closely the ranking on generated questions follows the ranking on
+people's questions is not measured in this repository.
 
 Method:
     Synthetic question generation with excerpt references, as in the generated part of
