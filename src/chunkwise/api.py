@@ -17,7 +17,8 @@ __all__ = ["AUTO_ALSO", "AutoChunker", "chunk", "make_chunker"]
 # the strategies auto picks by format besides recursive and markdown (from the registry)
 AUTO_ALSO = tuple(dict.fromkeys(s for s in AUTO_BY_FORMAT.values() if s not in ("markdown", "recursive")))
 """Strategies ``auto`` picks for some formats besides markdown and recursive (``table`` for
-CSV and TSV documents, ``code`` for source files; see :func:`chunkwise.registry.auto_strategy`)."""
+CSV and TSV documents, ``code`` for source files, ``conversation`` for chats and
+subtitles; see :func:`chunkwise.registry.auto_strategy`)."""
 
 
 def _init_fields(cls: type) -> set[str]:
@@ -26,10 +27,11 @@ def _init_fields(cls: type) -> set[str]:
 
 @dataclasses.dataclass(frozen=True)
 class AutoChunker:
-    """markdown for documents whose format is markdown or html (.md, .markdown, .html,
-    .htm files), table for csv and tsv (.csv, .tsv), code for source files (.py, .ts, .java,
-    ...), conversation for chats and subtitles (.json chats, .srt, .vtt) and for plain text
-    whose lines are mostly speaker turns, recursive for the rest (plain text, a str).
+    """markdown for documents whose format is markdown, html, rst, pdf, docx, pptx, xlsx
+    or epub (their loaders emit Markdown-like text with headings), table for csv and tsv
+    (.csv, .tsv), code for source files (.py, .ts, .java, ...), conversation for chats and
+    subtitles (.json chats, .srt, .vtt) and for plain text whose lines are mostly speaker
+    turns, recursive for the rest (plain text, a str).
 
     Made by ``make_chunker("auto", **params)``: each parameter goes to the strategies that
     have it (``chunk_size``, ``chunk_overlap``, ``unit`` and ``tokenizer`` to both,

@@ -328,10 +328,10 @@ def find_files(
     Example:
         >>> import tempfile, pathlib
         >>> d = pathlib.Path(tempfile.mkdtemp())
-        >>> _ = (d / "a.md").write_text("# A"); _ = (d / "b.pdf").write_bytes(b"%PDF-1.7")
+        >>> _ = (d / "a.md").write_text("# A"); _ = (d / "b.odt").write_bytes(b"PK")
         >>> skipped = []
         >>> [f.relative for f in find_files([d, d / "a.md"], skipped=skipped)], [s.reason for s in skipped]
-        (['a.md'], ['pdf is not a supported format'])
+        (['a.md'], ['odt is not a supported format'])
     """
     wanted = frozenset(s.lower() if s.startswith(".") else "." + s.lower() for s in suffixes) if suffixes else None
     keep, drop = _matcher(include), _matcher(exclude)
