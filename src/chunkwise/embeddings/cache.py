@@ -9,12 +9,11 @@ stored as raw float32 bytes.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .._kvcache import SQLiteCache
 from ..errors import ChunkwiseError
 
 __all__ = ["CachedEmbedder", "EmbeddingCache", "text_hash"]
@@ -25,12 +24,16 @@ def text_hash(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
-class EmbeddingCache:
+class EmbeddingCache(SQLiteCache):
     """Vectors by (model name, text hash), persisted in a SQLite file.
 
     Args:
         path: the database file (created with its folder if missing); ``None`` or
             ``":memory:"`` keeps the cache in memory for the life of this object.
+
+    Safe to share between threads (one lock around the connection); a ``with`` block closes
+    it; pickles (reopening the same file). The file, lock, ``len``, ``close`` and pickling:
+    :class:`~chunkwise._kvcache.SQLiteCache`.
 
     Example:
         >>> cache = EmbeddingCache()
@@ -38,19 +41,11 @@ class EmbeddingCache:
         {}
     """
 
-    def __init__(self, path: str | Path | None = None) -> None:
-        target = ":memory:" if path is None or str(path) == ":memory:" else str(path)
-        if target != ":memory:":
-            Path(target).parent.mkdir(parents=True, exist_ok=True)
-        self.path = target
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
-        if target != ":memory:":
-            self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, key BLOB NOT NULL, "
-            "dim INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, key)) WITHOUT ROWID"
-        )
+    table = "embeddings"
+    schema = (
+        "CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, key BLOB NOT NULL, "
+        "dim INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, key)) WITHOUT ROWID"
+    )
 
     def get_many(self, model: str, texts: Sequence[str]) -> dict[int, Any]:
         """Cached vectors for ``texts``: ``{position in texts: float32 [dim]}`` (hits only)."""
@@ -79,24 +74,6 @@ class EmbeddingCache:
             self._db.execute("BEGIN")
             self._db.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?)", rows)
             self._db.execute("COMMIT")
-
-    def __len__(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0])
-
-    def close(self) -> None:
-        """Close the database (further use raises)."""
-        with self._lock:
-            self._db.close()
-
-    def __enter__(self) -> EmbeddingCache:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"EmbeddingCache({self.path!r})"
 
 
 class CachedEmbedder:

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
-import threading
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
+
+from .._kvcache import SQLiteCache
 
 __all__ = ["ResponseCache", "request_key"]
 
@@ -26,14 +25,15 @@ def request_key(model: str, messages: Sequence[Mapping[str, str]], settings: Map
     return hashlib.blake2b(payload.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
-class ResponseCache:
+class ResponseCache(SQLiteCache):
     """Chat answers by (model, request digest), persisted in a SQLite file.
 
     Args:
         path: the database file (created with its folder if missing); ``None`` or
             ``":memory:"`` keeps the cache in memory for the life of this object.
 
-    Safe to share between threads (one lock around the connection).
+    Safe to share between threads (one lock around the connection); pickles (reopening the
+    same file). The file, lock, ``len``, ``close`` and pickling: :class:`~chunkwise._kvcache.SQLiteCache`.
 
     Example:
         >>> cache = ResponseCache()
@@ -41,19 +41,12 @@ class ResponseCache:
         'answer'
     """
 
-    def __init__(self, path: str | Path | None = None) -> None:
-        target = ":memory:" if path is None or str(path) == ":memory:" else str(path)
-        if target != ":memory:":
-            Path(target).parent.mkdir(parents=True, exist_ok=True)
-        self.path = target
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(target, check_same_thread=False, isolation_level=None, timeout=30)
-        if target != ":memory:":
-            self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS answers (model TEXT NOT NULL, key BLOB NOT NULL, "
-            "answer TEXT NOT NULL, PRIMARY KEY (model, key)) WITHOUT ROWID"
-        )
+    table = "answers"
+    schema = (
+        "CREATE TABLE IF NOT EXISTS answers (model TEXT NOT NULL, key BLOB NOT NULL, "
+        "answer TEXT NOT NULL, PRIMARY KEY (model, key)) WITHOUT ROWID"
+    )
+    timeout = 30.0
 
     def get(self, model: str, key: bytes) -> str | None:
         """The cached answer, or None."""
@@ -65,19 +58,3 @@ class ResponseCache:
         """Store ``answer`` (replacing an earlier one)."""
         with self._lock:
             self._db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", (model, key, answer))
-
-    def __len__(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM answers").fetchone()[0])
-
-    def close(self) -> None:
-        """Close the database (further use raises)."""
-        with self._lock:
-            self._db.close()
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # a connection does not pickle: reopen the same file (an in-memory cache starts empty)
-        return (ResponseCache, (None if self.path == ":memory:" else self.path,))
-
-    def __repr__(self) -> str:
-        return f"ResponseCache({self.path!r})"
