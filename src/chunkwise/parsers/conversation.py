@@ -35,7 +35,35 @@ from dataclasses import dataclass, replace
 
 __all__ = ["LINE_TURN", "VTT_BLOCK", "Transcript", "Turn", "find_turns", "looks_like_conversation"]
 
-_NAME = r"[^\W\d_][\w.'\u2019&-]*(?:[ \t][\w.'\u2019&()-]+){0,3}"
+
+def _mark_class() -> str:
+    """The combining marks (Unicode categories Mn, Mc, Me) as the inside of a regular
+    expression character class: ``\\w`` of :mod:`re` does not match them, so without
+    them a name written with vowel signs or decomposed accents (Thai ``สมหญิง``, Hindi
+    ``सीता``, ``Zoe`` + U+0308) is not a word. Scans only the blocks that hold marks (a
+    test checks that they hold every mark of this Python's Unicode database)."""
+    import unicodedata
+
+    category = unicodedata.category
+    ranges: list[tuple[int, int]] = []
+    for lo, hi in _MARK_BLOCKS:
+        for c in range(lo, hi + 1):
+            if category(chr(c))[0] == "M":
+                if ranges and ranges[-1][1] == c - 1:
+                    ranges[-1] = (ranges[-1][0], c)
+                else:
+                    ranges.append((c, c))
+    return "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges)
+
+
+_MARK_BLOCKS = (
+    (0x0300, 0x1DFF), (0x20D0, 0x20FF), (0x2CEF, 0x2DFF), (0x302A, 0x309A), (0xA66F, 0xABED),
+    (0xFB1E, 0xFB1E), (0xFE00, 0xFE2F), (0x101FD, 0x11FFF), (0x16AF0, 0x16FF1), (0x1BC9D, 0x1BC9E),
+    (0x1CF00, 0x1CF46), (0x1D165, 0x1D244), (0x1DA00, 0x1DAAF), (0x1E000, 0x1E94A), (0xE0100, 0xE01EF),
+)  # fmt: skip
+_MARKS = _mark_class()
+# a name: a letter, then letters, digits, combining marks and name punctuation; 1-4 words
+_NAME = rf"[^\W\d_][\w{_MARKS}.'\u2019&-]*(?:[ \t][\w{_MARKS}.'\u2019&()-]+){{0,3}}"
 _CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?"
 _DATE = r"(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})"
 _STAMP = rf"(?:{_DATE},?[ \tT]+{_CLOCK}|{_CLOCK}|{_DATE})"
@@ -249,7 +277,7 @@ _FILE_LIKE = re.compile(r"\w\.[a-z]{1,4}$")  # ``Lower.c``, ``autogen.sh``: a fi
 
 def _is_name(speaker: str | None) -> bool:
     """Whether a ``Name:`` of :data:`LINE_TURN` reads as a speaker: at most 40 characters,
-    every word after the first capitalised or a number (``Dr. Lee``, ``Speaker 2``; not
+    every word after the first capitalised (or of a script without case) or a number (``Dr. Lee``, ``Speaker 2``; not
     ``It goes on``), not a label of a field, an admonition or a part of a document
     (``Note``, ``Ingredients``, ``Author``, ``Signed-off-by``, ``Step 2``: see
     ``_LABELS``; its first word decides) and not a file name (``setup.py``)."""
@@ -263,7 +291,8 @@ def _is_name(speaker: str | None) -> bool:
         return True
     if _COUNT.search(speaker):
         return False
-    return all(w[0].isupper() or w[0].isdigit() or w[0] == "(" for w in words[1:])
+    # a capital, or a letter of a script without case (Thai, Chinese, Arabic names)
+    return all((w[0].isalpha() and not w[0].islower()) or w[0].isdigit() or w[0] == "(" for w in words[1:])
 
 
 def line_turns(text: str, pattern: re.Pattern[str] | None = None) -> list[Turn]:
