@@ -93,3 +93,23 @@ def test_contract_on_hostile_text(text, size):
     assert all(0 <= h.start < h.end <= len(text) for h in heads)
     assert [h.start for h in heads] == sorted(h.start for h in heads)
     assert cs == chunkwise.chunk(text, strategy="wikitext", chunk_size=size, unit="chars")  # deterministic
+
+
+def test_the_structure_strategies_share_the_public_base():
+    from chunkwise.chunkers import structure
+    from chunkwise.chunkers.structure import MarkdownChunker, SectionsChunker, StructureChunker
+    from chunkwise.chunkers.wikitext import WikitextChunker
+
+    assert "StructureChunker" in structure.__all__
+    for cls in (MarkdownChunker, SectionsChunker, WikitextChunker):
+        assert issubclass(cls, StructureChunker)
+    with pytest.raises(NotImplementedError):  # the base has no outline of its own
+        StructureChunker(chunk_size=50).chunk("= A =\ntext\n")
+    # a subclass supplies only the outline: the wikitext parser's gives the wikitext chunks
+    class Wiki(StructureChunker):
+        def outline(self, document):
+            return WikitextParser().parse(document.text)
+
+    got = [(c.text, c.start_index, c.context) for c in Wiki(chunk_size=60).chunk(ARTICLE)]
+    want = [(c.text, c.start_index, c.context) for c in WikitextChunker(chunk_size=60).chunk(ARTICLE)]
+    assert got == want and len(want) > 1

@@ -41,7 +41,7 @@ from .table import TablesLabel, row_atoms
 from ..types import Document
 from .base import BaseChunker
 
-__all__ = ["MarkdownChunker", "OversizeError", "OversizePolicy", "SectionsChunker"]
+__all__ = ["MarkdownChunker", "OversizeError", "OversizePolicy", "SectionsChunker", "StructureChunker"]
 
 
 def _ONE(start: int, end: int) -> int:  # every row of a Markdown table is an atom
@@ -55,7 +55,7 @@ def _positions(name: str, points: Sequence[int]) -> PositionsLevel:
 
 
 @dataclass(frozen=True, kw_only=True)
-class _StructureChunker(BaseChunker):
+class StructureChunker(BaseChunker):
     """Shared configuration and packing of the structure strategies.
 
     Args:
@@ -282,14 +282,14 @@ class _StructureChunker(BaseChunker):
 
 @register("markdown")
 @dataclass(frozen=True, kw_only=True)
-class MarkdownChunker(_StructureChunker):
+class MarkdownChunker(StructureChunker):
     """Chunk Markdown along its headings, with a header path and a hard size cap.
 
     Args:
         chunk_size, chunk_overlap, unit, tokenizer: see :class:`BaseChunker` (sizes in
             ``unit``; the overlap stays inside a section).
         split_level, merge_small_sections, min_chunk_size, include_context_in_size,
-        oversize, context_separator: see the module docstring and :class:`_StructureChunker`.
+        oversize, context_separator: see the module docstring and :class:`StructureChunker`.
 
     The text is parsed as CommonMark (ATX and setext headings, fenced code of any fence
     length -- unclosed fences run to the end --, indented code, GFM tables, lists, block
@@ -330,7 +330,7 @@ class MarkdownChunker(_StructureChunker):
 
 @register("sections")
 @dataclass(frozen=True, kw_only=True)
-class SectionsChunker(_StructureChunker):
+class SectionsChunker(StructureChunker):
     """Chunk plain text along its numbered structure: statutes, contracts, standards.
 
     Headings are lines such as "PART II", "Chapter IV", "Article 5", "ARTICLE V",

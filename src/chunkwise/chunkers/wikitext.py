@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from ..parsers.outline import Outline
 from ..registry import register
 from ..types import Document
-from .structure import _StructureChunker
+from .structure import StructureChunker
 
 __all__ = ["WikitextChunker"]
 
 
 @register("wikitext")
 @dataclass(frozen=True, kw_only=True)
-class WikitextChunker(_StructureChunker):
+class WikitextChunker(StructureChunker):
     """Chunk MediaWiki text (Wikipedia dumps, WikiText-103) along its ``= Title =`` headings.
 
     Headings are lines of the form ``== Section ==`` (the level is the number of ``=``;
