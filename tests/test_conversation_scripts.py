@@ -61,3 +61,33 @@ def test_the_mark_class_holds_every_combining_mark():
     ]
     assert not missing, missing[:20]
     assert not marks.match("a") and not marks.match("1") and not marks.match(":")
+
+
+# -- the full-width colon of Chinese and Japanese transcripts ------------------------------
+
+
+CJK = "张三：你好，我们今天开会吗？\n李四：开，下午三点在会议室。\n张三：好的，我会准时到。\n李四：谢谢。\n"
+
+
+def test_a_full_width_colon_marks_a_turn_and_the_context_keeps_it():
+    """``张三：你好`` is a turn of 张三 (the speech follows the full-width colon with no
+    space); a chunk inside a split turn names its speaker with the colon the source used."""
+    turns = find_turns(CJK).turns
+    assert [t.speaker for t in turns] == ["张三", "李四", "张三", "李四"]
+    assert [t.colon for t in turns] == ["\uff1a"] * 4
+    assert [CJK[t.body : t.end] for t in turns][1] == "开，下午三点在会议室。"
+    chunks = chunkwise.chunk(CJK, strategy="conversation", chunk_size=10)
+    check_invariants(CJK, chunks, 10, CharSizer())
+    inside = [c for c in chunks if c.context]
+    assert inside, "some turn is split at 10 characters"
+    for c in inside:
+        assert c.context == c.metadata["speaker"] + "\uff1a"
+        assert c.metadata["speakers"] == [c.metadata["speaker"]]
+    # an ASCII colon still needs a space after it, and keeps ":" in the context
+    assert find_turns("Ana: Hi.\nBen: Hello.\n").turns[0].colon == ":"
+    assert find_turns("http://example.org\nsee:this\n").kind == "none"
+
+
+def test_a_full_width_colon_names_a_subtitle_speaker():
+    srt = "1\n00:00:01,000 --> 00:00:02,000\n张三：你好。\n\n2\n00:00:02,500 --> 00:00:04,000\n李四：你好！\n"
+    assert [t.speaker for t in find_turns(srt, format="srt").turns] == ["张三", "李四"]

@@ -284,13 +284,12 @@ class ConversationChunker(BaseChunker):
     def _label(self, t: Turn) -> str:
         """The context naming turn ``t`` (``"[time] Speaker:"``); when it counts in the
         size, at most half the budget: without the time, else nothing."""
-        full = " ".join(
-            p for p in (f"[{t.start_time}]" if t.start_time else "", f"{t.speaker}:" if t.speaker else "") if p
-        )
+        name = f"{t.speaker}{t.colon}" if t.speaker else ""
+        full = " ".join(p for p in (f"[{t.start_time}]" if t.start_time else "", name) if p)
         if not self.include_context_in_size or not full:
             return full
         half = (self.chunk_size - self.chunk_overlap) // 2
-        for c in (full, f"{t.speaker}:" if t.speaker else ""):
+        for c in (full, name):
             if c and self._sizer.count(c + "\n") <= half:
                 return c
         return ""

@@ -4,7 +4,7 @@
 with its span, speaker, times and whether it asks a question -- with exact offsets
 (half-open ``str`` indices of the text). Formats recognised without configuration:
 
-* lines that start a turn: ``Name: text``, ``**Name:** text``, ``<nick> text``,
+* lines that start a turn: ``Name: text``, ``名字：text`` (a full-width colon), ``**Name:** text``, ``<nick> text``,
   ``[00:01:02] Name: text``, ``(10:02) Name: text``, chat exports such as
   ``2024-01-02 10:00 - Name: text``, ``1/2/24, 10:00 - Name: text`` or
   ``[1/2/24, 10:00:00] Name: text``; ``Q:``/``A:`` and ``User:``/``Assistant:`` are
@@ -64,6 +64,9 @@ _MARK_BLOCKS = (
 _MARKS = _mark_class()
 # a name: a letter, then letters, digits, combining marks and name punctuation; 1-4 words
 _NAME = rf"[^\W\d_][\w{_MARKS}.'\u2019&-]*(?:[ \t][\w{_MARKS}.'\u2019&()-]+){{0,3}}"
+# the colon after a name: ``:`` before a space or the line's end, or the full-width
+# ``\uff1a`` of Chinese and Japanese text (the speech follows it with no space)
+_COLON = r"(?::(?:\*\*|__)?(?=[ \t]|$)|\uff1a(?:\*\*|__)?)"
 _CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?"
 _DATE = r"(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})"
 _STAMP = rf"(?:{_DATE},?[ \tT]+{_CLOCK}|{_CLOCK}|{_DATE})"
@@ -76,7 +79,7 @@ LINE_TURN = re.compile(
       | (?P<t3>{_STAMP})[ \t]+(?:-[ \t]+)?
     )?
     (?:
-        (?:\*\*|__)?(?P<speaker>{_NAME}?)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?(?=[ \t]|$)
+        (?:\*\*|__)?(?P<speaker>{_NAME}?)(?:\*\*|__)?[ \t]*{_COLON}
       | <(?P<nick>[\w.@|-]{{1,30}})>(?=[ \t])
     )""",
     re.MULTILINE | re.VERBOSE,
@@ -97,7 +100,9 @@ VTT_BLOCK = re.compile(r"(?:^|\n)[ \t]*\r?\n[ \t]*(?:NOTE|STYLE|REGION)(?=[ \t\r
 """A WebVTT block that is not a cue (``NOTE``, ``STYLE``, ``REGION``), from the blank
 line before it."""
 _VOICE = re.compile(r"<v(?:\.[\w.-]+)?[ \t]+(?P<speaker>[^>\n]{1,40})>")
-_CUE_SPEAKER = re.compile(rf"[ \t]*(?:-[ \t]*)?(?:\[(?P<b>{_NAME})\]|(?P<speaker>{_NAME}):)(?=[ \t]|$)")
+_CUE_SPEAKER = re.compile(
+    rf"[ \t]*(?:-[ \t]*)?(?:\[(?P<b>{_NAME})\](?=[ \t]|$)|(?P<speaker>{_NAME})(?::(?=[ \t]|$)|\uff1a))"
+)
 
 # JSON chat messages: an object whose first key names a role or content
 _ROLE_KEYS = ("role", "from", "speaker", "author", "name", "sender", "user")
@@ -133,6 +138,8 @@ class Turn:
             or its speaker is ``Q``/``Question``).
         body: where the turn's own text starts (after a speaker line's ``Name:``, a
             cue's timing line and voice, a message's opening up to its content).
+        colon: the colon the source writes after the speaker (``":"``, or the
+            full-width ``"\uff1a"`` of ``张三：你好``), for a context naming the speaker.
     """
 
     start: int
@@ -143,6 +150,7 @@ class Turn:
     head: tuple[int, int] | None = None
     question: bool = False
     body: int = 0
+    colon: str = ":"
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +208,10 @@ def _close(text: str, marks: list[_Mark]) -> list[Turn]:
             question = True
         else:
             question = question_end(text, be - 8 if be - 8 > body else body, be) is not None
-        out.append(Turn(s, e, speaker, t0, t1, head, question, b if b > s else s))
+        colon = ":"
+        if head is not None and speaker is not None and text[s] not in "{[" and "\uff1a" in text[head[0] : head[1]]:
+            colon = "\uff1a"
+        out.append(Turn(s, e, speaker, t0, t1, head, question, b if b > s else s, colon))
     return out
 
 
