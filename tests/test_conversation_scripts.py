@@ -12,7 +12,8 @@ from invariants import check_invariants
 import chunkwise
 from chunkwise import Document
 from chunkwise.sizers import CharSizer
-from chunkwise.parsers.conversation import _MARKS, find_turns
+from chunkwise.parsers.conversation import _MARKS, find_turns, looks_like_conversation
+from chunkwise.registry import auto_strategy
 
 THAI = (
     "สมชาย: สวัสดีครับ วันนี้ว่างไหม\n"
@@ -91,3 +92,35 @@ def test_a_full_width_colon_marks_a_turn_and_the_context_keeps_it():
 def test_a_full_width_colon_names_a_subtitle_speaker():
     srt = "1\n00:00:01,000 --> 00:00:02,000\n张三：你好。\n\n2\n00:00:02,500 --> 00:00:04,000\n李四：你好！\n"
     assert [t.speaker for t in find_turns(srt, format="srt").turns] == ["张三", "李四"]
+
+
+# -- auto: dialogue in scripts without letter case ----------------------------------------
+
+
+ARABIC = "أحمد: مرحبا، كيف حالك؟\nسارة: بخير، شكرا. وأنت؟\nأحمد: أنا بخير أيضا.\nسارة: هذا جميل.\n"
+JAPANESE = "田中：おはようございます。\n山田：おはよう。今日は早いですね。\n田中：はい、会議があるので。\n山田：頑張ってください。\n"
+
+
+@pytest.mark.parametrize("text", [CJK, ARABIC, THAI, JAPANESE], ids=["chinese", "arabic", "thai", "japanese"])
+def test_auto_picks_conversation_for_dialogue_in_scripts_without_case(text):
+    """A name of a script without capitals reads as a person, as a capitalised one does:
+    the same rules then decide (names that recur and alternate, half the lines)."""
+    assert looks_like_conversation(text)
+    assert auto_strategy(text) == "conversation"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # one caseless "name" over every line: it does not alternate
+        "".join(f"注意：第{k}项内容。\n" for k in range(6)),
+        # caseless labels that come back once each: no two speakers speak twice
+        "标题：报告\n作者：张三\n日期：今天\n摘要：内容很多。\n正文开始。\n",
+        # turn lines that are a minority of the text
+        "张三：你好。\n" + "这是一段很长的说明文字。\n" * 6 + "李四：好。\n张三：嗯。\n李四：对。\n",
+    ],
+    ids=["one-label", "labels-once", "minority"],
+)
+def test_caseless_labels_are_still_not_conversations(text):
+    assert not looks_like_conversation(text)
+

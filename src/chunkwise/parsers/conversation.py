@@ -563,8 +563,9 @@ _ROLE_NAMES = frozenset({"user", "assistant", "system", "human", "gpt", "bot", "
 def looks_like_conversation(text: str, *, max_chars: int = 20_000) -> bool:
     """Whether a plain text reads as a transcript: among its first ``max_chars``
     characters, at least four turn lines (:data:`LINE_TURN`) whose speaker reads as a
-    person (a name that starts with a capital letter or an IRC ``<nick>``, or a chat
-    role: ``user``, ``assistant``, ``Q``, ...; not a label such as ``Note:``), making at
+    person (a name that starts with a capital letter or a letter of a script without
+    case -- Chinese, Arabic, Thai --, an IRC ``<nick>``, or a chat role: ``user``,
+    ``assistant``, ``Q``, ...; not a label such as ``Note:``), making at
     least half of the non-blank lines; at least two speakers who speak twice or more;
     and the speaker changes at least at every other turn.
 
@@ -602,7 +603,7 @@ def looks_like_conversation(text: str, *, max_chars: int = 20_000) -> bool:
         if not _is_name(speaker):
             continue
         key = speaker.strip().casefold()
-        if nick is None and not speaker[:1].isupper() and key not in _ROLE_NAMES:
+        if nick is None and speaker[:1].islower() and key not in _ROLE_NAMES:
             continue  # ``cli:``, ``tests:``: a topic of a changelog line
         turns += 1
         counts[key] = counts.get(key, 0) + 1
