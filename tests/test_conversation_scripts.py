@@ -4,6 +4,7 @@ without letter case, empty chat records, lone punctuation and SRT cue numbers.""
 
 from __future__ import annotations
 
+import json
 import unicodedata
 
 import pytest
@@ -11,6 +12,7 @@ from invariants import check_invariants
 
 import chunkwise
 from chunkwise import Document
+from chunkwise.loaders.chat import chat_conversations
 from chunkwise.sizers import CharSizer
 from chunkwise.parsers.conversation import _MARKS, find_turns, looks_like_conversation
 from chunkwise.registry import auto_strategy
@@ -124,3 +126,30 @@ def test_auto_picks_conversation_for_dialogue_in_scripts_without_case(text):
 def test_caseless_labels_are_still_not_conversations(text):
     assert not looks_like_conversation(text)
 
+
+# -- chat data sets with an empty conversation ----------------------------------------------
+
+
+def test_an_empty_record_of_a_chat_data_set_is_skipped(tmp_path):
+    """``[{"conversations": [...]}, {"conversations": []}]`` is still a chat: the empty
+    record adds no turn, and does not turn the file into plain JSON."""
+    value = [
+        {"conversations": [{"from": "human", "value": "Hi?"}, {"from": "gpt", "value": "Hello."}]},
+        {"conversations": []},
+        {"conversations": [{"from": "human", "value": "Bye?"}, {"from": "gpt", "value": "Ciao."}]},
+    ]
+    path = tmp_path / "sharegpt.json"
+    path.write_text(json.dumps(value), encoding="utf-8")
+    doc = chunkwise.load(path)
+    assert doc.metadata["format"] == "chat"
+    assert doc.metadata["json_path"] == "$[*].conversations"
+    assert doc.metadata["messages"] == 4 and doc.metadata["conversation_starts"] == [0, 2]
+    assert doc.text == "human: Hi?\ngpt: Hello.\n\nhuman: Bye?\ngpt: Ciao.\n"
+    assert auto_strategy(doc) == "conversation"
+    # an empty record last, or first, is skipped as well
+    for records in (value[:2], value[1:]):
+        assert chat_conversations(records) is not None
+    # only empty records, or an empty record next to one that is not a chat: not a chat
+    assert chat_conversations([{"conversations": []}]) is None
+    assert chat_conversations([{"conversations": []}, {"id": 1}]) is None
+    assert chat_conversations([value[0], {"conversations": []}, {"id": 1}]) is None

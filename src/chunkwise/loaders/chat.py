@@ -89,7 +89,8 @@ def chat_conversations(value: Any) -> tuple[list[list[Mapping[str, Any]]], str] 
       ``"$.conversations"``;
     * a list of such objects, one conversation each (a ShareGPT or OpenAI fine-tuning
       data set): path ``"$[*].conversations"`` or ``"$[*].messages"`` (the first
-      record's key).
+      record's key); a record whose list is empty is skipped (no conversation), as
+      long as one record holds messages.
 
     Example:
         >>> chat_conversations([{"conversations": [{"from": "human", "value": "Hi"}]},
@@ -102,10 +103,19 @@ def chat_conversations(value: Any) -> tuple[list[list[Mapping[str, Any]]], str] 
     if one is not None:
         return [one[0]], f"$.{one[1]}"
     if isinstance(value, list) and value:
-        records = [_record_messages(v) for v in value]
-        if all(r is not None for r in records):
+        # a record with an empty list (a conversation of no message) is skipped
+        records = [_record_messages(v) for v in value if not _empty_record(v)]
+        if records and all(r is not None for r in records):
             return [r[0] for r in records], f"$[*].{records[0][1]}"  # type: ignore[index]
     return None
+
+
+def _empty_record(value: Any) -> bool:
+    """Whether ``value`` is a chat record of no message (``{"conversations": []}``)."""
+    if not isinstance(value, Mapping):
+        return False
+    key = next((k for k in _LISTS if isinstance(value.get(k), list)), None)
+    return key is not None and not value[key]
 
 
 def chat_messages(value: Any) -> tuple[list[Mapping[str, Any]], str] | None:
