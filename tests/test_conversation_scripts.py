@@ -153,3 +153,16 @@ def test_an_empty_record_of_a_chat_data_set_is_skipped(tmp_path):
     assert chat_conversations([{"conversations": []}]) is None
     assert chat_conversations([{"conversations": []}, {"id": 1}]) is None
     assert chat_conversations([value[0], {"conversations": []}, {"id": 1}]) is None
+
+
+# -- no chunk of lone punctuation -----------------------------------------------------------
+
+
+def test_a_short_turn_over_the_budget_is_cut_after_its_speaker_not_before_its_full_stop():
+    text = "Ana: Good morning everyone.\nBen: Goodbye.\n"
+    chunks = chunkwise.chunk(text, strategy="conversation", chunk_size=12)
+    check_invariants(text, chunks, 12, CharSizer())
+    assert [(c.text, c.context) for c in chunks][-2:] == [("Ben:", ""), ("Goodbye.", "Ben:")]
+    for size in range(8, 30):
+        for c in chunkwise.chunk(text, strategy="conversation", chunk_size=size):
+            assert any(ch.isalnum() for ch in c.text), (size, c.text)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -47,6 +47,7 @@ __all__ = ["ConversationChunker"]
 
 _KEY = "_conversation"
 _SPACE = re.compile(r"\s*")
+_WORD_END = re.compile(r"\s")
 
 # the line breaks of a JSON string's content, written as escapes: a cut after them
 _ESCAPED_PARAGRAPH = RegexLevel("paragraph", re.compile(r"(?:\\r)?\\n(?:\\r)?\\n(?:\\[rnt])*"), keep_separator="end")
@@ -253,7 +254,11 @@ class ConversationChunker(BaseChunker):
         )
         atoms = tuple(Atom(t.start, t.end, "turn") for t in big)
         pairs = _pairs(turns) if self.pair_questions and (self.max_turns or 2) >= 2 else []
-        glue = [(t.start, t.body + 1) for t in big if t.start < t.body < t.end]
+        # the marker goes with the first word when both fit; when they do not (a short
+        # turn just over the budget: "Ben: Goodbye." in 12), the cut after the marker is
+        # better than one inside the word that leaves its punctuation alone
+        fits = self._word_fits
+        glue = [(t.start, t.body + 1) for t in big if t.start < t.body < t.end and fits(text, t, bound, budget)]
         glue += [(turns[k].start, turns[k + 1].end) for k in pairs]
         # regions: each conversation after the first, and each group of max_turns turns
         firsts = set(tr.conversations)
@@ -277,6 +282,13 @@ class ConversationChunker(BaseChunker):
         return Segments(
             levels=levels, regions=regions, atoms=atoms, glue=tuple(glue), labels=(label,), atom_levels_at=1
         )
+
+    def _word_fits(self, text: str, t: Turn, bound: Callable[[int, int], int], budget: int) -> bool:
+        """Whether turn ``t``'s marker and the first word of its text (to the next
+        whitespace) fit ``budget`` together."""
+        m = _WORD_END.search(text, t.body, t.end)
+        e = m.start() if m is not None else t.end
+        return bound(t.start, e) <= budget or self._sizer.count(text[t.start : e]) <= budget
 
     def pack_options(self) -> dict[str, Any]:
         return {"oversize": self.oversize}
