@@ -5,6 +5,18 @@ all have titles: an ATX heading line (``# Title``), a title with an underline
 (``Title`` / ``=====``), or a short line alone in its paragraph that does not end like a
 sentence (``dbus (1.14.10-1) unstable; urgency=medium``). A cut right after one leaves a
 chunk that ends with the title of the next one.
+
+Two mechanisms use these rules, at two moments, and neither does the other's work:
+
+* while cutting: the ``recursive`` strategy's paragraph level has ``avoid=ends_with_title``
+  (:class:`chunkwise.boundaries.RegexLevel`), so the packer takes a paragraph break right
+  after a title only when no other cut of that level fits -- one strategy, one level,
+  every region, with or without ``balance``;
+* after cutting: ``packer._lift_headings`` moves a title that still ends a chunk to the
+  start of the next one when that one can take it -- every strategy whose chunks are
+  evened out (``balance``, trimmed spans), whatever level made the cut, using
+  :func:`ends_with_title` as a cheap filter and :func:`title_start` (the title inside
+  the chunk, after a blank line) for where to cut.
 """
 
 from __future__ import annotations
