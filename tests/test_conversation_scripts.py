@@ -163,6 +163,33 @@ def test_a_short_turn_over_the_budget_is_cut_after_its_speaker_not_before_its_fu
     chunks = chunkwise.chunk(text, strategy="conversation", chunk_size=12)
     check_invariants(text, chunks, 12, CharSizer())
     assert [(c.text, c.context) for c in chunks][-2:] == [("Ben:", ""), ("Goodbye.", "Ben:")]
-    for size in range(8, 30):
+    for size in range(len("everyone."), 30):  # from the longest word up
         for c in chunkwise.chunk(text, strategy="conversation", chunk_size=size):
             assert any(ch.isalnum() for ch in c.text), (size, c.text)
+            assert not c.text.endswith("Ben:") or c.text == "Ben:", (size, c.text)
+
+
+# -- an SRT cue's number goes with its cue -------------------------------------------------
+
+
+SRT = (
+    "1\r\n00:00:03,273 --> 00:00:04,416\r\nMy name is Abaddon.\r\n\r\n"
+    "2\r\n00:00:04,417 --> 00:00:06,051\r\nAnd who is the Warrior of Hell?\r\n\r\n"
+    "3\r\n00:00:06,053 --> 00:00:07,085\r\nI am your king.\r\n\r\n"
+    "4\r\n00:00:07,087 --> 00:00:08,353\r\nAs for her...\r\n"
+)
+
+
+@pytest.mark.parametrize("unit", ["chars", "words"])
+def test_a_cue_number_starts_its_cue_s_chunk_at_every_size(unit):
+    """A cue that does not fit starts a chunk: its number is never the end of the chunk
+    before (``"...Abaddon.\\n\\n2"``); a turn's marker never ends a chunk holding the turn
+    before."""
+    doc = chunkwise.parse(SRT, format="srt")
+    turns = find_turns(SRT, format="srt").turns
+    for size in range(4 if unit == "words" else 12, 80 if unit == "chars" else 20):
+        chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=size, unit=unit)
+        assert chunks[0].metadata.get("strategy", "conversation") == "conversation"
+        for c in chunks:
+            for t in turns:
+                assert not (c.start_index < t.start < c.end_index and c.end_index <= t.body), (size, c.text)

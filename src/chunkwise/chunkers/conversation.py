@@ -5,10 +5,12 @@ offsets -- its speaker, its times, whether it asks a question -- and the one pac
 them:
 
 * a turn is atomic while it fits: a chunk ends between turns (the strongest boundary);
-* a turn larger than the budget is split like ``recursive`` splits text (paragraphs,
-  lines, sentences, words; in JSON messages also the escaped line breaks of the content),
-  and every chunk that starts inside it has its speaker (and time) in ``chunk.context``
-  (``"Ana:"``, ``"[00:01:02] Ana:"``) and ``metadata["speaker"]``;
+* a turn larger than the budget starts a chunk (no piece of it joins the text before:
+  a cue's number never ends the cue before) and is split like ``recursive`` splits text
+  (paragraphs, lines, sentences, words; in JSON messages also the escaped line breaks of
+  the content); its marker goes with the first word when both fit, else it is cut after
+  the marker; every chunk that starts inside it has its speaker (and time) in
+  ``chunk.context`` (``"Ana:"``, ``"[00:01:02] Ana:"``) and ``metadata["speaker"]``;
 * a question turn stays with the answer that follows when both fit in one chunk
   (``pair_questions``);
 * ``max_turns`` bounds the turns of a chunk (the turns are taken in consecutive groups of
@@ -271,7 +273,9 @@ class ConversationChunker(BaseChunker):
                 if j < len(turns) and (j - 1) in paired and j - 1 > k:
                     j -= 1  # a question starts the next group, with its answer
                 k = j
-        cuts = sorted({*(starts[k] for k in firsts if k > 0), *apart})
+        # a turn that does not fit starts a chunk: no piece of it joins the text before
+        # (a cue's number at the end of the cue before, "everyone.\nBen:" ending a chunk)
+        cuts = sorted({*(starts[k] for k in firsts if k > 0), *apart, *(t.start for t in big if t.start > 0)})
         regions = None
         if cuts or reserve:
             bounds = [0, *cuts, n]
