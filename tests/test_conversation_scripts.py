@@ -193,3 +193,26 @@ def test_a_cue_number_starts_its_cue_s_chunk_at_every_size(unit):
         for c in chunks:
             for t in turns:
                 assert not (c.start_index < t.start < c.end_index and c.end_index <= t.body), (size, c.text)
+
+
+# -- a cue of two speakers -----------------------------------------------------------------
+
+
+def test_a_later_line_of_a_cue_that_names_another_speaker_is_its_turn():
+    srt = (
+        "1\r\n00:00:01,000 --> 00:00:02,000\r\nMARY: Out.\r\n- JOHN: Out where?\r\n\r\n"
+        "2\r\n00:00:03,000 --> 00:00:04,000\r\nWhere it is.\r\nNote: a label, not a speaker.\r\n"
+    )
+    turns = find_turns(srt, format="srt").turns
+    assert [(t.speaker, t.start_time, t.end_time) for t in turns] == [
+        ("MARY", "00:00:01,000", "00:00:02,000"),
+        ("JOHN", "00:00:01,000", "00:00:02,000"),
+        (None, "00:00:03,000", "00:00:04,000"),
+    ]
+    assert srt[turns[1].start : turns[1].end] == "- JOHN: Out where?" and turns[1].question
+    chunks = chunkwise.chunk(chunkwise.parse(srt, format="srt"), strategy="conversation", chunk_size=14)
+    check_invariants(srt, chunks, 14, CharSizer())
+    assert any(c.metadata["speaker"] == "JOHN" for c in chunks)
+    # the error for an unknown parameter lists turn_pattern
+    with pytest.raises(chunkwise.ConfigError, match="turn_pattern"):
+        chunkwise.chunk(srt, strategy="conversation", turn_patern=r"^(?P<speaker>\w+):")

@@ -10,7 +10,8 @@ with its span, speaker, times and whether it asks a question -- with exact offse
   ``[1/2/24, 10:00:00] Name: text``; ``Q:``/``A:`` and ``User:``/``Assistant:`` are
   names like any other. Lines that start no turn continue the turn before them;
 * SRT and WebVTT cues (a cue is a turn; its times are the cue's; a speaker from WebVTT's
-  ``<v Name>`` or a ``Name:`` at the start of the cue text);
+  ``<v Name>`` or a ``Name:`` at the start of the cue text; a later line of the cue that
+  names another speaker, ``- JOHN: Out where?``, is a turn of its own with the cue's times);
 * JSON chat messages anywhere in the text (``[{"role": "user", "content": "..."}]``,
   a Python ``repr`` of such a list, ShareGPT's ``{"from": ..., "value": ...}``): each
   message object is a turn whose speaker is its role; each list is a conversation;
@@ -345,6 +346,7 @@ def subtitle_turns(text: str) -> list[Turn]:
             if c is not None:
                 speaker, head_end = (c.group("b") or c.group("speaker")).strip(), c.end()
         marks.append((start, head_end, speaker, m.group("start"), m.group("end"), (start, head_end)))
+    marks = _cue_lines(text, marks)
     turns = _close(text, marks)
     # a WebVTT NOTE, STYLE or REGION block after a cue is not the cue's text: the cue ends
     # at the blank line before it, and the block lies between turns
@@ -356,6 +358,31 @@ def subtitle_turns(text: str) -> list[Turn]:
                 e -= 1
             turns[k] = replace(t, end=max(e, t.body if t.body > t.start else t.start + 1))
     return turns
+
+
+_NEXT_LINE = re.compile(r"\r?\n")
+
+
+def _cue_lines(text: str, marks: list[_Mark]) -> list[_Mark]:
+    """Cue marks with a turn added at each later line of a cue's text that names another
+    speaker (``MARY: Out.`` then ``- JOHN: Out where?``): that line is a turn of its own,
+    with the cue's times; a ``Name:`` that reads as a label (``Note:``) is not a speaker."""
+    out: list[_Mark] = []
+    for k, mk in enumerate(marks):
+        out.append(mk)
+        stop = marks[k + 1][0] if k + 1 < len(marks) else len(text)
+        for nl in _NEXT_LINE.finditer(text, mk[1], stop):
+            c = _CUE_SPEAKER.match(text, nl.end(), stop)
+            if c is None:
+                continue
+            name = (c.group("b") or c.group("speaker")).strip()
+            if not _is_name(name):
+                continue
+            s = nl.end()
+            while text[s] in " \t":
+                s += 1
+            out.append((s, c.end(), name, mk[3], mk[4], (s, c.end())))
+    return out
 
 
 # -- JSON chat messages ----------------------------------------------------------
