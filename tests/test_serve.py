@@ -50,7 +50,8 @@ def _alive(client: TestClient) -> None:
 def test_strategies_come_from_the_registry(client: TestClient) -> None:
     data = client.get("/api/strategies").json()
     names = [s["name"] for s in data["strategies"]]
-    assert names == chunkwise.strategy_names()
+    assert names == [n for n in chunkwise.strategy_names() if n not in LLM]  # LLM ones: only on request
+    assert data["llm_hidden"] == LLM
     recursive = next(s for s in data["strategies"] if s["name"] == "recursive")
     params = chunkwise.get_strategy("recursive").parameters()
     for key, value in recursive["parameters"].items():
@@ -108,9 +109,12 @@ def test_copy_as_code_reproduces_the_pane(client: TestClient, served: Path, tmp_
               "params": {"keep_separator": "end"}}
     data = client.post("/api/chunk", json={"doc": doc["doc"], "config": config}).json()
     code = data["code"]
-    # the Python call, run in the served folder
+    # the Python call, run in another folder than the served one: the path is absolute
+    # (or relative to where the server started)
     cwd = os.getcwd()
-    os.chdir(served)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.chdir(elsewhere)
     try:
         scope: dict = {}
         exec(code["python"], scope)  # noqa: S102 - the code the page offers to copy
@@ -245,7 +249,7 @@ def test_malformed_requests_get_a_message(client: TestClient, url: str, body: by
         ({"strategy": "recursive", "unit": "tokens", "tokenizer": "../secret/tokenizer.json"}, "name only"),
         ({"strategy": "semantic", "params": {"model": "/etc/models/x"}}, "name only"),
         ({"strategy": "semantic", "params": {"model": "openai:text-embedding-3-small"}}, "name only"),
-        ({"strategy": "agentic", "params": {"base_url": "http://example.invalid"}}, "cannot be set"),
+        ({"strategy": "agentic", "params": {"base_url": "http://example.invalid"}}, "--llm-base-url"),
         ("recursive", "config must be an object"),
     ],
 )
@@ -282,15 +286,19 @@ def test_cli_serve_listens_on_localhost_by_default(monkeypatch: pytest.MonkeyPat
 
     seen = {}
 
-    def fake_run(app, host, port, log_level):  # noqa: ANN001 - uvicorn.run's signature
-        seen.update(host=host, port=port, app=app)
+    def fake_run(self, sockets):  # noqa: ANN001 - uvicorn.Server.run's signature
+        seen.update(address=sockets[0].getsockname(), app=self.config.app,
+                    grace=self.config.timeout_graceful_shutdown)
 
     import uvicorn
 
-    monkeypatch.setattr(uvicorn, "run", fake_run)
-    result = CliRunner().invoke(cli, ["serve", str(served), "--port", "8123"])
+    monkeypatch.setattr(uvicorn.Server, "run", fake_run)
+    result = CliRunner().invoke(cli, ["serve", str(served), "--port", "0"])
     assert result.exit_code == 0, result.output
-    assert seen["host"] == "127.0.0.1" and seen["port"] == 8123
+    host, port = seen["address"][:2]
+    assert host == "127.0.0.1" and port > 0
+    assert f"http://127.0.0.1:{port}/" in result.stderr  # --port 0: the port taken is printed
+    assert seen["grace"] and seen["grace"] <= 5  # a stop does not wait for long requests
     assert seen["app"].state.chunkwise.root == served.resolve()
     assert "--host" in CliRunner().invoke(cli, ["serve", "--help"]).output
 
@@ -384,7 +392,9 @@ def test_every_registered_strategy_answers_or_explains(client: TestClient, name:
     LLM strategies need a model), never a crash."""
     doc = client.post("/api/document", json={"path": "guide.md"}).json()
     r = client.post("/api/chunk", json={"doc": doc["doc"], "config": {"strategy": name, "chunk_size": 200}})
-    assert r.status_code in (200, 422), r.text
+    assert r.status_code in (200, 403, 422), r.text
+    if name in LLM:
+        assert r.status_code == 403
     if r.status_code == 200:
         chunks = r.json()["chunks"]
         assert chunks and all(TEXT[c["start"]:c["end"]].strip() for c in chunks)
@@ -423,3 +433,194 @@ def test_serving_one_file(served: Path) -> None:
     assert client.post("/api/document", json={"path": "guide.md"}).json()["text"] == TEXT
     r = client.post("/api/document", json={"path": "sub/notes.txt"})
     assert r.status_code == 403 and "not the file served" in r.json()["error"]
+
+
+# -- the fresh-user trial's defects ------------------------------------------------------------
+
+CODE = '''"""A module."""
+
+import os
+
+
+class Box:
+    """A box."""
+
+    def __init__(self, size):
+        self.size = size
+
+    def area(self):
+        return self.size * self.size
+
+
+def helper(values):
+    total = 0
+    for v in values:
+        total += v
+    return total
+''' * 6
+
+
+def test_files_are_read_as_the_cli_reads_them(client: TestClient, served: Path, tmp_path: Path) -> None:
+    """A .py file (from the folder or uploaded) gets its language, so the code strategy cuts
+    as `chunkwise chunk FILE --strategy code` does, and "copy as code" gives the same chunks."""
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    (served / "box.py").write_text(CODE, encoding="utf-8")
+    config = {"strategy": "code", "chunk_size": 200, "chunk_overlap": 0, "unit": "chars"}
+    expected = [(c.start_index, c.end_index) for c in chunkwise.chunk(chunkwise.load(served / "box.py"),
+                                                                      strategy="code", chunk_size=200)]
+    result = CliRunner().invoke(cli, ["chunk", str(served / "box.py"), "--strategy", "code", "--chunk-size", "200"])
+    assert result.exit_code == 0, result.output
+    assert [(r["start_index"], r["end_index"]) for r in map(json.loads, result.stdout.splitlines())] == expected
+    without_language = chunkwise.chunk(chunkwise.Document(CODE), strategy="code", chunk_size=200)
+    assert [(c.start_index, c.end_index) for c in without_language] != expected  # the test can tell them apart
+
+    doc = client.post("/api/document", json={"path": "box.py"}).json()
+    upload = client.post("/api/upload?name=box.py", content=CODE.encode()).json()
+    for d in (doc, upload):
+        data = client.post("/api/chunk", json={"doc": d["doc"], "config": config}).json()
+        assert [(c["start"], c["end"]) for c in data["chunks"]] == expected
+        assert data["chunks"][0]["metadata"]["language"] == "python"
+    data = client.post("/api/chunk", json={"doc": doc["doc"], "config": config}).json()
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        scope: dict = {}
+        exec(data["code"]["python"], scope)  # noqa: S102 - the code the page offers to copy
+        ran = CliRunner().invoke(cli, shlex.split(data["code"]["cli"])[1:])
+    finally:
+        os.chdir(cwd)
+    assert [(c.start_index, c.end_index) for c in scope["chunks"]] == expected
+    assert [(r["start_index"], r["end_index"]) for r in map(json.loads, ran.stdout.splitlines())] == expected
+
+
+def test_a_binary_upload_names_the_file_not_bytes(client: TestClient) -> None:
+    r = client.post("/api/upload?name=photo.png", content=b"\x89PNG\r\n\x1a\n" + bytes(200))
+    assert r.status_code == 415
+    assert "photo.png" in r.json()["error"] and "<bytes>" not in r.json()["error"]
+    assert "chunkwise-upload-" not in r.json()["error"]  # nor the temporary folder
+
+
+def test_too_large_names_the_option(client: TestClient, served: Path) -> None:
+    (served / "big.txt").write_text("word " * 2000, encoding="utf-8")
+    for r in (client.post("/api/upload?name=big.txt", content=b"a" * 5000),
+              client.post("/api/document", json={"path": "big.txt"})):
+        assert r.status_code == 413 and "--max-upload" in r.json()["error"]
+
+
+LLM = [n for n in chunkwise.strategy_names() if "client" in chunkwise.get_strategy(n).parameters()]
+
+
+def test_llm_strategies_are_off_unless_the_operator_names_an_endpoint(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert {"agentic", "propositions"} <= set(LLM)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-not-to-be-used")
+    names = [s["name"] for s in client.get("/api/strategies").json()["strategies"]]
+    assert not set(LLM) & set(names) and "recursive" in names
+    doc = client.post("/api/document", json={"path": "guide.md"}).json()
+    for name in LLM:
+        r = client.post("/api/chunk", json={"doc": doc["doc"], "config": {"strategy": name, "chunk_size": 200}})
+        assert r.status_code == 403 and "--llm-base-url" in r.json()["error"]
+        r = client.post("/api/query", json={"doc": doc["doc"], "config": {"strategy": name}, "query": "q"})
+        assert r.status_code == 403
+    _alive(client)
+
+
+def test_llm_strategies_call_only_the_given_endpoint(served: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("httpx")
+    from llm_server import ScriptedServer
+
+    import chunkwise.serve as serve
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-not-to-be-used")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://192.0.2.1/v1")  # never called
+    with ScriptedServer() as server:
+        app = create_app(served, llm_base_url=server.url, llm_model="m")
+        client = TestClient(app)
+        names = [s["name"] for s in client.get("/api/strategies").json()["strategies"]]
+        assert set(LLM) <= set(names)
+        doc = client.post("/api/document", json={"path": "guide.md"}).json()
+        r = client.post("/api/chunk", json={"doc": doc["doc"], "config": {"strategy": "agentic", "chunk_size": 120}})
+        assert r.status_code == 200, r.text
+        assert server.requests > 0
+        expected = chunkwise.chunk(TEXT, strategy="agentic", chunk_size=120, model="m", base_url=server.url)
+        assert [(c["start"], c["end"]) for c in r.json()["chunks"]] == [(c.start_index, c.end_index) for c in expected]
+        chunker = serve._chunker(app.state.chunkwise, serve._config({"strategy": "agentic"}, serve._strategies(True)))
+        assert chunker.llm.base_url == server.url.rstrip("/") and not chunker.llm.api_key
+
+
+def test_a_newer_request_of_a_pane_supersedes_the_older(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Slider moves do not pile up: while a pane's request runs, only its newest waiting
+    request is started; the others (and a stale one that finishes late) answer 409."""
+    import threading
+    import time
+
+    import chunkwise.serve as serve
+
+    real = serve.chunk_view
+    started: list[int] = []
+    gate = threading.Event()
+
+    def slow(state, doc, source, config, raw=False):  # noqa: ANN001, ANN202
+        started.append(config["chunk_size"])
+        if config["chunk_size"] == 100:
+            gate.wait(10)
+        return real(state, doc, source, config, raw)
+
+    monkeypatch.setattr(serve, "chunk_view", slow)
+    doc = client.post("/api/document", json={"text": TEXT}).json()
+    answers: dict[int, object] = {}
+
+    def ask(seq: int, size: int) -> None:
+        answers[seq] = client.post("/api/chunk", json={"doc": doc["doc"], "pane": "p1", "seq": seq,
+                                                       "config": {"strategy": "recursive", "chunk_size": size}})
+
+    first = threading.Thread(target=ask, args=(1, 100))
+    first.start()
+    deadline = time.monotonic() + 10
+    while not started and time.monotonic() < deadline:
+        time.sleep(0.01)
+    waiting = [threading.Thread(target=ask, args=(seq, 100 + seq)) for seq in (2, 3)]
+    for t in waiting:
+        t.start()
+        time.sleep(0.2)  # 2 waits, then 3 arrives: 2 is superseded without being started
+    gate.set()
+    for t in (first, *waiting):
+        t.join(20)
+    assert answers[1].status_code == 409 and answers[2].status_code == 409  # type: ignore[attr-defined]
+    assert "superseded" in answers[2].json()["error"]  # type: ignore[attr-defined]
+    assert answers[3].status_code == 200  # type: ignore[attr-defined]
+    assert started == [100, 103]  # the request of seq 2 never ran
+    stale = client.post("/api/chunk", json={"doc": doc["doc"], "pane": "p1", "seq": 2, "config": {}})
+    assert stale.status_code == 409
+    other = client.post("/api/chunk", json={"doc": doc["doc"], "pane": "p2", "seq": 1, "config": {}})
+    assert other.status_code == 200  # panes are independent
+    bad = client.post("/api/chunk", json={"doc": doc["doc"], "pane": "p3", "seq": "x", "config": {}})
+    assert bad.status_code == 400
+
+
+def test_a_parameter_of_the_wrong_type_is_named(client: TestClient) -> None:
+    doc = client.post("/api/document", json={"text": "A b c. D e f."}).json()
+    r = client.post("/api/chunk", json={"doc": doc["doc"], "config": {"strategy": "recursive",
+                                                                      "params": {"separators": 5}}})
+    assert r.status_code == 422 and "separators=5" in r.json()["error"] and "recursive" in r.json()["error"]
+    r = client.post("/api/chunk", json={"doc": doc["doc"], "config": {"strategy": "sentence",
+                                                                      "params": {"overlap_sentences": "two"}}})
+    assert 400 <= r.status_code < 500 and "overlap_sentences" in r.json()["error"]
+    _alive(client)
+
+
+def test_the_static_report_hides_what_it_cannot_do(served: Path) -> None:
+    """The query bar and the other server controls are hidden in a report (the hidden
+    attribute wins over the CSS display rules), and the curve's caption does not offer a
+    drag the report cannot do."""
+    from chunkwise.serve.report import render_report
+
+    page = render_report(chunkwise.load(served / "guide.md"), {"strategy": "recursive", "chunk_size": 120,
+                                                                 "chunk_overlap": 0, "unit": "chars"}, "guide.md")
+    assert "[hidden] { display: none !important; }" in page
+    assert '"#query-bar"' in page  # hidden by startReport
+    assert "app.report ? \" (a static report: run chunkwise serve to move it)\"" in page

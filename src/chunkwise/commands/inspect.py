@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from ._options import chunking_options, input_options, make_chunker_or_fail
+from ._options import chunking_options, input_options, make_chunker_or_fail, refuse_folder
 
 __all__ = ["command", "plot_analysis", "render_chunks"]
 
@@ -90,6 +90,7 @@ def plot_analysis(analysis: Any, threshold_type: str | None, out: Path, title: s
     "--plot",
     type=click.Path(path_type=Path, dir_okay=False),
     default=None,
+    callback=refuse_folder,
     help="Write the similarity curve here (PNG/SVG/PDF; semantic strategies).",
 )
 @click.option(
@@ -97,6 +98,7 @@ def plot_analysis(analysis: Any, threshold_type: str | None, out: Path, title: s
     "html_path",
     type=click.Path(path_type=Path, dir_okay=False),
     default=None,
+    callback=refuse_folder,
     help="Also write the playground's view of this configuration as one static HTML file.",
 )
 @click.option(
@@ -176,12 +178,16 @@ def command(
             plot_analysis(analysis, getattr(chunker, "threshold_type", None), plot, title=title)
             click.echo(f"plot written to {plot}", err=True)
         if html_path is not None:
+            from ..serve import ServeError
             from ..serve.report import write_report
             from ._options import parse_params
 
             config = {"strategy": strategy, "chunk_size": chunk_size, "chunk_overlap": chunk_overlap, "unit": unit,
                       "tokenizer": tokenizer, "params": parse_params(params)}
-            write_report(html_path, doc, config, inp.name if inp.path is not None else None)
+            try:
+                write_report(html_path, doc, config, inp.name if inp.path is not None else None)
+            except ServeError as exc:
+                raise click.UsageError(f"--html: {exc}") from exc
             click.echo(f"report written to {html_path}", err=True)
     except ChunkwiseError as exc:
         raise click.UsageError(str(exc)) from exc

@@ -10,6 +10,8 @@ CDN, no build step) talks to a small JSON API:
 ``POST /api/document``    ``{"text": ...}`` or ``{"path": "rel/path"}``: a document id
 ``POST /api/upload``      the file's bytes as the body, ``?name=file.md``: a document id
 ``POST /api/chunk``       ``{"doc": id, "config": {...}}``: chunks, statistics, code
+                          (with ``"pane"``, ``"seq"``: only the pane's newest request
+                          runs; an older one answers 409)
 ``POST /api/query``       ``{"doc", "config", "query", "k"}``: the top-k chunks, scores
 ``POST /api/probes``      a probe set's bytes (``?name=q.jsonl``, the formats of
                           ``chunkwise eval``): a probe-set id and its size
@@ -22,7 +24,8 @@ The statistics are :func:`chunkwise.evaluation.chunk_stats` of the one document 
 the similarity curve and the threshold; the server keeps every sentence vector it computed
 (per model, in memory), so moving the threshold or the size re-cuts without embedding again.
 
-Safety: the command listens on 127.0.0.1 unless told otherwise; a body over ``max_upload``
+Safety: the LLM strategies (those taking a ``client``) are offered only when the server is
+given an endpoint (``llm_base_url``); the command listens on 127.0.0.1 unless told otherwise; a body over ``max_upload``
 bytes is refused with 413; a path never leaves the served folder (resolved, symlinks
 followed, then checked relative to the folder); a binary file, malformed JSON or an invalid
 configuration is a 4xx answer with a message, and the server keeps running.
@@ -139,14 +142,27 @@ def _json_safe(value: Any) -> Any:
     return repr(value)
 
 
-def _strategies() -> dict[str, Any]:
+def _is_llm(cls: Any) -> bool:
+    """A strategy that sends the document to a chat model (it takes a ``client``)."""
+    try:
+        return "client" in cls.parameters()
+    except Exception:  # noqa: BLE001 - a strategy without parameters(): not an LLM one
+        return False
+
+
+def _strategies(llm: bool = False) -> dict[str, Any]:
+    """The strategies the page offers (``llm``: with those that call a chat model)."""
     from ..chunkers.embedding import EmbeddingChunker
     from ..commands._options import PYTHON_DEFAULTS, UNITS
     from ..registry import get_strategy, strategy_names
 
     out = []
+    hidden = []
     for name in strategy_names():
         cls = get_strategy(name)
+        if not llm and _is_llm(cls):
+            hidden.append(name)
+            continue
         doc = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
         params = {}
         for key, default in cls.parameters().items():
@@ -158,7 +174,7 @@ def _strategies() -> dict[str, Any]:
                 params[key] = _json_safe(default)
         semantic = isinstance(cls, type) and issubclass(cls, EmbeddingChunker)
         out.append({"name": name, "doc": doc, "parameters": params, "semantic": semantic})
-    return {"defaults": dict(PYTHON_DEFAULTS), "units": list(UNITS), "strategies": out}
+    return {"defaults": dict(PYTHON_DEFAULTS), "units": list(UNITS), "strategies": out, "llm_hidden": hidden}
 
 
 def _code(config: dict[str, Any], source: str | None) -> dict[str, str]:
@@ -188,12 +204,17 @@ def _shell(word: str) -> str:
 class _State:
     """What the server keeps: the served folder, the documents loaded, the memos."""
 
-    def __init__(self, root: Path | None, max_upload: int) -> None:
+    def __init__(self, root: Path | None, max_upload: int, llm_base_url: str | None = None,
+                 llm_model: str | None = None, llm_api_key: str | None = None) -> None:
+        self.llm_base_url, self.llm_model, self.llm_api_key = llm_base_url, llm_model, llm_api_key
+        self.latest: dict[str, int] = {}  # the newest request number of each pane
+        self.pane_locks: dict[str, Any] = {}  # one chunking at a time per pane
         self.root = root.resolve() if root is not None else None
         self.only: str | None = None  # a file given on the command line: its folder, that file alone
         if self.root is not None and self.root.is_file():
             self.root, self.only = self.root.parent, self.root.name
         self.max_upload = max_upload
+        self.cwd = Path.cwd()  # where the server started: "copy as code" paths are relative to it
         self.docs: OrderedDict[str, tuple[Any, str | None]] = OrderedDict()
         self.memos: dict[str, _Memo] = {}
         self.probes: OrderedDict[str, tuple[list[Any], str]] = OrderedDict()
@@ -201,11 +222,21 @@ class _State:
         self.counter = 0
 
     # documents
-    def add(self, doc: Any, source: str | None) -> dict[str, Any]:
+    def code_path(self, full: Path) -> str:
+        """The path "copy as code" names: relative to the folder the server was started
+        in when the file is under it, else absolute."""
+        try:
+            return full.relative_to(self.cwd.resolve()).as_posix()
+        except ValueError:
+            return full.as_posix()
+
+    def add(self, doc: Any, source: str | None, code_path: str | None = None) -> dict[str, Any]:
+        """Keep ``doc`` (named ``source``; ``code_path``: the path its code names, None for
+        text not read from a file of the served folder)."""
         with self.lock:
             self.counter += 1
             key = f"d{self.counter}"
-            self.docs[key] = (doc, source)
+            self.docs[key] = (doc, code_path)
             while len(self.docs) > _MAX_DOCS:
                 self.docs.popitem(last=False)
         return {"doc": key, "text": doc.text, "name": source or "pasted text",
@@ -272,29 +303,48 @@ class _State:
         return memo
 
 
-def _load_bytes(data: bytes, name: str, max_upload: int) -> Any:
-    from ..errors import ChunkwiseError
-    from ..loaders import load
-
-    if len(data) > max_upload:
-        raise ServeError(f"{name} is {len(data)} bytes; the limit is {max_upload} bytes (--max-upload)", 413)
-    suffix = Path(name).suffix.lower()
-    try:
-        doc = load(data, format=suffix or None) if suffix else load(data)
-    except ChunkwiseError as exc:
-        raise ServeError(f"{name}: {exc}", 415) from exc
-    except Exception as exc:  # noqa: BLE001 - a damaged file: its message, not a crash
-        raise ServeError(f"{name} cannot be read: {type(exc).__name__}: {exc}", 415) from exc
-    if "\x00" in doc.text[:8192]:
-        raise ServeError(f"{name} looks binary (NUL bytes); give a text, Markdown, HTML, PDF or office file", 415)
+def _load_file(path: Path, name: str, root: Path | None = None) -> Any:
+    """A file read exactly as ``chunkwise chunk FILE`` reads it (:func:`chunkwise.load` of
+    the path: format, code language and encoding from the file), named ``name`` (id and
+    relative path, as ``chunkwise eval`` names a folder's file, so that a probe set's
+    references find it)."""
     from dataclasses import replace
 
+    from ..errors import ChunkwiseError
+    from ..loaders import load
     from ..types import document_id_for_path
 
-    # named as the folder's file is named by `chunkwise eval` (id and relative path), so
-    # that a probe set's references find it
+    def _named(message: str) -> str:
+        return message.replace(path.as_posix(), name).replace(str(path), name).replace("<bytes>", name)
+
+    try:
+        doc = load(path, root=root)
+    except ChunkwiseError as exc:
+        message = _named(str(exc))
+        raise ServeError(message if message.startswith(name) else f"{name}: {message}", 415) from exc
+    except Exception as exc:  # noqa: BLE001 - a damaged file: its message, not a crash
+        raise ServeError(f"{name} cannot be read: {type(exc).__name__}: {_named(str(exc))}", 415) from exc
+    if "\x00" in doc.text[:8192]:
+        raise ServeError(f"{name} looks binary (NUL bytes); give a text, Markdown, HTML, PDF or office file", 415)
     return replace(doc, id=document_id_for_path(name), source=name,
                    metadata={**doc.metadata, "filename": Path(name).name, "relative_path": name})
+
+
+def _load_bytes(data: bytes, name: str, max_upload: int) -> Any:
+    """An upload, read as ``chunkwise chunk`` reads a file of that name (written to a
+    temporary folder under its own name, then :func:`_load_file`)."""
+    import tempfile
+
+    if len(data) > max_upload:
+        raise ServeError(f"{name} is {len(data)} bytes; the limit is {max_upload} bytes "
+                         "(start the server with a larger --max-upload)", 413)
+    base = Path(name).name or "upload.txt"
+    if base in (".", "..") or "\x00" in base:
+        base = "upload.txt"
+    with tempfile.TemporaryDirectory(prefix="chunkwise-upload-") as tmp:
+        path = Path(tmp) / base
+        path.write_bytes(data)
+        return _load_file(path, name)
 
 
 def _config(raw: Any, strategies: dict[str, Any]) -> dict[str, Any]:
@@ -302,6 +352,10 @@ def _config(raw: Any, strategies: dict[str, Any]) -> dict[str, Any]:
         raise ServeError("config must be an object: {strategy, chunk_size, chunk_overlap, unit, params}")
     names = {s["name"] for s in strategies["strategies"]}
     strategy = raw.get("strategy", "recursive")
+    if strategy in strategies.get("llm_hidden", ()):
+        raise ServeError(f"strategy {strategy!r} sends the document to a chat model, so the page offers it only "
+                         "when the server is started with --llm-base-url URL (and --llm-model NAME); "
+                         "use the Python API or `chunkwise chunk` otherwise", 403)
     if strategy not in names:
         raise ServeError(f"strategy {strategy!r} is unknown; choose one of {', '.join(sorted(names))}")
     out: dict[str, Any] = {"strategy": strategy}
@@ -322,8 +376,31 @@ def _config(raw: Any, strategies: dict[str, Any]) -> dict[str, Any]:
         raise ServeError(f"parameter(s) {', '.join(bad)} cannot be set from the page")
     _name_only("tokenizer", out["tokenizer"])
     _name_only("model", params.get("model"))
+    defaults = next(s["parameters"] for s in strategies["strategies"] if s["name"] == strategy)
+    for key, value in params.items():
+        _check_type(strategy, key, value, defaults.get(key))
     out["params"] = dict(params)
     return out
+
+
+def _check_type(strategy: str, key: str, value: Any, default: Any) -> None:
+    """A parameter of the page has the JSON type of its default (a list for a list, a
+    number for a number, ...), else a 400 naming it; a default of None takes anything."""
+    if default is None or value is None:
+        return
+    if isinstance(default, bool):
+        ok, want = isinstance(value, bool), "true or false"
+    elif isinstance(default, (int, float)):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        want = "a number"
+    elif isinstance(default, str):
+        ok, want = isinstance(value, str), "a string"
+    elif isinstance(default, list):
+        ok, want = isinstance(value, list), f"a list like {json.dumps(default)[:80]}"
+    else:
+        return
+    if not ok:
+        raise ServeError(f"parameter {key} of {strategy!r} must be {want}, not {json.dumps(value)}")
 
 
 def _name_only(key: str, value: Any) -> None:
@@ -347,10 +424,25 @@ def _chunker(state: _State, config: dict[str, Any]) -> Any:
     kwargs = dict(chunk_size=config["chunk_size"], chunk_overlap=config["chunk_overlap"], unit=config["unit"],
                   tokenizer=config["tokenizer"])
     try:
+        from ..registry import get_strategy
+
+        if _is_llm(get_strategy(config["strategy"])):
+            if state.llm_base_url is None:  # the page does not offer it; a request naming it is refused
+                raise ServeError(f"strategy {config['strategy']!r} needs the server started with --llm-base-url", 403)
+            from ..llm.client import ChatClient
+
+            # the endpoint and key are the operator's, given on the command line; never
+            # the environment's (api_key "" reads no OPENAI_API_KEY)
+            params["client"] = ChatClient(params.pop("model", None) or state.llm_model or "",
+                                          base_url=state.llm_base_url, api_key=state.llm_api_key or "")
         chunker = make_chunker(config["strategy"], **kwargs, **params)
         if isinstance(chunker, EmbeddingChunker) and (chunker.model is None or isinstance(chunker.model, str)):
             chunker = make_chunker(config["strategy"], **kwargs, **{**params, "model": state.embedder_for(chunker.model)})
-    except (ChunkwiseError, ValueError, TypeError, ImportError) as exc:
+    except TypeError as exc:  # a parameter of the wrong JSON type (a number for a list, ...)
+        given = ", ".join(f"{k}={json.dumps(v)}" for k, v in config["params"].items()) or "none"
+        raise ServeError(f"a parameter of strategy {config['strategy']!r} has the wrong type ({exc}); "
+                         f"parameters given: {given}", 422) from exc
+    except (ChunkwiseError, ValueError, ImportError) as exc:
         raise ServeError(str(exc), 422) from exc
     return chunker
 
@@ -370,7 +462,11 @@ def chunk_view(state: _State, doc: Any, source: str | None, config: dict[str, An
             chunks = chunker.build_chunks(doc, analysis.spans, analysis.segments) if analysis.sentences else []
         else:
             chunks = chunker.chunk(doc)
-    except (ChunkwiseError, ValueError, TypeError, ImportError) as exc:
+    except TypeError as exc:  # a parameter of the wrong JSON type (a number for a list, ...)
+        given = ", ".join(f"{k}={json.dumps(v)}" for k, v in config["params"].items()) or "none"
+        raise ServeError(f"a parameter of strategy {config['strategy']!r} has the wrong type ({exc}); "
+                         f"parameters given: {given}", 422) from exc
+    except (ChunkwiseError, ValueError, ImportError) as exc:
         raise ServeError(str(exc), 422) from exc
     elapsed = (time.perf_counter() - t0) * 1000
     if raw:
@@ -489,7 +585,35 @@ def evaluate_view(state: _State, doc: Any, questions: list[Any], config: dict[st
 # -- the application ----------------------------------------------------------------------
 
 
-def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = DEFAULT_MAX_UPLOAD) -> Any:
+async def _off_loop(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` in a daemon thread, awaited: heavy work (late chunking, embedding)
+    never blocks the event loop, and a stopping server (Ctrl-C, SIGTERM) does not wait for
+    it (a thread pool's workers would be joined at exit)."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+
+    def settle(ok: bool, value: Any) -> None:
+        if not done.done():
+            done.set_result(value) if ok else done.set_exception(value)
+
+    def work() -> None:
+        try:
+            result: tuple[bool, Any] = (True, fn(*args))
+        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting request
+            result = (False, exc)
+        try:
+            loop.call_soon_threadsafe(settle, *result)
+        except RuntimeError:  # the loop is closed: the server stopped, nobody waits
+            pass
+
+    threading.Thread(target=work, name="chunkwise-serve-work", daemon=True).start()
+    return await done
+
+
+def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = DEFAULT_MAX_UPLOAD,
+               llm_base_url: str | None = None, llm_model: str | None = None, llm_api_key: str | None = None) -> Any:
     """The playground as a Starlette application.
 
     Args:
@@ -497,6 +621,11 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
             loads; no other file of its folder is offered); ``None``: only pasted and
             uploaded text.
         max_upload: the largest request body accepted, in bytes (413 past it).
+        llm_base_url: the OpenAI-compatible endpoint the LLM strategies (``agentic``,
+            ``propositions``) call; ``None`` (default): the page does not offer them and
+            the API refuses them (403), so that no document leaves the machine.
+        llm_model: the chat model of those strategies (the page may name another).
+        llm_api_key: the key sent to ``llm_base_url``; ``OPENAI_API_KEY`` is never read.
 
     Returns:
         A ``starlette.applications.Starlette`` (serve it with uvicorn, or test it with
@@ -513,12 +642,12 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
-    state = _State(Path(root) if root is not None else None, max_upload)
+    state = _State(Path(root) if root is not None else None, max_upload, llm_base_url, llm_model, llm_api_key)
     cached: dict[str, Any] = {}
 
     def strategies() -> dict[str, Any]:
         if "s" not in cached:
-            cached["s"] = _strategies()
+            cached["s"] = _strategies(llm=state.llm_base_url is not None)
         return cached["s"]
 
     async def body(request: Request) -> bytes:
@@ -566,10 +695,11 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
             full = state.resolve(data["path"])
             size = full.stat().st_size
             if size > state.max_upload:
-                raise ServeError(f"{data['path']} is {size} bytes; the limit is {state.max_upload} bytes", 413)
+                raise ServeError(f"{data['path']} is {size} bytes; the limit is {state.max_upload} bytes "
+                                 "(start the server with a larger --max-upload)", 413)
             rel = full.relative_to(state.root).as_posix() if state.root and full != state.root else full.name
-            doc = _load_bytes(full.read_bytes(), rel, state.max_upload)
-            return JSONResponse(state.add(doc, rel))
+            doc = _load_file(full, rel, root=state.root)
+            return JSONResponse(state.add(doc, rel, state.code_path(full)))
         raise ServeError('give {"text": ...} or {"path": "relative/path"}')
 
     async def api_upload(request: Request) -> Response:
@@ -584,9 +714,35 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
         data = await json_body(request)
         doc, source = state.get(data.get("doc"))
         config = _config(data.get("config"), strategies())
-        from starlette.concurrency import run_in_threadpool
+        pane, seq = data.get("pane"), data.get("seq")
+        if pane is None:
+            return JSONResponse(await _off_loop(chunk_view, state, doc, source, config))
+        if not isinstance(pane, str) or isinstance(seq, bool) or not isinstance(seq, int):
+            raise ServeError("pane must be a string and seq an integer (the pane's request number)")
+        # one chunking at a time per pane, only the newest request of the pane runs: a
+        # request superseded while it waits is not started, one superseded while it runs
+        # is not answered (409), so slider moves never pile up work
+        superseded = ServeError("superseded by a newer request of the same pane", 409)
+        with state.lock:
+            if seq <= state.latest.get(pane, -1):
+                raise superseded
+            state.latest[pane] = seq
+            lock = state.pane_locks.setdefault(pane, threading.Lock())
+            while len(state.latest) > 4 * _MAX_DOCS:  # forget the oldest panes
+                old = next(iter(state.latest))
+                state.latest.pop(old)
+                state.pane_locks.pop(old, None)
 
-        return JSONResponse(await run_in_threadpool(chunk_view, state, doc, source, config))
+        def single_flight() -> Any:
+            with lock:  # the pane's previous chunking ends first
+                if state.latest.get(pane) != seq:
+                    raise superseded  # a newer one came while this one waited: not started
+                return chunk_view(state, doc, source, config)
+
+        answer = await _off_loop(single_flight)
+        if state.latest.get(pane) != seq:
+            raise superseded
+        return JSONResponse(answer)
 
     async def api_query(request: Request) -> Response:
         data = await json_body(request)
@@ -598,9 +754,7 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 100:
             raise ServeError(f"k must be an integer from 1 to 100, not {k!r}")
         _name_only("model", model)
-        from starlette.concurrency import run_in_threadpool
-
-        return JSONResponse(await run_in_threadpool(query_view, state, doc, config, query, k, model or None))
+        return JSONResponse(await _off_loop(query_view, state, doc, config, query, k, model or None))
 
     async def api_probes(request: Request) -> Response:
         name = Path(request.query_params.get("name") or "probes.jsonl").name
@@ -625,9 +779,7 @@ def create_app(root: str | os.PathLike[str] | None = None, *, max_upload: int = 
         k = data.get("k", 5)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 100:
             raise ServeError(f"k must be an integer from 1 to 100, not {k!r}")
-        from starlette.concurrency import run_in_threadpool
-
-        return JSONResponse(await run_in_threadpool(evaluate_view, state, doc, found[0], config, k))
+        return JSONResponse(await _off_loop(evaluate_view, state, doc, found[0], config, k))
 
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ServeError)

@@ -8,7 +8,10 @@ const DEFAULT_PANES = [
   { strategy: "sentence", chunk_size: 512, chunk_overlap: 0, unit: "chars" },
   { strategy: "fixed", chunk_size: 512, chunk_overlap: 64, unit: "chars" },
 ];
-const app = { strategies: null, byName: {}, units: [], doc: null, panes: [], query: null, probes: null };
+const app = { strategies: null, byName: {}, units: [], doc: null, panes: [], query: null, probes: null,
+              // this page's panes are named apart from another tab's: the server runs only
+              // the newest request of each pane
+              session: Math.random().toString(36).slice(2), paneCount: 0 };
 
 function $(sel, root) { return (root || document).querySelector(sel); }
 function el(tag, attrs, text) {
@@ -71,6 +74,7 @@ class Pane {
     this.root = $("#pane-template").content.firstElementChild.cloneNode(true);
     this.version = 0;
     this.request = 0;
+    this.key = `${app.session}-${++app.paneCount}`;
     this.queryRequest = 0;
     this.probeRequest = 0;
     this.timer = null;
@@ -177,7 +181,7 @@ class Pane {
     let data;
     try {
       data = await api("/api/chunk", { method: "POST", headers: { "Content-Type": "application/json" },
-                                       body: JSON.stringify({ doc: app.doc.id, config }) });
+                                       body: JSON.stringify({ doc: app.doc.id, config, pane: this.key, seq: id }) });
     } catch (e) {
       if (id !== this.request) return;
       const box = $(".pane-error", this.root);
@@ -390,7 +394,8 @@ function renderCurve(box, sem, pane) {
   }
   const hint = el("div", { class: "hint muted" },
     `similarity of consecutive sentences (${sims.length}); threshold ${sem.threshold_type}` +
-    (sem.threshold !== null ? ` = similarity ${sem.threshold.toFixed(3)}` : "") + " — drag vertically to move it");
+    (sem.threshold !== null ? ` = similarity ${sem.threshold.toFixed(3)}` : "") +
+    (app.report ? " (a static report: run chunkwise serve to move it)" : " — drag vertically to move it"));
   let dragging = false;
   const valueAt = (ev) => {
     const r = svg.getBoundingClientRect();
