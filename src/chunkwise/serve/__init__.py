@@ -284,6 +284,8 @@ class _State:
                     p.resolve().relative_to(self.root)
                 except (ValueError, OSError):
                     continue  # a link out of the folder is not offered
+                if not _readable(p):
+                    continue  # no loader reads it (an image, an archive, binary data)
                 out.append(p.relative_to(self.root).as_posix())
                 if len(out) >= _MAX_FILES:
                     return out
@@ -301,6 +303,19 @@ class _State:
             with self.lock:
                 memo = self.memos.setdefault(key, memo)
         return memo
+
+
+def _readable(path: Path) -> bool:
+    """Whether a loader reads the file (``chunkwise chunk``'s detection on its first bytes)."""
+    from ..loaders.base import HEAD_BYTES, detect_loader
+
+    try:
+        with path.open("rb") as f:
+            head = f.read(HEAD_BYTES)
+        detect_loader(path.name, head)
+    except Exception:  # noqa: BLE001 - unreadable or no loader: not offered
+        return False
+    return True
 
 
 def _load_file(path: Path, name: str, root: Path | None = None) -> Any:
