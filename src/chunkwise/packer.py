@@ -321,6 +321,11 @@ class _RegionPacker:
         if s >= e:
             return []
         scored = self.segs.scored
+        if scored is None and not (cfg.step or cfg.max_pieces or cfg.overlap_pieces) and m.advance(s, e, budget) >= e:
+            # a run that fits is one span: no level is searched (most regions of code)
+            n = exact_size(m, s, e)
+            if n <= budget:
+                return [Span(s, e, n, end_cut)]
         if scored is not None:
             from .scored import split_scored
 
