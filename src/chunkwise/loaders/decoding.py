@@ -4,16 +4,27 @@ Order of detection (:func:`decode`):
 
 1. ``encoding=`` given: that codec, strictly.
 2. A byte-order mark: UTF-8, UTF-16 LE/BE or UTF-32 LE/BE.
-3. Valid UTF-8 (ASCII included).
-4. An encoding the format declares (an HTML ``<meta charset>``, an XML declaration), when
+3. UTF-32 or UTF-16 without a byte-order mark: NUL bytes, nearly all in the same position
+   of each 4 or 2 bytes (the high bytes of characters under U+0100 or U+10000), and the
+   text strictly valid in that byte order.
+4. Valid UTF-8 (ASCII included); but 7-bit text holding the escape sequences of
+   ISO-2022-JP/-KR (``ESC $ B``) or HZ (``~{ ... ~}``) is decoded with that codec when
+   the codec decodes it strictly and gives East Asian text (HZ: only ideographs and
+   CJK punctuation between its ``~{`` and ``~}``).
+5. An encoding the format declares (an HTML ``<meta charset>``, an XML declaration), when
    it decodes.
-5. UTF-8 with a few bad bytes: text that is valid UTF-8 except for a few bytes (at least
+6. UTF-8 with a few bad bytes: text that is valid UTF-8 except for a few bytes (at least
    one valid multi-byte character, and no fewer of them than runs of invalid bytes; an
    accented letter of a legacy code page is an invalid byte) is UTF-8 with damage, not
    another encoding: it is decoded as UTF-8, each invalid sequence replaced by U+FFFD, the
    count reported (``metadata["decoding_errors"]``) and a warning logged. Never silently
-   read as a code page that turns every accented letter into another one.
-6. A legacy encoding (the ``encodings`` extra, charset-normalizer, proposes the
+   read as a code page that turns every accented letter into another one. But a decoding
+   with replacement characters never wins over a clean one: when a multi-byte East Asian
+   encoding (EUC-JP, Shift JIS, GB2312/GBK/GB18030, Big5(-HKSCS), EUC-KR/CP949, Johab)
+   decodes the bytes strictly with no sign of a wrong code page (step 7 chooses among
+   them), that one is used (the lead and trail bytes of those encodings often form valid
+   UTF-8 sequences by chance, so "mostly UTF-8" is no evidence against them).
+7. A legacy encoding (the ``encodings`` extra, charset-normalizer, proposes the
    candidates). Each candidate's text is checked for signs of a wrong code page (control
    characters, a word mixing scripts such as ``Naﺅve``, a Latin word made only of accented
    letters such as ``Ïðèâåò``, a symbol between Latin letters such as ``Za¿ó³æ``, a capital
@@ -35,8 +46,10 @@ file's real text.
 from __future__ import annotations
 
 import codecs
+import functools
 import itertools
 import logging
+import re
 import unicodedata
 from typing import Any, NamedTuple
 
@@ -55,12 +68,18 @@ _BOMS = (
 )
 # code pages by how common they are, for text that several decode equally well
 _COMMON = (
-    "cp1252 iso8859-1 cp1251 cp1250 shift_jis cp932 gb18030 gbk gb2312 big5 euc_kr cp949 euc_jp "
-    "iso2022_jp koi8-r cp1253 cp1254 cp1256 cp1255 cp1257 iso8859-15 iso8859-2 cp874 cp1258 koi8-u "
-    "iso8859-5 iso8859-7 iso8859-9 iso8859-8 iso8859-6 big5hkscs"
+    "cp1252 iso8859-1 cp1251 cp1250 shift_jis cp932 gb2312 gbk gb18030 big5 euc_kr cp949 euc_jp "
+    "euc_jis_2004 euc_jisx0213 iso2022_jp koi8-r cp1253 cp1254 cp1256 cp1255 cp1257 iso8859-15 iso8859-2 cp874 cp1258 koi8-u "
+    "iso8859-5 iso8859-7 iso8859-9 iso8859-8 iso8859-6 big5hkscs cp950 johab shift_jis_2004 shift_jisx0213 hz"
 ).split()
 _RANK = {name: k for k, name in enumerate(_COMMON)}
-_SAMPLE = 200_000
+_FFFD_RUN = re.compile("\ufffd+")
+_HIGH_BYTE = re.compile(b"[\x80-\xff]")
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+_PREFIX = 1 << 16
+"""Legacy encodings are detected on the first bytes (cut at a line end), then the whole
+file is decoded strictly with the codec found (detected on all of it when that fails)."""
+_SAMPLE = 20_000
 """How many characters of each candidate's text are checked for signs of a wrong code page."""
 # punctuation that may stand inside a word (l’été, l·l, well-known)
 _INWORD = frozenset("'’‘ʼ·-‐‑–—")
@@ -89,6 +108,7 @@ def looks_like_text(head: bytes) -> bool:
     """Whether the first bytes of a file look like text rather than binary data.
 
     True for a byte-order mark, for UTF-8 (a sequence cut at the end of ``head`` allowed),
+    for UTF-16 or UTF-32 without a byte-order mark (see :func:`decode`),
     and for bytes without NUL whose control characters (other than tab, line ends, form
     feed and escape) are under 1 % (legacy 8-bit text).
 
@@ -99,7 +119,7 @@ def looks_like_text(head: bytes) -> bool:
     if not head or bom_encoding(head):
         return True
     if b"\x00" in head:
-        return False
+        return _wide_unicode(head, partial=True) is not None
     try:
         head.decode("utf-8")
         return True
@@ -108,6 +128,97 @@ def looks_like_text(head: bytes) -> bool:
             return True
     controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13, 27, 8))
     return controls <= len(head) // 100
+
+
+_MULTIBYTE = frozenset(
+    codecs.lookup(n).name
+    for n in (
+        "shift_jis cp932 shift_jis_2004 shift_jisx0213 euc_jp euc_jis_2004 euc_jisx0213 gb2312 gbk gb18030 "
+        "big5 big5hkscs cp950 euc_kr cp949 johab"
+    ).split()
+)
+"""The multi-byte East Asian encodings whose bytes often form valid UTF-8 by chance."""
+_ESCAPED = ("iso2022_jp", "iso2022_jp_2", "iso2022_jp_ext", "iso2022_jp_3", "iso2022_jp_2004", "iso2022_kr")
+
+
+def _wide_unicode(data: bytes, partial: bool = False) -> str | None:
+    """UTF-32 or UTF-16 without a byte-order mark: the codec name, or None.
+
+    Text in these encodings has NUL bytes in the high positions of characters under
+    U+0100 (spaces, digits, punctuation, line ends) or under U+10000, and almost none
+    elsewhere; the bytes must also decode strictly in that byte order (``partial``: the
+    first bytes of a file, a character cut at the end allowed)."""
+
+    def strict(name: str) -> str:
+        return codecs.getincrementaldecoder(name)().decode(data, final=not partial)
+
+    n = len(data)
+    nuls = data.count(b"\x00")
+    if n < 4 or nuls < 2 or nuls * 500 < n:  # at least 0.2 % NUL bytes (line ends of CJK text)
+        return None
+    head = data[: 1 << 16]
+    if n % 4 == 0 or partial:
+        at = [head[k::4].count(0) for k in range(4)]
+        quarter = len(head) // 4
+        for name, high in (("utf-32-le", (2, 3)), ("utf-32-be", (0, 1))):
+            if all(at[k] >= quarter * 0.98 for k in high):
+                try:
+                    strict(name)
+                    return name
+                except UnicodeDecodeError:
+                    pass
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    if (n % 2 == 0 or partial) and min(even, odd) * 20 <= max(even, odd):
+        name = "utf-16-le" if odd > even else "utf-16-be"
+        try:
+            text = strict(name)
+        except UnicodeDecodeError:
+            return None
+        sample = text[:20_000]
+        # binary data read as UTF-16 is spread over the whole range: control characters,
+        # unassigned code points, private use (a tenth of the range) and surrogates
+        odd = sum(
+            1
+            for c in sample
+            if unicodedata.category(c) in ("Cn", "Co", "Cs") or (c < " " and c not in "\t\n\r\f\v")
+        )
+        if odd * 100 <= len(sample):
+            return name
+    return None
+
+
+def _escaped(data: bytes) -> tuple[str, str] | None:
+    """7-bit text in ISO-2022-JP/-KR or HZ (escape sequences rather than 8-bit bytes):
+    ``(text, codec)``, or None. ISO-2022: the first codec among :data:`_ESCAPED` that
+    decodes strictly and leaves no escape character. HZ: it decodes strictly and every
+    ``~{ ... ~}`` span gives only ideographs, kana, hangul and CJK punctuation (random
+    ASCII pairs, ``~{x~}`` in code, rarely do)."""
+    if b"\x1b$" in data or b"\x1b(" in data:
+        for name in _ESCAPED:
+            try:
+                text = data.decode(name)
+            except (UnicodeDecodeError, LookupError):
+                continue
+            if "\x1b" not in text and any(_script(c) == "CJK" for c in text[:_SAMPLE]):
+                return text, codecs.lookup(name).name
+    if b"~{" in data and b"~}" in data:
+        try:
+            text = data.decode("hz")
+        except UnicodeDecodeError:
+            return None
+        wide = 0
+        for part in data.split(b"~{")[1:]:
+            inner = part.split(b"~}", 1)[0]
+            try:
+                chars = ("~{" + inner.decode("ascii") + "~}").encode("ascii").decode("hz")
+            except UnicodeDecodeError:
+                return None
+            if not chars or any(_script(c) != "CJK" and not "\u3000" <= c <= "\u303f" for c in chars):
+                return None
+            wide += len(chars)
+        if wide >= 2:
+            return text, "hz"
+    return None
 
 
 def _codec(name: str) -> str:
@@ -127,9 +238,11 @@ def _strict(data: bytes, encoding: str, source: str) -> str:
         ) from exc
 
 
+@functools.lru_cache(maxsize=4096)
 def _script(ch: str) -> str:
     head = unicodedata.name(ch, "").split(" ", 1)[0]
-    return "CJK" if head in _EAST_ASIAN else head
+    # KATAKANA-HIRAGANA PROLONGED SOUND MARK (ー), ... are kana too
+    return "CJK" if head in _EAST_ASIAN or head.split("-", 1)[0] in _EAST_ASIAN else head
 
 
 def implausible(text: str) -> int:
@@ -200,14 +313,46 @@ def implausible(text: str) -> int:
     return signs
 
 
+def _sample(text: str) -> str:
+    """The part of ``text`` checked for signs of a wrong code page: :data:`_SAMPLE`
+    characters from a little before the first one outside ASCII (where code pages differ)."""
+    first = _NON_ASCII.search(text)
+    start = max(0, first.start() - 200) if first else 0
+    return text[start : start + _SAMPLE]
+
+
 def _rank(name: str) -> int:
     return _RANK.get(name, len(_RANK) + (10 if name.startswith(("mac", "cp4", "cp7", "cp8", "cp10", "cp11")) else 0))
 
 
-def _detect(data: bytes, source: str) -> tuple[str, str]:
+def _detect(data: bytes, source: str, quiet: bool = False) -> tuple[str, str, int]:
+    """The legacy encoding of ``data`` (step 7 of this module's rule): ``(text, codec,
+    signs of a wrong code page)``; ``quiet``: log nothing (the caller may not use it).
+
+    Detected on :data:`_PREFIX` bytes from the line of the first byte over 127 (cut after
+    a line end) when the file is longer, then the whole is decoded strictly with that
+    codec; on all of it when that fails (those bytes were not enough)."""
+    if len(data) > 2 * _PREFIX:
+        high = _HIGH_BYTE.search(data)
+        start = data.rfind(b"\n", 0, high.start()) + 1 if high else 0
+        cut = data.rfind(b"\n", start, start + _PREFIX) + 1
+    else:
+        start = cut = 0
+    if cut - start > _PREFIX // 2:
+        _, name, signs = _detect_all(data[start:cut], source, quiet)
+        try:
+            return data.decode(name), name, signs
+        except UnicodeDecodeError:
+            pass
+    return _detect_all(data, source, quiet)
+
+
+def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
     try:
         from charset_normalizer import from_bytes
     except ImportError:
+        if quiet:
+            raise
         raise LoadError(
             f"{source}: not valid UTF-8, and detecting a legacy encoding needs the package "
             "'charset-normalizer': pip install 'chunkwise[encodings]', or give the encoding "
@@ -232,14 +377,14 @@ def _detect(data: bytes, source: str) -> tuple[str, str]:
             except LookupError:
                 continue
             if name not in cands:
-                cands[name] = (implausible(text[:_SAMPLE]), r.chaos, _rank(name), order, text, name, r.coherence)
+                cands[name] = (implausible(_sample(text)), r.chaos, _rank(name), order, text, name, r.coherence)
     try:
         western = data.decode("cp1252")
     except UnicodeDecodeError:
         western = None
     if western is not None and "cp1252" not in cands:  # not proposed: measured as the detector would
         chaos, coherence = by_text.get(western, (1.0, 0.0))
-        signs = implausible(western[:_SAMPLE])
+        signs = implausible(_sample(western))
         cands["cp1252"] = (signs, chaos, _rank("cp1252"), len(results), western, "cp1252", coherence)
     fewest = min(c[0] for c in cands.values())
     pool = [c for c in cands.values() if c[0] == fewest]
@@ -253,7 +398,9 @@ def _detect(data: bytes, source: str) -> tuple[str, str]:
         # both: charset-normalizer leaves it at 0 for most candidates of short text), and
         # its text looks like real text
         choice = best
-    if choice[0]:
+    if quiet:
+        pass
+    elif choice[0]:
         logger.warning(
             "%s: not UTF-8; decoded as %s, a guess (its text shows %d sign(s) of a wrong code page): "
             "give the encoding if it is another one",
@@ -263,7 +410,21 @@ def _detect(data: bytes, source: str) -> tuple[str, str]:
         )
     elif choice[5] != best[5]:
         logger.debug("%s: read as %s rather than %s (more plausible or more common)", source, choice[5], best[5])
-    return choice[4], choice[5]
+    return choice[4], choice[5], choice[0]
+
+
+def _clean_multibyte(data: bytes, source: str) -> tuple[str, str] | None:
+    """A clean East Asian multi-byte decoding of ``data`` (no sign of a wrong code page,
+    no U+FFFD), as step 7 chooses it, or None (also without charset-normalizer)."""
+    if sum(1 for b in data[:4096] if b >= 0x80) < 2:
+        return None
+    try:
+        text, name, signs = _detect(data, source, quiet=True)
+    except (ImportError, LoadError):
+        return None
+    if signs == 0 and name in _MULTIBYTE and "\ufffd" not in text:
+        return text, name
+    return None
 
 
 def _mostly_utf8(data: bytes) -> Decoded | None:
@@ -278,13 +439,10 @@ def _mostly_utf8(data: bytes) -> Decoded | None:
     errors = text.count("\ufffd") - data.count(b"\xef\xbf\xbd")
     if errors <= 0:
         return None
-    valid = sum(1 for ch in text if ch >= "\x80") - errors
-    runs = 0
-    previous = ""
-    for ch in text:
-        if ch == "\ufffd" and previous != "\ufffd":
-            runs += 1
-        previous = ch
+    head = text[: 1 << 20]  # decided on the first million characters
+    bad = head.count("\ufffd")
+    valid = len(head) - len(head.encode("ascii", "ignore")) - bad
+    runs = len(_FFFD_RUN.findall(head)) if bad else 0
     if valid >= 1 and valid >= runs:
         return Decoded(text, "utf-8", errors)
     return None
@@ -358,8 +516,15 @@ def decode_text(
                     f"({exc.reason} at byte {exc.start + len(bom)}); give the encoding (encoding=...) if it is text"
                 ) from exc
         else:
+            wide = _wide_unicode(data) if b"\x00" in data else None
             try:
-                text, name = data.decode("utf-8"), "utf-8"
+                if wide:
+                    text, name = data.decode(wide), wide
+                else:
+                    text, name = data.decode("utf-8"), "utf-8"
+                    escaped = _escaped(data) if data.isascii() else None
+                    if escaped:
+                        text, name = escaped
             except UnicodeDecodeError as exc:
                 first = exc.start
                 text = ""
@@ -371,7 +536,10 @@ def decode_text(
                         name = ""
                 if not name:
                     damaged = _mostly_utf8(data)
-                    if damaged is not None:
+                    clean = _clean_multibyte(data, source) if damaged is not None else None
+                    if clean is not None:
+                        text, name = clean
+                    elif damaged is not None:
                         text, name, errors = damaged
                         logger.warning(
                             "%s: UTF-8 with %d invalid byte sequence(s) (the first at byte %d), "
@@ -381,7 +549,7 @@ def decode_text(
                             first,
                         )
                     else:
-                        text, name = _detect(data, source)
+                        text, name, _ = _detect(data, source)
     if text.startswith("\ufeff"):
         text = text[1:]
     return Decoded(text, name, errors)

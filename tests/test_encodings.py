@@ -1,0 +1,133 @@
+"""Text in East Asian, Cyrillic and Greek legacy encodings, UTF-16 without a byte-order mark
+and 7-bit escape encodings (ISO-2022-JP, HZ) decodes to exactly the text written: never
+UTF-8 with replacement characters when a legacy decoding is clean, never escape sequences
+left in the text.
+
+The paragraphs are written for these tests (no outside source)."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from chunkwise.cli import cli
+from chunkwise.loaders import load
+from chunkwise.loaders.decoding import decode_text, looks_like_text
+
+SAMPLES = {
+    "ja": "東京の朝は静かです。駅のホームでは、人々が電車を待ちながら新聞を読んだり、携帯電話を見たりしています。"
+    "春になると、公園の桜が咲き、多くの家族が花見を楽しみます。",
+    # 鷗 is outside JIS X 0208: EUC-JP writes it with JIS X 0212, EUC-JISX0213 with plane 1
+    "ja_ext": "森鷗外の小説を図書館で借りました。東京の朝は静かです。駅のホームでは、人々が電車を待ちながら新聞を読んでいます。",
+    "zh_hans": "今天早上天气很好，我们去公园散步。湖边有很多人在钓鱼，孩子们在草地上放风筝。"
+    "中午我们在小饭馆吃了面条，然后坐公共汽车回家。",
+    "zh_hant": "今天早上天氣很好，我們去公園散步。湖邊有很多人在釣魚，孩子們在草地上放風箏。"
+    "中午我們在小飯館吃了麵條，然後坐公共汽車回家。",
+    # Cantonese characters (佢, 哋, 喺, 咗) exist only in Big5-HKSCS
+    "yue": "佢哋今日喺茶樓飲茶，食咗好多點心。我哋行街嘅時候落雨，所以返屋企食飯。今天早上天氣很好，我們去公園散步。",
+    "ko": "오늘 아침에는 날씨가 맑았습니다. 우리는 시장에 가서 과일과 채소를 샀습니다. "
+    "오후에는 도서관에서 책을 읽고 저녁에는 친구들과 함께 식사를 했습니다.",
+    # 똠 is not among the 2,350 syllables of EUC-KR: CP949 and Johab only
+    "ko_ext": "똠양꿍을 먹었습니다. 오늘 아침에는 날씨가 맑았습니다. 우리는 시장에 가서 과일과 채소를 샀습니다. "
+    "저녁에는 친구들과 함께 식사를 했습니다.",
+    "ru": "Утром в городе было тихо. Мы пошли в парк, где дети играли у пруда, а старики читали газеты на скамейках. "
+    "Вечером начался дождь, и мы вернулись домой.",
+    "el": "Το πρωί η πόλη ήταν ήσυχη. Πήγαμε στο πάρκο, όπου τα παιδιά έπαιζαν δίπλα στη λίμνη και οι ηλικιωμένοι "
+    "διάβαζαν εφημερίδες. Το βράδυ άρχισε να βρέχει.",
+}
+LEGACY = [
+    ("ja", "euc_jp"),
+    ("ja", "euc_jisx0213"),
+    ("ja_ext", "euc_jp"),
+    ("ja_ext", "euc_jisx0213"),
+    ("ja", "shift_jis"),
+    ("ja", "iso2022_jp"),
+    ("zh_hans", "gb2312"),
+    ("zh_hans", "gbk"),
+    ("zh_hans", "gb18030"),
+    ("zh_hans", "hz"),
+    ("zh_hant", "big5"),
+    ("zh_hant", "big5hkscs"),
+    ("yue", "big5hkscs"),
+    ("ko", "euc_kr"),
+    ("ko", "cp949"),
+    ("ko", "johab"),
+    ("ko_ext", "cp949"),
+    ("ko_ext", "johab"),
+    ("ru", "koi8_r"),
+    ("ru", "cp1251"),
+    ("el", "iso8859_7"),
+]
+UNICODE = [(lang, enc) for lang in SAMPLES for enc in ("utf-16", "utf-16-le", "utf-16-be", "utf-8-sig")]
+
+
+@pytest.mark.parametrize(("lang", "encoding"), LEGACY + UNICODE)
+def test_every_encoding_decodes_to_the_text_written(lang, encoding):
+    text = SAMPLES[lang]
+    found = decode_text(text.encode(encoding), source=f"{lang}.txt")
+    assert found.text == text, (encoding, found.encoding)
+    assert found.errors == 0 and "\ufffd" not in found.text
+
+
+@pytest.mark.parametrize(("lang", "encoding"), LEGACY + UNICODE)
+def test_files_in_every_encoding_load_with_two_lines(tmp_path, lang, encoding):
+    text = SAMPLES[lang] + "\n" + SAMPLES[lang] + "\n"
+    path = tmp_path / "doc.txt"
+    path.write_bytes(text.encode(encoding))
+    doc = load(path)
+    assert doc.text == text
+    assert "decoding_errors" not in doc.metadata or doc.metadata["decoding_errors"] == 0
+
+
+@pytest.mark.parametrize("encoding", ["euc_jp", "gb2312", "euc_kr", "big5"])
+def test_multibyte_text_is_never_utf8_with_replacement_characters(encoding):
+    # the lead and trail bytes of these encodings form valid UTF-8 sequences by chance:
+    # "mostly UTF-8" must not win over a clean decoding
+    lang = {"euc_jp": "ja", "gb2312": "zh_hans", "euc_kr": "ko", "big5": "zh_hant"}[encoding]
+    found = decode_text((SAMPLES[lang] * 20).encode(encoding))
+    assert found.encoding != "utf-8" and found.errors == 0 and found.text == SAMPLES[lang] * 20
+
+
+def test_a_long_legacy_file_is_detected_on_its_first_bytes_and_decoded_whole():
+    # more than the detection prefix, the rarer character only near the end
+    text = (SAMPLES["ja"] + "\n") * 2000 + SAMPLES["ja_ext"] + "\n"
+    found = decode_text(text.encode("euc_jp"))
+    assert found.text == text
+    # a file whose first part is ASCII: detected on all of it
+    text = "plain ascii line\n" * 20000 + SAMPLES["ru"] + "\n"
+    assert decode_text(text.encode("cp1251")).text == text
+
+
+def test_utf8_with_a_few_bad_bytes_stays_utf8():
+    data = "Grüße, schöne Straße, Müller und Söhne — 東京".encode() + b"\xff!"
+    found = decode_text(data)
+    assert found.encoding == "utf-8" and found.errors == 1 and found.text.endswith("東京\ufffd!")
+
+
+def test_ascii_with_tildes_or_escapes_is_not_read_as_hz_or_iso2022():
+    for text in ["x = a ~{b~} c\n", "Use ~{ and ~} to switch modes.\n", "colour: \x1b[31mred\x1b[0m\n"]:
+        found = decode_text(text.encode("ascii"))
+        assert found.text == text and found.encoding == "utf-8"
+
+
+def test_utf16_without_a_byte_order_mark_looks_like_text_but_binary_does_not():
+    for lang in ("ja", "ru", "el"):
+        # the first bytes of a file, a character cut at the end
+        assert looks_like_text(((SAMPLES[lang] + "\n") * 20).encode("utf-16-le")[:4095])
+        assert looks_like_text(((SAMPLES[lang] + "\n") * 20).encode("utf-16-be")[:4096])
+    assert not looks_like_text(bytes(range(256)) * 8)
+    assert not looks_like_text(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+
+
+def test_an_undecodable_file_is_a_one_line_error_naming_the_file_and_the_option(tmp_path):
+    bad = tmp_path / "noise.txt"
+    bad.write_bytes(bytes(range(1, 256)) * 3)
+    good = tmp_path / "ok.txt"
+    good.write_bytes(SAMPLES["ko"].encode("johab"))
+    out = tmp_path / "out.jsonl"
+    result = CliRunner().invoke(cli, ["chunk", str(bad), "-o", str(out)])
+    assert result.exit_code == 1
+    [line] = [x for x in result.output.splitlines() if x.startswith("skipped " + str(bad))]
+    assert "--encoding" in line
+    result = CliRunner().invoke(cli, ["chunk", str(tmp_path), "-o", str(out)])
+    assert "noise.txt" in result.output and SAMPLES["ko"][:10] in out.read_text(encoding="utf-8")
