@@ -322,7 +322,8 @@ def parse_loader_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
     string).
 
     Raises:
-        click.BadParameter: an item without ``=`` or with an empty key.
+        click.BadParameter: an item without ``=``, with an empty key, or with a key no
+            loader takes (a usage error, before any file is read).
     """
     options: dict[str, str] = {}
     for item in items:
@@ -330,6 +331,13 @@ def parse_loader_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
         if not sep or not key.strip():
             raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--loader-option")
         options[key.strip().replace("-", "_")] = value
+    from ..errors import ConfigError
+    from ..loaders import check_loader_options
+
+    try:
+        check_loader_options(options)
+    except ConfigError as exc:
+        raise click.BadParameter(str(exc), param_hint="--loader-option") from None
     return options
 
 
@@ -354,7 +362,7 @@ loader_option: Decorator = click.option(
     expose_value=False,
     callback=_loader_options,
     help="A loader option, repeatable, for the formats that take it (PDF: password=..., "
-    "pages=1-5,8); another format's file is reported with the options it takes.",
+    "pages=1-5,8, ocr=true); files of other formats ignore it.",
 )
 
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import LoadError, UnsupportedFormatError
+from ..errors import ConfigError, LoadError, UnsupportedFormatError
 from ..types import Document, document_id_for, document_id_for_path
 from . import chat as _chat
 from . import code as _code
@@ -52,12 +52,14 @@ __all__ = [
     "FoundFile",
     "Loader",
     "UnsupportedFormatError",
+    "check_loader_options",
     "decode",
     "detect_loader",
     "find_files",
     "get_loader",
     "json_safe",
     "load",
+    "loader_options",
     "looks_like_text",
     "parse",
     "register_loader",
@@ -112,11 +114,11 @@ def parse(
             without ``source``, or with a name in angle brackets such as ``"<stdin>"``,
             derived from the text, so two different contents never share an id).
         encoding: for bytes: a codec to use instead of detecting one.
-        **options: loader options of the format (``"pdf"``: ``password``, ``pages``).
+        **options: loader options (``"pdf"``: ``password``, ``pages``, ``ocr``); an
+            option of another format's loader is ignored.
 
     Raises:
-        ConfigError: an unknown format or encoding, or an option the format's loader
-            does not accept.
+        ConfigError: an unknown format or encoding, or an option no loader takes.
         UnsupportedFormatError: a format recognised but not handled (``"pdf"``), or
             bytes of one (``%PDF``).
         LoadError: bytes that cannot be decoded.
@@ -131,7 +133,7 @@ def parse(
         'a\\r\\nb'
     """
     loader = get_loader(format)
-    opts = loader.check_options(options, source)
+    opts = _options_for(loader, options, source)
     if isinstance(content, (bytes, bytearray)):
         data = bytes(content)
         own = any(data.startswith(m) for m in loader.magic)  # a DOCX's ZIP, given format="docx"
@@ -145,6 +147,36 @@ def parse(
         # a stream's name (<stdin>), not a path: the id derives from the content
         doc = dataclasses.replace(doc, id=document_id_for(doc.text))
     return doc
+
+
+def loader_options() -> dict[str, tuple[str, ...]]:
+    """The options each registered loader takes, by format (loaders without options left
+    out): ``{"pdf": ("password", "pages", "ocr")}``."""
+    return {ld.format: ld.options for ld in registered_loaders() if ld.options}
+
+
+def check_loader_options(options: Mapping[str, Any]) -> None:
+    """Raise :class:`~chunkwise.errors.ConfigError` for an option no registered loader
+    takes (a misspelling), naming it and the options there are; the CLI's ``-L`` is
+    checked so before any file is read."""
+    known = {o for opts in loader_options().values() for o in opts}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        there = "; ".join(f"{fmt}: {', '.join(opts)}" for fmt, opts in loader_options().items()) or "none"
+        raise ConfigError(
+            f"no option {', '.join(map(repr, unknown))} in any loader (the loader options: {there}); "
+            "correct its name or leave it out"
+        )
+
+
+def _options_for(loader: Loader, options: Mapping[str, Any], source: str | None) -> dict[str, Any]:
+    """The options ``loader`` takes among ``options``: an option of another format's
+    loader is ignored (``password=`` for the PDFs of a folder does not stop its Markdown
+    files); one no loader takes raises :class:`~chunkwise.errors.ConfigError`."""
+    if not options:
+        return {}
+    check_loader_options(options)
+    return loader.check_options({k: v for k, v in options.items() if k in loader.options}, source)
 
 
 def _load_bytes(loader: Loader, data: bytes, *, options: dict[str, Any], **kwargs: Any) -> Document:
@@ -187,7 +219,8 @@ def load(
         encoding: a codec to use instead of detecting one (strict).
         metadata: extra document metadata (wins over what the loader finds).
         **options: loader options, for the loaders that take them (PDF: ``password``
-            for an encrypted file, ``pages="1-5,8"`` to read only those pages).
+            for an encrypted file, ``pages="1-5,8"`` to read only those pages); the
+            loader of another format ignores them (the same options serve a folder).
 
     Returns:
         The document, with ``metadata["filename"]``, ``["relative_path"]``,
@@ -204,7 +237,7 @@ def load(
             ``LoadError`` naming the file, the format and the fix; never a bare
             ``ValueError``).
         ConfigError: an unknown format or encoding, ``path`` outside ``root``, or a
-            loader option the format's loader does not accept (named in the message).
+            loader option that no loader takes (named in the message).
 
     Example:
         >>> import tempfile, pathlib
@@ -234,7 +267,7 @@ def load(
     except OSError as exc:
         raise LoadError(f"{p}: cannot read ({exc.strerror or exc})") from exc
     loader = detect_loader(str(p), data[:HEAD_BYTES], format)
-    opts = loader.check_options(options, p.as_posix())
+    opts = _options_for(loader, options, p.as_posix())
     meta: dict[str, Any] = {"filename": p.name, "relative_path": relative, **(metadata or {})}
     return _load_bytes(
         loader, data, source=p.as_posix(), encoding=encoding, metadata=meta, id=document_id_for_path(relative), options=opts
