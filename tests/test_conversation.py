@@ -157,6 +157,57 @@ def test_question_is_kept_with_its_answer_when_both_fit():
     assert any("shipped" in c.text and "Did it fix" in c.text for c in apart)
 
 
+def test_question_leads_the_first_part_of_an_answer_too_big_for_a_chunk():
+    answer = "Ana: " + " ".join(f"Step {k} restarts the link." for k in range(12))
+    text = "Ben: Was it the disk or the network?\n" + answer + "\nBen: Thanks.\n"
+    for size in (80, 120, 200):
+        cs = _chunks(text, chunk_size=size)
+        check_invariants(text, cs, size, CharSizer(), overlap_allowed=False)
+        first = _turn_of(cs, "Was it the disk")
+        assert len(first) == 1 and first[0].text.startswith("Ben: Was it")
+        assert "Ana: Step 0" in first[0].text and first[0].metadata["speakers"] == ["Ben", "Ana"]
+        assert first[0].context == "" and first[0].metadata["turn_end"] == 1
+        rest = [c for c in cs if c.start_index > first[0].start_index and c.metadata["speaker"] == "Ana"]
+        assert rest and all(c.context == "Ana:" for c in rest)
+    # a question over half the budget stays a chunk of its own; pair_questions=False too
+    long_q = "Ben: " + "Was it the disk, the cable or the network, " * 2 + "or what?\n"
+    cs = _chunks(long_q + answer + "\n", chunk_size=120)
+    assert cs[0].text == long_q.strip()
+    cs = _chunks(text, chunk_size=120, pair_questions=False)
+    assert cs[0].text == "Ben: Was it the disk or the network?"
+
+
+def test_chat_prompt_is_paired_with_its_reply_like_a_question():
+    msgs = [
+        {"role": "user", "content": "Summarise the meeting notes."},
+        {"role": "assistant", "content": "Three decisions. " + "The budget was approved for the year. " * 6},
+        {"role": "user", "content": "Thanks."},
+        {"role": "assistant", "content": "You are welcome."},
+    ]
+    text = json.dumps(msgs)
+    cs = _chunks(text, chunk_size=140)
+    check_invariants(text, cs, 140, CharSizer(), overlap_allowed=False)
+    first = _turn_of(cs, "Summarise")[0]
+    assert "Three decisions" in first.text and first.metadata["speakers"] == ["user", "assistant"]
+    assert any("Thanks." in c.text and "You are welcome." in c.text for c in cs)  # a small pair, whole
+    # in a line transcript a statement is not a prompt: only a question pairs
+    lines = "user: Summarise the notes.\nassistant: " + "The budget was approved. " * 6 + "\n"
+    cs = _chunks(lines, chunk_size=80)
+    assert cs[0].text == "user: Summarise the notes."
+
+
+def test_speaker_context_false_leaves_the_context_empty():
+    text = "Ana: " + " ".join(f"Step {k} restarts the link." for k in range(12)) + "\nBen: Thanks.\n"
+    on = _chunks(text, chunk_size=80)
+    off = _chunks(text, chunk_size=80, speaker_context=False)
+    assert [(c.start_index, c.end_index) for c in on] == [(c.start_index, c.end_index) for c in off]
+    assert any(c.context == "Ana:" for c in on)
+    assert all(c.context == "" and c.text_for_embedding() == c.text for c in off)
+    assert [c.metadata["speaker"] for c in on] == [c.metadata["speaker"] for c in off]
+    sized = _chunks(text, chunk_size=80, speaker_context=False, include_context_in_size=True)
+    assert [(c.start_index, c.end_index) for c in sized] == [(c.start_index, c.end_index) for c in off]
+
+
 def test_max_turns_bounds_the_turns_of_a_chunk():
     text = "".join(f"{'Ana' if k % 2 else 'Ben'}: line {k}.\n" for k in range(11))
     for m in (1, 2, 3, 5):
@@ -389,6 +440,7 @@ def test_auto_picks_conversation_for_text_that_is_mostly_turns():
         ({"pair_questions": "yes"}, "pair_questions"),
         ({"oversize": "drop"}, "oversize"),
         ({"include_context_in_size": 1}, "include_context_in_size"),
+        ({"speaker_context": "no"}, "speaker_context"),
     ],
 )
 def test_invalid_parameters_raise_config_error(params, match):

@@ -12,7 +12,11 @@ them:
   the marker; every chunk that starts inside it has its speaker (and time) in
   ``chunk.context`` (``"Ana:"``, ``"[00:01:02] Ana:"``) and ``metadata["speaker"]``;
 * a question turn stays with the answer that follows when both fit in one chunk
-  (``pair_questions``);
+  (``pair_questions``; in JSON chat messages a prompt, ``user``, before a reply,
+  ``assistant``, is paired as a question is); when the answer does not fit even alone and
+  the question takes at most half the budget, the question starts the chunk of the
+  answer's first part instead of standing alone (a chunk of nothing but a question
+  answers nothing, yet it is what a searched question resembles most);
 * ``max_turns`` bounds the turns of a chunk (the turns are taken in consecutive groups of
   at most ``max_turns``, a question not parted from its answer, and each group is packed
   on its own); each JSON list of messages is a conversation packed on its own.
@@ -68,14 +72,29 @@ class _Info:
     starts: tuple[int, ...]
 
 
-def _pairs(turns: tuple[Turn, ...]) -> list[int]:
-    """Indices ``k`` of questions kept with the answer ``k + 1`` (another speaker);
+# chat messages: a prompt's role and the roles that answer it (OpenAI, ShareGPT,
+# Gemini, Open Assistant); a prompt is paired with the reply after it as a question is
+_PROMPT_ROLES = frozenset({"user", "human", "prompter"})
+_REPLY_ROLES = frozenset({"assistant", "gpt", "model", "bot", "ai", "chatgpt", "claude"})
+
+
+def _asks(t: Turn, u: Turn, chat: bool) -> bool:
+    """Whether turn ``t`` asks what ``u`` answers: a question followed by another speaker,
+    or in chat messages a prompt followed by a reply (``user`` then ``assistant``)."""
+    if t.question:
+        return t.speaker is None or u.speaker is None or t.speaker != u.speaker
+    if not chat or t.speaker is None or u.speaker is None:
+        return False
+    return t.speaker.casefold() in _PROMPT_ROLES and u.speaker.casefold() in _REPLY_ROLES
+
+
+def _pairs(turns: tuple[Turn, ...], chat: bool = False) -> list[int]:
+    """Indices ``k`` of questions kept with the answer ``k + 1`` (see :func:`_asks`);
     pairs never chain (a question that answers one is not paired again)."""
     out: list[int] = []
     k = 0
     while k + 1 < len(turns):
-        t, u = turns[k], turns[k + 1]
-        if t.question and (t.speaker is None or u.speaker is None or t.speaker != u.speaker):
+        if _asks(turns[k], turns[k + 1], chat):
             out.append(k)
             k += 2
         else:
@@ -98,8 +117,11 @@ class ConversationChunker(BaseChunker):
             ``Name: text`` lines with optional time stamps, chat exports, SRT and WebVTT
             cues, JSON chat messages).
         max_turns: the most turns a chunk holds (None: no bound but the size).
-        pair_questions: keep a question turn (ending with ``?``, or by ``Q``/``Question``)
-            with the answer after it when both fit in one chunk.
+        pair_questions: keep a question turn (ending with ``?``, or by ``Q``/``Question``;
+            in JSON chat messages also a ``user``/``human`` prompt before an
+            ``assistant``/``gpt``/``model`` reply) with the answer after it when both fit
+            in one chunk; when the answer alone is larger than the budget and the
+            question at most half of it, the question goes with the answer's first part.
         oversize: a turn larger than ``chunk_size``: ``"split"`` (default; by paragraphs,
             lines, sentences, words), ``"keep"`` whole (flagged ``metadata["oversize"]``)
             or ``"raise"`` :class:`~chunkwise.errors.OversizeError`.
@@ -107,6 +129,12 @@ class ConversationChunker(BaseChunker):
             against ``chunk_size``: every chunk keeps room for the longest speaker context
             of a turn that may be split; a context over half the budget loses its time,
             then is left out.
+        speaker_context: put the speaker (and time) of a split turn in ``chunk.context``
+            (default). False: ``context`` stays empty, the speaker is only in
+            ``metadata["speaker"]``, and the chunk is embedded as its own text -- for chat
+            logs whose speakers are roles (``user``, ``assistant``), where the same role
+            word in front of most chunks makes them alike to an embedding model
+            (EVALUATION.md, "Conversations").
 
     Text with no turns is packed as ``"recursive"`` packs it; text before the first turn
     (a title, a ``WEBVTT`` header) is packed with the turns.
@@ -120,7 +148,7 @@ class ConversationChunker(BaseChunker):
     ``"[time] "`` when known) for every chunk of a split turn that does not itself name
     the speaker before the turn's text (a later part of a split turn; any part of a JSON
     message whose role comes after its content, the part holding the role included);
-    else ``""``.
+    else ``""`` (always ``""`` with ``speaker_context=False``).
 
     Raises:
         ConfigError: an invalid parameter (a pattern that does not compile, has no
@@ -142,6 +170,7 @@ class ConversationChunker(BaseChunker):
     pair_questions: bool = True
     oversize: OversizePolicy = "split"
     include_context_in_size: bool = False
+    speaker_context: bool = True
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -180,6 +209,8 @@ class ConversationChunker(BaseChunker):
             raise ConfigError(f"oversize must be one of 'split', 'keep', 'raise', not {self.oversize!r}")
         if not isinstance(self.include_context_in_size, bool):
             raise ConfigError(f"include_context_in_size must be True or False, not {self.include_context_in_size!r}")
+        if not isinstance(self.speaker_context, bool):
+            raise ConfigError(f"speaker_context must be True or False, not {self.speaker_context!r}")
 
     def transcript(self, document: Document) -> Transcript:
         """The turns of ``document`` (see :func:`chunkwise.parsers.conversation.find_turns`)."""
@@ -255,13 +286,20 @@ class ConversationChunker(BaseChunker):
             *(_Within(lv.name, lv, inside_s, inside_e) for lv in inner),
         )
         atoms = tuple(Atom(t.start, t.end, "turn") for t in big)
-        pairs = _pairs(turns) if self.pair_questions and (self.max_turns or 2) >= 2 else []
+        chat = tr.kind in ("json", "chat")
+        pairs = _pairs(turns, chat) if self.pair_questions and (self.max_turns or 2) >= 2 else []
+        # a question whose answer does not fit goes with the answer's first part, when the
+        # question takes at most half the budget: a question alone is a chunk that answers
+        # nothing, yet it is what a question searched for resembles most
+        size = self._size(text, bound)
+        lead = {k for k in pairs if size(turns[k + 1]) > budget and 2 * size(turns[k]) <= budget}
         # the marker goes with the first word when both fit; when they do not (a short
         # turn just over the budget: "Ben: Goodbye." in 12), the cut after the marker is
         # better than one inside the word that leaves its punctuation alone
         fits = self._word_fits
         glue = [(t.start, t.body + 1) for t in big if t.start < t.body < t.end and fits(text, t, bound, budget)]
-        glue += [(turns[k].start, turns[k + 1].end) for k in pairs]
+        glue += [(turns[k].start, turns[k + 1].end) for k in pairs if k not in lead]
+        glue += [(turns[k].start, turns[k + 1].body + 1) for k in lead if turns[k + 1].body < turns[k + 1].end]
         # regions: each conversation after the first, and each group of max_turns turns
         firsts = set(tr.conversations)
         if self.max_turns is not None:
@@ -275,7 +313,9 @@ class ConversationChunker(BaseChunker):
                 k = j
         # a turn that does not fit starts a chunk: no piece of it joins the text before
         # (a cue's number at the end of the cue before, "everyone.\nBen:" ending a chunk)
-        cuts = sorted({*(starts[k] for k in firsts if k > 0), *apart, *(t.start for t in big if t.start > 0)})
+        led = {turns[k + 1].start: turns[k].start for k in lead}
+        heads = (led.get(t.start, t.start) for t in big)
+        cuts = sorted({*(starts[k] for k in firsts if k > 0), *apart, *(h for h in heads if h > 0)})
         regions = None
         if cuts or reserve:
             bounds = [0, *cuts, n]
@@ -286,6 +326,18 @@ class ConversationChunker(BaseChunker):
         return Segments(
             levels=levels, regions=regions, atoms=atoms, glue=tuple(glue), labels=(label,), atom_levels_at=1
         )
+
+    def _size(self, text: str, bound: Callable[[int, int], int]) -> Callable[[Turn], int]:
+        """A turn's size: exact where the cheap bound does not settle it (never above the
+        budget's double, which is all the callers compare against)."""
+        count = self._sizer.count
+        top = 2 * self.chunk_size
+
+        def size(t: Turn) -> int:
+            b = bound(t.start, t.end)
+            return b if b > top or 2 * b <= self.chunk_size - self.chunk_overlap else count(text[t.start : t.end])
+
+        return size
 
     def _word_fits(self, text: str, t: Turn, bound: Callable[[int, int], int], budget: int) -> bool:
         """Whether turn ``t``'s marker and the first word of its text (to the next
@@ -300,6 +352,8 @@ class ConversationChunker(BaseChunker):
     def _label(self, t: Turn) -> str:
         """The context naming turn ``t`` (``"[time] Speaker:"``); when it counts in the
         size, at most half the budget: without the time, else nothing."""
+        if not self.speaker_context:
+            return ""
         name = f"{t.speaker}{t.colon}" if t.speaker else ""
         full = " ".join(p for p in (f"[{t.start_time}]" if t.start_time else "", name) if p)
         if not self.include_context_in_size or not full:
