@@ -1,5 +1,6 @@
 """What the loaders that render a format as Markdown share (DOCX, PPTX, XLSX, EPUB,
-reStructuredText, and the HTML renderer): escaped lines, pipe tables, a writer that keeps
+reStructuredText, and the HTML renderer): escaped lines (and the PDF loader's guarded
+lines: a backslash only where a heading would be misread), pipe tables, a writer that keeps
 the page map while it writes, and the base of the loaders of binary formats.
 
 A rendered Markdown text is what every such loader gives: headings as ATX headings
@@ -21,7 +22,9 @@ from ..types import Document, PageRange
 from .base import FileFormatError, Loader, one_line, parse_failures
 from .decoding import looks_like_text
 
-__all__ = ["PAGE_BREAK", "BinaryLoader", "MarkdownWriter", "escape_line", "one_line", "pipe_table", "starts_block"]
+__all__ = [
+    "PAGE_BREAK", "BinaryLoader", "MarkdownWriter", "escape_line", "guard_line", "one_line", "pipe_table", "starts_block"
+]
 
 # what would make a rendered line start a Markdown block: an ATX heading, a block quote, a
 # list item, a code fence, a table row, a thematic break or setext underline, an ordered
@@ -54,6 +57,60 @@ def escape_line(line: str) -> str:
     if _LINE_START.match(line):
         return "\\" + line
     return line
+
+
+# what in a line of literal text would change the outline a CommonMark parser reads: an
+# ATX heading (also inside a block quote or a list item: ``> # x``, ``- # x``), a code fence
+# (it runs to its closing fence, or to the end, swallowing headings), an HTML block of the
+# kinds that end only at their closing marker (``<pre``, ``<!--``, ...), and -- after a
+# line of the same paragraph -- a setext underline (``===``, ``---``)
+_GUARDED = re.compile(r"^((?:>[ \t]?|[-+*][ \t]+|\d{1,9}[.)][ \t]+)*)(#{1,6}(?:[ \t]|$)|`{3,}|~{3,})")
+_HTML_OPENERS = re.compile(r"^<(?:(script|pre|style|textarea)(?=[\s>]|$)|(!--)|(\?)|(![A-Za-z])|(!\[CDATA\[))", re.IGNORECASE)
+_HTML_CLOSERS = ("", "-->", "?>", ">", "]]>")
+_UNDERLINE = re.compile(r"^(?:=+|-+)[ \t]*$")
+
+
+def guard_line(line: str, continues: bool = False) -> str:
+    """``line``, literal text, with one backslash where a CommonMark parser would
+    otherwise read it as a heading or as the start of a block that swallows the lines
+    after it -- and nowhere else (``"1. x"``, ``"> x"``, ``"- x"``, ``"| x"`` stay as
+    written: they make lists, quotes or paragraphs, never headings).
+
+    ``continues``: the line follows a line of the same paragraph (joined by a single line
+    break), where a line of ``=`` or ``-`` would underline it into a heading.
+
+    Guarded: an ATX heading (``"# x"`` -> ``"\\# x"``, also after a quote or list marker:
+    ``"- # x"`` -> ``"- \\# x"``), a code fence (```` ``` ````, ``~~~``), an HTML block
+    that ends only at its closing marker (``<pre``, ``<script``, ``<style``,
+    ``<textarea``, ``<!--``, ``<?``, ``<!X``, ``<![CDATA[``) unless the marker closes it
+    on the same line, and a setext underline after a paragraph line. This is what the PDF
+    loader needs to keep the text the PDF's own while the outline stays the loader's:
+    the ``markdown`` strategy then finds exactly the headings the loader wrote.
+
+    Example:
+        >>> guard_line("# comment"), guard_line("1. Introduction"), guard_line("> quoted")
+        ('\\\\# comment', '1. Introduction', '> quoted')
+        >>> guard_line("---", continues=True), guard_line("---")
+        ('\\\\---', '---')
+    """
+    if line[:1] not in _GUARD_STARTERS and not line[:1].isdigit():
+        return line
+    m = _GUARDED.match(line)
+    if m is not None:
+        at = m.start(2)
+        return line[:at] + "\\" + line[at:]
+    if continues and _UNDERLINE.match(line):
+        return "\\" + line
+    h = _HTML_OPENERS.match(line)
+    if h is not None:
+        kind = next(k for k in range(5) if h.group(k + 1) is not None)
+        closer = f"</{h.group(1).lower()}>" if kind == 0 else _HTML_CLOSERS[kind]
+        if closer not in line[h.end() :].lower():
+            return "\\" + line
+    return line
+
+
+_GUARD_STARTERS = frozenset("#>-+*`~=<")
 
 
 def starts_block(line: str) -> bool:

@@ -15,7 +15,10 @@ Loader options (``chunkwise.load(path, password=...)``, ``chunkwise chunk -L KEY
 
 * ``password``: the password of an encrypted PDF;
 * ``pages``: the pages to read, ``"1-5,8"`` (1-based, inclusive; the page numbers of the
-  page map stay those of the file);
+  page map stay those of the file). Up to :data:`CONTEXT_PAGES` pages around them (and
+  the first page) are read too, not written: the part gets the running heads, heading
+  levels and title the file gives it. Its id is the file's with the pages chosen
+  (``#pages=1-5,8``): each part of a file is a document of its own;
 * ``ocr``: ``true`` (or a Tesseract language, ``"eng+fra"``): a page without a text layer
   is rendered at 300 dpi and read by the ``tesseract`` program (Debian's ``tesseract-ocr``;
   Pillow from ``pip install 'chunkwise[ocr]'``); its words' boxes make the lines, so the
@@ -32,13 +35,14 @@ from __future__ import annotations
 
 import ctypes
 import re
+from bisect import bisect_left
 import unicodedata
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..errors import ConfigError, MissingDependencyError
 from ..parsers.pdf import PdfLine, PdfPage, layout_pages
-from ..types import Document
+from ..types import Document, document_id_for
 from ._pdf_ocr import ocr_language, ocr_page
 from .base import FileFormatError, Loader, register_loader
 
@@ -215,6 +219,7 @@ class PdfLoader(Loader):
     ) -> Document:
         count = len(pdf)
         numbers = parse_page_ranges(opts["pages"], count) if "pages" in opts else list(range(1, count + 1))
+        subset = len(numbers) < count
         pages: list[PdfPage] = []
         empty: list[int] = []
         recognised: list[int] = []
@@ -251,17 +256,25 @@ class PdfLoader(Loader):
                 else f"OCR found no text either: check the scan, {_EXCLUDE}",
                 "no text layer",
             )
-        layout = layout_pages(pages)
+        context: list[PdfPage] = []
+        if subset:  # the running heads, heading sizes and title of the file, from pages around
+            try:
+                for number in _context_pages(numbers, count):
+                    page = pdf[number - 1]
+                    try:
+                        context.append(_page_lines(page, number, pdfium.raw))
+                    finally:
+                        page.close()
+            except pdfium.PdfiumError:
+                context = []  # a damaged page elsewhere: the pages asked for stand alone
+        layout = layout_pages(pages, context)
         meta: dict[str, Any] = {}
         info = pdf.get_metadata_dict(skip_empty=True)
         for key, field in (("Title", "title"), ("Author", "author"), ("Subject", "subject")):
             if info.get(key, "").strip():
                 meta[field] = info[key].strip()
-        if "title" not in meta and layout.pages:  # the file says none: a top heading of the first page
-            _, start, end = layout.pages[0]
-            top = re.search(r"(?m)^# (.+)$", layout.text[start:end])
-            if top:
-                meta["title"] = top.group(1).strip()
+        if "title" not in meta and layout.title:  # the file says none: the first page's largest line
+            meta["title"] = layout.title
         created = _pdf_date(info.get("CreationDate", ""))
         if created:
             meta["created"] = created
@@ -280,6 +293,8 @@ class PdfLoader(Loader):
             meta["two_column_pages"] = list(layout.two_column_pages)
         meta.update(metadata or {})
         meta.setdefault("format", self.format)
+        if subset and (id or source):  # another part of the file is another document
+            id = document_id_for("", f"{id or source}#pages={_ranges(numbers)}")
         return Document(layout.text, id=id, source=source, metadata=meta, pages=layout.pages)
 
     def parse_text(
@@ -291,6 +306,43 @@ class PdfLoader(Loader):
             ConfigError: always.
         """
         raise ConfigError("a PDF is read from bytes or a file, not from a str: use chunkwise.load(path_or_bytes)")
+
+
+CONTEXT_PAGES = 12
+"""How many pages around a part of a file (``pages=``) are read for its running heads and
+heading sizes (the first page too, for the title)."""
+
+
+def _context_pages(numbers: list[int], count: int) -> list[int]:
+    """The pages read besides ``numbers`` (a part of a file of ``count`` pages): the
+    first page, and the nearest pages before and after the part, up to
+    :data:`CONTEXT_PAGES` in all."""
+    chosen = set(numbers)
+
+    def distance(n: int) -> int:
+        k = bisect_left(numbers, n)
+        return min(abs(numbers[j] - n) for j in (k - 1, k) if 0 <= j < len(numbers))
+
+    if len(numbers) >= count:
+        return []
+    others = sorted((n for n in range(1, count + 1) if n not in chosen), key=lambda n: (distance(n), n))
+    out = [] if 1 in chosen else [1]
+    out += [n for n in others if n != 1][: CONTEXT_PAGES - len(out)]
+    return sorted(out)
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Sorted page numbers as ranges: ``[1, 2, 3, 8]`` -> ``"1-3,8"``."""
+    parts: list[str] = []
+    start = prev = numbers[0]
+    for n in [*numbers[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if n is not None:
+            start = prev = n
+    return ",".join(parts)
 
 
 def _font(textpage: Any, index: int, raw: Any) -> tuple[str, int]:

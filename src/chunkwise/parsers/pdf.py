@@ -42,7 +42,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..loaders._blocks import escape_line, pipe_table
+from ..loaders._blocks import guard_line, pipe_table
 
 __all__ = ["PdfLayout", "PdfLine", "PdfPage", "layout_pages"]
 
@@ -57,13 +57,14 @@ _PAGE_NUMBER = re.compile(
 )
 _EDGE_NUMBER = re.compile(r"^\s*(\d{1,5}|[ivxlcdm]{1,8})\s+\S|\S\s+(\d{1,5}|[ivxlcdm]{1,8})\s*$", re.IGNORECASE)
 _HYPHEN_END = re.compile(r"(?<=[^\W\d_])[-\u00ad\u0002\ufffe]$")
-_SOFT_END = re.compile(r"[\u00ad\u0002\ufffe]$")
+_SOFT_END = re.compile(r"\u00ad$")
 _LEADERS = re.compile(r"(?:\.\s?){4,}\s*\S{0,8}\s*$")
 _NUMBERED = re.compile(r"(?:\d+\.)*\d+\.?\s|[A-Z]\.\d")
 _CAPTION = re.compile(r"(?:figure|fig\.|table|listing|example)\s*[\dA-Z][\w.-]*\s*[:.]", re.IGNORECASE)
 _SECTION_NUMBER = re.compile(r"(?:chapter|appendix|part|section)\s+\w|\d+(?:\.\d+)*\.?\s+\S|[A-Z](?:\.\d+)+\.?\s", re.I)
 _BARE_NUMBER = re.compile(r"(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]+)\.?")
 _HYPHEN_MARKS = re.compile("[\u0002\ufffe]")
+_SPACE = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"[.!?:;)\]\"\u201d]$")
 
 
@@ -112,6 +113,9 @@ class PdfLayout:
             found), in page order.
         headings: how many headings were emitted.
         two_column_pages: the pages read as two columns.
+        title: the first page's title: its first line in the page's largest font when
+            that is larger than the body text (with the lines right below in that font),
+            else None.
     """
 
     text: str
@@ -120,6 +124,7 @@ class PdfLayout:
     page_labels: tuple[str | None, ...] = ()
     headings: int = 0
     two_column_pages: tuple[int, ...] = field(default_factory=tuple)
+    title: str | None = None
 
 
 def _key(text: str) -> str:
@@ -164,6 +169,30 @@ def _furniture(pages: Sequence[PdfPage]) -> tuple[set[str], list[str]]:
         if k not in keys and len(k.split()) > 2 and " ".join(k.split()[:2]) in starts:
             if any(len(at[p]) >= need for p in places[k]):
                 keys.add(k)
+    # the part of a running head that changes (the topic of a reference manual's pages,
+    # a module's name on its only page): a short line in the place -- band, height, font
+    # size -- where most pages hold a running head already found, aligned with those
+    # heads on their left or right edge, is one too
+    held: dict[tuple[bool, int, float], set[int]] = defaultdict(set)
+    edges: dict[tuple[bool, int, float], set[tuple[str, int]]] = defaultdict(set)
+    loose: list[tuple[str, tuple[bool, int, float], float, float]] = []
+    for page in pages:
+        for line in page.lines:
+            if _in_band(line, page) and line.text.strip():
+                k = _key(line.text)
+                place = (line.top < page.height / 2, round(line.top), _size(line.size))
+                if k in keys:
+                    held[place].add(page.number)
+                    edges[place].update((("left", round(line.x0)), ("right", round(line.x1))))
+                elif len(k.split()) <= 8 and not _SENTENCE_END.search(k) and not _PAGE_NUMBER.fullmatch(first[k]):
+                    loose.append((k, place, line.x0, line.x1))
+    for k, place, x0, x1 in loose:
+        if k in keys or len(held[place]) < max(need, len(pages) // 2):
+            continue
+        if any(abs(x - x0) <= 2 for side, x in edges[place] if side == "left") or any(
+            abs(x - x1) <= 2 for side, x in edges[place] if side == "right"
+        ):
+            keys.add(k)
     return keys, [first[k] for k in first if k in keys]
 
 
@@ -371,7 +400,8 @@ def _page_levels(lines: Sequence[PdfLine], level_of: Callable[[PdfLine], int], w
     """The heading level of each line of a page (0: body), with three rules that keep the
     labels of a drawing, a caption and a table of contents out of the outline: a run of
     three heading lines or more with no body line between them, scattered over the page
-    (not aligned on one left edge, or side by side), is body text; so is a
+    (not aligned on one left edge, or side by side), is body text (a numbered heading,
+    ``2.3 Foo``, is never part of such a run); so is a
     caption (``Figure 2-1: ...``), and a line ending in a number on a page of contents
     (three lines or more with dot leaders)."""
     levels = [level_of(ln) for ln in lines]
@@ -380,13 +410,16 @@ def _page_levels(lines: Sequence[PdfLine], level_of: Callable[[PdfLine], int], w
         text = ln.text.strip()
         if levels[k] and (_CAPTION.match(text) or (contents and re.search(r"\d\s*$", text))):
             levels[k] = 0
+    # a numbered heading ("2.3 Foo", "1. Introduction") in a heading's font is one
+    # whatever surrounds it: it ends a run and is never taken for a drawing's label
+    numbered = [bool(levels[k]) and bool(_SECTION_NUMBER.match(ln.text.strip())) for k, ln in enumerate(lines)]
     k = 0
     while k < len(levels):
-        if not levels[k]:
+        if not levels[k] or numbered[k]:
             k += 1
             continue
         j = k
-        while j < len(levels) and levels[j]:
+        while j < len(levels) and levels[j] and not numbered[j]:
             j += 1
         run = lines[k:j]
         scattered = max(ln.x0 for ln in run) - min(ln.x0 for ln in run) > 0.1 * width or any(
@@ -398,20 +431,78 @@ def _page_levels(lines: Sequence[PdfLine], level_of: Callable[[PdfLine], int], w
     return levels
 
 
-def _escape(text: str) -> str:
-    """A body line that Markdown would read as the start of a block (a heading, a list
-    item, a quote, a code fence, a table), escaped (the loaders' one rule)."""
-    return escape_line(text)
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_MARKED = re.compile("([^\\W\\d_]+(?:-[^\\W\\d_]+)*)?[\u0002\ufffe](?=([^\\W\\d_]*))")
 
 
-def layout_pages(pages: Sequence[PdfPage]) -> PdfLayout:
+def _resolve_hyphens(texts: list[str]) -> list[str]:
+    """The texts with PDFium's hyphen marks (U+FFFE, U+0002: a hyphen where PDFium joined
+    the two halves of a word broken across lines) resolved: the mark goes (the halves are
+    one word, ``Win|dows``) or becomes ``-`` (a hyphen the text has, ``Springer-Verlag``,
+    ``easy-to-understand``; every mark not between two letters), one character for one.
+
+    Between two letters, the document's own words decide (dehyphenation by the text's
+    lexicon, as in Grobid and in OCR post-correction): the word joined occurring elsewhere
+    in the text, or the hyphenated one, the more often; without either, ``-`` when the
+    left half holds a hyphen already or the right half starts with a capital, else what
+    the document's other marks were resolved to (most often), the join when none says.
+    """
+    if not any("\u0002" in t or "\ufffe" in t for t in texts):
+        return texts
+    plain = [_HYPHEN_MARKS.sub(" ", t) for t in texts]
+    words: Counter[str] = Counter(w.lower() for t in plain for w in _WORD.findall(t))
+    marks = [m for t in texts for m in _MARKED.finditer(t)]
+    decided: list[bool | None] = []  # True: a hyphen, False: joined, None: no evidence
+    for m in marks:
+        left, right = m.group(1), m.group(2)
+        if not left or not right:
+            decided.append(True)
+            continue
+        joined = words[(left.rsplit("-", 1)[-1] + right).lower()]
+        hyphened = words[(left + "-" + right).lower()]
+        decided.append(None if joined == hyphened else hyphened > joined)
+    votes = Counter(d for d in decided if d is not None)
+    default = votes[True] > votes[False]
+    choice: dict[tuple[int, int], bool] = {}
+    k = 0
+    for n, t in enumerate(texts):
+        for m in _MARKED.finditer(t):
+            d = decided[k]
+            k += 1
+            if d is None:
+                left, right = m.group(1), m.group(2)
+                d = "-" in left or right[:1].isupper() or default
+            choice[(n, m.start(0) + len(m.group(1) or ""))] = d
+    out = []
+    for n, t in enumerate(texts):
+        out.append(
+            "".join(
+                ("-" if choice.get((n, i), True) else "") if ch in "\u0002\ufffe" else ch for i, ch in enumerate(t)
+            )
+            if "\u0002" in t or "\ufffe" in t
+            else t
+        )
+    return out
+
+
+def layout_pages(pages: Sequence[PdfPage], context: Sequence[PdfPage] = ()) -> PdfLayout:
     """The Markdown-like text of ``pages`` (see the module's description).
 
     Args:
         pages: the pages, in order, each with its lines as the file gives them.
+        context: other pages of the same file (when ``pages`` is a part of it), read for
+            the running heads, the heading sizes and the title but not written: a few
+            pages chosen from a long file get the furniture and the heading levels the
+            whole file gives them, and the title of its first page.
 
     Returns:
-        A :class:`PdfLayout`: text, page map, furniture removed, printed page numbers.
+        A :class:`PdfLayout`: text, page map, furniture removed, printed page numbers, title.
+
+    Body lines are written as the PDF has them: only a line that a Markdown parser would
+    read as a heading or as a block swallowing what follows (``# ...``, a code fence, an
+    unclosed ``<!--``, a ``---`` under a line of its paragraph) gets a backslash
+    (:func:`~chunkwise.loaders._blocks.guard_line`), so the ``markdown`` strategy finds the
+    headings this layout made and no other.
 
     Example:
         >>> body = [PdfLine(f"Line {i} of the body.", 72, 300, 100 + 14 * i, 110 + 14 * i, 10) for i in range(3)]
@@ -423,12 +514,15 @@ def layout_pages(pages: Sequence[PdfPage]) -> PdfLayout:
         Line 1 of the body.
         Line 2 of the body.
     """
-    keys, furniture = _furniture(pages) if len(pages) >= 3 else (set(), [])
+    every = sorted([*pages, *context], key=lambda pg: pg.number) if context else list(pages)
+    keys, furniture = _furniture(every) if len(every) >= 3 else (set(), [])
+    written = {id(pg) for pg in pages}
     kept: list[list[PdfLine]] = []
+    kept_all: list[list[PdfLine]] = []
     labels: list[str | None] = []
     two_column: list[int] = []
     tables: set[int] = set()  # id() of the lines that hold a Markdown table
-    for page in pages:
+    for page in every:
         label = None
         lines = []
         for ln in page.lines:
@@ -447,13 +541,17 @@ def layout_pages(pages: Sequence[PdfPage]) -> PdfLayout:
         tables.update(found)
         lines = _rejoin_numbers(lines, found)
         ordered = _columns(page, lines)
+        kept_all.append(lines if ordered is None else ordered)
+        if id(page) not in written:
+            continue
         if ordered is not None:
             two_column.append(page.number)
             lines = ordered
         kept.append(lines)
         labels.append(label)
-    body, levels = _heading_levels(kept)
+    body, levels = _heading_levels(kept_all)
     bold_level = min(len(set(levels.values())) + 1, 3)
+    title = _title(every[0], kept_all[0], body) if every else None
 
     def level_of(ln: PdfLine) -> int:
         text = ln.text.strip()
@@ -466,9 +564,7 @@ def layout_pages(pages: Sequence[PdfPage]) -> PdfLayout:
             return bold_level
         return 0
 
-    parts: list[str] = []
-    page_map: list[tuple[int, int, int]] = []
-    offset = 0
+    texts: list[str] = []
     headings = 0
     for page, lines in zip(pages, kept):
         out: list[str] = []
@@ -479,7 +575,7 @@ def layout_pages(pages: Sequence[PdfPage]) -> PdfLayout:
                 out.append(ln.text)
                 prev, prev_level = ln, -1
                 continue
-            text = re.sub(r"[ \t]+", " ", ln.text.strip())
+            text = _SPACE.sub(" ", ln.text).strip()
             if lvl:
                 if (
                     prev is not None
@@ -504,25 +600,52 @@ def layout_pages(pages: Sequence[PdfPage]) -> PdfLayout:
                 if same_paragraph or column_jump:
                     last = out[-1]
                     if _HYPHEN_END.search(last) and text[:1].islower():
-                        # a soft hyphen (or PDFium's mark of one) goes; a hyphen typed stays
+                        # a soft hyphen goes; a hyphen typed stays; PDFium's marks are
+                        # resolved with the others, by the document's words
                         out[-1] = (last[:-1] if _SOFT_END.search(last) else last) + text
                     else:
-                        out[-1] = last + "\n" + _escape(text)
+                        out[-1] = last + "\n" + guard_line(text, continues=True)
                     joined = True
             if not joined:
-                out.append(_escape(text))
+                out.append(guard_line(text))
             prev, prev_level = ln, 0
-        page_text = _HYPHEN_MARKS.sub("", "\n\n".join(out))
-        if parts:
+        texts.append("\n\n".join(out))
+    texts = _resolve_hyphens(texts)
+    page_map: list[tuple[int, int, int]] = []
+    offset = 0
+    for page, page_text in zip(pages, texts):
+        if page_map:
             offset += 2  # the blank line between pages belongs to no page
         page_map.append((page.number, offset, offset + len(page_text)))
-        parts.append(page_text)
         offset += len(page_text)
     return PdfLayout(
-        text="\n\n".join(parts),
+        text="\n\n".join(texts),
         pages=tuple(page_map),
         furniture=tuple(furniture),
         page_labels=tuple(labels),
         headings=headings,
         two_column_pages=tuple(two_column),
+        title=title,
     )
+
+
+def _title(page: PdfPage, lines: Sequence[PdfLine], body: float) -> str | None:
+    """The title on a document's first page: its first line in the page's largest font,
+    larger than the body text, with the lines right below it in that font (a title on
+    two lines); None when no line is larger than the body text."""
+    sized = [ln for ln in lines if _is_heading_text(ln.text.strip()) and not _LEADERS.search(ln.text)]
+    if not sized:
+        return None
+    largest = max(_size(ln.size) for ln in sized)
+    if largest < body + max(1.0, 0.12 * body):
+        return None
+    k = next(k for k, ln in enumerate(lines) if ln in sized and _size(ln.size) == largest)
+    parts = [_SPACE.sub(" ", lines[k].text).strip()]
+    prev = lines[k]
+    for ln in lines[k + 1 :]:
+        if _size(ln.size) != largest or not 0 <= ln.top - prev.bottom <= prev.bottom - prev.top:
+            break
+        parts.append(_SPACE.sub(" ", ln.text).strip())
+        prev = ln
+    title = " ".join(parts)
+    return title if len(title) <= 2 * MAX_HEADING_CHARS else None
