@@ -101,6 +101,26 @@ def _cli_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "chunkwise.cli"]
 
 
+def _kept_documents(whole: bytes, size: int) -> int:
+    """How many documents of the output ``whole`` have a complete line in its first ``size``
+    bytes: those written whole, and the one whose write a kill stopped after a line, which
+    ``--resume`` completes in place."""
+    firsts: dict[str, int] = {}
+    pos = 0
+    for line in whole.splitlines(keepends=True):
+        pos += len(line)
+        firsts.setdefault(json.loads(line)["document_id"], pos)
+    return sum(end <= size for end in firsts.values())
+
+
+def _resumed(log: str) -> int:
+    import re
+
+    m = re.search(r"(\d+) documents already in the output", log)
+    assert m, log
+    return int(m.group(1))
+
+
 def test_resume_after_a_killed_run_completes_it_without_duplicates(tmp_path: Path) -> None:
     root = tmp_path / "docs"
     root.mkdir()
@@ -125,11 +145,14 @@ def test_resume_after_a_killed_run_completes_it_without_duplicates(tmp_path: Pat
     if killed:  # killed midway: part of the output only
         assert 0 < size < whole.stat().st_size
         assert proc.returncode == -signal.SIGKILL
+    killed_bytes = part.read_bytes()
+    assert whole.read_bytes().startswith(killed_bytes)  # written in input order, whatever the worker
     result = subprocess.run(
         [*_cli_command(), "chunk", *args, "--resume", "-o", str(part)], capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
-    assert "documents already in the output" in result.stderr
+    # every document begun before the kill is kept where it was (completed in place), none written again
+    assert _resumed(result.stderr) == _kept_documents(whole.read_bytes(), size)
     assert part.read_bytes() == whole.read_bytes()
     ids = [json.loads(line)["id"] for line in part.read_text().splitlines()]
     assert len(ids) == len(set(ids))
@@ -148,6 +171,32 @@ def test_resume_repairs_a_file_cut_at_any_byte(mixed: Path, tmp_path: Path, cut:
     code, log = _run(*args, "--resume", "-j", "2", "-o", str(part))
     assert code == 1, log  # the bad file, again
     assert part.read_bytes() == data
+    assert _resumed(log) == _kept_documents(data, at)  # the last document begun is kept in place, not redone
+
+
+def test_resume_around_every_document_end_keeps_the_whole_documents_in_place(mixed: Path, tmp_path: Path) -> None:
+    """Killed right after a document's write, one byte before its end, or a few bytes into
+    the next document's first line: the documents written whole are neither cut back nor
+    chunked into the file again, and the file ends as an uninterrupted run's."""
+    args = [str(mixed), "-u", "chars", "-n", "100", "--no-progress", "-j", "1"]
+    whole = tmp_path / "whole.jsonl"
+    assert _run(*args, "-o", str(whole))[0] == 1
+    data = whole.read_bytes()
+    ends, pos, last = [], 0, None
+    for line in data.splitlines(keepends=True):
+        did = json.loads(line)["document_id"]
+        if last is not None and did != last:
+            ends.append(pos)
+        last, pos = did, pos + len(line)
+    assert len(ends) >= 8
+    part = tmp_path / "part.jsonl"
+    for end in ends:
+        for at in (end - 1, end, end + 5):
+            part.write_bytes(data[:at])
+            code, log = _run(*args, "--resume", "-o", str(part))
+            assert code == 1, log
+            assert part.read_bytes() == data, at
+            assert _resumed(log) == _kept_documents(data, at), (at, log)
 
 
 def test_resume_refuses_what_it_cannot_append_to(mixed: Path, tmp_path: Path) -> None:

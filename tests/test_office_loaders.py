@@ -357,6 +357,55 @@ def test_xlsx_tables_separated_by_blank_rows_and_columns_are_separate_tables():
     assert "| month | target |" in jan.text + jan.context and "region" not in jan.context
 
 
+def test_xlsx_notes_above_and_below_a_table_are_text_not_its_header():
+    _needs("openpyxl")
+    # readxl's deaths.xlsx: notes written above and below the table, without a blank row
+    doc = chunkwise.load(CORPUS / "deaths.xlsx")
+    arts = doc.text.split("## other")[0]
+    assert arts.startswith(
+        "## arts\n\nLots of people\n\nsimply cannot resist writing some notes\n\n"
+        "at the top of their spreadsheets\n\nor merging cells\n\n"
+        "| Name | Profession | Age | Has kids | Date of birth | Date of death |\n|---|---|---|---|---|---|\n"
+        "| David Bowie |"
+    )
+    assert arts.endswith("| George Michael | musician | 53 | FALSE | 1963-06-25 | 2016-12-25 |\n\n"
+                         "Some\n\nalso like to write stuff\n\nat the bottom,\n\ntoo!\n\n")
+    chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=200, unit="chars")
+    assert_invariants(doc.text, chunks, 200)
+    bowie = [c for c in chunks if "David Bowie" in c.text]
+    assert bowie and all("| Name | Profession |" in c.text + c.context for c in bowie)
+
+
+def test_xlsx_a_title_and_a_note_above_a_blank_row_are_paragraphs():
+    openpyxl = pytest.importorskip("openpyxl")
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Stock"
+    ws["A1"] = "Inventory at 1 March"
+    ws["A2"] = "Counted by Ana"
+    for row in ([], ["item", "count", "place"], ["bolt", 12, "shelf 1"], ["nut", 30, "shelf 2"]):
+        ws.append(row)
+    ws["E6"] = "Stock, not orders."  # a note beside the table's last row, not a column of its own
+    buf = io.BytesIO()
+    wb.save(buf)
+    assert chunkwise.parse(buf.getvalue(), format="xlsx").text == (
+        "## Stock\n\nInventory at 1 March\n\nCounted by Ana\n\n"
+        "| item | count | place |\n|---|---|---|\n| bolt | 12 | shelf 1 |\n| nut | 30 | shelf 2 |\n\n"
+        "Stock, not orders.\n"
+    )
+
+
+def test_split_notes_keeps_a_plain_table_and_a_one_column_list_whole():
+    from chunkwise.loaders.xlsx import split_notes
+
+    table = [["a", "b"], ["1", "2"], ["3", ""]]
+    assert split_notes(table) == ([], table, [])  # a sparse last row of a narrow table stays in it
+    listing = [["Names"], ["Ana"], ["Bo"], ["Cy"]]
+    assert split_notes(listing) == ([], listing, [])
+    notes = [["Report for the board"], ["Draft, do not share"]]
+    assert split_notes(notes) == (notes, [], [])
+
+
 # -- EPUB -----------------------------------------------------------------------------------
 
 
@@ -517,8 +566,10 @@ def test_detection_without_a_suffix_and_bytes_with_a_format(tmp_path):
     assert chunkwise.load(epub).metadata["format"] == "epub"
     with pytest.raises(ConfigError, match="binary"):
         chunkwise.parse("not bytes", format="docx")
-    with pytest.raises(ConfigError, match="password"):
-        chunkwise.load(CORPUS / "tables.docx", password="x")
+    # a PDF option is ignored by the DOCX loader (one -L serves a mixed folder); a name no loader takes is refused
+    assert chunkwise.load(CORPUS / "tables.docx", password="x").text == chunkwise.load(CORPUS / "tables.docx").text
+    with pytest.raises(ConfigError, match="no option 'pasword'"):
+        chunkwise.load(CORPUS / "tables.docx", pasword="x")
 
 
 def test_a_missing_library_names_the_extra(monkeypatch):

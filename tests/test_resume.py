@@ -54,14 +54,14 @@ def test_resume_continues_the_output_of_a_run_without_resume(docs: Path, tmp_pat
     (docs / "d9.txt").write_text(_text(9), encoding="utf-8")  # sorts last: the file then equals a fresh run's
     code, log, _ = _chunk(str(docs), "--resume", "-j", "2", "-o", str(out))
     assert code == 0, log
-    assert "7 documents already in the output" in log  # the last one (d7) was cut back and chunked again
+    assert "8 documents already in the output" in log  # the last one (d7) checked, kept in place
     fresh = tmp_path / "fresh.jsonl"
     assert _chunk(str(docs), "-o", str(fresh))[0] == 0
     assert out.read_bytes() == fresh.read_bytes()
     assert out.read_bytes().startswith(first)
     # nothing new: the file stays as it was
     code, log, _ = _chunk(str(docs), "--resume", "-o", str(out))
-    assert code == 0 and "8 documents already in the output" in log
+    assert code == 0 and "9 documents already in the output" in log  # the last one too: nothing is redone
     assert out.read_bytes() == fresh.read_bytes()
 
 
@@ -86,6 +86,7 @@ def test_documents_added_in_the_middle_go_at_the_end_and_copies_are_their_own_do
 ) -> None:
     out = tmp_path / "out.jsonl"
     assert _chunk(str(docs), "-o", str(out))[0] == 0
+    first = out.read_bytes()
     (docs / "d3b.txt").write_text(_text(30), encoding="utf-8")  # sorts between d3 and d4
     shutil.copyfile(docs / "d1.txt", docs / "d1copy.txt")  # the same text: the same content id, another document
     code, log, _ = _chunk(str(docs), "--resume", "-o", str(out))
@@ -97,8 +98,9 @@ def test_documents_added_in_the_middle_go_at_the_end_and_copies_are_their_own_do
     assert sorted(got, key=key) == sorted(want, key=key)  # the same records, no duplicates
     order = list(dict.fromkeys(Path(r["source"]).name for r in got))
     # appended in input order, after the documents kept; the last document of the file
-    # (d7) may have been cut short, so it is cut back and chunked again: it comes last
-    assert order == [*(f"d{i}.txt" for i in range(7)), "d1copy.txt", "d3b.txt", "d7.txt"]
+    # (d7) is checked in place (chunked again and compared), neither cut back nor moved
+    assert order == [*(f"d{i}.txt" for i in range(8)), "d1copy.txt", "d3b.txt"]
+    assert out.read_bytes().startswith(first)
     copies = {r["document_id"]: r["content_id"] for r in got if Path(r["source"]).name in ("d1.txt", "d1copy.txt")}
     assert len(copies) == 2 and len(set(copies.values())) == 1
 

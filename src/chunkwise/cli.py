@@ -282,7 +282,8 @@ def chunk_command(
     fails, an existing -o file is left as it was.
     """
     from .commands import _chunk_run as run_
-    from .commands._inputs import Failures, gather
+    from .commands._inputs import Failures
+    from .corpus import default_workers
 
     out_format = run_.output_format(output, output_format)
     to_stdout = output is None or str(output) == "-"
@@ -303,13 +304,13 @@ def chunk_command(
     )
     extra = {"client": client} if client is not None and strategy in ("agentic", "propositions") else {}
     chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params, **extra)
-    inputs, skipped = gather(paths, include, exclude, root)
-    if not inputs and not skipped:
-        raise click.UsageError(
-            "no file to read under the given paths" + (" (see --include and --exclude)" if include or exclude else "")
-        )
+    show = sys.stderr.isatty() if progress is None else progress
     failures = Failures()
-    failures.extend(skipped)
+    # one folder, no progress bar (its ETA needs every file's size), nothing to settle first:
+    # the files are found while the first ones are chunked
+    stream = engine == "local" and not (dry_run or show or resume or client is not None)
+    inputs = run_.find_inputs(paths, include, exclude, root, failures, stream=stream,
+                              peek=workers or default_workers())
     if dry_run:
         _dry_run(chunker, client, inputs, contextualize, failures, encoding, fmt)
         if failures:
@@ -317,7 +318,6 @@ def chunk_command(
             ctx.exit(EXIT_FAILED)
         return
     stats = _Stats()
-    show = sys.stderr.isatty() if progress is None else progress
     t0 = time.perf_counter()
     counts = {"docs": 0, "nbytes": 0, "resumed": 0}
     sink, written = _chunk_sink(output, out_format, resume, to_stdout)
@@ -381,11 +381,10 @@ def _chunk_sink(output: Path | None, out_format: str, resume: bool, to_stdout: b
             return
         assert output is not None
         if resume:
-            from .commands._chunk_run import AppendSink, resume_point
+            from .commands._chunk_run import Resume
 
-            keep, known = resume_point(output) if output.exists() else (0, {})
-            written.append(known)
-            app = AppendSink(output, keep)
+            app = Resume(output)  # the last document is settled by run(), before any other write
+            written.append(app)
             written[0] = app.write
             try:
                 run()
@@ -431,6 +430,7 @@ def _chunk_files(
 ) -> None:
     """Read, chunk and write every input through :func:`chunkwise.corpus.ordered_map`, in
     input order; failures reported and skipped; the progress bar counts bytes and files."""
+    import dataclasses
     import functools
 
     from tqdm import tqdm
@@ -439,7 +439,6 @@ def _chunk_files(
     from .commands._options import loader_options_of
     from .corpus import _Job, config_key, default_workers, ordered_map
 
-    known = written[1] if len(written) > 1 else {}
     job = _Job(
         chunker=chunker,
         reader=functools.partial(run_.read_item, encoding=encoding, fmt=fmt, options=loader_options_of()),
@@ -447,10 +446,12 @@ def _chunk_files(
         render=run_.render_records if out_format == "parquet" else run_.render_jsonl,
         after=functools.partial(run_.situate, client=client) if model else None,
         describe=functools.partial(run_.describe, encoding=encoding),
-        known=dict(known),
     )
+    if len(written) > 1:  # --resume: the file's last document checked (and completed) in place first
+        job = dataclasses.replace(job, known=written[1].settle(job, [(i, None) for i in inputs]))
     n = 1 if client is not None else (workers or default_workers())
-    n = max(1, min(n, len(inputs)))
+    count = inputs.count if isinstance(inputs, run_.StreamedInputs) else len(inputs)
+    n = max(1, min(n, count)) if count is not None else n
 
     def size(inp: Any) -> int:
         try:
@@ -458,14 +459,16 @@ def _chunk_files(
         except OSError:
             return 0
 
-    sizes = [size(i) for i in inputs]
+    sizes = [size(i) for i in inputs] if isinstance(inputs, list) else None  # streamed: no bar
     items = ((inp, sys.stdin.buffer.read() if inp.path is None else None) for inp in inputs)
     write = written[0]
-    bar = tqdm(total=sum(sizes), unit="B", unit_scale=True, desc="chunking", disable=not show, file=sys.stderr)
+    bar = tqdm(total=sum(sizes or ()), unit="B", unit_scale=True, desc="chunking", disable=not show or sizes is None,
+               file=sys.stderr)
     try:
         for k, out in enumerate(ordered_map(job, items, n, weight=run_.weight)):
-            bar.update(sizes[k])
-            bar.set_postfix_str(f"{k + 1}/{len(inputs)} files", refresh=False)
+            if sizes is not None:
+                bar.update(sizes[k])
+                bar.set_postfix_str(f"{k + 1}/{len(inputs)} files", refresh=False)
             if out.failure is not None:
                 failures.add(out.failure)
             elif out.skipped:

@@ -1,15 +1,24 @@
-"""The parts of ``chunkwise chunk`` around the pool of :mod:`chunkwise.corpus`: reading an
-input in a worker, describing its failure, the output format, and ``--resume``.
+"""The parts of ``chunkwise chunk`` around the pool of :mod:`chunkwise.corpus`: finding the
+inputs (one folder streamed into the pool), reading an input in a worker, describing its
+failure, the output format, and ``--resume``.
 
 Resume protocol (JSON lines only): the output is appended to in place, one document's
 lines in one write, flushed after each document and fsynced every second and at the end.
-A run killed at any moment leaves a file whose complete lines are valid records; the last
-document may be cut short (a partial last line, or some of its lines only). ``--resume``
-reads the file, cuts it back to the end of the last complete line and then drops the last
-document's lines (it may be incomplete; it is chunked again), fsyncs, and appends the
-documents whose document id is not in the file, in input order: the file then equals an
-uninterrupted run's. A document whose id is in the file with another content id (its text
-or the configuration changed) is reported as ``changed`` and not appended: no duplicates.
+A run killed at any moment leaves a file whose complete lines are valid records, followed
+by at most a part of one document: some of its lines, perhaps a line cut short.
+``--resume`` reads the file; every document before the last one it names is complete (the
+next one was begun after it was written). The last one is checked, not assumed: it is read
+and chunked again in this process and its lines compared with the file's tail from its
+first line on. When the tail is the beginning of those lines (the run was killed while
+writing it), the rest is appended; when the tail holds them whole (followed by a part of
+the next document's first line), the file is cut back to their end. Either way the
+document stays where it was and is not written again. Only when its text or configuration
+changed (another content id), or its input cannot be found among this run's inputs, is the
+file cut back to the document's first line and the document chunked again in input order.
+Then the documents whose document id is not in the file are appended, in input order: the
+file then equals an uninterrupted run's, byte for byte. A document whose id is in the file
+with another content id (its text or the configuration changed) is reported as ``changed``
+and not appended: no duplicates.
 
 The file need not come from a ``--resume`` run: any JSON lines output of ``chunkwise chunk``
 (written with ``-o``, or standard output redirected to a file and interrupted) carries the
@@ -29,16 +38,19 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any
 
 import click
 
-from ..corpus import CONTENT_ID_KEY
-from ._inputs import STDIN_SOURCE, Input, Skipped, classify
+from ..corpus import CONTENT_ID_KEY, content_id
+from ._inputs import STDIN, STDIN_SOURCE, Input, Skipped, classify, gather, passed_over
 
-__all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "describe", "output_format", "read_item", "render_jsonl",
-           "render_records", "resume_point", "weight"]
+__all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "Resume", "ResumePoint", "StreamedInputs", "describe",
+           "find_inputs", "output_format", "read_item", "render_jsonl", "render_records", "resume_point", "weight"]
 
 OUTPUT_FORMATS = ("jsonl", "parquet")
 SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
@@ -69,6 +81,83 @@ def output_format(output: Path | None, given: str | None) -> str:
     if fmt == "parquet" and to_stdout:
         raise click.UsageError("Parquet is written to a file: give -o FILE.parquet")
     return fmt
+
+
+class StreamedInputs:
+    """The inputs of one folder, found while the first ones are chunked: iterating yields
+    the ``head`` found already, then the rest as the walk goes on
+    (:func:`chunkwise.loaders.find_files` streams one folder), reporting each file passed
+    over to ``failures`` when it is met. ``count`` is the number of inputs when the head
+    holds them all, else None (more may come)."""
+
+    def __init__(self, found: Iterator[Input], peek: int) -> None:
+        self.head = list(islice(found, max(1, peek)))
+        self.count: int | None = len(self.head) if len(self.head) < max(1, peek) else None
+        self._rest = found
+
+    def __iter__(self) -> Iterator[Input]:
+        head, self.head = self.head, []
+        return chain(head, self._rest)
+
+
+def _stream_folder(folder: str, include: Sequence[str], exclude: Sequence[str], root: Any,
+                   failures: Any) -> Iterator[Input]:
+    """:func:`~chunkwise.commands._inputs.gather` of one folder, as a generator: each file
+    passed over is reported when the walk meets it."""
+    from ..errors import ConfigError
+    from ..loaders import find_files
+
+    passed: list[Any] = []
+    found = find_files([folder], include=list(include) or None, exclude=list(exclude) or None, skipped=passed,
+                       root=root)
+    while True:
+        try:
+            f = next(found, None)
+        except ConfigError as exc:
+            raise click.UsageError(f"{exc} (--root must contain every path named)") from exc
+        for s in passed:
+            failures.add(passed_over(Path(s.path), s.reason, s.relative))
+        passed.clear()
+        if f is None:
+            return
+        yield Input(Path(f.path), root=Path(f.root), found=f, named=False)
+
+
+def find_inputs(
+    paths: Sequence[Any],
+    include: Sequence[str],
+    exclude: Sequence[str],
+    root: Any,
+    failures: Any,
+    *,
+    stream: bool,
+    peek: int = 1,
+) -> list[Input] | StreamedInputs:
+    """The inputs of ``chunkwise chunk``; the files of folders passed over are added to
+    ``failures``. ``stream`` and a single folder named: a :class:`StreamedInputs` that
+    finds the files while the first are chunked (``peek`` of them found before it
+    returns); otherwise the list of :func:`~chunkwise.commands._inputs.gather`.
+
+    Raises:
+        click.UsageError: no file at all under ``paths`` (none to read, none passed over),
+            or a path outside ``root``.
+    """
+    def nothing() -> click.UsageError:
+        return click.UsageError(
+            "no file to read under the given paths" + (" (see --include and --exclude)" if include or exclude else "")
+        )
+
+    if stream and len(paths) == 1 and str(paths[0]) != STDIN and Path(paths[0]).is_dir():
+        before = len(failures)
+        inputs = StreamedInputs(_stream_folder(str(paths[0]), include, exclude, root, failures), peek)
+        if inputs.count == 0 and len(failures) == before:
+            raise nothing()
+        return inputs
+    found, skipped = gather(paths, include, exclude, root)
+    if not found and not skipped:
+        raise nothing()
+    failures.extend(skipped)
+    return found
 
 
 def read_item(item: tuple[Input, bytes | None], encoding: str | None, fmt: str, options: dict[str, Any]) -> Any:
@@ -133,9 +222,28 @@ def situate(chunks: list[Any], doc: Any, client: Any) -> list[Any]:
     return contextualize(chunks, doc, client)
 
 
-def resume_point(path: Path) -> tuple[int, dict[str, str]]:
-    """Where to append to a JSON lines output: the byte offset to cut it to, and the
-    documents kept (``document id -> content id``). See the module's protocol.
+@dataclass
+class ResumePoint:
+    """What :func:`resume_point` read in a JSON lines output.
+
+    Attributes:
+        known: ``document id -> content id`` of the documents before the last one: complete.
+        last: ``(document id, content id)`` of the last document with a complete line, or
+            None (no complete line).
+        start: the byte offset of that document's first line (0 when ``last`` is None).
+        tail: the bytes from ``start`` to the end of the file: the last document's lines,
+            whole or in part, and perhaps a line cut short.
+    """
+
+    known: dict[str, str] = field(default_factory=dict)
+    last: tuple[str, str] | None = None
+    start: int = 0
+    tail: bytes = b""
+
+
+def resume_point(path: Path) -> ResumePoint:
+    """The documents of a JSON lines output and its last document's lines (which
+    :class:`Resume` checks). See the module's protocol.
 
     Raises:
         click.UsageError: a complete line that is not a record of ``chunkwise chunk`` with
@@ -148,7 +256,7 @@ def resume_point(path: Path) -> tuple[int, dict[str, str]]:
     with open(path, "rb") as fh:
         for n, line in enumerate(fh, 1):
             if not line.endswith(b"\n"):
-                break  # cut short by a kill: dropped
+                break  # cut short by a kill: part of the tail
             try:
                 rec = json.loads(line)
                 cid, did = rec[CONTENT_ID_KEY], rec["document_id"]
@@ -162,21 +270,29 @@ def resume_point(path: Path) -> tuple[int, dict[str, str]]:
                     known[last[0]] = last[1]
                 last, last_start = (did, cid), pos
             pos += len(line)
-    keep = last_start if last is not None else 0  # the last document is chunked again
-    return keep, known
+        fh.seek(last_start)
+        tail = fh.read()
+    return ResumePoint(known, last, last_start, tail)
 
 
 class AppendSink:
-    """The output of a ``--resume`` run: cut back to ``keep`` bytes, then appended to, one
-    document per write, fsynced every ``sync_every`` seconds and on close."""
+    """The output of a ``--resume`` run: cut back to ``keep`` bytes (None: kept whole),
+    then appended to, one document per write, fsynced every ``sync_every`` seconds and on
+    close."""
 
-    def __init__(self, path: Path, keep: int, sync_every: float = 1.0) -> None:
+    def __init__(self, path: Path, keep: int | None, sync_every: float = 1.0) -> None:
         self._fh: IO[bytes] = open(path, "ab")  # noqa: SIM115 - closed by close()
+        if keep is not None:
+            self.cut(keep)
+        self._every = sync_every
+        self._last = time.monotonic()
+
+    def cut(self, keep: int) -> None:
+        """Cut the file back to ``keep`` bytes (fsynced) and append after them."""
+        self._fh.flush()
         self._fh.truncate(keep)
         self._fh.seek(keep)
         os.fsync(self._fh.fileno())
-        self._every = sync_every
-        self._last = time.monotonic()
 
     def write(self, payload: bytes) -> None:
         self._fh.write(payload)
@@ -190,6 +306,59 @@ class AppendSink:
         self._fh.flush()
         os.fsync(self._fh.fileno())
         self._fh.close()
+
+
+class Resume:
+    """A ``--resume`` run's output: :func:`resume_point` read, then the file opened for
+    appending as it is (nothing cut before :meth:`settle` has checked the last document).
+
+    Raises:
+        click.UsageError: as :func:`resume_point`.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.point = resume_point(path) if path.exists() else ResumePoint()
+        self.sink = AppendSink(path, None if self.point.last is not None else 0)
+        self.write = self.sink.write
+
+    def settle(self, job: Any, inputs: Sequence[Any]) -> dict[str, str]:
+        """Complete or keep the file's last document in place (see the module's protocol)
+        and give the documents the run skips: ``document id -> content id``. ``job`` is the
+        run's :class:`chunkwise.corpus._Job` (reader, chunker, step after, renderer),
+        ``inputs`` the run's items (``(Input, None)``)."""
+        point, known = self.point, dict(self.point.known)
+        if point.last is None:
+            return known
+        did, cid = point.last
+        item = next((i for i in inputs if i[0].found is not None and i[0].found.id == did), None)
+        payload = None
+        if item is not None:
+            try:
+                doc = job.reader(item)
+                if doc.id == did and content_id(doc.text, job.config) == cid:
+                    chunks = job.chunker.chunk(doc)
+                    if job.after is not None:
+                        chunks = job.after(chunks, doc)
+                    payload = job.render(chunks, doc, cid)
+            except Exception:  # noqa: BLE001 - the pool reads it again and reports the failure
+                payload = None
+        tail = point.tail
+        if payload is None:  # changed, or not among the inputs: chunked again in input order
+            self.sink.cut(point.start)
+            return known
+        if payload.startswith(tail):
+            if len(payload) > len(tail):
+                self.write(payload[len(tail):])
+        elif tail.startswith(payload):
+            self.sink.cut(point.start + len(payload))
+        else:  # complete lines that differ (an edited file): written again, in place
+            self.sink.cut(point.start)
+            self.write(payload)
+        known[did] = cid
+        return known
+
+    def close(self) -> None:
+        self.sink.close()
 
 
 def changed(name: str) -> Skipped:

@@ -199,11 +199,12 @@ def _classify(path: Path, root: Path, relative: str = "", *, wanted: frozenset[s
     return FoundFile(path, root, True, "", loader.format, relative=relative)
 
 
-def _walk(folder: Path, hidden: bool) -> list[Path]:
+def _walk(folder: Path, hidden: bool, links: list[Path] | None = None) -> list[Path]:
     """Every entry under ``folder`` that is not a folder (files, links, pipes), following
     symbolic links to folders; a link back to a folder being walked (a cycle) is not
     followed again. Hidden names are passed over unless ``hidden``. Sorted as
-    ``sorted(folder.rglob("*"))`` sorts."""
+    ``sorted(folder.rglob("*"))`` sorts. ``links`` receives every symbolic link met (to a
+    file or a folder)."""
     out: list[Path] = []
 
     def visit(d: Path, ancestors: frozenset[tuple[int, int]]) -> None:
@@ -216,6 +217,8 @@ def _walk(folder: Path, hidden: bool) -> list[Path]:
             if not hidden and entry.name.startswith("."):
                 continue
             path = d / entry.name
+            if links is not None and entry.is_symlink():
+                links.append(path)
             try:
                 is_dir = entry.is_dir()  # follows a symbolic link
             except OSError:
@@ -301,8 +304,8 @@ def find_files(
     its path relative to ``root`` instead (stable across runs that name files one by one).
 
     ``skipped`` is filled lazily, as this is a generator: nothing is appended before the
-    iteration starts, and all of it once the first file is yielded (or the iterator is
-    exhausted, when no file is found) -- read it after ``list(find_files(...))``.
+    iteration starts, and all of it once the iterator is exhausted -- read it after
+    ``list(find_files(...))``.
 
     Args:
         paths: files and folders.
@@ -320,7 +323,12 @@ def find_files(
 
     Returns:
         An iterator of :class:`FoundFile`, in the order of ``paths`` (sorted inside each
-        folder). The folders are walked before the first file is yielded.
+        folder). The folders are listed before the first file is yielded. One folder
+        without symbolic links (the common case: nothing to find twice, no two ids alike)
+        is streamed: each file's first bytes are read as it is yielded, so that a caller
+        starts on the first files while the rest are classified, and ``skipped`` fills as
+        the iteration goes (complete once it is exhausted). Otherwise every file is
+        classified first (a file reached twice keeps the best path of all).
 
     Raises:
         ConfigError: with ``root``, a path outside it (when the iteration reaches it).
@@ -391,10 +399,29 @@ def find_files(
             return base, relative_id_path(path, base)
         return folder, relative_id_path(path, folder)
 
+    paths = list(paths)
+    listed: list[Path] | None = None
+    if len(paths) == 1 and Path(paths[0]).is_dir():
+        folder = Path(paths[0])
+        links: list[Path] = []
+        listed = _walk(folder, hidden, links)
+        if not links:  # each file once, under one folder: ids unique, classified as yielded
+            for f in listed:
+                rel = relative_id_path(f, folder)
+                if (keep is not None and not keep(rel)) or (drop is not None and drop(rel)):
+                    continue
+                item = _classify(f, *((folder, rel) if base is None else under(f, folder)), wanted=wanted)
+                if item.supported:
+                    yield item
+                    continue
+                logger.info("skipped %s: %s", item.path, item.reason)
+                if skipped is not None:
+                    skipped.append(item)
+            return
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            for f in _walk(p, hidden):
+            for f in listed if listed is not None else _walk(p, hidden):
                 rel = relative_id_path(f, p)
                 if (keep is not None and not keep(rel)) or (drop is not None and drop(rel)):
                     continue

@@ -6,8 +6,10 @@ Each worksheet becomes ``## Sheet name`` followed by its tables: the blocks of c
 blank rows and blank columns separate (a sheet often holds several tables, or a title and
 notes beside its table) are found by cutting the sheet recursively along fully blank rows,
 then fully blank columns (:func:`cell_blocks`), and each block becomes a GFM pipe table
-whose first row is its header, in reading order (top to bottom, then left to right within a
-band of rows). A block of one row (a title, a note) is a paragraph, not a table.
+whose header is the first row of its densest run of rows (:func:`split_notes`: notes
+written above or below a table without a blank row between are paragraphs before and after
+it), in reading order (top to bottom, then left to right within a band of rows). A block
+of one row (a title, a note) is a paragraph, not a table.
 Cells show their cached values (what Excel last computed for a formula; a workbook never
 opened in Excel shows no value for a formula cell); dates as ISO 8601, whole numbers
 without ``.0``. The ``table`` parser then chunks every sheet by rows with its header
@@ -32,7 +34,7 @@ from ..types import Document
 from ._blocks import BinaryLoader, MarkdownWriter, core_metadata, escape_line, pipe_table
 from .base import register_loader
 
-__all__ = ["XlsxLoader", "cell_blocks"]
+__all__ = ["XlsxLoader", "cell_blocks", "split_notes"]
 
 _CORE = ("title", "creator", "created", "subject", "keywords")
 
@@ -119,6 +121,52 @@ def cell_blocks(rows: list[list[str]]) -> list[list[list[str]]]:
     return out
 
 
+def split_notes(block: list[list[str]]) -> tuple[list[list[str]], list[list[str]], list[list[str]]]:
+    """A block of cells as ``(notes above, table, notes below)``: the header row is the
+    first row of the densest contiguous run of rows, so a title or notes written above
+    the table (``deaths.xlsx`` of readxl: "Lots of people / simply cannot resist writing /
+    at the top of their spreadsheets") are not taken for its header.
+
+    A row is dense when at least three quarters of the block's widest row's cells (and at
+    least two) are filled; the table starts at the longest run of dense rows (the first of
+    the longest). Rows above it are notes; below it, the rows to the end that fill at most
+    half of the widest row (of a table three cells wide or more) are notes too. A run of fewer than
+    two dense rows: the whole block is the table, its first row the header (as before).
+    A block of one column is notes (a title and a subtitle), unless it has four rows or
+    more of at most four words each (a one-column list under its header).
+
+    Example:
+        >>> split_notes([["Stock, 1 March", ""], ["item", "count"], ["bolt", "12"]])
+        ([['Stock, 1 March', '']], [['item', 'count'], ['bolt', '12']], [])
+    """
+    fills = [sum(1 for c in row if c.strip()) for row in block]
+    widest = max(fills, default=0)
+    if widest <= 1:
+        listing = len(block) >= 4 and all(len(c.split()) <= 4 for row in block for c in row)
+        return ([], block, []) if listing else (block, [], [])
+    need = max(2, math.ceil(0.75 * widest))
+    best, start = (0, 0), None
+    for k, fill in enumerate(fills + [0]):
+        if fill >= need and start is None:
+            start = k
+        elif fill < need and start is not None:
+            if k - start > best[1] - best[0]:
+                best = (start, k)
+            start = None
+    top, bottom = best
+    if bottom - top < 2:
+        return [], block, []
+    end = len(block)
+    if widest >= 3:
+        while end > bottom and fills[end - 1] * 2 <= widest:
+            end -= 1
+    return block[:top], block[top:end], block[end:]
+
+
+def _note(row: list[str]) -> str:
+    return escape_line(" ".join(" ".join(c.split()) for c in row if c.strip()))
+
+
 class XlsxLoader(BinaryLoader):
     """Excel workbooks (``metadata["format"] == "xlsx"``): a ``## Sheet`` section and a
     Markdown table per worksheet.
@@ -172,10 +220,15 @@ class XlsxLoader(BinaryLoader):
                     rows.append(cells)
                 w.add("## " + " ".join(ws.title.split()))
                 for block in cell_blocks(rows):
-                    if len(block) == 1:  # a title or a note: a paragraph
-                        w.add(escape_line(" ".join(" ".join(c.split()) for c in block[0] if c.strip())))
-                    else:
-                        w.add(pipe_table(block))
+                    above, table, below = split_notes(block)
+                    for row in above:  # a title or a note: a paragraph
+                        w.add(_note(row))
+                    if len(table) == 1:
+                        w.add(_note(table[0]))
+                    elif table:
+                        w.add(pipe_table(table))
+                    for row in below:
+                        w.add(_note(row))
             meta["sheets"] = names
         finally:
             wb.close()
