@@ -452,13 +452,45 @@ def test_rst_sphinx_directives_and_roles_keep_their_text():
         "Setup\n-----\n\n.. include:: /etc/passwd\n\nDone.\n"
     )
     doc = chunkwise.parse(text, format="rst")
-    kept = ("`os.path.join`", "the index", "`join(a, *p)`", "Join paths.", "`split(p)`", "New in version 3.2 New here.")
+    kept = ("Call `join` or", "the index", "`join(a, *p)`", "Join paths.", "`split(p)`", "New in version 3.2: New here.")
     for piece in kept:
         assert piece in doc.text
     assert "```python\nprint(1)\n```" in doc.text
     assert "root:" not in doc.text and ":noindex:" not in doc.text
     chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=200, unit="chars")
     assert by_text(chunks, "Done.").metadata["header_path"] == ["Guide", "Setup"]
+
+
+def test_rst_roles_render_to_the_text_sphinx_shows():
+    _needs("docutils")
+    text = (
+        "The :mod:`os` module\n====================\n\n"
+        "Call :func:`foo`, :py:meth:`~pkg.Cls.run`, :func:`!nolink` and see :ref:`the guide <guide-label>`, "
+        ":ref:`label`, :doc:`other page <other>`, :term:`glossary term <term>` and :custom-role:`odd text`.\n"
+        "Press :kbd:`Ctrl+C` or :guilabel:`&Cancel`, then :menuselection:`File --> Open`; "
+        "run :samp:`print({x})`; math :math:`\\alpha + b_1^2` stays LaTeX.\n\n"
+        "+----------------+------------------------+\n| Name           | See                    |\n"
+        "+================+========================+\n| :class:`Foo`   | :ref:`see <foo-label>` |\n"
+        "+----------------+------------------------+\n\n"
+        ".. seealso:: :mod:`sys` and :func:`os.getcwd`\n\n"
+        ".. versionchanged:: 3.2\n   Use :func:`bar` now.\n\n"
+        ".. deprecated:: 3.1 Use :func:`baz`.\n\n"
+        ".. math::\n\n   E = mc^2\n\nLast paragraph.\n"
+    )
+    doc = chunkwise.parse(text, format="rst")
+    assert doc.text.startswith("# The `os` module\n\n")
+    for piece in (
+        "Call `foo`, `run`, `nolink` and see the guide, label, other page, glossary term and odd text.",
+        "Press `Ctrl+C` or Cancel, then File \u2023 Open; run `print(x)`; math `\\alpha + b_1^2` stays LaTeX.",
+        "| `Foo` | see |",
+        "See also: `sys` and `os.getcwd`",
+        "Changed in version 3.2: Use `bar` now.",
+        "Deprecated since version 3.1: Use `baz`.",
+        "E = mc^2",
+        "Last paragraph.",
+    ):
+        assert piece in doc.text, piece
+    assert ":func:" not in doc.text and ":ref:" not in doc.text and "<guide-label>" not in doc.text
 
 
 # -- bad files ------------------------------------------------------------------------------

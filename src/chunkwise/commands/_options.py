@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 UNITS = ("chars", "words", "tokens")
-FORMATS = ("text", "markdown", "html", "csv", "tsv", "rst", "docx", "pptx", "xlsx", "epub")
+FORMATS = ("text", "markdown", "html", "csv", "tsv", "rst", "docx", "pptx", "xlsx", "epub", "pdf")
 
 PYTHON_DEFAULTS = {
     "strategy": "recursive",
@@ -307,7 +307,8 @@ def input_options(*, globs: bool = True, format: bool = True, root: bool = False
                 type=click.Choice(FORMATS),
                 default="text",
                 show_default=True,
-                help="Format of standard input (path -); files go by their suffix.",
+                help="Format of standard input (path -); files go by their suffix. Bytes of a PDF or an "
+                "office file on standard input are read as such under the default.",
             )
         )
     options.append(loader_option)

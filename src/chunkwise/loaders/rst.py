@@ -12,8 +12,11 @@ Sphinx markup, which plain docutils does not know, keeps its text: an unknown di
 (``.. function:: f(x)``, ``.. versionadded:: 3.2``) becomes its arguments as a line
 followed by its content parsed as reStructuredText (``code-block``, ``doctest`` and the
 like as code blocks; ``index``, ``toctree``, ``highlight`` and other directives without
-readable content left out); an unknown role (``:func:`~os.path.join```) becomes its text
-(the title of ``title <target>``, without ``~``), as code for roles that name code.
+readable content left out); the arguments of other directives (``.. seealso:: :mod:`sys```,
+``.. deprecated:: 3.1 Use :func:`f```) are parsed for inline markup; an unknown role
+becomes the text Sphinx shows for it (``:ref:`text <label>``` is ``text``,
+``:func:`~os.path.join``` is ``join``: :func:`_role_text`), as code for roles that name
+code. Math (``:math:``, ``.. math::``) is kept as its LaTeX source.
 Nothing is read from other files or run: ``include`` and ``raw`` are switched off, and
 docutils' warnings are not printed.
 
@@ -78,6 +81,35 @@ class _AnyOption(dict):  # type: ignore[type-arg]
         return True
 
 
+def _role_text(role: str, value: str) -> str:
+    """The text Sphinx shows for a role it knows and docutils does not.
+
+    ``title <target>``: the title; ``!target``: the target (no link); ``~a.b.c``: the
+    last component, ``c``; ``:guilabel:`&Cancel```: ``Cancel`` (``&`` marks the
+    accelerator key, ``&&`` is an ampersand); ``:menuselection:`File --> Open```:
+    ``File ‣ Open``; ``:samp:`print({x})```: ``print(x)`` (braces mark the variable part).
+
+    Example:
+        >>> _role_text("ref", "the guide <guide-label>"), _role_text("func", "~os.path.join")
+        ('the guide', 'join')
+    """
+    m = _TITLE_TARGET.match(value)
+    if m and m.group(1):
+        return m.group(1)
+    value = value.lstrip("!")
+    if value.startswith("~"):
+        value = value[1:]
+        head, paren, tail = value.partition("(")
+        value = head.rsplit(".", 1)[-1] + paren + tail
+    if role in ("guilabel", "menuselection"):
+        value = re.sub(r"&(&?)", lambda k: k.group(1), value)
+    if role == "menuselection":
+        value = value.replace("-->", "\N{TRIANGULAR BULLET}")
+    if role in ("samp", "file"):
+        value = re.sub(r"(?<!\\)\{([^{}]*)\}", r"\1", value)
+    return value
+
+
 def _docutils() -> Any:
     try:
         import docutils  # noqa: F401
@@ -116,12 +148,23 @@ def _parser() -> Any:
                     out.append(block)
                 return out
             if name in _VERSION_DIRECTIVES:
-                line = f"{_VERSION_DIRECTIVES[name]} {args}".strip()
-                out.append(nodes.paragraph(line, line))
+                # Sphinx: "Changed in version 3.2: <the explanation, inline markup rendered>"
+                version, _, rest = args.partition(" ")
+                if "\n" in version:
+                    version, _, more = version.partition("\n")
+                    rest = (more + " " + rest).strip()
+                line = f"{_VERSION_DIRECTIVES[name]} {version}".strip()
+                if rest.strip():
+                    inline, messages = self.state.inline_text(" ".join(rest.split()), self.lineno)
+                    out.append(nodes.paragraph(args, "", nodes.Text(line + ": "), *inline))
+                else:
+                    out.append(nodes.paragraph(line, line))
             elif args and _SIGNATURE.search(name):  # an API object's signature: code
                 out.append(nodes.paragraph(args, "", nodes.literal(args, args)))
-            elif args:
-                out.append(nodes.paragraph(args, args))
+            elif args:  # seealso, admonitions, ...: inline markup (roles) rendered
+                inline, messages = self.state.inline_text(args, self.lineno)
+                label = [nodes.Text("See also: ")] if name == "seealso" else []
+                out.append(nodes.paragraph(args, "", *label, *inline))
             if self.content:
                 box = nodes.container()
                 self.state.nested_parse(self.content, self.content_offset, box)
@@ -166,9 +209,7 @@ def _parser() -> Any:
         if role_fn:
             found, more = role_fn(role, rawsource, text, lineno, self)
             return found, messages + more
-        value = utils.unescape(text)
-        m = _TITLE_TARGET.match(value)
-        value = (m.group(1) if m and m.group(1) else value).lstrip("~!")
+        value = _role_text(role.lower(), utils.unescape(text))
         if role.lower() in _CODE_ROLES:
             return [nodes.literal(rawsource, value)], messages
         return [nodes.Text(value)], messages
@@ -206,6 +247,9 @@ def rst_to_html(text: str, source: str | None = None) -> str:
         "stylesheet_path": "",
         "syntax_highlight": "none",
         "line_length_limit": 10**7,
+        # math as its LaTeX source (Sphinx's text builder does so), never through docutils'
+        # LaTeX-to-MathML converter, which fails on some input (``\\`` in a role)
+        "math_output": "LaTeX",
     }
     tree = publish_doctree(text, source_path=source or "<rst>", parser=_parser(), settings_overrides=settings)
     return publish_from_doctree(tree, writer=html5_polyglot.Writer(), settings_overrides=settings)
