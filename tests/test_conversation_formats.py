@@ -422,3 +422,55 @@ def test_a_lower_case_participant_who_speaks_often_stays_a_speaker():
     assert [t.speaker for t in find_turns(chat).turns].count("bob") == 3
     once = "".join(f"{n}: line {k}\n" for k, n in enumerate(["Ana", "Ben"] * 4)) + "Ana: we said\nfirst: it was late\n"
     assert "first" not in {t.speaker for t in find_turns(once).turns}
+
+
+# -- tool calls are turns --------------------------------------------------------------
+
+_TOOL_CHAT = [
+    {"role": "user", "content": "Weather in Paris?"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+        ],
+    },
+    {"role": "tool", "tool_call_id": "c1", "content": '{"temp": 12}'},
+    {"role": "assistant", "content": "Checking the wind too.", "function_call": {"name": "get_wind", "arguments": "{}"}},
+    {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "get_rain", "input": {"city": "Paris"}}]},
+    {"role": "assistant", "content": "It is 12 degrees."},
+]
+
+
+def test_chat_loader_keeps_tool_calls_and_tool_replies_as_turns():
+    doc = parse(json.dumps({"messages": _TOOL_CHAT}).encode(), format="json")
+    assert doc.metadata["format"] == "chat" and doc.metadata["messages"] == 6
+    assert doc.text == (
+        "user: Weather in Paris?\n"
+        'assistant: get_weather({"city": "Paris"})\n'
+        'tool: {"temp": 12}\n'
+        "assistant: Checking the wind too.\nget_wind({})\n"
+        'assistant: get_rain({"city": "Paris"})\n'
+        "assistant: It is 12 degrees.\n"
+    )
+    ch = ConversationChunker(chunk_size=30, unit="chars")
+    turns = ch.transcript(doc).turns
+    assert [t.speaker for t in turns] == [m["role"] for m in _TOOL_CHAT]
+    assert doc.text[turns[1].start : turns[1].end] == 'assistant: get_weather({"city": "Paris"})'
+    chunks = ch.chunk(doc)
+    check_invariants(doc.text, chunks, 30, CharSizer(), overlap_allowed=False)
+    assert any("get_weather" in c.text and c.metadata["speaker"] == "assistant" for c in chunks)
+
+
+@pytest.mark.parametrize("dump", [json.dumps, repr])
+def test_tool_call_messages_in_json_text_are_turns_of_their_role(dump):
+    text = dump(_TOOL_CHAT)
+    t = find_turns(text)
+    assert t.kind == "json" and [x.speaker for x in t.turns] == [m["role"] for m in _TOOL_CHAT]
+    call = t.turns[1]
+    assert "get_weather" in text[call.start : call.end] and text[call.body] == "["  # the calls are its text
+    chunks = chunkwise.chunk(text, strategy="conversation", chunk_size=60, unit="chars")
+    check_invariants(text, chunks, 60, CharSizer(), overlap_allowed=False)
+    assert all(c.metadata["speaker"] == "assistant" for c in chunks if "get_weather" in c.text)
+    # a message of no text and no call still continues the turn before it, as other JSON records do
+    assert find_turns(json.dumps([{"name": "a", "value": None}, {"name": "b", "value": 3}])).kind == "none"

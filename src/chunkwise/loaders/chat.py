@@ -6,7 +6,10 @@ messages are ``{"from": ..., "value": ...}``), or a list of such objects (a data
 conversations). The document text is the messages rendered one turn per line,
 ``role: content``, the content's own line breaks kept, a blank line between
 conversations, so every chunk offset indexes that text exactly and turn ``k`` of the
-``conversation`` strategy is message ``k`` of the source (conversations in order).
+``conversation`` strategy is message ``k`` of the source (conversations in order). A
+message's tool calls (OpenAI's ``tool_calls`` and ``function_call``, a ``tool_use``
+content part) follow its content, one ``name(arguments)`` line each; a tool's reply
+(``role: tool``) is a turn like any other.
 
 Other JSON files (``.json`` that is not a chat) load as they are, as text of format
 ``"json"``; ``format="chat"`` on them raises :class:`~chunkwise.errors.ParseError`.
@@ -41,6 +44,14 @@ def _role(message: Mapping[str, Any]) -> str | None:
 
 
 def _content(message: Mapping[str, Any]) -> str:
+    """The text of a message: its content, then one line per tool call it makes
+    (``name(arguments)``), so that a message that only calls a tool is not empty."""
+    text = _text(message)
+    calls = _calls(message)
+    return "\n".join(p for p in (text, *calls) if p) if calls else text
+
+
+def _text(message: Mapping[str, Any]) -> str:
     for key in _CONTENT_KEYS:
         if key not in message:
             continue
@@ -50,11 +61,57 @@ def _content(message: Mapping[str, Any]) -> str:
         if isinstance(v, str):
             return v
         if isinstance(v, list):  # content parts: [{"type": "text", "text": "..."}]
-            parts = [p.get("text") if isinstance(p, Mapping) else p for p in v]
+            parts = [_part(p) for p in v]
             if all(isinstance(p, str) for p in parts):
-                return "\n".join(parts)  # type: ignore[arg-type]
+                return "\n".join(p for p in parts if p)  # type: ignore[misc]
         return json.dumps(v, ensure_ascii=False)
     return ""
+
+
+def _part(part: Any) -> str | None:
+    """A content part's text: a string, ``{"type": "text", "text": ...}``, or a tool use
+    (``{"type": "tool_use", "name": ..., "input": {...}}``) as ``name(input)``; None for
+    any other part (the content is then kept as JSON)."""
+    if isinstance(part, str):
+        return part
+    if not isinstance(part, Mapping):
+        return None
+    if isinstance(part.get("text"), str):
+        return part["text"]
+    if part.get("type") == "tool_use":
+        return _call(part) or None
+    return None
+
+
+def _calls(message: Mapping[str, Any]) -> list[str]:
+    """The tool calls of a message, each ``name(arguments)``: OpenAI's ``tool_calls``
+    (``{"function": {"name": ..., "arguments": "..."}}``) and the older ``function_call``."""
+    found: list[Any] = []
+    calls = message.get("tool_calls")
+    if isinstance(calls, list):
+        for c in calls:
+            if isinstance(c, Mapping):
+                f = c.get("function")
+                found.append(f if isinstance(f, Mapping) else c)
+    if isinstance(message.get("function_call"), Mapping):
+        found.append(message["function_call"])
+    return [t for t in map(_call, found) if t]
+
+
+def _call(call: Mapping[str, Any]) -> str:
+    """``name(arguments)`` of one call (the arguments as the source gives them: a JSON
+    string as it is, any other value as JSON); ``""`` without a name."""
+    name = call.get("name")
+    if not isinstance(name, str) or not name.strip():
+        return ""
+    args = next((call[k] for k in ("arguments", "input", "args") if k in call), None)
+    if args is None:
+        shown = ""
+    elif isinstance(args, str):
+        shown = args
+    else:
+        shown = json.dumps(args, ensure_ascii=False)
+    return f"{name.strip()}({shown})"
 
 
 def _is_messages(value: Any) -> bool:

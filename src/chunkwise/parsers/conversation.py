@@ -108,6 +108,7 @@ _CUE_SPEAKER = re.compile(
 # JSON chat messages: an object whose first key names a role or content
 _ROLE_KEYS = ("role", "from", "speaker", "author", "name", "sender", "user")
 _CONTENT_KEYS = ("content", "value", "text", "message")
+_CALL_KEYS = ("tool_calls", "function_call")  # OpenAI: a message that calls tools
 _MESSAGE_START = re.compile(
     r"""\{[ \t\r\n]*(?P<q>['"])(?:role|content|from|value|speaker|author|text|sender|message|name)(?P=q)[ \t]*:"""
 )
@@ -451,6 +452,8 @@ def _message(text: str, i: int, closers: list[dict[int, int]]) -> tuple[int, dic
             fields[key] = (j + 1, close, text[j + 1 : close])
         elif text[j] in "{[":  # content parts: the whole value
             fields[key] = (j, e, "")
+        elif key in _CONTENT_KEYS and text.startswith(("null", "None"), j):  # a tool call's "content": null
+            fields[key] = (j, j, "")
         j = _WS.match(text, e).end()  # type: ignore[union-attr]
         if j < n and text[j] == ",":
             j = _WS.match(text, j + 1).end()  # type: ignore[union-attr]
@@ -479,6 +482,9 @@ def json_turns(text: str) -> tuple[list[Turn], list[int]]:
         end, fields = found
         role_key = next((k for k in _ROLE_KEYS if k in fields and fields[k][2].strip()), None)
         content_key = next((k for k in _CONTENT_KEYS if k in fields), None)
+        calls_key = next((k for k in _CALL_KEYS if k in fields), None)
+        if content_key is None or fields[content_key][0] == fields[content_key][1]:
+            content_key = calls_key  # a tool call: its calls are the message's text
         if content_key is None:
             continue
         cs, ce, _ = fields[content_key]
