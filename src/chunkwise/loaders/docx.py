@@ -32,7 +32,6 @@ Method:
 
 from __future__ import annotations
 
-import datetime
 import io
 import posixpath
 import re
@@ -45,6 +44,7 @@ from urllib.parse import unquote
 from ..errors import MissingDependencyError
 from ..types import Document
 from ._blocks import PAGE_BREAK, BinaryLoader, MarkdownWriter, escape_line, pipe_table
+from ._dates import iso_date
 from .base import FileFormatError, register_loader
 
 __all__ = ["DocxLoader"]
@@ -136,29 +136,17 @@ class _Package:
         return out
 
 
-_W3CDTF = re.compile(r"(\d{4})(?:-(\d\d)(?:-(\d\d)(?:T(\d\d):(\d\d):(\d\d)(?:\.\d+)?([+-]\d\d:\d\d)?)?)?)?")
-
 
 def _w3cdtf(text: str) -> str | None:
     """A W3CDTF date (``2014-06-10T11:09:00Z``, ``2003-12-31T10:14:55-08:00``, ``2003``)
-    as ISO 8601 in UTC (``2014-06-10T11:09:00+00:00``, as python-docx gives it), or None.
+    in the one date format of the loaders (:func:`chunkwise.loaders._dates.iso_date`: UTC
+    for a moment; a zone left out is UTC, as OOXML says), or None.
 
     Example:
         >>> _w3cdtf("2003-12-31T10:14:55-08:00"), _w3cdtf("2014-06"), _w3cdtf("June")
-        ('2003-12-31T18:14:55+00:00', '2014-06-01T00:00:00+00:00', None)
+        ('2003-12-31T18:14:55+00:00', '2014-06', None)
     """
-    m = _W3CDTF.match(text.strip())
-    if m is None:
-        return None
-    y, mo, d, h, mi, sec, offset = m.groups()
-    try:
-        moment = datetime.datetime(int(y), int(mo or 1), int(d or 1), int(h or 0), int(mi or 0), int(sec or 0))
-    except ValueError:
-        return None
-    if offset:
-        delta = datetime.timedelta(hours=int(offset[1:3]), minutes=int(offset[4:6]))
-        moment = moment - delta if offset[0] == "+" else moment + delta
-    return moment.replace(tzinfo=datetime.timezone.utc).isoformat()
+    return iso_date(text, naive_is_utc=True)
 
 
 def _core_properties(root: Any, meta: dict[str, Any]) -> None:

@@ -7,8 +7,10 @@ rendered as the HTML loader renders a page (headings, lists, tables, code, witho
 navigation) and the chapters are joined by blank lines, so the ``markdown`` strategy gives
 header paths from the chapters' own headings. Items outside the spine (the navigation
 document, styles, images) are not read. The book's Dublin Core ``title``, ``creator`` (as
-``author``), ``language``, ``date`` and ``publisher`` go to the metadata, with
-``chapters`` (the number of spine documents that hold text).
+``author``), ``language``, ``date`` (as ``created``, and EPUB 3's ``dcterms:modified`` as
+``modified``, both in the one date format of the loaders: :mod:`chunkwise.loaders._dates`)
+and ``publisher`` go to the metadata, with ``chapters`` (the number of spine documents that
+hold text).
 
 The package is read with :mod:`zipfile` and lxml rather than ebooklib: ebooklib 0.20
 refused a real book of the test corpus (Debian's ``live-manual.en.epub``: a manifest
@@ -30,6 +32,7 @@ from urllib.parse import unquote
 from ..errors import MissingDependencyError
 from ..types import Document
 from ._blocks import BinaryLoader, MarkdownWriter
+from ._dates import iso_date
 from .base import FileFormatError, register_loader
 from .decoding import decode_text
 from .html import HtmlLoader
@@ -104,8 +107,15 @@ class EpubLoader(BinaryLoader):
             for key in _DC_KEYS:
                 el = opf.find(f".//{_DC}{key}")
                 text = " ".join((el.xpath("string()") if el is not None else "").split())
+                if key == "date":  # the publication date, in the one date format of the loaders
+                    text = iso_date(text) or ""
                 if text:
-                    meta.setdefault("author" if key == "creator" else key, text)
+                    meta.setdefault({"creator": "author", "date": "created"}.get(key, key), text)
+            for el in opf.iter(_OPF + "meta"):  # EPUB 3: <meta property="dcterms:modified">
+                if el.get("property") == "dcterms:modified":
+                    modified = iso_date(" ".join(el.xpath("string()").split()))
+                    if modified:
+                        meta.setdefault("modified", modified)
             manifest: dict[str, tuple[str, str]] = {}
             for item in opf.iter(_OPF + "item"):
                 href = unquote((item.get("href") or "").split("#", 1)[0])

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from ..errors import MissingDependencyError
 from ..types import Document
+from ._dates import front_matter_dates
 from .base import Loader, json_safe, register_loader
 
 __all__ = ["MarkdownLoader"]
@@ -21,8 +22,10 @@ class MarkdownLoader(Loader):
     The text is not changed: the ``markdown`` strategy reads its structure. A YAML block
     between ``---`` lines at the very start is parsed once, here, into
     ``metadata["front_matter"]`` (JSON values only: ``date: 2024-01-02`` becomes the
-    string ``"2024-01-02"``), and its string ``title`` into ``metadata["title"]``
-    (metadata given by the caller wins). Without PyYAML (``pip install
+    string ``"2024-01-02"``), its string ``title`` into ``metadata["title"]`` and its
+    dates (``date``/``created``/``published``, ``modified``/``updated``/``lastmod``) into
+    ``metadata["created"]``/``["modified"]`` in the one date format of the loaders
+    (:mod:`chunkwise.loaders._dates`; metadata given by the caller wins). Without PyYAML (``pip install
     'chunkwise[markdown]'``) the text still loads and a warning is logged. A ``---`` block
     at the very start whose first line looks like ``key:`` is front matter even when its
     YAML does not parse: it stays the front matter (its own chunk, not a rule and a made-up
@@ -31,8 +34,8 @@ class MarkdownLoader(Loader):
 
     Example:
         >>> doc = MarkdownLoader().parse_text("---\\ntitle: T\\ndate: 2024-01-02\\n---\\n# Hi\\n")
-        >>> doc.metadata["title"], doc.metadata["front_matter"]["date"]
-        ('T', '2024-01-02')
+        >>> doc.metadata["title"], doc.metadata["front_matter"]["date"], doc.metadata["created"]
+        ('T', '2024-01-02', '2024-01-02')
     """
 
     format: ClassVar[str] = "markdown"
@@ -66,6 +69,7 @@ class MarkdownLoader(Loader):
                 title = front.get("title")
                 if isinstance(title, str):
                     meta.setdefault("title", title)
+                front_matter_dates(front, meta)  # created/modified in the one date format
         meta.setdefault("format", self.format)
         return Document(text, id=id, source=source, metadata=meta)
 

@@ -23,11 +23,12 @@ from typing import Any, ClassVar
 from ..errors import MissingDependencyError
 from ..types import Document
 from ._blocks import BinaryLoader, MarkdownWriter, core_metadata, escape_line, pipe_table
+from ._dates import core_dates
 from .base import register_loader
 
 __all__ = ["PptxLoader"]
 
-_CORE = ("title", "author", "created", "modified", "subject", "keywords", "last_modified_by")
+_CORE = ("title", "author", "subject", "keywords", "last_modified_by")
 NOTES_MARK = "Notes:"
 """The line that introduces a slide's speaker notes in the rendered text."""
 
@@ -122,6 +123,7 @@ class PptxLoader(BinaryLoader):
         pptx = _pptx()
         prs = pptx.Presentation(io.BytesIO(data))
         meta = metadata
+        core_dates(prs.core_properties, meta)  # UTC, the one date format of the loaders
         core_metadata(prs.core_properties, meta, _CORE)
         w = MarkdownWriter()
         count = 0

@@ -32,11 +32,12 @@ from typing import Any, ClassVar
 from ..errors import MissingDependencyError
 from ..types import Document
 from ._blocks import BinaryLoader, MarkdownWriter, core_metadata, escape_line, pipe_table
+from ._dates import core_dates
 from .base import register_loader
 
 __all__ = ["XlsxLoader", "cell_blocks", "split_notes"]
 
-_CORE = ("title", "creator", "created", "subject", "keywords")
+_CORE = ("title", "creator", "subject", "keywords")
 
 
 def _openpyxl() -> Any:
@@ -204,6 +205,7 @@ class XlsxLoader(BinaryLoader):
         try:
             meta = metadata
             props = wb.properties
+            core_dates(props, meta, ("created",))  # UTC, the one date format of the loaders
             core_metadata(props, meta, _CORE)
             if "creator" in meta:
                 meta.setdefault("author", meta.pop("creator"))
