@@ -8,6 +8,15 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/bench_corpus.py run              # 50 MB and 200 MB, 2 repetitions
     .venv/bin/python benchmarks/bench_corpus.py run --sizes 50 --repeat 1 --only chunkwise-1,chunkwise-2
     .venv/bin/python benchmarks/bench_corpus.py stages --sizes 50   # where one process's time goes
+    .venv/bin/python benchmarks/bench_corpus.py workers --size 200 --rounds 5   # 1 vs 2 workers, the ratio
+    .venv/bin/python benchmarks/bench_corpus.py workers --size 30 --profile     # + where parent and workers spend
+
+``workers`` builds the corpus when it is missing, then runs ``--workers 1`` and ``--workers 2``
+alternately (the first of each round alternating too), ``--rounds`` times, and prints each run
+(wall clock, CPU of the parent and of the whole tree, load average at its start and end), the
+medians, the ratio of the median wall clocks and the median of the rounds' ratios, with the
+control before and after. ``--profile`` adds one run of each under cProfile (the parent's and
+the workers' functions by own time, the workers' profiles summed).
 
 The corpus: the documentation of Debian packages (``apt-get download`` then ``dpkg-deb
 -x``: python3.11-doc, perl-doc, postgresql-doc-15, git-doc, python-django-doc,
@@ -181,12 +190,26 @@ def _tree_rss(root: int) -> int:
     return total
 
 
-def measure(cmd: list[str]) -> tuple[float, int, str, float]:
+def _own_cpu(pid: int) -> float | None:
+    """User + system CPU seconds of the process ``pid`` itself (not its children), from /proc."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read().rsplit(b")", 1)[1].split()
+        return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def measure(cmd: list[str], info: dict[str, Any] | None = None) -> tuple[float, int, str, float]:
     """(seconds, peak resident bytes of the process tree, last line of standard error,
-    CPU seconds -- user + system -- of the process and the children it waited for)."""
+    CPU seconds -- user + system -- of the process and the children it waited for).
+    ``info`` receives ``parent_cpu`` (the process's own CPU at the last sample, every 50
+    ms) and ``load`` (the 1-minute load average at the start and at the end)."""
+    load0 = os.getloadavg()[0]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     peak = 0
+    own = 0.0
     import threading
 
     err: list[str] = []
@@ -197,8 +220,12 @@ def measure(cmd: list[str]) -> tuple[float, int, str, float]:
         if pid:
             break
         peak = max(peak, _tree_rss(proc.pid))
+        own = _own_cpu(proc.pid) or own
         time.sleep(0.05)
     elapsed = time.perf_counter() - t0
+    if info is not None:
+        info["parent_cpu"] = own
+        info["load"] = (load0, os.getloadavg()[0])
     proc.returncode = os.waitstatus_to_exitcode(status)
     reader.join()
     tail = (err[0].strip().splitlines() or [""])[-1] if err else ""
@@ -377,6 +404,104 @@ def stages(size: int, repeat: int) -> None:
         print(f"{who}: total {sum(min(v) for k, v in rows.items() if k.startswith(who)):.2f} s")
 
 
+def workers(size: int, rounds: int, profile: bool) -> None:
+    """``--workers 1`` against ``--workers 2`` on the ``size`` MB corpus, interleaved (see the
+    module's usage): medians and the ratio, with the load average of every run."""
+    corpus = CORPUS / str(size)
+    if not corpus.is_dir():
+        build([size])
+    files = [p for p in corpus.rglob("*") if p.is_file()]
+    mb = sum(p.stat().st_size for p in files) / 1e6
+    print(f"{corpus}: {len(files)} files, {mb:.1f} MB; CPUs: {os.cpu_count()}; Python {sys.version.split()[0]}")
+    print(f"load average before: {os.getloadavg()}")
+    print(f"control before: a CPU-bound loop in 2 processes / 1 process = {control():.2f}x", flush=True)
+    runs: dict[int, list[dict[str, float]]] = {1: [], 2: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out.jsonl"
+        cmds = commands(corpus, out)
+        for r in range(rounds):
+            for w in ((1, 2) if r % 2 == 0 else (2, 1)):
+                info: dict[str, Any] = {}
+                secs, peak, tail, cpu_s = measure(cmds[f"chunkwise-{w}"], info)
+                m = re.search(r"MB in ([0-9.]+) s", tail)
+                row = {"wall": secs, "cpu": cpu_s, "parent": info["parent_cpu"], "peak": peak / 2**20,
+                       "inner": float(m.group(1)) if m else float("nan"),
+                       "load0": info["load"][0], "load1": info["load"][1]}
+                runs[w].append(row)
+                print(f"  round {r + 1} --workers {w}: wall {secs:.2f} s (after finding the first files "
+                      f"{row['inner']:.2f} s), CPU {cpu_s:.2f} s (parent {row['parent']:.2f} s), "
+                      f"peak {row['peak']:.0f} MiB, load {row['load0']:.2f} -> {row['load1']:.2f}", flush=True)
+                out.unlink(missing_ok=True)
+    print(f"load average after: {os.getloadavg()}")
+    print(f"control after: a CPU-bound loop in 2 processes / 1 process = {control():.2f}x")
+    med = {w: {k: statistics.median(x[k] for x in runs[w]) for k in runs[w][0]} for w in runs}
+    print("\n| workers | runs | wall s (median) | MB/s (median) | CPU s (median) | parent CPU s | peak MiB | "
+          "load average during the runs |")
+    print("|---|---|---|---|---|---|---|---|")
+    for w in (1, 2):
+        loads = [x["load0"] for x in runs[w]] + [x["load1"] for x in runs[w]]
+        print(f"| {w} | {len(runs[w])} | {med[w]['wall']:.2f} | {mb / med[w]['wall']:.1f} | {med[w]['cpu']:.2f} | "
+              f"{med[w]['parent']:.2f} | {med[w]['peak']:.0f} | {min(loads):.2f}-{max(loads):.2f} |")
+    pairs = [a["wall"] / b["wall"] for a, b in zip(runs[1], runs[2])]
+    print(f"\n{size} MB, {len(files)} files: 2 workers / 1 worker = {med[1]['wall'] / med[2]['wall']:.2f}x "
+          f"(median wall clocks); rounds: {', '.join(f'{x:.2f}' for x in pairs)} (median "
+          f"{statistics.median(pairs):.2f}x); CPU 2 workers / 1 = {med[2]['cpu'] / med[1]['cpu']:.2f}x")
+    if profile:
+        profile_runs(corpus)
+
+
+PROFILE = """
+import cProfile, multiprocessing.util, os, pstats, sys
+import chunkwise.corpus as corpus
+folder, workers, out, dump = sys.argv[1:5]
+real_init = corpus._init
+
+def init(job):
+    real_init(job)
+    prof = cProfile.Profile()
+    prof.enable()
+    multiprocessing.util.Finalize(None, lambda: (prof.disable(), prof.dump_stats(f"{dump}.worker{os.getpid()}")),
+                                  exitpriority=10)
+
+corpus._init = init
+sys.argv = ["chunkwise", "chunk", folder, "-s", "recursive", "-u", "chars", "-n", "%d", "--no-progress",
+            "--workers", workers, "-o", out]
+from chunkwise.cli import cli
+prof = cProfile.Profile()
+prof.enable()
+try:
+    cli(standalone_mode=False)
+finally:
+    prof.disable()
+    prof.dump_stats(f"{dump}.parent")
+""" % CHUNK
+
+
+def profile_runs(corpus: Path, top: int = 14) -> None:
+    """One run each of ``--workers 1`` and ``--workers 2`` under cProfile (which slows
+    both; compare the shares): the functions of the parent and of the workers by own time.
+    The parent's profile starts after the interpreter and ``chunkwise.cli`` are imported."""
+    import glob
+    import io
+    import pstats
+
+    for w in (1, 2):
+        with tempfile.TemporaryDirectory() as tmp:
+            dump = os.path.join(tmp, "prof")
+            subprocess.run([sys.executable, "-c", PROFILE, str(corpus), str(w), os.path.join(tmp, "out.jsonl"), dump],
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for who, paths in (("parent", [f"{dump}.parent"]), ("workers", sorted(glob.glob(f"{dump}.worker*")))):
+                if not paths:
+                    continue
+                buf = io.StringIO()
+                st = pstats.Stats(*paths, stream=buf)
+                print(f"\n--workers {w}, {who} ({len(paths)} process{'es' if len(paths) > 1 else ''}): "
+                      f"{st.total_tt:.2f} s profiled")  # type: ignore[attr-defined]
+                st.sort_stats("tottime").print_stats(top)
+                lines = [x for x in buf.getvalue().splitlines() if re.match(r"\s+\d", x)]
+                print("\n".join(lines[:top]))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -389,7 +514,14 @@ def main() -> None:
     st = sub.add_parser("stages")
     st.add_argument("--sizes", default="50")
     st.add_argument("--repeat", type=int, default=3)
+    wk = sub.add_parser("workers")
+    wk.add_argument("--size", type=int, default=200)
+    wk.add_argument("--rounds", type=int, default=5)
+    wk.add_argument("--profile", action="store_true")
     args = ap.parse_args()
+    if args.what == "workers":
+        workers(args.size, args.rounds, args.profile)
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.what == "build":
         build(sizes)

@@ -7,7 +7,9 @@
   :class:`concurrent.futures.ProcessPoolExecutor` with a bounded window of documents in
   flight (``4 x workers`` tasks, each of up to 512 KB of files and 64 files -- a larger
   file alone); results come back in submission order. Memory is bounded by the window,
-  never by the corpus: no list of chunks or texts is kept.
+  never by the corpus: no list of chunks or texts is kept. The inputs are consumed as
+  tasks are submitted, so the workers start on the first files of a folder while
+  :func:`chunkwise.loaders.find_files` still classifies the rest (it streams one folder).
 * :func:`content_id` / :func:`config_key` -- what ``--resume`` recognises a document by.
 
 Content ids: ``content_id = blake2b(config_key(chunker) + "\\0" + document.text)`` (16 hex
