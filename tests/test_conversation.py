@@ -103,6 +103,25 @@ def test_subtitle_cues_carry_both_times_and_prose_lines_are_not_turns():
     assert names == ["Dr. Lee", "Speaker 2", "ana"]
 
 
+def test_a_transcript_timed_in_places_gives_no_time_to_untimed_turns():
+    text = "[00:01:02] Ana: Hi there.\nBen: Hello.\n[00:01:09] Ana: How are you?\nBen: Fine, thanks.\n"
+    for size in (14, 30, 45, 200):
+        cs = _chunks(text, chunk_size=size)
+        check_invariants(text, cs, size, CharSizer(), overlap_allowed=False)
+        for c in cs:
+            first, last = c.metadata["turn_start"], c.metadata["turn_end"]
+            if first in (1, 3):  # the chunk starts in a turn of no time: no start time
+                assert "start_time" not in c.metadata, (size, c.text, c.metadata)
+            else:
+                assert c.metadata["start_time"] == ("00:01:02" if first == 0 else "00:01:09")
+            if last in (1, 3):
+                assert "end_time" not in c.metadata, (size, c.text, c.metadata)
+            else:
+                assert c.metadata["end_time"] == ("00:01:02" if last == 0 else "00:01:09")
+    whole = _chunks(text, chunk_size=200)
+    assert len(whole) == 1 and whole[0].metadata["start_time"] == "00:01:02" and "end_time" not in whole[0].metadata
+
+
 def test_turn_pattern_reads_another_format():
     text = ">> ANA (09:00) hello there\n>> BEN (09:01) why?\n>> ANA (09:02) because\n"
     pat = r"^>> (?P<speaker>[A-Z]+) \((?P<time>[\d:]+)\)"

@@ -144,7 +144,8 @@ class ConversationChunker(BaseChunker):
     turns), ``turn_start`` and ``turn_end`` (0-based numbers of the first and last turn the
     chunk holds, both included; None outside turns), ``start_time``/``end_time`` when the
     source gives times (as written there: the first turn's start and the last turn's end,
-    or its start when turns have no end time). ``chunk.context`` is ``"Speaker:"`` (after
+    or its start when turns have no end time; absent when that turn has no time, as
+    untimed turns of a transcript timed only in places have). ``chunk.context`` is ``"Speaker:"`` (after
     ``"[time] "`` when known) for every chunk of a split turn that does not itself name
     the speaker before the turn's text (a later part of a split turn; any part of a JSON
     message whose role comes after its content, the part holding the role included);
@@ -406,9 +407,10 @@ class ConversationChunker(BaseChunker):
         meta["speakers"] = list(speakers)
         meta["speaker"] = turns[k0].speaker if k0 >= 0 else None
         meta["turn_start"], meta["turn_end"] = first, k1
-        t0 = next((t.start_time for t in held if t.start_time is not None), None)
-        ends = (t.end_time or t.start_time for t in reversed(held))
-        t1 = next((x for x in ends if x is not None), None)
+        # the times of the chunk's first and last turns: in a transcript timed only in
+        # places, a turn of no time gives none (another turn's time would be wrong)
+        t0 = held[0].start_time
+        t1 = held[-1].end_time or held[-1].start_time
         if t0 is not None:
             meta["start_time"] = t0
         if t1 is not None:
