@@ -300,6 +300,26 @@ def test_short_prefixes_are_seldom_wrong():
     assert wrong <= 4 and right >= 150
 
 
+@pytest.mark.parametrize(
+    "word",
+    ["Straßenbahn", "Donaudampfschifffahrt", "नमस्ते", "مرحبا", "\ufee3\ufeae\ufea3\ufe92\ufe8e", "こんにちは", "สวัสดี", "Привет"],
+)
+def test_a_single_word_gets_no_language(word):
+    """One word says too little: py3langid alone labels some of these with a probability
+    over one half (Straßenbahn de 0.79, नमस्ते Sanskrit 0.76, the Arabic presentation forms
+    Chinese 0.51)."""
+    assert detect_language(word) is None
+    assert detect_language(f"  {word}!\n") is None
+    got = detect_language(word, min_confidence=0)  # a guess only when asked for one
+    assert got is None or ISO_639_1.fullmatch(got)
+
+
+def test_two_words_or_more_can_be_told():
+    assert detect_language("Die Straßenbahn kommt heute spät.") == "de"
+    assert detect_language("आज सुबह तेज़ बारिश हुई।") == "hi"
+    assert detect_language("今天天气很好，我们去公园散步吧。") == "zh"
+
+
 def test_min_confidence_is_checked():
     for bad in (-0.1, 1.5, "high", True):
         with pytest.raises(ConfigError, match="min_confidence"):

@@ -5,7 +5,8 @@
   model ships in the wheel: nothing is downloaded). Its labels are mapped to ISO 639-1
   (a variety to its language: ``ary`` to ``ar``; a label of no ISO 639-1 language, such
   as ``gcf`` or ``zxx``, to None), and it answers None rather than guess: below a
-  probability of :data:`MIN_CONFIDENCE` (short texts) and for code.
+  probability of :data:`MIN_CONFIDENCE` (short texts), for a single word
+  (:data:`MIN_WORDS`) and for code.
 * :func:`density`: the share of distinct content words among a text's words.
 * :func:`annotator`: what the enrichment pass calls per chunk under a chunker's
   ``detect_language="document" | "chunk"`` and ``density=True``.
@@ -56,6 +57,7 @@ __all__ = [
     "MAX_CODE_SHARE",
     "MAX_CODE_SYMBOLS",
     "MIN_CONFIDENCE",
+    "MIN_WORDS",
     "annotator",
     "density",
     "detect_language",
@@ -105,6 +107,13 @@ def require_language(detect: Any, with_density: Any) -> None:
 MIN_CONFIDENCE = 0.5
 """The least probability (summed over the detector's labels of one ISO 639-1 language)
 for :func:`detect_language` to name a language; below it the answer is None."""
+
+MIN_WORDS = 2
+"""The fewest words (counted as :func:`density` counts them: ICU's dictionary words in
+scripts written without spaces) for :func:`detect_language` to name a language: one word
+alone -- a name, a loan word, ``Straßenbahn`` -- says too little of its language, and the
+detector's probability for it is not to be trusted (py3langid gives ``नमस्ते`` to Sanskrit
+at 0.76 and a word of Arabic presentation forms to Chinese at 0.51)."""
 
 MAX_CODE_SYMBOLS = 0.05
 """The largest share of code symbols (``{}[]<>=;_\\&*#@^~`` and the backtick) among
@@ -218,6 +227,8 @@ def _detect(text: str, min_confidence: float, code_is_none: bool) -> str | None:
     prose, code_share = _split_code(text)
     if (code_is_none and code_share >= MAX_CODE_SHARE) or not any(ch.isalpha() for ch in prose):
         return None
+    if min_confidence > 0 and _fewer_words(prose, MIN_WORDS):
+        return None
     probabilities = language_probabilities(prose)
     best = max(probabilities, key=lambda k: probabilities[k])
     if best is None or probabilities[best] < min_confidence:
@@ -233,8 +244,9 @@ def detect_language(text: str, *, min_confidence: float = MIN_CONFIDENCE) -> str
     characters are code symbols. None when the text holds no letter; when code lines
     hold :data:`MAX_CODE_SHARE` or more of its characters (a snippet of code); when the
     most probable language of its other lines (:func:`language_probabilities`) has no
-    ISO 639-1 code; or when its probability is under ``min_confidence`` (short texts: a
-    word or two).
+    ISO 639-1 code; when they hold fewer than :data:`MIN_WORDS` words (a single word,
+    whatever the detector's probability; unless ``min_confidence`` is 0); or when its
+    probability is under ``min_confidence`` (short texts: a word or two).
 
     Measured (``benchmarks/bench_language.py``, EVALUATION.md): on 200 sentences in 20
     languages 97.5% right and 1% wrong (Indonesian read as Malay); on their first 20
@@ -300,6 +312,27 @@ def _words(text: str) -> list[str]:
             continue
         out.extend(text[s:e].casefold() for s, e in zip([a, *cuts], [*cuts, b]))
     return out
+
+
+_WORD_RUN = None
+
+
+def _fewer_words(text: str, n: int) -> bool:
+    """Whether ``text`` holds fewer than ``n`` words (:func:`_words`; the runs of word
+    characters are counted first, so a text of many words costs one short scan)."""
+    global _WORD_RUN
+    if _WORD_RUN is None:
+        import regex
+
+        _WORD_RUN = regex.compile(r"\w+")
+    runs = 0
+    for _ in _WORD_RUN.finditer(text):
+        runs += 1
+        if runs >= n:
+            break
+    if runs >= n:  # a run of word characters holds one word or more
+        return False
+    return runs == 0 or len(_words(text)) < n
 
 
 def _no_dictionary() -> bool:
