@@ -87,6 +87,12 @@ def make_vectors(
     n: int, dim: int, queries: int, data: str, seed: int = 0, centres_file: Path | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
+    if data == "random":
+        out = np.empty((n + queries, dim), dtype=np.float32)
+        for a in range(0, n + queries, 100_000):
+            b = min(n + queries, a + 100_000)
+            out[a:b] = _unit(rng.standard_normal((b - a, dim)))
+        return out[:n], out[n:]
     if data == "minilm":
         if centres_file is None:
             raise SystemExit("--data minilm needs --centres FILE (written by --write-centres FILE)")
@@ -321,12 +327,145 @@ def child(store: str, data: Path, out: Path) -> None:
     out.write_text(json.dumps(res))
 
 
+# -- usearch's search settings: one build, measured at growing sizes -----------------------
+
+
+def _recall(found: list[list[int]], truth: np.ndarray, k: int) -> float:
+    return float(np.mean([len(set(f[:k]) & set(t[:k].tolist())) / k for f, t in zip(found, truth)]))
+
+
+def _timed(search, queries: np.ndarray) -> tuple[list[list[int]], np.ndarray]:
+    found, times = _query_loop(search, queries)
+    return found, np.asarray(times) * 1000
+
+
+def sweep(args: argparse.Namespace) -> None:
+    """usearch only: one graph built with chunkwise's build settings, one vector at a time
+    in batches up to the largest checkpoint; at each checkpoint it is saved, reopened
+    memory-mapped as ``chunkwise index query`` opens it, and searched with every setting
+    of ``--efs`` (a fixed ``expansion_search``; ``64`` is the setting before the size rule),
+    exactly (usearch's brute force, and numpy), and as chunkwise searches
+    (``VectorFile.search``: its size threshold and expansion rule), for k = 10 and 50."""
+    from usearch.index import Index
+
+    from chunkwise.index import _vectors
+
+    checkpoints = sorted(int(x) for x in args.checkpoints.split(","))
+    n = checkpoints[-1]
+    base, queries = make_vectors(n, args.dim, args.queries, args.data, centres_file=args.centres)
+    work = Path(tempfile.mkdtemp(prefix="bench-index-sweep-", dir=args.workdir))
+    efs = [int(x) for x in args.efs.split(",")]
+    rows: list[dict] = []
+    print(
+        f"data={args.data} dim={base.shape[1]} queries={len(queries)} threads={args.threads} "
+        f"build: connectivity {_vectors.CONNECTIVITY}, expansion_add {_vectors.EXPANSION_ADD}",
+        flush=True,
+    )
+    try:
+        index = Index(
+            ndim=base.shape[1],
+            metric="cos",
+            dtype="f32",
+            connectivity=_vectors.CONNECTIVITY,
+            expansion_add=_vectors.EXPANSION_ADD,
+        )
+        t0, cpu0, added = time.perf_counter(), time.process_time(), 0
+        reuse = args.index_file is not None and args.index_file.exists()
+        for cp in checkpoints:
+            path = work / "vectors.usearch"
+            if reuse:  # searches only: the graph of the largest checkpoint, saved by an earlier run
+                if cp != n:
+                    continue
+                path, build_s, build_cpu = args.index_file, float("nan"), float("nan")
+                mem = _vectors.VectorFile.load(path, view=False)
+            else:
+                for a in range(added, cp, BATCH):
+                    b = min(cp, a + BATCH)
+                    index.add(np.arange(a, b, dtype=np.uint64), base[a:b], threads=args.threads)
+                added = cp
+                build_s, build_cpu = time.perf_counter() - t0, time.process_time() - cpu0
+                if cp == n and args.index_file is not None:
+                    path = args.index_file
+                mem = _vectors.VectorFile(index)
+            t1, c1 = time.perf_counter(), time.process_time()
+            tuning = mem.tune()
+            tune_s, tune_cpu = time.perf_counter() - t1, time.process_time() - c1
+            mem.save(path)  # the file and its tuning, as chunkwise index build writes them
+            del mem
+            disk = path.stat().st_size
+            t1 = time.perf_counter()
+            vf = _vectors.VectorFile.load(path, view=True)
+            vf.search(queries[0], K)
+            open_ms = 1000 * (time.perf_counter() - t1)
+            view = vf._index
+            sub = base[:cp]
+            truth = exact_top(sub, queries, 50)
+            head = {
+                "n": cp,
+                "data": args.data,
+                "build_s": round(build_s, 1),
+                "build_cpu_s": round(build_cpu, 1),
+                "disk_mb": round(disk / 1e6, 1),
+                "open_ms": round(open_ms, 1),
+                "tune_s": round(tune_s, 1),
+                "tune_cpu_s": round(tune_cpu, 1),
+                "tuning": dict(tuning),
+            }
+            print(
+                f"\nn={cp:,}: build {build_s:.0f} s wall, {build_cpu:.0f} CPU s so far; file {disk / 1e6:.1f} MB; "
+                f"open+1st {open_ms:.1f} ms; tuning {tune_s:.1f} s ({tune_cpu:.1f} CPU s): {dict(tuning)}",
+                flush=True,
+            )
+            print(f"  {'search':<32} {'k':>3} {'p50 ms':>8} {'p95 ms':>8} {'recall@k':>9}")
+
+            def report(name: str, k: int, search, qs: np.ndarray = queries, _head=head, _truth=truth) -> None:
+                found, times = _timed(search, qs)
+                row = {
+                    **_head,
+                    "search": name,
+                    "k": k,
+                    "p50_ms": round(float(np.median(times)), 3),
+                    "p95_ms": round(float(np.percentile(times, 95)), 3),
+                    "recall": round(_recall(found, _truth, k), 4),
+                    "queries": len(qs),
+                }
+                rows.append(row)
+                print(
+                    f"  {name:<32} {k:>3} {row['p50_ms']:>8.3f} {row['p95_ms']:>8.3f} {row['recall']:>9.4f}",
+                    flush=True,
+                )
+
+            def numpy_exact(q, _sub=sub):
+                s = _sub @ q
+                idx = np.argpartition(-s, K - 1)[:K]
+                return idx[np.argsort(-s[idx])]
+
+            report("exact, numpy matmul", K, numpy_exact, queries[:QUERIES_BRUTE])
+            report("exact, usearch", K, lambda q, v=view: v.search(q, K, exact=True).keys, queries[:QUERIES_BRUTE])
+            for ef in efs:
+                view.expansion_search = ef
+                report(f"HNSW expansion_search {ef}", K, lambda q, v=view: v.search(q, K).keys)
+            for k in (K, 50):
+                view.expansion_search = max(64, k)
+                report("old: max(64, k)", k, lambda q, v=view, k=k: v.search(q, k).keys)
+                how = "exact" if tuning.exact else f"expansion {_vectors.expansion_search(cp, k, tuning.expansion)}"
+                report(f"chunkwise ({how})", k, lambda q, k=k, f=vf: f.search(q, k)[0])
+            del view, vf
+            if path != args.index_file:
+                path.unlink()
+                _vectors.tuning_path(path).unlink()
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=1))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=100_000)
     ap.add_argument("--dim", type=int, default=384)
     ap.add_argument("--queries", type=int, default=200)
-    ap.add_argument("--data", choices=("mixture", "minilm"), default="mixture")
+    ap.add_argument("--data", choices=("mixture", "minilm", "random"), default="mixture")
     ap.add_argument("--stores", default=",".join(STORES))
     ap.add_argument("--timeout", type=float, default=300.0, help="Seconds per store (build and queries).")
     ap.add_argument("--workdir", type=Path, default=None)
@@ -334,7 +473,22 @@ def main() -> None:
     ap.add_argument("--centres", type=Path, default=None, help="MiniLM centres (.npy) for --data minilm.")
     ap.add_argument("--write-centres", type=Path, default=None, help="Embed the centres with MiniLM, write, exit.")
     ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--sweep", action="store_true", help="usearch only: one build, several search settings at each checkpoint."
+    )
+    ap.add_argument("--checkpoints", default="100000,1000000", help="--sweep: sizes measured while building.")
+    ap.add_argument("--efs", default="64,128,256,512", help="--sweep: fixed expansion_search values to measure.")
+    ap.add_argument("--threads", type=int, default=2, help="--sweep: threads adding vectors.")
+    ap.add_argument(
+        "--index-file",
+        type=Path,
+        default=None,
+        help="--sweep: keep the graph of the largest checkpoint here; when it exists, search it instead of building.",
+    )
     args = ap.parse_args()
+    if args.sweep:
+        sweep(args)
+        return
     if args.write_centres:
         np.save(args.write_centres, minilm_centres(1000))
         return
