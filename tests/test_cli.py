@@ -49,7 +49,7 @@ def test_chunk_to_stdout_with_tokens_and_params(corpus):
     assert result.exit_code == 0, result.stderr
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert rows and all(r["unit"] == "tokens:cl100k_base" and r["size"] <= 8 for r in rows)
-    assert "1 documents" in result.stderr and "MB/s" in result.stderr
+    assert "1 document, 2 chunks" in result.stderr and "MB/s" in result.stderr
 
 
 def test_failed_run_leaves_previous_output_untouched(tmp_path):

@@ -182,7 +182,7 @@ def test_summary_counts_and_lists_skipped_files(tmp_path: Path) -> None:
     # each one was reported with its fix
     assert "fix: leave such files out with --exclude '*.doc'" in result.output
     assert "missing.txt: cannot read" in result.output and "fix: check the path" in result.output
-    assert "1 documents" in result.output
+    assert "1 document, " in result.output
 
 
 def test_excluded_files_are_not_reported(tmp_path: Path) -> None:
@@ -225,7 +225,7 @@ def test_stats_skips_a_bad_file_and_completes(tmp_path: Path) -> None:
          "-s", "recursive", "-n", "40", "-u", "chars", "--encoding", "utf-8", "--json", str(out)],
     )
     assert result.exit_code == 1, result.output
-    assert "recursive/40/0" in result.output and "1 documents" in result.output
+    assert "recursive/40/0" in result.output and "1 document;" in result.output
     assert "b.txt (undecodable)" in result.output and "nope.txt (unreadable)" in result.output
     assert json.loads(out.read_text(encoding="utf-8"))[0]["chunks"] > 0
 

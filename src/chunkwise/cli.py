@@ -31,12 +31,14 @@ from .commands._options import (
     PYTHON_DEFAULTS,
     chunking_options,
     input_options,
+    chunker_params,
     llm_client_or_fail,
     llm_options,
     make_chunker_or_fail,
     parse_params,
     progress_option,
     refuse_folder,
+    uses_llm,
 )
 from .registry import get_strategy, strategy_names
 
@@ -298,12 +300,15 @@ def chunk_command(
     if engine == "ray" and importlib.util.find_spec("ray") is None:
         raise click.UsageError("--engine ray needs the package 'ray', which is not installed; "
                                "install the extra: pip install 'chunkwise[ray]'")
-    model = llm_model or parse_params(params).get("model")
     client = llm_client_or_fail(
-        strategy, contextualize, model, llm_base_url, llm_cache, no_llm_cache, llm_price, llm_concurrency
+        strategy, contextualize, llm_model, llm_base_url, llm_cache, no_llm_cache, llm_price, llm_concurrency,
+        params=params, dry_run=dry_run,
     )
-    extra = {"client": client} if client is not None and strategy in ("agentic", "propositions") else {}
-    chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params, **extra)
+    model = client.model if client is not None else None
+    extra = {"client": client} if client is not None and uses_llm(strategy, params) else {}
+    chunker = make_chunker_or_fail(
+        strategy, chunk_size, chunk_overlap, unit, tokenizer, chunker_params(strategy, params), **extra
+    )
     show = sys.stderr.isatty() if progress is None else progress
     failures = Failures()
     # one folder, no progress bar (its ETA needs every file's size), nothing to settle first:
@@ -319,7 +324,7 @@ def chunk_command(
         return
     stats = _Stats()
     t0 = time.perf_counter()
-    counts = {"docs": 0, "nbytes": 0, "resumed": 0}
+    counts = {"docs": 0, "nbytes": 0, "resumed": 0, "fallback": 0}
     sink, written = _chunk_sink(output, out_format, resume, to_stdout)
 
     def run() -> None:
@@ -347,17 +352,22 @@ def chunk_command(
         raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from exc
     docs, nbytes = counts["docs"], counts["nbytes"]
     elapsed = time.perf_counter() - t0
+    from .commands._inputs import counted
+
     click.echo(
-        f"{docs} documents, {stats.n} chunks; size in {chunker.sizer.unit}: mean {stats.mean:.1f}, "
+        f"{counted(docs, 'document')}, {counted(stats.n, 'chunk')}; size in {chunker.sizer.unit}: mean {stats.mean:.1f}, "
         f"std {stats.std:.1f}, min {stats.min if stats.min is not None else 0}, "
         f"max {stats.max if stats.max is not None else 0}; "
         f"{nbytes / 1e6:.2f} MB in {elapsed:.2f} s ({nbytes / 1e6 / max(elapsed, 1e-9):.1f} MB/s)"
-        + (f"; {counts['resumed']} documents already in the output" if resume else "")
+        + (f"; {counted(counts['resumed'], 'document')} already in the output" if resume else "")
+        + (_fallback_note(counts["fallback"], resume) if counts.get("fallback") else "")
+        + failures.empty_note()
         + ("" if to_stdout else f"; nothing written, {output} left as it was" if kept else f"; written to {output}"),
         err=True,
     )
-    if failures:
+    if failures.summary():
         click.echo(failures.summary(), err=True)
+    if failures:
         ctx.exit(EXIT_FAILED)
 
 
@@ -445,7 +455,7 @@ def _chunk_files(
         config=config_key(chunker, *(("contextualize", model) if model else ())),
         render=run_.render_records if out_format == "parquet" else run_.render_jsonl,
         after=functools.partial(run_.situate, client=client) if model else None,
-        describe=functools.partial(run_.describe, encoding=encoding),
+        describe=functools.partial(_describe_or_stop, encoding=encoding),
     )
     if len(written) > 1:  # --resume: the file's last document checked (and completed) in place first
         job = dataclasses.replace(job, known=written[1].settle(job, [(i, None) for i in inputs]))
@@ -475,7 +485,19 @@ def _chunk_files(
                 counts["resumed"] += 1
             elif out.changed:
                 failures.add(run_.changed(out.item[0].name))
+            elif not out.sizes:  # no chunk: a document without text (zero bytes, white space only)
+                inp = out.item[0]
+                size = os.path.getsize(inp.path) if inp.path is not None and os.path.isfile(inp.path) else None
+                failures.add_empty(inp.name, "zero bytes" if size == 0 or (size is None and not out.text_bytes)
+                                   else "white space only" if out.text_bytes else "no text")
             else:
+                fell = _fallback_chunks(out.payload) if client is not None else 0
+                if fell:
+                    counts["fallback"] += 1
+                    if len(written) > 1:  # --resume: not written, so that the next --resume asks again
+                        failures.add(_fallback_skipped(out.item[0].name, fell, len(out.sizes)))
+                        continue
+                    click.echo(_fallback_line(out.item[0].name, fell, len(out.sizes)), err=True)
                 write(out.payload)
                 counts["docs"] += 1
                 counts["nbytes"] += out.text_bytes
@@ -484,6 +506,55 @@ def _chunk_files(
         bar.close()
     if counts["docs"] == 0 and failures:
         written.append("empty")
+
+
+def _describe_or_stop(exc: BaseException, item: Any, stage: str, encoding: str | None = None) -> Any:
+    """A file's failure as a line of the report; a chat endpoint that cannot be used
+    (:class:`chunkwise.llm.LLMError`: no server, a wrong URL, model or key, every try
+    failed) stops the run instead, with one line naming the endpoint (exit 1): every other
+    file would fail the same way, and no fallback is passed off as the model's chunks."""
+    from .commands._chunk_run import describe
+    from .llm import LLMError
+
+    if isinstance(exc, LLMError):
+        raise click.ClickException(" ".join(f"{exc}; stopped, the output left as it was".split()))
+    return describe(exc, item, stage, encoding)
+
+
+_FALLBACK_MARK = b'"llm_fallback": true'
+
+
+def _fallback_chunks(payload: Any) -> int:
+    """How many chunks of a rendered document (JSON lines bytes, or Parquet records) carry
+    ``metadata["llm_fallback"]`` True (in JSON lines the key is written unescaped only as
+    a key: a chunk's text has its quotes escaped)."""
+    if isinstance(payload, (bytes, bytearray)):
+        return payload.count(_FALLBACK_MARK)
+    return sum(1 for r in payload or () if (r.get("metadata") or {}).get("llm_fallback") is True)
+
+
+def _fallback_line(name: str, fell: int, total: int) -> str:
+    return (
+        f"fallback {name}: {fell} of {total} chunks cut by the fallback (the chat model's answers stayed invalid); "
+        'metadata "llm_fallback": true; the answers were not cached, a later run asks again'
+    )
+
+
+def _fallback_skipped(name: str, fell: int, total: int) -> Any:
+    from .commands._inputs import Skipped
+
+    return Skipped(
+        name,
+        "llm fallback",
+        f"{fell} of {total} chunks would be the fallback's (the chat model's answers stayed invalid); not written",
+        "run the same command with --resume again to ask the model again",
+    )
+
+
+def _fallback_note(n: int, resume: bool) -> str:
+    if resume:
+        return f"; {n} documents left out for the fallback (a later --resume asks the model again)"
+    return f"; {n} documents chunked in part by the fallback (llm_fallback: true; a later run asks again)"
 
 
 def _dry_run(
@@ -505,9 +576,10 @@ def _dry_run(
         except Exception as exc:  # noqa: BLE001 - reported, then skipped
             failures.add(classify(exc, inp, "read"))
             continue
-        asks = hasattr(chunker, "estimate")
-        if asks:
-            total = total + chunker.estimate([doc])
+        est = chunker.estimate([doc]) if hasattr(chunker, "estimate") else None
+        asks = est is not None and est.requests > 0  # its chunks depend on the model's answers
+        if est is not None:
+            total = total + est
         if contextualize:
             if asks:
                 stand_in = stand_in or make_chunker(
@@ -518,7 +590,9 @@ def _dry_run(
                 chunks = chunker.chunk(doc)
             total = total + estimate_contextualize(chunks, doc, client)
         docs += 1
-    click.echo(f"dry run, nothing sent: {docs} documents; {total}")
+    from .commands._inputs import counted
+
+    click.echo(f"dry run, nothing sent: {counted(docs, 'document')}; {total}")
 
 
 def _defaults_line(defaults: dict[str, Any], python: bool) -> str:

@@ -22,6 +22,8 @@ __all__ = [
     "Input",
     "Skipped",
     "classify",
+    "counted",
+    "emptiness",
     "gather",
     "matches",
     "passed_over",
@@ -32,6 +34,29 @@ STDIN = "-"
 STDIN_SOURCE = "<stdin>"
 LISTED = 5
 """How many skipped files the summary names before "and N more"."""
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 document``, ``2 documents``, ``0 chunks``: a count and its noun, plural unless 1."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def emptiness(doc: Any, inp: Input | None = None) -> str | None:
+    """Why a document has nothing to chunk (``zero bytes``: an empty file; ``white space
+    only``; ``no text``: a file whose format held none), or None when it has text."""
+    text = getattr(doc, "text", "")
+    if text.strip():
+        return None
+    if text:
+        return "white space only"
+    if inp is not None and inp.path is not None:
+        try:
+            if inp.path.stat().st_size == 0:
+                return "zero bytes"
+        except OSError:
+            pass
+        return "no text"
+    return "zero bytes"
 
 
 @dataclass(frozen=True)
@@ -69,10 +94,30 @@ class Failures:
     """The files skipped so far; each is reported on standard error when added."""
 
     items: list[Skipped] = field(default_factory=list)
+    empty: list[Skipped] = field(default_factory=list)
+    """Documents without text (zero bytes, white space only): skipped and reported, but
+    not failures (they do not change the exit status)."""
 
     def add(self, skipped: Skipped) -> None:
         self.items.append(skipped)
         click.echo(skipped.line(), err=True)
+
+    def add_empty(self, name: str, why: str) -> None:
+        """Skip an empty document (``why``: ``zero bytes``, ``white space only``, ``no
+        text``), reported on standard error now and in :meth:`summary`."""
+        skipped = Skipped(name, "empty", f"empty document ({why}): nothing to chunk")
+        self.empty.append(skipped)
+        click.echo(skipped.line(), err=True)
+
+    def empty_note(self) -> str:
+        """``; skipped 2 empty documents (1 zero bytes, 1 white space only)`` for a
+        command's summary line; empty when there were none."""
+        if not self.empty:
+            return ""
+        whys = Counter(s.reason.split("(", 1)[1].split(")", 1)[0] for s in self.empty)
+        return f"; skipped {counted(len(self.empty), 'empty document')} (" + ", ".join(
+            f"{c} {w}" for w, c in whys.most_common()
+        ) + ")"
 
     def extend(self, items: Iterable[Skipped]) -> None:
         for s in items:
@@ -90,14 +135,13 @@ class Failures:
     def summary(self) -> str:
         """``skipped 3 files: 2 undecodable, 1 unsupported`` and the first files, then
         ``and N more``; empty when nothing was skipped."""
-        if not self.items:
+        every = self.items + self.empty
+        if not every:
             return ""
-        kinds = Counter(s.kind for s in self.items)
-        n = len(self.items)
-        lines = [
-            f"skipped {n} file{'s' if n != 1 else ''}: " + ", ".join(f"{c} {k}" for k, c in kinds.most_common())
-        ]
-        lines += [f"  {s.name} ({s.kind})" for s in self.items[:LISTED]]
+        kinds = Counter(s.kind for s in every)
+        n = len(every)
+        lines = [f"skipped {counted(n, 'file')}: " + ", ".join(f"{c} {k}" for k, c in kinds.most_common())]
+        lines += [f"  {s.name} ({s.kind})" for s in every[:LISTED]]
         if n > LISTED:
             lines.append(f"  and {n - LISTED} more")
         return "\n".join(lines)

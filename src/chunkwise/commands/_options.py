@@ -31,8 +31,11 @@ __all__ = [
     "loader_option",
     "loader_options_of",
     "parse_loader_options",
+    "LLM_PARAMS",
+    "chunker_params",
     "llm_client_or_fail",
     "llm_options",
+    "uses_llm",
     "make_chunker_or_fail",
     "parse_params",
     "progress_option",
@@ -158,10 +161,11 @@ metadata_options: list[Decorator] = [
 ]
 
 
-def chunking_options(*, grid: bool = False, strategy: str | None = None) -> Decorator:
+def chunking_options(*, grid: bool = False, strategy: str | None = None, strategy_help: str | None = None) -> Decorator:
     """``--strategy``, ``--chunk-size``, ``--chunk-overlap``, ``--unit``, ``--tokenizer``,
     ``--param``: one configuration (``grid=False``: ``chunk``, ``inspect``) or
-    comma-separated lists whose every combination is run (``grid=True``)."""
+    comma-separated lists whose every combination is run (``grid=True``); ``strategy``
+    and ``strategy_help``: a command's own default strategy and the help that says so."""
     if grid:
         strategy_opt = click.option(
             "--strategy",
@@ -189,7 +193,8 @@ def chunking_options(*, grid: bool = False, strategy: str | None = None) -> Deco
             "-s",
             default=strategy or CLI_DEFAULTS["strategy"],
             show_default=True,
-            help="Strategy (see `chunkwise strategies`); auto: markdown for Markdown and HTML, table for CSV and TSV, recursive for the rest.",
+            help=strategy_help
+            or "Strategy (see `chunkwise strategies`); auto: markdown for Markdown and HTML, table for CSV and TSV, recursive for the rest.",
         )
         size_opt = click.option(
             "--chunk-size",
@@ -377,6 +382,36 @@ progress_option: Decorator = click.option(
 LLM_STRATEGIES = ("agentic", "propositions")
 """The strategies that ask a chat model (they take ``client``)."""
 
+LLM_PARAMS = ("model", "base_url", "api_key", "cache", "concurrency", "timeout", "max_retries")
+"""The ``-p`` parameters of an LLM strategy that make its chat client (with ``--llm-*``):
+they go to the one client :func:`llm_client_or_fail` builds, not to the chunker."""
+
+
+def _names(base: Any) -> list[str]:
+    if isinstance(base, str):
+        return [base]
+    if isinstance(base, (list, tuple)):
+        return [b for b in base if isinstance(b, str)]
+    return []
+
+
+def uses_llm(strategy: str, params: tuple[str, ...] | list[str] = ()) -> bool:
+    """Whether ``strategy`` with ``-p`` ``params`` asks a chat model: an LLM strategy, or
+    ``hierarchical`` with one as the base of a level (``-p base=agentic``)."""
+    if strategy in LLM_STRATEGIES:
+        return True
+    if strategy == "hierarchical":
+        return any(name in LLM_STRATEGIES for name in _names(parse_params(params).get("base", "recursive")))
+    return False
+
+
+def chunker_params(strategy: str, params: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``-p`` items for the chunker: without :data:`LLM_PARAMS` when the strategy asks a
+    chat model (they made its client)."""
+    if not uses_llm(strategy, params):
+        return tuple(params)
+    return tuple(p for p in params if p.split("=", 1)[0].strip().replace("-", "_") not in LLM_PARAMS)
+
 
 def llm_options() -> Decorator:
     """``--llm-model``, ``--llm-base-url``, ``--llm-cache``, ``--no-llm-cache``,
@@ -413,13 +448,55 @@ def llm_client_or_fail(
     no_cache: bool,
     price: str | None,
     concurrency: int,
+    *,
+    params: tuple[str, ...] = (),
+    dry_run: bool = False,
 ) -> Any:
-    """The :class:`chunkwise.llm.ChatClient` of the LLM options, or None when no chat model
-    is asked for; a missing model or a malformed price is a usage error."""
-    if strategy not in LLM_STRATEGIES and not contextualize:
+    """The one :class:`chunkwise.llm.ChatClient` of a command, or None when no chat model
+    is asked for (:func:`uses_llm`, ``--contextualize``).
+
+    The ``--llm-*`` options and, when the strategy asks a chat model, the ``-p``
+    :data:`LLM_PARAMS` (``model``, ``base_url``, ``api_key``, ``cache``, ``concurrency``,
+    ``timeout``, ``max_retries``) combine: either may give a setting; both giving it with
+    different values is a usage error. ``dry_run``: a cache file that does not exist is
+    not created (nothing is written).
+
+    Raises:
+        click.UsageError: no model; neither a base URL nor ``OPENAI_API_KEY``; settings
+            that disagree or are invalid; a malformed price.
+    """
+    asks = uses_llm(strategy, params)
+    if not asks and not contextualize:
         return None
+    given = parse_params(params) if asks else {}
+    llm = {k: given[k] for k in LLM_PARAMS if k in given}
+    ctx = click.get_current_context(silent=True)
+
+    def explicit(name: str) -> bool:
+        from click.core import ParameterSource
+
+        if ctx is None or name not in ctx.params:
+            return False
+        return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+
+    for key, option, value, set_ in (
+        ("model", "--llm-model", model, model is not None),
+        ("base_url", "--llm-base-url", base_url, base_url is not None),
+        ("cache", "--llm-cache", cache, cache is not None),
+        ("concurrency", "--llm-concurrency", concurrency, explicit("llm_concurrency")),
+    ):
+        if key in llm and set_ and str(llm[key]) != str(value):
+            raise click.UsageError(f"-p {key}={llm[key]} and {option} {value} disagree; give one of them")
+    if no_cache and "cache" in llm:
+        raise click.UsageError(f"-p cache={llm['cache']} and --no-llm-cache disagree; give one of them")
+    model = model or (str(llm["model"]) if llm.get("model") else None)
+    base_url = base_url or (str(llm["base_url"]) if llm.get("base_url") else None)
+    if cache is None and llm.get("cache"):
+        cache = Path(str(llm["cache"]))
+    if not explicit("llm_concurrency") and "concurrency" in llm:
+        concurrency = llm["concurrency"]
     if not model:
-        what = "--contextualize" if contextualize else f"strategy {strategy}"
+        what = "--contextualize" if contextualize and not asks else f"strategy {strategy}"
         raise click.UsageError(f"{what} needs --llm-model NAME (the chat model the server serves)")
     prices: list[float | None] = [None, None]
     if price:
@@ -435,6 +512,11 @@ def llm_client_or_fail(
     if not no_cache and cache is None:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         cache = Path(base) / "chunkwise" / "llm.sqlite"
+    if dry_run and cache is not None and not cache.exists():
+        no_cache = True  # nothing cached to count, and a dry run writes nothing
+    extra = {k: llm[k] for k in ("api_key", "timeout", "max_retries") if k in llm}
+    if "api_key" in extra:
+        extra["api_key"] = str(extra["api_key"])
     try:
         return ChatClient(
             model,
@@ -443,6 +525,7 @@ def llm_client_or_fail(
             concurrency=concurrency,
             price_input=prices[0],
             price_output=prices[1],
+            **extra,
         )
     except ChunkwiseError as exc:
         raise click.UsageError(str(exc)) from exc

@@ -83,8 +83,13 @@ def plot_analysis(analysis: Any, threshold_type: str | None, out: Path, title: s
 
 
 @click.command("inspect")
-@click.argument("path", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True))
-@chunking_options(strategy="semantic")
+@click.argument("path", metavar="FILE", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True))
+@chunking_options(
+    strategy="semantic",
+    strategy_help="Strategy (see `chunkwise strategies`). Here the default is semantic, to show where "
+    "the similarity of sentences cuts (chunk's default is auto: markdown for Markdown and HTML, table for "
+    "CSV and TSV, recursive for the rest); give -s auto to see what chunk would do.",
+)
 @input_options(globs=False, root=True)
 @click.option(
     "--plot",
@@ -125,9 +130,13 @@ def command(
     html_path: Path | None,
     width: int,
 ) -> None:
-    """Show the chunks of FILE with their boundaries marked; --plot draws the similarity curve."""
+    """Show the chunks of FILE with their boundaries marked; --plot draws the similarity curve.
+
+    The strategy is semantic unless -s names another (chunk's default is auto). A file
+    without text (zero bytes, white space only) is reported as skipped, with 0 chunks.
+    """
     from ..errors import ChunkwiseError, ConfigError
-    from ._inputs import Failures, Input, classify, read
+    from ._inputs import Failures, Input, classify, counted, emptiness, read
 
     chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
     if plot is not None and not hasattr(chunker, "analyze"):
@@ -149,6 +158,11 @@ def command(
     except Exception as exc:  # noqa: BLE001 - reported with its fix
         failures.add(classify(exc, inp, "read", encoding))
         ctx.exit(1)
+    why = emptiness(doc, inp)
+    if why:  # nothing to show: said, not a silent "0 chunks"
+        failures.add_empty(inp.name, why)
+        click.echo(f"0 chunks, strategy {strategy}, unit {chunker.sizer.unit}" + failures.empty_note(), err=True)
+        return
     try:
         analysis = None
         try:
@@ -163,7 +177,7 @@ def command(
             failures.add(classify(exc, inp, "chunk"))
             ctx.exit(1)
         click.echo(render_chunks(chunks, width))
-        summary = f"{len(chunks)} chunks, strategy {strategy}, unit {chunker.sizer.unit}"
+        summary = f"{counted(len(chunks), 'chunk')}, strategy {strategy}, unit {chunker.sizer.unit}"
         if analysis is not None:
             summary += f"; {len(analysis.sentences)} sentences, {len(analysis.cuts)} semantic cut(s)"
             if not math.isnan(analysis.threshold):

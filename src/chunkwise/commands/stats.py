@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ._inputs import Failures, Input, classify, gather, read
+from ._inputs import Failures, Input, classify, counted, emptiness, gather, read
 from ._options import input_options
 from .eval import build_grid, grid_options
 
@@ -83,6 +83,7 @@ def command(
     chunk size); mid_sentence (share of chunks that stop inside a sentence); the mix of
     boundary rules at the cuts (paragraph, line, sentence, word, hard, end, ...); and a
     histogram of sizes in ten bins of the chunk size, then one bin for oversize chunks.
+    Empty documents (zero bytes, white space only) are skipped and named, not counted.
 
     Example:
 
@@ -103,10 +104,16 @@ def command(
         except Exception as exc:  # noqa: BLE001 - reported with its fix, then skipped
             failures.add(classify(exc, inp, "read", encoding))
             continue
+        why = emptiness(doc, inp)
+        if why:  # nothing to measure: reported, not counted as a document of no chunks
+            failures.add_empty(inp.name, why)
+            continue
         docs.append(doc)
         names[id(doc)] = inp
     if not docs:
-        if failures:
+        if failures.summary():
+            if failures.empty:
+                click.echo("no document with text: nothing to measure" + failures.empty_note(), err=True)
             click.echo(failures.summary(), err=True)
             ctx.exit(1)
         raise click.UsageError("no file to read under the given paths")
@@ -120,12 +127,15 @@ def command(
     table_rows = [dict(r, histogram=_bars(s.histogram)) for r, s in zip(rows, stats)]
     click.echo(format_table(table_rows, list(_COLUMNS) + cut_cols + ["histogram"]))
     click.echo(
-        f"{len(docs)} documents; sizes in {stats[0].unit}; histogram: 10 bins of chunk size, then oversize", err=True
+        f"{counted(len(docs), 'document')}; sizes in {stats[0].unit}; histogram: 10 bins of chunk size, then oversize"
+        + failures.empty_note(),
+        err=True,
     )
     if json_path is not None:
         write_json([dict(r, boundaries=s.boundaries) for r, s in zip(rows, stats)], json_path)
     if csv_path is not None:
         write_csv(rows, csv_path)
-    if failures:
+    if failures.summary():
         click.echo(failures.summary(), err=True)
+    if failures:
         ctx.exit(1)

@@ -68,7 +68,7 @@ _BOMS = (
 )
 # code pages by how common they are, for text that several decode equally well
 _COMMON = (
-    "cp1252 iso8859-1 cp1251 cp1250 shift_jis cp932 gb2312 gbk gb18030 big5 euc_kr cp949 euc_jp "
+    "cp1252 iso8859-1 cp1251 cp1250 shift_jis cp932 gb18030 gbk gb2312 big5 euc_kr cp949 euc_jp "
     "euc_jis_2004 euc_jisx0213 iso2022_jp koi8-r cp1253 cp1254 cp1256 cp1255 cp1257 iso8859-15 iso8859-2 cp874 cp1258 koi8-u "
     "iso8859-5 iso8859-7 iso8859-9 iso8859-8 iso8859-6 big5hkscs cp950 johab shift_jis_2004 shift_jisx0213 hz"
 ).split()
