@@ -453,7 +453,7 @@ def test_layout_furniture_hyphens_headings_and_escapes() -> None:
     assert first == (
         "# 1 Chapter number 1\n\n"
         "A first line that ends in a hyphen-ated word, then more text.\n"
-        "\\# not a heading but a line starting with a hash\n\n"
+        "    # not a heading but a line starting with a hash\n\n"
         "## Bold words alone\n\n"
         "Body again."
     )

@@ -19,7 +19,26 @@ from .merge import Span
 from .segments import Label
 from .types import Chunk, Document
 
-__all__ = ["build_chunks", "resolve_labels"]
+__all__ = ["DOCUMENT_ONLY", "build_chunks", "document_base", "resolve_labels"]
+
+DOCUMENT_ONLY = frozenset(
+    {"page_labels", "page_furniture", "pages_read", "pages_without_text", "two_column_pages", "ocr_pages"}
+)
+"""Document metadata keys that describe the document page by page (a loader's lists:
+the printed page numbers, the running heads removed, ...): kept on the document, not
+copied onto every chunk (on a long PDF they were half the bytes of the output). A chunk
+gets its own part instead: ``page_label`` and ``page_label_end`` from ``page_labels``."""
+
+
+def document_base(doc: Document) -> dict[str, Any]:
+    """The document's metadata as every chunk of it starts: without the keys of
+    :data:`DOCUMENT_ONLY`, with ``source`` (when the document has one and the metadata
+    does not)."""
+    meta = doc.metadata
+    base = {k: v for k, v in meta.items() if k not in DOCUMENT_ONLY} if not DOCUMENT_ONLY.isdisjoint(meta) else dict(meta)
+    if doc.source is not None and "source" not in base:
+        base["source"] = doc.source
+    return base
 
 
 def _common_prefix(values: list[Any]) -> tuple[Any, ...]:
@@ -228,16 +247,19 @@ def build_chunks(
         One :class:`Chunk` per span; ``chunk.metadata`` holds the document's metadata, then
         ``source``, ``boundary``, ``prev_id``, ``next_id``, ``oversize`` (when set),
         ``page_number``/``page_end`` (the pages the chunk starts and ends on, for a
-        document with a page map) and the labels' keys.
+        document with a page map; ``page_label``/``page_label_end``, the numbers printed
+        on them, when the document's ``page_labels`` give one per page of the map) and the
+        labels' keys. The keys of :data:`DOCUMENT_ONLY` stay on the document.
     """
     doc_id = doc.id
     texts, ids = _texts_and_ids(doc_id, doc.text, spans)
-    base = dict(doc.metadata)
-    if doc.source is not None and "source" not in base:
-        base["source"] = doc.source
+    base = document_base(doc)
     extra = resolve_labels(labels, spans, doc.text) if labels else None
     pages = doc.pages
     page_starts = [p[1] for p in pages]
+    page_labels = doc.metadata.get("page_labels")
+    if not isinstance(page_labels, (list, tuple)) or len(page_labels) != len(pages):
+        page_labels = None
     plain = extra is None and context is None and annotate is None and not pages and "context" not in base
     make = _make_chunk or _slow_chunk
     proxy = MappingProxyType
@@ -260,6 +282,10 @@ def build_chunks(
                 first = max(bisect_right(page_starts, s.start) - 1, 0)
                 last = max(bisect_left(page_starts, s.end) - 1, first)
                 meta["page_number"], meta["page_end"] = pages[first][0], pages[last][0]
+                if page_labels is not None and page_labels[first] is not None:
+                    meta["page_label"] = page_labels[first]
+                    if page_labels[last] is not None:
+                        meta["page_label_end"] = page_labels[last]
             if extra is not None:
                 meta.update(extra[k])
             if annotate is not None:

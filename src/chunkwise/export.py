@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from .enrich import document_base
 from .loaders.base import json_safe
 from .types import Chunk, Document
 
@@ -162,9 +163,7 @@ def jsonl_lines(chunks: Iterable[Chunk], document: Document, content_id: str | N
         _jstr = _string_encoder()
     js = _jstr
     encode = _ENCODER.encode
-    base = dict(document.metadata)
-    if document.source is not None and "source" not in base:
-        base["source"] = document.source  # as the enrich stage adds it
+    base = document_base(document)  # as the enrich stage starts every chunk's metadata
     keys = list(base)
     n = len(keys)
     try:

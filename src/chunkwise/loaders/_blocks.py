@@ -1,6 +1,6 @@
 """What the loaders that render a format as Markdown share (DOCX, PPTX, XLSX, EPUB,
-reStructuredText, and the HTML renderer): escaped lines (and the PDF loader's guarded
-lines: a backslash only where a heading would be misread), pipe tables, a writer that keeps
+reStructuredText, and the HTML renderer): escaped lines (and :func:`misread`: the lines
+that would be misread as a heading, which the PDF loader guards), pipe tables, a writer that keeps
 the page map while it writes, and the base of the loaders of binary formats.
 
 A rendered Markdown text is what every such loader gives: headings as ATX headings
@@ -23,7 +23,8 @@ from .base import FileFormatError, Loader, one_line, parse_failures
 from .decoding import looks_like_text
 
 __all__ = [
-    "PAGE_BREAK", "BinaryLoader", "MarkdownWriter", "escape_line", "guard_line", "one_line", "pipe_table", "starts_block"
+    "PAGE_BREAK", "BinaryLoader", "MarkdownWriter", "escape_line", "guard_line", "misread", "one_line", "pipe_table",
+    "starts_block",
 ]
 
 # what would make a rendered line start a Markdown block: an ATX heading, a block quote, a
@@ -67,31 +68,40 @@ def escape_line(line: str) -> str:
 _GUARDED = re.compile(r"^((?:>[ \t]?|[-+*][ \t]+|\d{1,9}[.)][ \t]+)*)(#{1,6}(?:[ \t]|$)|`{3,}|~{3,})")
 _HTML_OPENERS = re.compile(r"^<(?:(script|pre|style|textarea)(?=[\s>]|$)|(!--)|(\?)|(![A-Za-z])|(!\[CDATA\[))", re.IGNORECASE)
 _HTML_CLOSERS = ("", "-->", "?>", ">", "]]>")
-_UNDERLINE = re.compile(r"^(?:=+|-+)[ \t]*$")
+_UNDERLINE = re.compile(r"^((?:>[ \t]?)*)(?:=+|-+)[ \t]*$")
 
 
-def guard_line(line: str, continues: bool = False) -> str:
-    """``line``, literal text, with one backslash where a CommonMark parser would
-    otherwise read it as a heading or as the start of a block that swallows the lines
-    after it -- and nowhere else (``"1. x"``, ``"> x"``, ``"- x"``, ``"| x"`` stay as
-    written: they make lists, quotes or paragraphs, never headings).
+def misread(line: str, continues: bool = False) -> bool:
+    """Whether ``line``, literal text, would be read by a CommonMark parser as a heading or
+    as the start of a block that swallows the lines after it -- what a loader that writes
+    its own headings must keep from happening (``"1. x"``, ``"> x"``, ``"- x"``,
+    ``"| x"`` are not: they make lists, quotes or paragraphs, never headings).
 
     ``continues``: the line follows a line of the same paragraph (joined by a single line
     break), where a line of ``=`` or ``-`` would underline it into a heading.
 
-    Guarded: an ATX heading (``"# x"`` -> ``"\\# x"``, also after a quote or list marker:
-    ``"- # x"`` -> ``"- \\# x"``), a code fence (```` ``` ````, ``~~~``), an HTML block
-    that ends only at its closing marker (``<pre``, ``<script``, ``<style``,
-    ``<textarea``, ``<!--``, ``<?``, ``<!X``, ``<![CDATA[``) unless the marker closes it
-    on the same line, and a setext underline after a paragraph line. This is what the PDF
-    loader needs to keep the text the PDF's own while the outline stays the loader's:
-    the ``markdown`` strategy then finds exactly the headings the loader wrote.
+    Misread: an ATX heading (``"# x"``, also after a quote or list marker: ``"- # x"``),
+    a code fence (```` ``` ````, ``~~~``), an HTML block that ends only at its closing
+    marker (``<pre``, ``<script``, ``<style``, ``<textarea``, ``<!--``, ``<?``, ``<!X``,
+    ``<![CDATA[``) unless the marker closes it on the same line, and a setext underline
+    (also inside a quote, ``> ---``) after a paragraph line.
 
     Example:
-        >>> guard_line("# comment"), guard_line("1. Introduction"), guard_line("> quoted")
-        ('\\\\# comment', '1. Introduction', '> quoted')
-        >>> guard_line("---", continues=True), guard_line("---")
-        ('\\\\---', '---')
+        >>> misread("# comment"), misread("1. Introduction"), misread("> quoted"), misread("#hashtag")
+        (True, False, False, False)
+        >>> misread("---", continues=True), misread("---")
+        (True, False)
+    """
+    return guard_line(line, continues) != line
+
+
+def guard_line(line: str, continues: bool = False) -> str:
+    """``line`` with one backslash where :func:`misread` says a CommonMark parser would
+    read a heading or a swallowing block, and nowhere else.
+
+    Example:
+        >>> guard_line("# comment"), guard_line("- # x"), guard_line("1. Introduction")
+        ('\\\\# comment', '- \\\\# x', '1. Introduction')
     """
     if line[:1] not in _GUARD_STARTERS and not line[:1].isdigit():
         return line
@@ -99,8 +109,10 @@ def guard_line(line: str, continues: bool = False) -> str:
     if m is not None:
         at = m.start(2)
         return line[:at] + "\\" + line[at:]
-    if continues and _UNDERLINE.match(line):
-        return "\\" + line
+    if continues:
+        u = _UNDERLINE.match(line)
+        if u is not None:  # also inside a block quote: ``> ---`` under ``> text``
+            return line[: u.end(1)] + "\\" + line[u.end(1) :]
     h = _HTML_OPENERS.match(line)
     if h is not None:
         kind = next(k for k in range(5) if h.group(k + 1) is not None)

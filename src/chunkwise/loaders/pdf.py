@@ -125,13 +125,16 @@ def _looks_like(head: bytes) -> str:
 class PdfLoader(Loader):
     """PDF (``metadata["format"] == "pdf"``), read with pypdfium2.
 
-    The document's text is the Markdown-like text of :func:`~chunkwise.parsers.pdf.layout_pages`;
-    ``pages`` its page map. Metadata: ``title``, ``author``, ``created`` (ISO 8601) when
-    the file says them, ``page_count`` (pages in the file), ``pages_read`` (when ``pages``
-    chose some), ``pages_without_text`` (pages with no text layer), ``page_labels``
-    (the page number printed on each page read, when any was found), ``page_furniture``
-    (running headers and footers removed), ``two_column_pages``, ``ocr_pages`` (pages
-    whose text OCR read).
+    The document's text is the Markdown-like text of :func:`~chunkwise.parsers.pdf.layout_pages`
+    (the PDF's characters, never escaped); ``pages`` its page map. Metadata: ``title``
+    (else the first page's largest line), ``author``, ``created`` (ISO 8601) when the file
+    says them, ``page_count`` (pages in the file), ``pages_read`` (when ``pages`` chose
+    some), ``pages_without_text`` (pages with no text layer), ``page_labels`` (the page
+    number printed on each page read, one per entry of the page map, when any was found),
+    ``page_furniture`` (running headers and footers removed), ``two_column_pages``,
+    ``ocr_pages`` (pages whose text OCR read). The lists stay on the document
+    (:data:`chunkwise.enrich.DOCUMENT_ONLY`): a chunk gets ``page_label`` and
+    ``page_label_end``, its own pages' printed numbers.
     """
 
     format: ClassVar[str] = "pdf"

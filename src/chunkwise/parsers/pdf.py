@@ -14,17 +14,23 @@ into one text whose structure the markdown strategy reads:
   the sizes outside the ranking (a note's, a drawing's), but for a title larger than every
   ranked size on one page only, which is ``#``; a short line set wholly in bold at body size is a heading one
   level below the size headings; consecutive heading lines of one size are one heading;
-  a run of three heading lines or more (the labels of a drawing), a caption and a line of
-  a table of contents are not headings;
+  a run of three heading lines or more (the labels of a drawing; a numbered heading, ``2.3
+  Foo``, is never taken for one), a caption and a line of a table of contents are not
+  headings; the title is the first page's first line in its largest font;
 * **page furniture**: a line in the top or bottom tenth of a page whose text, digits
   aside, recurs in that band on at least three pages (and a quarter of them) is a running
   header or footer (so is one met once, in a place where many pages have their
   running head, with a page number at its end or the first two words of another running
+  head; so is a short line whose topic changes from page to page -- a reference manual's
+  module names -- in the place, font size and alignment where most pages have a running
   head); such a line and a page number alone (``12``, ``iv``, ``Page 3 of 9``)
   are removed from the text; the furniture is returned, and the printed page numbers;
-* **lines** of a paragraph joined with a line break; a word hyphenated at a line end
-  (``-``, a soft hyphen, or PDFium's hyphenation marks U+0002 and U+FFFE) joined without its hyphen
-  and without the break; a vertical gap wider than the line spacing starts a paragraph;
+* **lines** of a paragraph joined with a line break, as the PDF has them (a line that
+  Markdown would misread as a heading is indented, never escaped); a word broken at a line
+  end joined without the break: a soft hyphen goes, a typed ``-`` stays, PDFium's marks
+  (U+FFFE, U+0002: a hyphen at a line end) go or become ``-`` as the document's own words
+  say (``Win|dows`` -> ``Windows``, ``Springer|Verlag`` -> ``Springer-Verlag``); a vertical
+  gap wider than the line spacing starts a paragraph;
 * **tables**: rows of short cells side by side at one height, three rows or more, as
   Markdown pipe tables (the first row the header);
 * **pages** joined by a blank line; :attr:`PdfLayout.pages` is the page map
@@ -42,7 +48,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..loaders._blocks import guard_line, pipe_table
+from ..loaders._blocks import misread, pipe_table
 
 __all__ = ["PdfLayout", "PdfLine", "PdfPage", "layout_pages"]
 
@@ -65,6 +71,7 @@ _SECTION_NUMBER = re.compile(r"(?:chapter|appendix|part|section)\s+\w|\d+(?:\.\d
 _BARE_NUMBER = re.compile(r"(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]+)\.?")
 _HYPHEN_MARKS = re.compile("[\u0002\ufffe]")
 _SPACE = re.compile(r"\s+")
+_CONTAINER = re.compile(r"(?:>[ ]?|[-+*](?: |$)|\d{1,9}[.)](?: |$))+")
 _SENTENCE_END = re.compile(r"[.!?:;)\]\"\u201d]$")
 
 
@@ -432,6 +439,7 @@ def _page_levels(lines: Sequence[PdfLine], level_of: Callable[[PdfLine], int], w
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_MARKED_WORD = re.compile("[-\\w]*[\u0002\ufffe][-\\w]*")
 _MARKED = re.compile("([^\\W\\d_]+(?:-[^\\W\\d_]+)*)?[\u0002\ufffe](?=([^\\W\\d_]*))")
 
 
@@ -442,14 +450,15 @@ def _resolve_hyphens(texts: list[str]) -> list[str]:
     ``easy-to-understand``; every mark not between two letters), one character for one.
 
     Between two letters, the document's own words decide (dehyphenation by the text's
-    lexicon, as in Grobid and in OCR post-correction): the word joined occurring elsewhere
+    lexicon): the word joined occurring elsewhere
     in the text, or the hyphenated one, the more often; without either, ``-`` when the
-    left half holds a hyphen already or the right half starts with a capital, else what
+    left half holds a hyphen already, is in capitals (``DBMS-specific``) or the right half
+    starts with a capital, else what
     the document's other marks were resolved to (most often), the join when none says.
     """
     if not any("\u0002" in t or "\ufffe" in t for t in texts):
         return texts
-    plain = [_HYPHEN_MARKS.sub(" ", t) for t in texts]
+    plain = [_MARKED_WORD.sub(" ", t) for t in texts]  # the words of the text, none broken
     words: Counter[str] = Counter(w.lower() for t in plain for w in _WORD.findall(t))
     marks = [m for t in texts for m in _MARKED.finditer(t)]
     decided: list[bool | None] = []  # True: a hyphen, False: joined, None: no evidence
@@ -471,7 +480,7 @@ def _resolve_hyphens(texts: list[str]) -> list[str]:
             k += 1
             if d is None:
                 left, right = m.group(1), m.group(2)
-                d = "-" in left or right[:1].isupper() or default
+                d = "-" in left or right[:1].isupper() or left.isupper() or default
             choice[(n, m.start(0) + len(m.group(1) or ""))] = d
     out = []
     for n, t in enumerate(texts):
@@ -498,11 +507,13 @@ def layout_pages(pages: Sequence[PdfPage], context: Sequence[PdfPage] = ()) -> P
     Returns:
         A :class:`PdfLayout`: text, page map, furniture removed, printed page numbers, title.
 
-    Body lines are written as the PDF has them: only a line that a Markdown parser would
-    read as a heading or as a block swallowing what follows (``# ...``, a code fence, an
-    unclosed ``<!--``, a ``---`` under a line of its paragraph) gets a backslash
-    (:func:`~chunkwise.loaders._blocks.guard_line`), so the ``markdown`` strategy finds the
-    headings this layout made and no other.
+    Body lines are written as the PDF has them, never escaped: a line that a Markdown
+    parser would read as a heading or as a block swallowing what follows (``# ...``, a
+    code fence, an unclosed ``<!--``, a ``---`` under a line of its paragraph:
+    :func:`~chunkwise.loaders._blocks.misread`) is indented instead -- four spaces past
+    the widest list marker met before, so that it continues its paragraph or is a line of
+    code --, and the ``markdown`` strategy finds the headings this layout made and no
+    other. Only white space is added: the text's characters are the PDF's.
 
     Example:
         >>> body = [PdfLine(f"Line {i} of the body.", 72, 300, 100 + 14 * i, 110 + 14 * i, 10) for i in range(3)]
@@ -566,6 +577,20 @@ def layout_pages(pages: Sequence[PdfPage], context: Sequence[PdfPage] = ()) -> P
 
     texts: list[str] = []
     headings = 0
+    deep = 0  # the widest list or quote markers a body line began with so far
+
+    def guard(text: str, continues: bool = False) -> str:
+        """A body line as the PDF has it; one a Markdown parser would misread as a
+        heading (or a block that swallows the lines after it) indented past any list
+        item it could belong to, so that it continues its paragraph or is a line of code."""
+        nonlocal deep
+        if misread(text, continues):
+            return " " * (4 + deep) + text
+        m = _CONTAINER.match(text)
+        if m is not None:
+            deep = max(deep, m.end() + 1)
+        return text
+
     for page, lines in zip(pages, kept):
         out: list[str] = []
         prev: PdfLine | None = None
@@ -604,10 +629,10 @@ def layout_pages(pages: Sequence[PdfPage], context: Sequence[PdfPage] = ()) -> P
                         # resolved with the others, by the document's words
                         out[-1] = (last[:-1] if _SOFT_END.search(last) else last) + text
                     else:
-                        out[-1] = last + "\n" + guard_line(text, continues=True)
+                        out[-1] = last + "\n" + guard(text, continues=True)
                     joined = True
             if not joined:
-                out.append(guard_line(text))
+                out.append(guard(text))
             prev, prev_level = ln, 0
         texts.append("\n\n".join(out))
     texts = _resolve_hyphens(texts)
