@@ -4,6 +4,19 @@ against exact search and size on disk, at 100k and 1M vectors of dimension 384.
     python benchmarks/bench_index.py --n 100000 [--stores usearch,sqlite-vec,lancedb,hnswlib,faiss]
         [--data mixture|minilm] [--queries 200] [--timeout 300] [--json results.json]
 
+    python benchmarks/bench_index.py --sweep --checkpoints 100000,1000000
+        [--data mixture|random|minilm] [--efs 64,128,256,512] [--index-file FILE]
+
+``--sweep`` measures usearch alone as ``chunkwise index`` uses it: one graph built with
+chunkwise's build settings, and at each checkpoint (a size reached while adding) the file
+tuned and saved as ``chunkwise index build`` writes it (``VectorFile.save``), reopened
+memory-mapped, and searched exactly (usearch's brute force, numpy), with each fixed
+``expansion_search`` of ``--efs``, with the setting before tuning (``max(64, k)``) and as
+chunkwise searches now (``VectorFile.search``), for k = 10 and 50. ``--index-file`` keeps
+the largest graph; a later run with the same arguments searches it instead of building.
+``--data random``: uniformly random unit vectors, the hardest case for a graph search
+(every point about as far from a query as every other).
+
 Install the stores first (they are not chunkwise dependencies, except usearch):
 ``pip install usearch sqlite-vec apsw lancedb hnswlib faiss-cpu``.
 
