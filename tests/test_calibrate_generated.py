@@ -275,3 +275,51 @@ def test_calibrate_question_source_errors(corpus: Path, tmp_path: Path, extra: l
     args = ["calibrate", "--corpus", str(corpus), "--no-llm-cache", *[a.format(q=q) for a in extra]]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_a_corpus_without_a_passage_of_twenty_words_says_so(tmp_path: Path, server: tuple[str, Script]) -> None:
+    from chunkwise.evaluation.generate import MIN_PASSAGE_WORDS
+
+    url, script = server
+    tiny = tmp_path / "tiny"
+    tiny.mkdir()
+    (tiny / "note.md").write_text("Owls hunt at night.\n", encoding="utf-8")
+    counts: dict[str, int] = {}
+    assert generate_questions(load_corpus(tiny), _client(Script()), n=5, counts=counts) == []
+    assert counts == {"passages": 0, "asked": 0}
+    args = ["calibrate", "--corpus", str(tiny), "--generate-questions", "5", "--llm-model", "scripted",
+            "--llm-base-url", url, "--no-llm-cache"]  # fmt: skip
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1
+    assert f"no passage of at least {MIN_PASSAGE_WORDS} words" in result.output
+    assert "see the log" not in result.output and "no usable question" not in result.output
+    assert script.prompts == []  # nothing was asked
+
+
+def test_without_save_questions_no_temporary_path_is_printed(
+    corpus: Path, server: tuple[str, Script], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chunkwise import embeddings
+
+    monkeypatch.setattr(embeddings, "get_embedder", lambda model=None, **kw: BagOfWords())
+    url, _ = server
+    args = ["calibrate", "--corpus", str(corpus), "--generate-questions", "3", "--llm-model", "scripted",
+            "--llm-base-url", url, "--no-llm-cache", "--cache", str(tmp_path / "emb.sqlite"), "-s", "sentence",
+            "-n", "20", "--unit", "words"]  # fmt: skip
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("generated "))
+    assert "not kept: --save-questions FILE keeps them" in line and "questions.jsonl" not in line
+    assert "chunkwise-calibrate-" not in result.output
+
+
+def test_an_unreachable_server_names_the_command_line_option(corpus: Path, tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    args = ["calibrate", "--corpus", str(corpus), "--generate-questions", "2", "--llm-model", "m",
+            "--llm-base-url", f"http://127.0.0.1:{port}/v1", "--no-llm-cache"]  # fmt: skip
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1 and "--llm-base-url" in result.output, result.output

@@ -63,9 +63,14 @@ def test_failed_run_leaves_previous_output_untouched(tmp_path):
 
 
 def test_missing_file_is_reported(tmp_path):
+    # the only path named does not exist: no file to read, a usage error (README's exit table)
     result = CliRunner().invoke(cli, ["chunk", str(tmp_path / "nope.txt"), "--unit", "chars"])
-    assert result.exit_code == 1
-    assert "nope.txt" in result.output and "cannot read" in result.output
+    assert result.exit_code == 2
+    assert "nope.txt" in result.output and "cannot read" in result.output and "no file to read" in result.output
+    # beside a file that is read, a missing one is a failure of that file (exit 1)
+    (tmp_path / "a.txt").write_text("Owls hunt at night.", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["chunk", str(tmp_path / "a.txt"), str(tmp_path / "nope.txt"), "--unit", "chars"])
+    assert result.exit_code == 1 and "nope.txt: cannot read" in result.output
 
 
 def test_strategies_lists_parameters_and_defaults():

@@ -356,7 +356,10 @@ def test_strategies_lists_auto_and_the_defaults_of_each_interface() -> None:
     python = next(line for line in result.output.splitlines() if "Python:" in line)
     command = next(line for line in result.output.splitlines() if "command line:" in line)
     assert "unit='chars'" in python and "chunk_size=512" in python and "strategy='recursive'" in python
-    assert "--unit tokens" in command and "--chunk-size 128" in command and "--strategy auto" in command
+    from chunkwise.commands._options import CLI_DEFAULTS
+
+    size = CLI_DEFAULTS["chunk_size"]
+    assert "--unit tokens" in command and f"--chunk-size {size}" in command and "--strategy auto" in command
 
 
 def test_every_command_shares_the_chunking_options() -> None:

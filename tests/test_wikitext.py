@@ -113,3 +113,65 @@ def test_the_structure_strategies_share_the_public_base():
     got = [(c.text, c.start_index, c.context) for c in Wiki(chunk_size=60).chunk(ARTICLE)]
     want = [(c.text, c.start_index, c.context) for c in WikitextChunker(chunk_size=60).chunk(ARTICLE)]
     assert got == want and len(want) > 1
+
+
+# -- auto detects MediaWiki markup -------------------------------------------------------
+
+
+def test_auto_picks_wikitext_for_mediawiki_text_in_plain_and_markdown_files():
+    from chunkwise.parsers.wikitext import looks_like_wikitext
+    from chunkwise.registry import auto_strategy
+
+    assert looks_like_wikitext(ARTICLE) and auto_strategy(ARTICLE) == "wikitext"
+    for fmt in ("text", "markdown"):  # Wikipedia dumps saved as .txt or .md
+        doc = chunkwise.Document(ARTICLE, metadata={"format": fmt})
+        assert auto_strategy(doc) == "wikitext"
+        auto = chunkwise.chunk(doc, strategy="auto", chunk_size=20, unit="words")
+        wiki = chunkwise.chunk(doc, strategy="wikitext", chunk_size=20, unit="words")
+        assert [(c.start_index, c.end_index, c.context) for c in auto] == [
+            (c.start_index, c.end_index, c.context) for c in wiki
+        ]
+    # another format keeps its strategy (an HTML page is read as Markdown by its loader)
+    assert auto_strategy(chunkwise.Document(ARTICLE, metadata={"format": "html"})) == "markdown"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "= Title =\nOne line of text.\n",  # one heading, and of level 1: not enough
+        "Intro.\n== Only one section ==\nBody.\n",
+        "# Guide\n\n## Setup\n\n== a == b ==\n\n## Use\n\n== c ==\n\n== d ==\n\n### More\n",  # Markdown wins
+        "x == y\nif a == b: pass\n",
+        "Title\n=====\n\nSub\n===\n\nBody\n",  # setext underlines are not MediaWiki headings
+    ],
+)
+def test_auto_keeps_other_text_as_it_was(text):
+    from chunkwise.parsers.wikitext import looks_like_wikitext
+    from chunkwise.registry import auto_strategy
+
+    assert not looks_like_wikitext(text)
+    assert auto_strategy(chunkwise.Document(text, metadata={"format": "markdown"})) == "markdown"
+    assert auto_strategy(text) == "recursive"
+
+
+def test_auto_picks_wikitext_for_the_bundled_wikipedia_corpus_only():
+    from pathlib import Path
+
+    from chunkwise.registry import auto_strategy
+
+    corpora = Path(__file__).resolve().parent.parent / "data" / "chroma_eval" / "corpora"
+    if not corpora.is_dir():
+        pytest.skip("data/chroma_eval is not in this checkout")
+    picked = {p.name: auto_strategy(chunkwise.load(p)) for p in sorted(corpora.glob("*.md"))}
+    assert picked.pop("wikitexts.md") == "wikitext"
+    assert set(picked.values()) == {"markdown"}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("= #\nab\t")), max_size=200))
+def test_detection_never_fails_and_auto_keeps_the_contract(text):
+    from chunkwise.parsers.wikitext import looks_like_wikitext
+
+    assert looks_like_wikitext(text) in (True, False)
+    cs = chunkwise.chunk(text, strategy="auto", chunk_size=8, unit="chars")
+    check_invariants(text, cs, 8, get_sizer("chars"))

@@ -8,17 +8,19 @@ from typing import Any, ClassVar
 
 from .chunkers.base import BaseChunker
 from .errors import ConfigError
-from .registry import AUTO, AUTO_BY_FORMAT, auto_strategy, get_strategy, register
+from .registry import AUTO, AUTO_BY_CONTENT, AUTO_BY_FORMAT, auto_strategy, get_strategy, register
 from .sizers import Sizer
 from .types import Chunk, Document
 
 __all__ = ["AUTO_ALSO", "AutoChunker", "chunk", "make_chunker"]
 
 # the strategies auto picks by format besides recursive and markdown (from the registry)
-AUTO_ALSO = tuple(dict.fromkeys(s for s in AUTO_BY_FORMAT.values() if s not in ("markdown", "recursive")))
+AUTO_ALSO = tuple(
+    dict.fromkeys(s for s in (*AUTO_BY_FORMAT.values(), *AUTO_BY_CONTENT) if s not in ("markdown", "recursive"))
+)
 """Strategies ``auto`` picks for some formats besides markdown and recursive (``table`` for
 CSV and TSV documents, ``code`` for source files, ``conversation`` for chats and
-subtitles; see :func:`chunkwise.registry.auto_strategy`)."""
+subtitles, ``wikitext`` for MediaWiki text; see :func:`chunkwise.registry.auto_strategy`)."""
 
 
 def _init_fields(cls: type) -> set[str]:
@@ -31,7 +33,8 @@ class AutoChunker:
     or epub (their loaders emit Markdown-like text with headings), table for csv and tsv
     (.csv, .tsv), code for source files (.py, .ts, .java, ...), conversation for chats and
     subtitles (.json chats, .srt, .vtt) and for plain text whose lines are mostly speaker
-    turns, recursive for the rest (plain text, a str).
+    turns, wikitext for plain text and Markdown files that are MediaWiki markup (several
+    ``== Section ==`` lines), recursive for the rest (plain text, a str).
 
     Made by ``make_chunker("auto", **params)``: each parameter goes to the strategies that
     have it (``chunk_size``, ``chunk_overlap``, ``unit`` and ``tokenizer`` to both,

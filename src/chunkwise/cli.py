@@ -309,6 +309,11 @@ def chunk_command(
     chunker = make_chunker_or_fail(
         strategy, chunk_size, chunk_overlap, unit, tokenizer, chunker_params(strategy, params), **extra
     )
+    missing = [str(p) for p in paths if str(p) != "-" and not os.path.lexists(p)]
+    if missing and len(missing) == len(paths):  # no file to read: a usage error (exit 2), nothing done
+        raise click.UsageError(
+            f"no file to read: cannot read {', '.join(missing)} (no such file or folder); check the path"
+        )
     show = sys.stderr.isatty() if progress is None else progress
     failures = Failures()
     # one folder, no progress bar (its ETA needs every file's size), nothing to settle first:

@@ -7,7 +7,7 @@ from typing import Any
 
 from .errors import ConfigError
 
-__all__ = ["AUTO", "AUTO_BY_FORMAT", "STRUCTURED_FORMATS", "TABLE_FORMATS", "auto_strategy", "get_strategy", "register", "strategy_names"]
+__all__ = ["AUTO", "AUTO_BY_CONTENT", "AUTO_BY_FORMAT", "STRUCTURED_FORMATS", "TABLE_FORMATS", "auto_strategy", "get_strategy", "register", "strategy_names"]
 
 AUTO = "auto"
 """The strategy that picks one per document (see :func:`auto_strategy`)."""
@@ -34,6 +34,10 @@ are mostly speaker turns). A new format is one entry here."""
 
 STRUCTURED_FORMATS = tuple(f for f, s in AUTO_BY_FORMAT.items() if s == "markdown")
 """Document formats that ``auto`` chunks by their headings."""
+
+AUTO_BY_CONTENT = ("conversation", "wikitext")
+"""Strategies ``auto`` picks from a document's text rather than its format (speaker
+turns, MediaWiki headings; see :func:`auto_strategy`)."""
 
 TABLE_FORMATS = tuple(f for f, s in AUTO_BY_FORMAT.items() if s == "table")
 """Document formats that ``auto`` chunks by table rows (the ``table`` strategy)."""
@@ -100,16 +104,25 @@ def auto_strategy(document: Any) -> str:
     of its language is installed; ``"conversation"`` for ``"chat"``, ``"srt"`` and ``"vtt"``
     (chat JSON, subtitles) and for plain text (format ``"text"``, or a ``str``) whose
     lines are mostly speaker turns
-    (:func:`chunkwise.parsers.conversation.looks_like_conversation`); else ``"recursive"``."""
+    (:func:`chunkwise.parsers.conversation.looks_like_conversation`); ``"wikitext"`` for
+    plain text and Markdown files (format ``"text"``, ``"markdown"``, or a ``str``) that
+    are MediaWiki markup, several ``== Section ==`` lines and fewer ``#`` headings
+    (:func:`chunkwise.parsers.wikitext.looks_like_wikitext`; Wikipedia dumps are often
+    saved as ``.txt`` or ``.md``); else ``"recursive"``."""
     metadata = getattr(document, "metadata", None)
     fmt = metadata.get("format") if metadata is not None else None
     name = AUTO_BY_FORMAT.get(fmt, "recursive") if isinstance(fmt, str) else "recursive"
+    text = document if isinstance(document, str) else getattr(document, "text", None)
     if name == "recursive" and fmt in (None, "text"):
         from .parsers.conversation import looks_like_conversation
 
-        text = document if isinstance(document, str) else getattr(document, "text", None)
         if isinstance(text, str) and looks_like_conversation(text):
             return "conversation"
+    if name in ("recursive", "markdown") and fmt in (None, "text", "markdown") and isinstance(text, str):
+        from .parsers.wikitext import looks_like_wikitext
+
+        if looks_like_wikitext(text):
+            return "wikitext"
     if name == "code" and not _code_readable(metadata.get("language")):  # type: ignore[union-attr]
         return "recursive"
     return name

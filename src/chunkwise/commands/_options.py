@@ -23,6 +23,9 @@ import click
 
 __all__ = [
     "CLI_DEFAULTS",
+    "EVAL_GRID_DEFAULTS",
+    "GRID_DEFAULTS",
+    "auto_help",
     "FORMATS",
     "PYTHON_DEFAULTS",
     "UNITS",
@@ -56,19 +59,46 @@ PYTHON_DEFAULTS = {
 
 CLI_DEFAULTS = {
     "strategy": "auto",
-    "chunk_size": 128,
+    "chunk_size": 96,
     "chunk_overlap": 0,
     "unit": "tokens",
     "tokenizer": "cl100k_base",
 }
-"""The defaults of ``chunkwise chunk``: tokens, ``auto`` and 128 tokens, chosen by retrieval
+"""The defaults of ``chunkwise chunk``: tokens, ``auto`` and 96 tokens, chosen by retrieval
 on Chroma's evaluation data (EVALUATION.md, "Defaults chosen by measurement"): with
-all-MiniLM-L6-v2 they recall as much at a 1000-token budget as LangChain's recursive
-splitter at 200 tokens and give a higher IoU at k=5; 128 cl100k tokens stay inside the
-256 word-piece window of MiniLM (512 did not)."""
+all-MiniLM-L6-v2, auto/96 recalls 94.1% at a 1000-token budget (auto/64 93.5, auto/128
+93.0) with an IoU of 11.45% at k=5, against LangChain's recursive splitter at 200 tokens
+(88.7, 5.96) and Chroma's ClusterSemanticChunker (90.7, 7.73); 96 cl100k tokens stay
+inside the 256 word-piece window of MiniLM (512 did not)."""
 
 GRID_DEFAULTS = {"strategy": "recursive,sentence,fixed", "chunk_size": "200,400,800", "chunk_overlap": "0"}
-"""The defaults of the grids of ``stats``, ``eval`` and ``calibrate``."""
+"""The defaults of the grid of ``stats``."""
+
+EVAL_GRID_DEFAULTS = {
+    "strategy": "auto,recursive,sentence",
+    "chunk_size": f"{CLI_DEFAULTS['chunk_size']},200,400",
+    "chunk_overlap": "0",
+}
+"""The defaults of the grids of ``eval`` and ``calibrate``: the defaults of ``chunk``
+(``auto`` at its chunk size) against ``recursive`` and ``sentence``, at that size and at
+200 and 400 tokens (compared at an equal token budget, ``--budget-tokens 1000``)."""
+
+
+def auto_help() -> str:
+    """What ``auto`` picks, for ``--help``: generated from the registry
+    (:data:`chunkwise.registry.AUTO_BY_FORMAT`, :data:`~chunkwise.registry.AUTO_BY_CONTENT`)."""
+    from ..registry import AUTO_BY_CONTENT, AUTO_BY_FORMAT
+
+    by_strategy: dict[str, list[str]] = {}
+    for fmt, name in AUTO_BY_FORMAT.items():
+        by_strategy.setdefault(name, []).append("source code" if fmt == "code" else fmt)
+    content = {"conversation": "speaker-turn text", "wikitext": "MediaWiki text (== Section == lines)"}
+    parts = []
+    for name, fmts in by_strategy.items():
+        extra = [content[name]] if name in AUTO_BY_CONTENT and name in content else []
+        parts.append(f"{name} for {', '.join(fmts + extra)}")
+    parts += [f"{name} for {content.get(name, name)}" for name in AUTO_BY_CONTENT if name not in by_strategy]
+    return "auto: " + "; ".join(parts) + "; recursive for the rest"
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -161,29 +191,37 @@ metadata_options: list[Decorator] = [
 ]
 
 
-def chunking_options(*, grid: bool = False, strategy: str | None = None, strategy_help: str | None = None) -> Decorator:
+def chunking_options(
+    *,
+    grid: bool = False,
+    strategy: str | None = None,
+    strategy_help: str | None = None,
+    grid_defaults: dict[str, str] | None = None,
+) -> Decorator:
     """``--strategy``, ``--chunk-size``, ``--chunk-overlap``, ``--unit``, ``--tokenizer``,
     ``--param``: one configuration (``grid=False``: ``chunk``, ``inspect``) or
-    comma-separated lists whose every combination is run (``grid=True``); ``strategy``
-    and ``strategy_help``: a command's own default strategy and the help that says so."""
+    comma-separated lists whose every combination is run (``grid=True``; its defaults
+    ``grid_defaults``, else :data:`GRID_DEFAULTS`); ``strategy`` and ``strategy_help``: a
+    command's own default strategy and the help that says so."""
     if grid:
+        defaults = grid_defaults or GRID_DEFAULTS
         strategy_opt = click.option(
             "--strategy",
             "-s",
-            default=strategy or GRID_DEFAULTS["strategy"],
+            default=strategy or defaults["strategy"],
             show_default=True,
-            help="Strategies, comma-separated (see `chunkwise strategies`).",
+            help="Strategies, comma-separated (see `chunkwise strategies`; " + auto_help() + ").",
         )
         size_opt = click.option(
             "--chunk-size",
             "-n",
-            default=GRID_DEFAULTS["chunk_size"],
+            default=defaults["chunk_size"],
             show_default=True,
             help="Largest chunks in --unit, comma-separated.",
         )
         overlap_opt = click.option(
             "--chunk-overlap",
-            default=GRID_DEFAULTS["chunk_overlap"],
+            default=defaults["chunk_overlap"],
             show_default=True,
             help="Overlaps in --unit, comma-separated (pairs with overlap >= size are skipped).",
         )
@@ -193,8 +231,7 @@ def chunking_options(*, grid: bool = False, strategy: str | None = None, strateg
             "-s",
             default=strategy or CLI_DEFAULTS["strategy"],
             show_default=True,
-            help=strategy_help
-            or "Strategy (see `chunkwise strategies`); auto: markdown for Markdown and HTML, table for CSV and TSV, recursive for the rest.",
+            help=strategy_help or "Strategy (see `chunkwise strategies`); " + auto_help() + ".",
         )
         size_opt = click.option(
             "--chunk-size",

@@ -10,8 +10,17 @@ from typing import Any
 import click
 
 from ..errors import ChunkwiseError
-from ..evaluation.calibration import CALIBRATION_METRICS
-from .eval import TABLE_COLUMNS, build_grid, eval_options, grid_options, load_corpus_files, run_grid
+from ..evaluation.calibration import CALIBRATION_METRICS, DEFAULT_METRIC, TIE_BREAKERS
+from .eval import (
+    TABLE_COLUMNS,
+    build_grid,
+    eval_options,
+    grid_options,
+    load_corpus_files,
+    over_budget_warning,
+    retrieval_depth,
+    run_grid,
+)
 
 __all__ = ["command"]
 
@@ -22,10 +31,13 @@ __all__ = ["command"]
 @click.option(
     "--metric",
     "-m",
-    default="iou",
+    default=DEFAULT_METRIC,
     show_default=True,
     type=click.Choice(CALIBRATION_METRICS),
-    help="The mean metric to maximise.",
+    help="The mean metric to maximise, at an equal token budget unless --k is given; ties broken by "
+    + ", then ".join(TIE_BREAKERS)
+    + ", then the configuration's name. At a fixed --k, IoU and precision favour the smallest chunks and recall "
+    "the largest (a warning says so).",
 )
 @click.option(
     "--max-tokens",
@@ -80,7 +92,7 @@ def command(
     ctx: click.Context,
     corpus: Path,
     questions: Path | None,
-    k: int,
+    k: int | None,
     budget_tokens: int | None,
     model: str | None,
     cache_path: Path | None,
@@ -110,15 +122,18 @@ def command(
 ) -> None:
     """Grid-search the chunking configuration that maximises --metric.
 
-    Evaluates every configuration as `chunkwise eval` does (same options, same cache),
-    ranks them by the mean of --metric (optionally among those retrieving at most
-    --max-tokens per question, or with k set per configuration by --budget-tokens), prints
-    the ranked table with the winner marked `*`, and ends with the winner's options.
+    Evaluates every configuration as `chunkwise eval` does (same options, same cache, k
+    chosen per configuration for an equal budget of 1000 retrieved tokens unless --k or
+    --budget-tokens says otherwise), ranks them by the mean of --metric (default recall;
+    ties broken by nDCG, MRR, IoU, then the configuration's name; optionally among those
+    retrieving at most --max-tokens per question), prints the ranked table with the
+    winner marked `*`, a notice when the winner and the runner-up are tied within the 95%
+    confidence interval, and ends with the winner's options.
 
     Example:
 
         chunkwise calibrate --corpus data/chroma_eval/corpora --questions data/chroma_eval/questions.csv
-        --strategy recursive --chunk-size 100,200,400 --metric iou --budget-tokens 1000
+        --strategy auto,recursive --chunk-size 64,96,128,200
 
     A corpus without labelled questions: --generate-questions N --llm-model NAME (and
     --llm-base-url) has the chat model write N questions, one per passage sampled from the
@@ -130,18 +145,20 @@ def command(
 
         chunkwise calibrate --corpus docs/ --generate-questions 100 --llm-model llama3.1
         --llm-base-url http://localhost:11434/v1 --save-questions probes.jsonl
-        --strategy auto --chunk-size 64,128,256 --metric recall --budget-tokens 1000
+        --strategy auto --chunk-size 64,96,128,256
     """
     if (questions is None) == (generate is None):
         raise click.UsageError("give --questions FILE or --generate-questions N (with --llm-model), one of them")
     if questions is not None and (save_questions is not None or llm_model is not None):
         raise click.UsageError("--save-questions and --llm-model go with --generate-questions, not --questions")
+    k, budget_tokens = retrieval_depth(k, budget_tokens)
     configs = build_grid(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
     with tempfile.TemporaryDirectory(prefix="chunkwise-calibrate-") as tmp:
         if questions is None:
             questions = _generate(
                 corpus, generate or 0, llm_model, llm_base_url, llm_cache, no_llm_cache, llm_concurrency, seed,
                 save_questions or Path(tmp) / "questions.jsonl", include, exclude, encoding,
+                kept=save_questions is not None,
             )
         _rank(
             ctx, corpus, questions, configs, k, budget_tokens, model, cache_path, no_cache, only_referenced, progress,
@@ -162,10 +179,12 @@ def _generate(
     include: tuple[str, ...],
     exclude: tuple[str, ...],
     encoding: str | None,
+    kept: bool = True,
 ) -> Path:
-    """Generate ``n`` questions from the corpus's documents; write them to ``out``."""
+    """Generate ``n`` questions from the corpus's documents; write them to ``out`` (named
+    in the message only when ``kept``: a temporary file is gone after the run)."""
     from ..evaluation import DocumentNames
-    from ..evaluation.generate import generate_questions, write_questions
+    from ..evaluation.generate import MIN_PASSAGE_WORDS, generate_questions, write_questions
     from ..llm import ChatClient
 
     if not llm_model:
@@ -178,19 +197,33 @@ def _generate(
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         cache = Path(base) / "chunkwise" / "llm.sqlite"
     names = DocumentNames(docs)
+    counts: dict[str, int] = {}
     try:
         client = ChatClient(
             llm_model, base_url=base_url, cache=None if no_cache else cache, concurrency=concurrency
         )
-        qs = generate_questions(docs, client, n, seed=seed, names=[names.name_of(d.id) for d in docs])
+        qs = generate_questions(docs, client, n, seed=seed, names=[names.name_of(d.id) for d in docs], counts=counts)
     except ChunkwiseError as exc:
-        raise click.ClickException(str(exc)) from exc
+        message = str(exc)
+        if "base_url" in message and "--llm-base-url" not in message:
+            message += " (the server's URL: --llm-base-url URL)"
+        raise click.ClickException(message) from exc
     if not qs:
-        raise click.ClickException(f"the chat model gave no usable question for {n} passages (see the log)")
+        asked = counts.get("asked", 0)
+        if not asked:
+            raise click.ClickException(
+                f"no passage of at least {MIN_PASSAGE_WORDS} words in {len(docs)} documents of {corpus}: nothing to "
+                "ask questions about (give a larger corpus, or labelled questions with --questions)"
+            )
+        raise click.ClickException(
+            f"the chat model gave no usable question for {asked} passages (each answer was not a JSON question "
+            f"with excerpts copied from the passage, asked twice); try another --llm-model"
+        )
     write_questions(qs, out)
+    where = f" into {out}" if kept else " (not kept: --save-questions FILE keeps them)"
     click.echo(
         f"generated {len(qs)} questions from {len(docs)} documents with {llm_model} ({client.requests} requests, "
-        f"{client.cache_hits} from the cache) into {out}; generated questions approximate real ones",
+        f"{client.cache_hits} from the cache){where}; generated questions approximate real ones",
         err=True,
     )
     return out
@@ -217,6 +250,7 @@ def _rank(
     generated: bool,
 ) -> None:
     from ..evaluation import calibrate
+    from ..evaluation.calibration import fixed_k_warning, tie_notice
     from ..evaluation.report import format_table, write_json
 
     results, info, failures = run_grid(
@@ -238,22 +272,36 @@ def _rank(
         best, ranked = calibrate(results, metric, max_tokens)
     except ChunkwiseError as exc:
         raise click.ClickException(str(exc)) from exc
+    left_out = [r for r in results if r not in ranked]
     rows = [r.row() for r in ranked]
-    columns = list(TABLE_COLUMNS)
+    columns = [c for c in TABLE_COLUMNS if c != "over_budget" or any(r.over_budget for r in results)]
     if metric not in columns:
         columns.insert(1, metric)
     click.echo(format_table(rows, columns, mark=0))
+    if budget_tokens is None:
+        warning = fixed_k_warning(results, metric, k)
+        if warning:
+            click.echo(warning, err=True)
+    over = over_budget_warning(results)
+    if over:
+        click.echo(over + ("; left out of the ranking" if any(r.over_budget for r in left_out) else ""), err=True)
+    notice = tie_notice(ranked, metric)
+    if notice:
+        click.echo(notice)
     cfg = best.config
     assert cfg is not None  # results of a grid always carry their configuration
+    at = f"at a budget of {budget_tokens} tokens, k={best.k}" if budget_tokens is not None else f"at k={best.k}"
     click.echo(
         f"best {metric}: {best.means[metric]:.4f} with --strategy {cfg.strategy} --chunk-size {cfg.chunk_size} "
-        f"--chunk-overlap {cfg.chunk_overlap} --unit {cfg.unit} (k={best.k}, {best.means['tokens']:.0f} tokens per question)"
+        f"--chunk-overlap {cfg.chunk_overlap} --unit {cfg.unit} ({at}, {best.means['tokens']:.0f} tokens per question)"
     )
     if json_path is not None:
         write_json(
             {
                 "run": {**info, "generated_questions": generated},
                 "metric": metric,
+                "tie_breakers": [m for m in TIE_BREAKERS if m != metric],
+                "tied_within_ci": notice is not None,
                 "max_tokens": max_tokens,
                 "best": best.row(),
                 "ranked": rows,

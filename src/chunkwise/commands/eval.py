@@ -13,10 +13,19 @@ import click
 
 from ..errors import ChunkwiseError
 from ..evaluation.expand import EXPANSIONS
-from ._inputs import Failures, Input, classify, passed_over, unsupported
-from ._options import chunking_options, input_options, loader_options_of, parse_params, progress_option
+from ._inputs import Failures, Input, classify, passed_over
+from ._options import (
+    EVAL_GRID_DEFAULTS,
+    chunking_options,
+    input_options,
+    loader_options_of,
+    parse_params,
+    progress_option,
+)
 
 __all__ = [
+    "DEFAULT_BUDGET_TOKENS",
+    "DEFAULT_K",
     "TABLE_COLUMNS",
     "build_grid",
     "command",
@@ -41,12 +50,20 @@ TABLE_COLUMNS = (
     "mrr",
     "ndcg",
     "tokens",
+    "over_budget",
 )
+
+DEFAULT_BUDGET_TOKENS = 1000
+"""``eval`` and ``calibrate`` compare configurations at this many retrieved cl100k tokens
+per question unless ``--k`` is given (EVALUATION.md's headline budget)."""
+
+DEFAULT_K = 5
+"""The k recorded when configurations are compared at a budget (each gets its own k)."""
 
 
 def _int_list(value: str, name: str) -> list[int]:
     try:
-        out = [int(v) for v in value.split(",") if v.strip()]
+        out = list(dict.fromkeys(int(v) for v in value.split(",") if v.strip()))  # a value given twice: once
     except ValueError:
         raise click.BadParameter(f"{value!r} is not a comma-separated list of integers", param_hint=name) from None
     if not out:
@@ -54,9 +71,41 @@ def _int_list(value: str, name: str) -> list[int]:
     return out
 
 
-grid_options = chunking_options(grid=True)
-"""The options shared by ``eval``, ``calibrate`` and ``stats``: the configuration grid
-(declared in :mod:`chunkwise.commands._options`)."""
+grid_options = chunking_options(grid=True, grid_defaults=EVAL_GRID_DEFAULTS)
+"""The options shared by ``eval`` and ``calibrate``: the configuration grid (declared in
+:mod:`chunkwise.commands._options`; its defaults :data:`EVAL_GRID_DEFAULTS` include the
+defaults of ``chunk``)."""
+
+
+def retrieval_depth(k: int | None, budget_tokens: int | None) -> tuple[int, int | None]:
+    """``(k, budget_tokens)`` from ``--k`` and ``--budget-tokens``: an equal budget of
+    :data:`DEFAULT_BUDGET_TOKENS` unless ``--k`` is given (then the same k for every
+    configuration, no budget).
+
+    Raises:
+        click.UsageError: both are given (the budget would override k).
+    """
+    if k is not None and budget_tokens is not None:
+        raise click.UsageError(
+            f"--k {k} and --budget-tokens {budget_tokens} both given: --budget-tokens chooses k per configuration; "
+            "give --k for the same k everywhere, or --budget-tokens for an equal budget"
+        )
+    if k is not None:
+        return k, None
+    return DEFAULT_K, DEFAULT_BUDGET_TOKENS if budget_tokens is None else budget_tokens
+
+
+def over_budget_warning(results: Sequence[Any]) -> str | None:
+    """``over budget: one chunk is larger than the budget ...`` naming the configurations
+    that retrieved more than the budget with one chunk per question, or None."""
+    over = [r for r in results if getattr(r, "over_budget", False)]
+    if not over:
+        return None
+    names = ", ".join(f"{r.label} ({r.means['tokens']:.0f} tokens)" for r in over)
+    return (
+        f"over budget: one chunk is larger than the budget ({over[0].budget_tokens} tokens), so k=1 retrieves more: "
+        f"{names}; these rows are not compared at an equal budget (smaller --chunk-size, or a larger --budget-tokens)"
+    )
 
 
 def eval_options(fn: Callable[..., Any] | None = None, *, questions_required: bool = True) -> Any:
@@ -72,8 +121,9 @@ def eval_options(fn: Callable[..., Any] | None = None, *, questions_required: bo
             "--corpus",
             required=True,
             type=click.Path(exists=True, file_okay=False, path_type=Path),
-            help="Folder of corpus files (.md, .txt, .markdown, .rst, .pdf; searched recursively). Documents get the "
-            "ids of `chunkwise chunk`; questions name them by file stem, relative path or id.",
+            help="Folder of corpus files, read as `chunkwise chunk FOLDER` reads it (searched recursively; every "
+            "format chunkwise reads). Documents get the ids of `chunkwise chunk`; questions name them by file stem, "
+            "relative path or id.",
         ),
         click.option(
             "--questions",
@@ -83,13 +133,20 @@ def eval_options(fn: Callable[..., Any] | None = None, *, questions_required: bo
             + ("" if questions_required else " Or --generate-questions N instead."),
         ),
         click.option(
-            "--k", "k", default=5, show_default=True, type=click.IntRange(min=1), help="Chunks retrieved per question."
+            "--k",
+            "k",
+            default=None,
+            type=click.IntRange(min=1),
+            help="Chunks retrieved per question, the same for every configuration, instead of an equal token "
+            "budget (at a fixed k, recall favours large chunks and IoU small ones).",
         ),
         click.option(
             "--budget-tokens",
             type=click.IntRange(min=1),
             default=None,
-            help="Choose k per configuration so each retrieves about this many tokens (replaces --k).",
+            help=f"Choose k per configuration so each retrieves about this many cl100k tokens per question "
+            f"[default: {DEFAULT_BUDGET_TOKENS} unless --k is given]. A configuration whose one chunk is larger "
+            "than the budget retrieves more (k is at least 1) and is marked over_budget.",
         ),
         click.option(
             "--model",
@@ -167,25 +224,21 @@ def load_corpus_files(
     corpus: Path, include: Sequence[str] = (), exclude: Sequence[str] = (), encoding: str | None = None
 ) -> tuple[list[Any], Failures, list[Any]]:
     """The documents of a corpus folder, read by :func:`chunkwise.evaluation.load_corpus`
-    (recursively; the ids of ``chunkwise chunk``), with each file that cannot be read
-    reported and skipped instead of stopping.
-
-    Files of other suffixes are skipped and reported too, unless an ``exclude`` glob names
-    them (or an ``include`` glob leaves them out); with ``include``, every file it names
-    that a loader handles is read, whatever its suffix.
+    as ``chunkwise chunk FOLDER`` reads it: every file a loader handles (recursively; the
+    ids of ``chunkwise chunk``), with each file that cannot be read reported and skipped
+    instead of stopping. A file no loader handles is reported as ``chunk`` reports it.
 
     Returns:
         The documents, the failures (reported on standard error) and the
         :class:`~chunkwise.evaluation.SkippedFile` records of the files skipped.
     """
     from ..evaluation import load_corpus
-    from ..evaluation.probes import CORPUS_SUFFIXES
 
     skipped: list[Any] = []
     try:
         docs = load_corpus(
             corpus,
-            None if include else CORPUS_SUFFIXES,
+            None,
             encoding=encoding,
             include=list(include) or None,
             exclude=list(exclude) or None,
@@ -198,12 +251,8 @@ def load_corpus_files(
     for s in skipped:
         if s.error is not None:
             failures.add(classify(s.error, Input(s.path, root=corpus), "read", encoding))
-        elif s.reason.startswith("suffix not among"):
-            failures.add(
-                unsupported(s.path.as_posix(), s.path, f"not a corpus file: eval reads {', '.join(CORPUS_SUFFIXES)}")
-            )
         else:
-            failures.add(passed_over(s.path, s.reason))
+            failures.add(passed_over(s.path, s.reason, s.relative))
     return docs, failures, skipped
 
 
@@ -326,6 +375,24 @@ def run_grid(
     return results, info, failures
 
 
+def check_expansion_fits(configs: Sequence[Any], expand: str) -> None:
+    """Refuse, before any chunking, an expansion the grid's chunks cannot carry:
+    ``window`` needs every configuration to make sentence windows (``-s sentence -p
+    window_sentences=N``).
+
+    Raises:
+        click.UsageError: a configuration without sentence windows, for ``--expand window``.
+    """
+    if expand != "window":
+        return
+    lacking = [c.label for c in configs if not getattr(c.make_chunker(), "window_sentences", 0)]
+    if lacking:
+        raise click.UsageError(
+            f"--expand window returns each chunk's sentence window, and {', '.join(lacking)} makes none: use "
+            "--strategy sentence -p window_sentences=N (N >= 1)"
+        )
+
+
 def _summary(info: dict[str, Any]) -> str:
     embedded = info["embedded"]
     what = f"; {embedded} texts embedded (the rest from the cache)" if embedded is not None else ""
@@ -416,11 +483,18 @@ def command(
     Example:
 
         chunkwise eval --corpus data/chroma_eval/corpora --questions data/chroma_eval/questions.csv
-        --strategy recursive,sentence --chunk-size 200,400 --chunk-overlap 0,100 --k 5
+        --strategy recursive,sentence --chunk-size 200,400 --chunk-overlap 0,100
+
+    Without --k, configurations are compared at an equal budget of 1000 retrieved tokens
+    per question (k chosen per configuration); --k N retrieves N chunks for every one.
+    Without --strategy and --chunk-size, the grid is the defaults of `chunkwise chunk`
+    (auto) against recursive and sentence, at the default size, 200 and 400 tokens.
     """
     from ..evaluation.report import format_table, plot_results, write_csv, write_json
 
+    k, budget_tokens = retrieval_depth(k, budget_tokens)
     configs = build_grid(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
+    check_expansion_fits(configs, expand)
     results, info, failures = run_grid(
         corpus,
         questions,
@@ -440,7 +514,10 @@ def command(
         budget_per_question,
     )
     rows = [r.row() for r in results]
-    click.echo(format_table(rows, TABLE_COLUMNS))
+    click.echo(format_table(rows, [c for c in TABLE_COLUMNS if c != "over_budget" or any(r.over_budget for r in results)]))
+    warning = over_budget_warning(results)
+    if warning:
+        click.echo(warning, err=True)
     click.echo(_summary(info), err=True)
     write_csv(rows, output_dir / "results.csv")
     payload = {

@@ -1,32 +1,69 @@
-"""Pick the configuration of a grid that maximises a metric."""
+"""Pick the configuration of a grid that maximises a metric, with a deterministic tie-break."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import ConfigError
-from .metrics import METRIC_NAMES
+from .metrics import METRIC_NAMES, bootstrap_ci
 from .runner import EvaluationResult
 
-__all__ = ["CALIBRATION_METRICS", "calibrate"]
+__all__ = [
+    "CALIBRATION_METRICS",
+    "DEFAULT_METRIC",
+    "TIE_BREAKERS",
+    "calibrate",
+    "confidence_interval",
+    "fixed_k_warning",
+    "tie_notice",
+]
 
 CALIBRATION_METRICS = tuple(m for m in METRIC_NAMES if m != "tokens")
 
+DEFAULT_METRIC = "recall"
+"""What ``calibrate`` maximises by default: span recall, compared at an equal token budget
+(at a fixed k, recall rises with the chunk size and IoU as chunks shrink, whatever they
+retrieve; at an equal budget both compare like with like)."""
+
+TIE_BREAKERS = ("ndcg", "mrr", "iou")
+"""The metrics that order configurations whose ranking metric is equal, in this order
+(the ranking metric itself left out); then :func:`canonical_key`."""
+
+
+def canonical_key(result: EvaluationResult) -> tuple[Any, ...]:
+    """The last tie-break: the configuration's strategy, chunk size, overlap, unit,
+    tokenizer and parameters (numbers compared as numbers), else its label; independent
+    of the order the grid was given in."""
+    cfg = result.config
+    if cfg is None:
+        return ("", 0, 0, "", "", "", result.label)
+    return (cfg.strategy, cfg.chunk_size, cfg.chunk_overlap, cfg.unit, cfg.tokenizer,
+            json.dumps(cfg.params, sort_keys=True, default=str), result.label)
+
 
 def calibrate(
-    results: Sequence[EvaluationResult], metric: str = "iou", max_tokens: float | None = None
+    results: Sequence[EvaluationResult],
+    metric: str = DEFAULT_METRIC,
+    max_tokens: float | None = None,
 ) -> tuple[EvaluationResult, list[EvaluationResult]]:
     """Rank evaluated configurations by a mean metric and return the best.
 
     Args:
-        results: the evaluated grid (:func:`~chunkwise.evaluation.evaluate_grid`).
-        metric: one of ``CALIBRATION_METRICS`` (``iou``, ``recall``, ``ndcg``, ...).
+        results: the evaluated grid (:func:`~chunkwise.evaluation.evaluate_grid`), best
+            compared at an equal token budget (``budget_tokens=``).
+        metric: one of ``CALIBRATION_METRICS`` (default ``recall``; ``iou``, ``ndcg``, ...).
         max_tokens: if given, only configurations whose mean tokens retrieved per
             question is at most this many compete.
 
     Returns:
-        ``(best, ranked)``: the winner and every eligible result, best first. Ties keep
-        grid order (the earlier configuration wins).
+        ``(best, ranked)``: the winner and every eligible result, best first. A
+        configuration over its budget (:attr:`EvaluationResult.over_budget`: one chunk
+        is larger than the budget, so it retrieved more than the others) does not compete
+        while another does. Ties on ``metric`` are broken by :data:`TIE_BREAKERS`
+        (nDCG, MRR, then IoU), then by :func:`canonical_key`: the winner does not depend
+        on the order of ``results``.
 
     Raises:
         ConfigError: an unknown metric, an empty grid, or no configuration within
@@ -46,5 +83,53 @@ def calibrate(
             f"no configuration retrieves at most {max_tokens} tokens per question (the least is {least:.0f}); "
             "raise max_tokens or lower k"
         )
-    ranked = sorted(eligible, key=lambda r: -r.means[metric])  # sorted() is stable: ties keep grid order
+    within = [r for r in eligible if not r.over_budget]
+    if within:
+        eligible = within
+    order = (metric, *(m for m in TIE_BREAKERS if m != metric))
+    ranked = sorted(eligible, key=lambda r: (tuple(-r.means[m] for m in order), canonical_key(r)))
     return ranked[0], ranked
+
+
+def confidence_interval(result: EvaluationResult, metric: str) -> tuple[float, float]:
+    """The 95% bootstrap interval of ``metric``'s mean over the questions (seed 0; for
+    recall, the ``recall_ci_low``/``recall_ci_high`` the result already holds)."""
+    if metric == "recall" and "recall_ci_low" in result.means:
+        return result.means["recall_ci_low"], result.means["recall_ci_high"]
+    return bootstrap_ci([float(getattr(s, metric)) for s in result.scores])
+
+
+def tie_notice(ranked: Sequence[EvaluationResult], metric: str) -> str | None:
+    """``tied within the 95% CI: ...`` when the winner's interval of ``metric`` overlaps
+    the runner-up's (the order of the two is not established by these questions), else
+    None."""
+    if len(ranked) < 2:
+        return None
+    first, second = ranked[0], ranked[1]
+    lo1, hi1 = confidence_interval(first, metric)
+    lo2, hi2 = confidence_interval(second, metric)
+    if lo1 > hi2 or lo2 > hi1:
+        return None
+    n = len(first.scores)
+    return (
+        f"tied within the 95% CI: {first.label} {metric} {first.means[metric]:.3f} ({lo1:.3f}-{hi1:.3f}) and "
+        f"{second.label} {second.means[metric]:.3f} ({lo2:.3f}-{hi2:.3f}); the order of the two is not "
+        f"established by these {n} questions (more questions narrow the intervals)"
+    )
+
+
+def fixed_k_warning(results: Sequence[EvaluationResult], metric: str, k: int) -> str | None:
+    """The warning for ranking at a fixed ``k`` configurations whose chunks differ in size
+    (None when they do not): then IoU and precision rise as chunks shrink and recall as
+    they grow, whatever the chunks retrieve."""
+    sizes = {round(r.mean_chunk_tokens) for r in results}
+    if len(sizes) < 2:
+        return None
+    if metric in ("iou", "iou_union", "precision", "precision_union", "precision_omega"):
+        why = "smaller chunks score higher whatever they retrieve (less text for the same answer)"
+    else:
+        why = "larger chunks score higher because they put more text in the context"
+    return (
+        f"WARNING: ranking by {metric} at a fixed k={k} compares chunks of different sizes unequally: {why}; "
+        "rank at an equal budget instead (--budget-tokens, the default when --k is not given)"
+    )

@@ -35,7 +35,7 @@ from ..errors import ConfigError
 from ..types import Chunk, Document
 from .probes import Question
 
-__all__ = ["QUESTION_PROMPT", "generate_questions", "parse_question", "question_messages", "write_questions"]
+__all__ = ["MIN_PASSAGE_WORDS", "QUESTION_PROMPT", "generate_questions", "parse_question", "question_messages", "write_questions"]
 
 QUESTION_PROMPT = """You write test questions for a search system over a collection of documents.
 
@@ -126,6 +126,10 @@ def parse_question(answer: str, passage: str) -> tuple[str, list[tuple[int, int]
     return question, merged
 
 
+MIN_PASSAGE_WORDS = 20
+"""A passage of fewer words gives no question worth asking: it is not sampled."""
+
+
 def _passages(documents: Sequence[Document], passage_tokens: int) -> list[Chunk]:
     from ..api import make_chunker
 
@@ -133,7 +137,7 @@ def _passages(documents: Sequence[Document], passage_tokens: int) -> list[Chunk]
     out = []
     for d in documents:
         # a passage of a few words gives no question worth asking
-        out.extend(c for c in chunker.chunk(d) if len(c.text.split()) >= 20)
+        out.extend(c for c in chunker.chunk(d) if len(c.text.split()) >= MIN_PASSAGE_WORDS)
     return out
 
 
@@ -146,6 +150,7 @@ def generate_questions(
     passage_tokens: int = 300,
     answer_retries: int = 1,
     names: Sequence[str] | None = None,
+    counts: dict[str, int] | None = None,
 ) -> list[Question]:
     """Up to ``n`` questions about ``documents``, one per sampled passage, with references.
 
@@ -167,6 +172,8 @@ def generate_questions(
         answer_retries: times an invalid answer is asked again, with the reason.
         names: a name per document for the prompt (default: the document's ``source``
             file name, else its id).
+        counts: if given, filled with ``passages`` (the passages of at least
+            :data:`MIN_PASSAGE_WORDS` words) and ``asked`` (those sampled and sent).
 
     Returns:
         :class:`Question` values in the documents' order, references ``(document.id,
@@ -193,6 +200,8 @@ def generate_questions(
     }
     passages = _passages(documents, passage_tokens)
     picked = sorted(random.Random(seed).sample(range(len(passages)), min(n, len(passages))))
+    if counts is not None:
+        counts.update(passages=len(passages), asked=len(picked))
 
     def one(i: int) -> Question | None:
         p = passages[i]

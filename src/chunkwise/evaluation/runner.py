@@ -89,12 +89,13 @@ def make_grid(
 ) -> list[EvalConfig]:
     """Every combination of strategy x chunk size x overlap, in that order.
 
-    Combinations whose overlap is not smaller than the chunk size are skipped (logged).
+    A value given twice counts once (``[128, 128]`` is one size). Combinations whose
+    overlap is not smaller than the chunk size are skipped (logged).
 
     Raises:
         ConfigError: a list is empty, or no combination is valid.
     """
-    strategies, sizes, overlaps = list(strategies), list(chunk_sizes), list(chunk_overlaps)
+    strategies, sizes, overlaps = (list(dict.fromkeys(v)) for v in (strategies, chunk_sizes, chunk_overlaps))
     for name, values in (("strategy", strategies), ("chunk_size", sizes), ("chunk_overlap", overlaps)):
         if not values:
             raise ConfigError(f"{name} needs at least one value")
@@ -130,6 +131,7 @@ class EvaluationResult:
         means: the mean of every metric over the questions.
         seconds: wall time of each stage (``chunk``, ``embed``, ``search``, ``score``).
         embedded: texts sent to the embedder (after any cache).
+        budget_tokens: the token budget k was chosen for, if any.
     """
 
     label: str
@@ -141,6 +143,14 @@ class EvaluationResult:
     means: dict[str, float]
     seconds: dict[str, float] = field(default_factory=dict)
     config: EvalConfig | None = None
+    budget_tokens: int | None = None
+
+    @property
+    def over_budget(self) -> bool:
+        """Whether this configuration retrieved more than its token budget with a single
+        chunk per question: one chunk is larger than the budget (k is at least 1), so it
+        is not compared at an equal budget with the others."""
+        return self.budget_tokens is not None and self.k <= 1 and self.means.get("tokens", 0.0) > self.budget_tokens
 
     def row(self) -> dict[str, Any]:
         """A flat record: configuration, k, chunk count and mean metrics (for CSV/JSON)."""
@@ -151,6 +161,8 @@ class EvaluationResult:
         out.update(k=self.k, chunks=self.n_chunks, mean_chunk_tokens=round(self.mean_chunk_tokens, 2))
         out.update({name: value for name, value in self.means.items() if name != "k"})
         out["seconds"] = round(sum(self.seconds.values()), 3)
+        if self.budget_tokens is not None:
+            out["over_budget"] = self.over_budget
         return out
 
 
@@ -217,7 +229,9 @@ def evaluate(
             cache so that a re-run embeds nothing.
         k: chunks retrieved per question (more than the collection holds returns all).
         budget_tokens: if given, k is chosen so that a question retrieves about this many
-            tokens (``round(budget / mean tokens of a returned span)``), replacing ``k``.
+            tokens (``round(budget / mean tokens of a returned span)``, at least 1),
+            replacing ``k``; a configuration whose single chunk is larger than the budget
+            is marked :attr:`EvaluationResult.over_budget`.
         budget_per_question: with ``budget_tokens``: each question gets the spans of its
             best hits, in rank order, while their tokens stay within the budget (at least
             one span), instead of the same k for every question; ``k`` is then the mean
@@ -345,6 +359,7 @@ def evaluate(
         question_ids=[q.id for q in questions],
         means=mean_scores(scores),
         seconds=seconds,
+        budget_tokens=budget_tokens,
     )
 
 

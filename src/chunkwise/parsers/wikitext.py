@@ -13,10 +13,56 @@ import re
 
 from .outline import NEWLINE, Heading, Outline
 
-__all__ = ["WikitextParser"]
+__all__ = ["WikitextParser", "looks_like_wikitext"]
 
 # a run of "=" signs, possibly spaced ("= = ="), then the title, then a run as long
 _HEADING = re.compile(r"[ \t]*(?P<open>=(?:[ \t]*=){0,5})[ \t]*(?P<title>[^=\s](?:.*?[^=\s])?)[ \t]*(?P<close>=(?:[ \t]*=){0,5})[ \t]*")
+
+
+# a line that starts and ends with "=" (a candidate heading; _HEADING decides)
+_CANDIDATE = re.compile(r"^[ \t]*=[^\r\n]*=[ \t]*$", re.MULTILINE)
+# a Markdown ATX heading ("# Title")
+_ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)
+
+
+def _heading_level(line: str) -> int:
+    """The level of a MediaWiki heading line, or 0 when the line is not one."""
+    h = _HEADING.fullmatch(line)
+    if h is None:
+        return 0
+    level = h.group("open").count("=")
+    return level if level == h.group("close").count("=") and len(h.group("title")) < 200 else 0
+
+
+def looks_like_wikitext(text: str, *, min_headings: int = 2) -> bool:
+    """Whether ``text`` is MediaWiki markup: at least ``min_headings`` section headings of
+    level 2 or deeper (``== Section ==``, or WikiText-103's spaced ``= = Section = =``),
+    and more MediaWiki headings than Markdown ATX headings (``# Title``), so that a
+    Markdown file quoting a wiki heading stays Markdown.
+
+    A single ``= Title =`` line is not enough (a line such as ``= 5 =`` occurs in plain
+    text); two ``==`` section lines are what every Wikipedia article of more than one
+    section has. ``auto`` asks this of plain text and of Markdown files
+    (:func:`chunkwise.registry.auto_strategy`): Wikipedia dumps are often saved as
+    ``.txt`` or ``.md``.
+
+    Cost: one regular expression over the text for lines that start and end with ``=``,
+    and one for ``#`` headings; linear in the text.
+
+    Example:
+        >>> looks_like_wikitext(" = Owls = \\n = = Diet = = \\n Mice . \\n = = Range = = \\n Woods . \\n")
+        True
+        >>> looks_like_wikitext("# Owls\\n\\n== not a heading in Markdown ==\\n")
+        False
+    """
+    if "=" not in text:
+        return False
+    levels = [_heading_level(m.group()) for m in _CANDIDATE.finditer(text)]
+    sections = sum(1 for lv in levels if lv >= 2)
+    if sections < min_headings:
+        return False
+    atx = sum(1 for _ in _ATX.finditer(text)) if "#" in text else 0
+    return sum(1 for lv in levels if lv) > atx
 
 
 class WikitextParser:
