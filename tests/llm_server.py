@@ -16,7 +16,13 @@ Modes (what one request gets):
   where integers belong; ``wrong_shape``: JSON of another shape;
 * ``slow``: the valid answer after ``slow_seconds`` (longer than the client's timeout);
 * ``error``: status 500; ``busy``: status 429 with ``Retry-After: 0``; ``bad_request``:
-  status 400 (not retried).
+  status 400 (not retried);
+* ``flaky`` (:class:`HashedModes` only): status 500 the first time a request is seen, the
+  valid answer when it is sent again (a retry that succeeds).
+
+A server that keeps failing (``error``, ``busy``, ``slow`` past every retry, ``bad_request``)
+makes a run fail with :class:`chunkwise.llm.LLMError`; only invalid answers
+(:data:`BAD_ANSWERS`) fall back.
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ MODES = (
     "slow", "error", "busy", "bad_request",
 )
 BAD_ANSWERS = ("malformed", "out_of_range", "unordered", "wrong_types", "wrong_shape")
+ANSWER_MODES = ("valid", *BAD_ANSWERS, "flaky")
+"""What a run survives: answers valid or not, and failures that a retry cures."""
 
 _N = re.compile(r"between 1 and (\d+)")
 _SENTENCE = re.compile(r"^\[(\d+)\] (.*)$", re.MULTILINE)
@@ -191,6 +199,7 @@ class HashedModes:
     def __init__(self, modes: Iterable[str] = MODES) -> None:
         self.modes = tuple(m for m in modes if m != "slow")
         self.requests = 0
+        self.seen: set[bytes] = set()
 
     def __call__(self, request: Any) -> Any:
         import httpx
@@ -199,13 +208,17 @@ class HashedModes:
         self.requests += 1
         digest = hashlib.blake2b(json.dumps(body["messages"]).encode("utf-8", "surrogatepass"), digest_size=4).digest()
         mode = self.modes[int.from_bytes(digest, "big") % len(self.modes)]
+        if mode == "flaky":
+            mode = "valid" if digest in self.seen else "error"
+            self.seen.add(digest)
         status, headers, payload = respond(body, mode)
         return httpx.Response(status, headers=headers, content=payload)
 
 
-def scripted_client(modes: Iterable[str] = tuple(m for m in MODES if m != "bad_request"), **kwargs: Any) -> Any:
+def scripted_client(modes: Iterable[str] = ANSWER_MODES, **kwargs: Any) -> Any:
     """A :class:`chunkwise.llm.ChatClient` answered in process by :class:`HashedModes`
-    (no socket), retrying without waiting."""
+    (no socket), retrying without waiting. The default modes are those a run survives
+    (:data:`ANSWER_MODES`)."""
     import httpx
 
     from chunkwise.llm import ChatClient

@@ -328,3 +328,68 @@ def test_other_strategies_as_levels_tile_their_parents(base, top, text, level_si
         warnings.simplefilter("ignore")
         chunks = HierarchicalChunker(chunk_sizes=level_sizes, base=bases, base_params=params).chunk(text)
     check_hierarchy(text, chunks, level_sizes, CharSizer(), bases=bases)
+
+
+# -- LLM strategies as levels -------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(text=documents, level_sizes=st.lists(st.integers(4, 160), min_size=2, max_size=3, unique=True).map(
+    lambda v: sorted(v, reverse=True)))
+def test_agentic_levels_tile_their_parents_whatever_the_model_answers(text, level_sizes):
+    """``client=`` reaches the agentic levels; valid, invalid and retried answers (scripted
+    in process) keep the contract; a level that fell back says so in its metadata."""
+    pytest.importorskip("httpx")
+    from llm_server import scripted_client
+
+    bases = ["recursive"] * (len(level_sizes) - 1) + ["agentic"]
+    chunker = HierarchicalChunker(chunk_sizes=level_sizes, base=bases, client=scripted_client())
+    chunks = chunker.chunk(text)
+    check_hierarchy(text, chunks, level_sizes, CharSizer(), bases=bases)
+    for c in chunks:
+        if c.metadata["leaf"]:
+            assert isinstance(c.metadata["llm_fallback"], bool)
+            if c.metadata["agentic"].startswith("fallback"):  # (a chunk may also reach into such a window)
+                assert c.metadata["llm_fallback"] is True
+        else:
+            assert "llm_fallback" not in c.metadata
+
+
+def test_estimate_counts_the_requests_of_the_llm_levels():
+    pytest.importorskip("httpx")
+    from llm_server import ScriptedServer
+
+    from chunkwise.llm import ChatClient
+
+    text = "Pumps move water. Valves open at dawn. Tanks fill at night.\n\n" * 12
+    with ScriptedServer() as server:
+        client = ChatClient("m", base_url=server.url)
+        chunker = HierarchicalChunker(chunk_sizes=[300, 80, 30], base=["recursive", "agentic", "agentic"],
+                                      client=client)
+        est = chunker.estimate([text])
+        assert server.requests == 0 and est.requests > 1 and est.input_tokens > 0
+        assert chunker.llm is client
+        chunks = chunker.chunk(text)
+        assert server.requests == est.requests
+        assert {c.metadata["agentic"] for c in chunks if c.metadata["level"] > 0} == {"model"}
+    assert HierarchicalChunker(chunk_sizes=[300, 80]).estimate([text]).requests == 0
+    assert HierarchicalChunker(chunk_sizes=[300, 80]).llm is None
+
+
+def test_llm_levels_configuration_errors():
+    pytest.importorskip("httpx")
+    from chunkwise.llm import ChatClient
+
+    client = ChatClient("m", base_url="http://localhost:11434/v1")
+    with pytest.raises(ConfigError, match="client is given but no level's base asks a chat model"):
+        HierarchicalChunker(chunk_sizes=[200, 50], client=client)
+    with pytest.raises(ConfigError, match="base cannot be 'propositions'"):
+        HierarchicalChunker(chunk_sizes=[200, 50], base=["recursive", "propositions"], client=client)
+    with pytest.raises(ConfigError, match=r"base \(level 1, 'agentic'.*needs model=.*client="):
+        HierarchicalChunker(chunk_sizes=[200, 50], base=["recursive", "agentic"])
+    # a level's own endpoint wins over the shared client
+    own = ChatClient("own", base_url="http://localhost:8000/v1")
+    chunker = HierarchicalChunker(chunk_sizes=[200, 50], base=["agentic", "agentic"], client=client,
+                                  base_params=[{"client": own}, {}])
+    assert [c.llm.model for c in chunker.level_chunkers()] == ["own", "m"]
+    assert pickle.loads(pickle.dumps(chunker)).level_chunkers()[1].llm.model == "m"

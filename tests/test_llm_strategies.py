@@ -72,21 +72,65 @@ def test_agentic_cuts_where_the_model_says(server):
 
 def test_agentic_falls_back_to_recursive_on_every_bad_answer():
     recursive = chunkwise.chunk(TEXT, strategy="recursive", chunk_size=120)
-    for mode in (*BAD_ANSWERS, "error", "busy"):
+    for mode in BAD_ANSWERS:
         with ScriptedServer(default=mode) as server:
             chunker = _agentic(server, piece_size=40, max_retries=1, answer_retries=1)
-            object.__setattr__(chunker.llm, "backoff", 0.0)
             chunks = chunker.chunk(TEXT)
             _slices_exact(TEXT, chunks)
             assert [(c.start_index, c.end_index) for c in chunks] == [(c.start_index, c.end_index) for c in recursive]
-            assert {c.metadata["agentic"] for c in chunks} == {
-                "fallback (server unavailable)" if mode in ("error", "busy") else "fallback (invalid answer)"
-            }, mode
-            # a bad answer is asked again once with the reason; a failing server is retried once
+            assert {c.metadata["agentic"] for c in chunks} == {"fallback (invalid answer)"}, mode
+            assert {c.metadata["llm_fallback"] for c in chunks} == {True}, mode
+            # a bad answer is asked again once with the reason
             assert server.requests == 2, mode
-            if mode in BAD_ANSWERS:
-                retry = server.bodies[1]["messages"]
-                assert retry[1]["role"] == "assistant" and "not valid" in retry[2]["content"]
+            retry = server.bodies[1]["messages"]
+            assert retry[1]["role"] == "assistant" and "not valid" in retry[2]["content"]
+
+
+@pytest.mark.parametrize("mode", ["error", "busy", "slow"])
+def test_agentic_a_server_failing_every_retry_is_an_error_not_a_fallback(mode):
+    with ScriptedServer(default=mode, slow_seconds=0.5) as server:
+        client = ChatClient("m", base_url=server.url, max_retries=1, backoff=0.0, timeout=0.2)
+        chunker = chunkwise.make_chunker("agentic", chunk_size=120, piece_size=40, client=client)
+        with pytest.raises(LLMError, match=re.escape(server.url) + ".*failed 2 times") as info:
+            chunker.chunk(TEXT)
+        assert info.value.transient and server.requests == 2
+
+
+def test_agentic_no_server_listening_is_an_error_naming_the_endpoint():
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+    chunker = chunkwise.make_chunker("agentic", chunk_size=120, model="m", base_url=url, max_retries=0)
+    with pytest.raises(LLMError, match=f"cannot reach the chat endpoint {re.escape(url)}"):
+        chunker.chunk(TEXT)
+
+
+def test_invalid_answers_are_not_cached_and_a_later_run_asks_again(tmp_path):
+    cache = str(tmp_path / "llm.sqlite")
+    with ScriptedServer(default="malformed") as server:
+        first = _agentic(server, piece_size=40, cache=cache).chunk(TEXT)
+        assert {c.metadata["llm_fallback"] for c in first} == {True} and server.requests == 2
+        server.default = "valid"  # the model answers well now: the second run asks it again
+        second = _agentic(server, piece_size=40, cache=cache).chunk(TEXT)
+        assert server.requests == 3
+        assert {c.metadata["llm_fallback"] for c in second} == {False}
+        assert {c.metadata["agentic"] for c in second} == {"model"}
+        _agentic(server, piece_size=40, cache=cache).chunk(TEXT)
+        assert server.requests == 3  # the valid answer was cached
+
+
+def test_no_key_and_no_base_url_is_refused(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with pytest.raises(ConfigError, match="OPENAI_API_KEY.*--llm-base-url"):
+        ChatClient("gpt-4o-mini")
+    with pytest.raises(ConfigError, match="OPENAI_API_KEY"):
+        chunkwise.make_chunker("agentic", model="gpt-4o-mini")
+    assert ChatClient("gpt-4o-mini", api_key="sk-test").base_url == "https://api.openai.com/v1"
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    assert ChatClient("gpt-4o-mini").api_key == "sk-test"
 
 
 def test_agentic_bad_answer_then_good_answer_uses_the_model(server):
@@ -138,10 +182,11 @@ def test_agentic_in_tokens_and_with_overlap(server, cl100k):
 @settings(max_examples=15)
 @given(text=hostile, size=st.integers(2, 60), start=st.integers(0, 9))
 def test_agentic_contract_over_http_with_every_kind_of_answer(text, size, start):
-    """The real HTTP server, its modes in turn (a failing one retried once, without wait)."""
-    modes = ["valid", "malformed", "out_of_range", "unordered", "wrong_types", "wrong_shape", "error", "busy"]
+    """The real HTTP server, its modes in turn (a failing one retried once, without wait:
+    one request at a time, so that the retry of a failure gets the next mode, a 200)."""
+    modes = ["valid", "error", "malformed", "busy", "out_of_range", "unordered", "wrong_types", "wrong_shape"]
     with ScriptedServer(script=(modes[start % 8 :] + modes[: start % 8]) * 4) as server:
-        client = ChatClient("m", base_url=server.url, max_retries=1, backoff=0.0)
+        client = ChatClient("m", base_url=server.url, max_retries=1, backoff=0.0, concurrency=1)
         chunker = chunkwise.make_chunker("agentic", chunk_size=size, client=client, piece_size=max(1, size // 3))
         chunks = chunker.chunk(text)
         check_invariants(text, chunks, size, CharSizer(), overlap_allowed=False)
@@ -222,7 +267,7 @@ def test_propositions_are_records_over_their_source_sentences(server):
 
 
 def test_propositions_fall_back_to_sentences_on_bad_answers():
-    for mode in (*BAD_ANSWERS, "error"):
+    for mode in BAD_ANSWERS:
         with ScriptedServer(default=mode) as server:
             records = chunkwise.chunk(
                 TEXT, strategy="propositions", chunk_size=200, model="m", base_url=server.url, max_retries=0
@@ -230,6 +275,7 @@ def test_propositions_fall_back_to_sentences_on_bad_answers():
             check_records(TEXT, records, 200, CharSizer())
             assert not any(r.metadata["proposition"] for r in records), mode
             assert all(r.metadata["llm"].startswith("fallback") for r in records), mode
+            assert all(r.metadata["llm_fallback"] is True for r in records), mode
             assert [r.text for r in records][:2] == [
                 "Photosynthesis turns light into chemical energy.",
                 "Plants, algae and some bacteria do it.",
@@ -284,11 +330,11 @@ def test_contextualize_puts_the_models_context_before_the_strategys(server):
     assert "<document>\n# Guide" in prompt and "<chunk>\n" in prompt
 
 
-def test_contextualize_leaves_the_chunk_when_the_server_stays_down(server):
+def test_contextualize_a_server_that_stays_down_is_an_error(server):
     server.default = "error"
     client = ChatClient("m", base_url=server.url, max_retries=1, backoff=0.0)
-    chunks = chunkwise.chunk(TEXT, chunk_size=200, contextualize=True, llm=client)
-    assert chunks and all(c.context == "" and c.metadata["contextualized"] is False for c in chunks)
+    with pytest.raises(LLMError, match=re.escape(server.url)):
+        chunkwise.chunk(TEXT, chunk_size=200, contextualize=True, llm=client)
 
 
 def test_contextualize_needs_a_client():
@@ -314,7 +360,7 @@ def test_cli_dry_run_sends_and_writes_nothing(server, tmp_path):
             "--no-llm-cache", "--contextualize", "--llm-price", "0.5,1.5", "--dry-run", "-o", str(out)]
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 0, res.output
-    assert "dry run, nothing sent: 1 documents;" in res.output and "cost $" in res.output
+    assert re.search(r"dry run, nothing sent: 1 documents?;", res.output) and "cost $" in res.output
     assert server.requests == 0 and not out.exists()
 
 
@@ -342,3 +388,138 @@ def test_cli_needs_a_model_for_llm_work(tmp_path):
     for extra in (["-s", "agentic"], ["--contextualize"]):
         res = CliRunner().invoke(cli, ["chunk", str(src), *extra])
         assert res.exit_code == 2 and "--llm-model" in res.output
+
+
+def _dead_url():
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens on once closed
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+
+
+def _src(tmp_path, n=1):
+    folder = tmp_path / "docs"
+    folder.mkdir(exist_ok=True)
+    for i in range(n):
+        (folder / f"d{i}.txt").write_text(TEXT, encoding="utf-8")
+    return folder / "d0.txt" if n == 1 else folder
+
+
+def test_cli_unreachable_server_stops_the_run_with_one_line(tmp_path):
+    src = _src(tmp_path)
+    out = tmp_path / "out.jsonl"
+    out.write_text("previous\n", encoding="utf-8")
+    url = _dead_url()
+    for extra in (["-s", "agentic"], ["-s", "propositions"], ["-s", "recursive", "--contextualize"]):
+        res = CliRunner().invoke(cli, ["chunk", str(src), *extra, "--llm-model", "m", "--llm-base-url", url,
+                                       "--no-llm-cache", "-o", str(out)])
+        assert res.exit_code == 1, (extra, res.output)
+        lines = [line for line in res.output.splitlines() if line.startswith("Error:")]
+        assert len(lines) == 1 and f"cannot reach the chat endpoint {url}" in lines[0], res.output
+        assert "Traceback" not in res.output and "looks like a bug" not in res.output
+        assert out.read_text(encoding="utf-8") == "previous\n"  # the output left as it was
+
+
+def test_cli_server_failing_every_retry_stops_the_run(tmp_path):
+    src = _src(tmp_path)
+    with ScriptedServer(default="error") as server:
+        res = CliRunner().invoke(cli, ["chunk", str(src), "-s", "agentic", "--llm-model", "m", "--llm-base-url",
+                                       server.url, "--no-llm-cache", "-p", "max_retries=1", "-p", "timeout=5"])
+        assert res.exit_code == 1 and "failed 2 times" in res.output and server.url in res.output, res.output
+        assert server.requests == 2  # -p max_retries=1 reached the client
+
+
+def test_cli_no_key_and_no_base_url_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    src = _src(tmp_path)
+    for extra in (["-s", "agentic"], ["--contextualize"], ["-s", "propositions", "--dry-run"]):
+        res = CliRunner().invoke(cli, ["chunk", str(src), *extra, "--llm-model", "gpt-4o-mini", "--no-llm-cache"])
+        assert res.exit_code == 2, (extra, res.output)
+        assert "OPENAI_API_KEY" in res.output and "--llm-base-url" in res.output
+
+
+def test_cli_invalid_answers_fall_back_reported_and_retried_later(tmp_path):
+    src = _src(tmp_path, 2)
+    out = tmp_path / "out.jsonl"
+    cache = tmp_path / "llm.sqlite"
+    with ScriptedServer(default="malformed") as server:
+        args = ["chunk", str(src), "-s", "agentic", "-n", "40", "--llm-model", "m", "--llm-base-url", server.url,
+                "--llm-cache", str(cache), "-o", str(out)]
+        res = CliRunner().invoke(cli, args)
+        assert res.exit_code == 0, res.output
+        assert re.search(r"fallback \S*d0\.txt: (\d+) of \1 chunks", res.output), res.output
+        assert "2 documents chunked in part by the fallback" in res.output
+        rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+        assert rows and all(r["metadata"]["llm_fallback"] is True for r in rows)
+        sent = server.requests
+        server.default = "valid"  # nothing was cached: the next run asks again and gets the model's cuts
+        res = CliRunner().invoke(cli, args)
+        assert res.exit_code == 0 and "fallback" not in res.output, res.output
+        assert server.requests > sent
+        rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+        assert rows and all(r["metadata"]["llm_fallback"] is False for r in rows)
+
+
+def test_cli_resume_leaves_a_fallback_document_out_for_the_next_resume(tmp_path):
+    src = _src(tmp_path)
+    out = tmp_path / "out.jsonl"
+    with ScriptedServer(default="malformed") as server:
+        args = ["chunk", str(src), "-s", "agentic", "-n", "40", "--llm-model", "m", "--llm-base-url", server.url,
+                "--no-llm-cache", "--resume", "-o", str(out)]
+        res = CliRunner().invoke(cli, args)
+        assert res.exit_code == 1 and "llm fallback" in res.output and "--resume again" in res.output, res.output
+        assert out.read_text(encoding="utf-8") == ""
+        server.default = "valid"
+        res = CliRunner().invoke(cli, args)
+        assert res.exit_code == 0, res.output
+        rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+        assert rows and all(r["metadata"]["agentic"] == "model" for r in rows)
+
+
+def test_cli_params_and_llm_options_make_one_client(tmp_path):
+    src = _src(tmp_path)
+    with ScriptedServer() as server:
+        # the endpoint given as -p alone: no clash with the client the command builds
+        res = CliRunner().invoke(cli, ["chunk", str(src), "-s", "agentic", "-n", "40", "-p", "model=m",
+                                       "-p", f"base_url={server.url}", "--no-llm-cache"])
+        assert res.exit_code == 0, res.output
+        assert server.requests > 0 and {b["model"] for b in server.bodies} == {"m"}
+        # -p and --llm-* together when they agree; an error naming both when they do not
+        res = CliRunner().invoke(cli, ["chunk", str(src), "-s", "propositions", "--llm-model", "m", "-p", "model=m",
+                                       "--llm-base-url", server.url, "--no-llm-cache"])
+        assert res.exit_code == 0, res.output
+        res = CliRunner().invoke(cli, ["chunk", str(src), "-s", "agentic", "--llm-model", "a", "-p", "model=b",
+                                       "--llm-base-url", server.url])
+        assert res.exit_code == 2 and "-p model=b and --llm-model a disagree" in res.output
+        res = CliRunner().invoke(cli, ["chunk", str(src), "-s", "agentic", "--llm-model", "m", "--llm-base-url",
+                                       server.url, "-p", "timeout=-1"])
+        assert res.exit_code == 2 and "timeout must be a positive number" in res.output
+
+
+def test_cli_dry_run_creates_no_cache_file(server, tmp_path):
+    src = _src(tmp_path)
+    cache = tmp_path / "sub" / "llm.sqlite"
+    res = CliRunner().invoke(cli, ["chunk", str(src), "-s", "agentic", "--llm-model", "m", "--llm-base-url",
+                                   server.url, "--llm-cache", str(cache), "--dry-run"])
+    assert res.exit_code == 0 and "dry run, nothing sent" in res.output, res.output
+    assert not cache.exists() and not cache.parent.exists() and server.requests == 0
+
+
+def test_cli_hierarchical_with_an_llm_level(server, tmp_path):
+    src = _src(tmp_path)
+    base = ["-s", "hierarchical", "-p", "chunk_sizes=[200, 50]", "-p", 'base=["recursive", "agentic"]',
+            "--llm-model", "m", "--llm-base-url", server.url, "--no-llm-cache"]
+    dry = CliRunner().invoke(cli, ["chunk", str(src), *base, "--dry-run"])
+    assert dry.exit_code == 0, dry.output
+    planned = int(re.search(r"(\d+) requests", dry.output).group(1))
+    assert planned > 0 and server.requests == 0
+    res = CliRunner().invoke(cli, ["chunk", str(src), *base])
+    assert res.exit_code == 0, res.output
+    assert server.requests == planned
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    leaves = [r for r in rows if r["metadata"]["leaf"]]
+    assert leaves and all(r["metadata"]["agentic"] == "model" and r["metadata"]["llm_fallback"] is False
+                          for r in leaves)
+    assert all(r["text"] == TEXT[r["start_index"] : r["end_index"]] for r in rows)

@@ -8,18 +8,19 @@ cuts, packed to size by the one packer.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
 from ..errors import ConfigError
 from ..llm.answers import parse_cuts
 from ..llm.client import Estimate, Message
-from ..llm.options import LLMOptions, ask
+from ..llm.options import FALLBACK_KEY, LLMOptions, ask
 from ..llm.prompts import render_prompt
 from ..merge import Span
 from ..packer import PackConfig, pack_segments
 from ..registry import register
 from ..segments import Label, Region, Segments
 from ..sizers import Measure
-from ..types import Document
+from ..types import Chunk, Document
 from .base import BaseChunker, as_document
 from .recursive import DEFAULT_LEVELS
 
@@ -56,16 +57,21 @@ class AgenticChunker(LLMOptions, BaseChunker):
     ``concurrency`` at a time). The answer must be JSON ``{"cuts": [...]}`` naming
     candidate numbers, increasing and in range; an invalid answer is asked again
     ``answer_retries`` times with the reason, then the window falls back to the recursive
-    strategy's chunks (so does a window whose server stays overloaded past
-    ``max_retries``). A region between two chosen cuts larger than ``chunk_size`` is
-    split by the packer with the recursive levels: every chunk fits.
+    strategy's chunks (invalid answers are not cached: a later run asks again). A
+    server that cannot be reached, refuses the request or fails every one of
+    ``max_retries`` tries is an error (:class:`~chunkwise.llm.LLMError`), never a
+    fallback. A region between two chosen cuts larger than ``chunk_size`` is split by
+    the packer with the recursive levels: every chunk fits.
 
     ``metadata["boundary"]`` is ``"agentic"`` after a chosen cut; ``metadata["agentic"]``
-    is ``"model"`` for a chunk of a window the model cut, or why it fell back.
+    is ``"model"`` for a chunk of a window the model cut, or why it fell back;
+    ``metadata["llm_fallback"]`` is True on a chunk that overlaps a window that fell
+    back, False otherwise.
 
     Raises:
         ConfigError: no ``model`` nor ``client``; an invalid size or prompt.
-        LLMError: a failure retrying cannot fix (a wrong URL, model or key).
+        LLMError: the endpoint cannot be used (no server, a wrong URL, model or key, every
+            try failed).
 
     Method:
         LLM-directed chunk boundaries as in "agentic chunking" (G. Kamradt, "5 Levels of
@@ -170,6 +176,24 @@ class AgenticChunker(LLMOptions, BaseChunker):
                 start = w.pieces[c].start
             value = how if cuts is not None else f"fallback ({how})"
             labels.append(Label(w.start, w.end, "agentic", value, rule="start"))
+            if cuts is None:  # any chunk that overlaps it: its end came from the fallback
+                labels.append(Label(w.start, w.end, FALLBACK_KEY, True, rule="overlap"))
         regions.append(Region(start, len(text)))
         return Segments(levels=DEFAULT_LEVELS, regions=tuple(regions), labels=tuple(labels))
+
+    def chunk(self, document: str | Document) -> list[Chunk]:
+        """Chunk one text or document (see the class): parse (asking the model), pack,
+        enrich; ``metadata["llm_fallback"]`` on every chunk."""
+        return _mark(super().chunk(document))
+
+    def build_chunks(self, doc: Document, spans: Sequence[Span], segments: Segments | None = None) -> list[Chunk]:
+        """The enrichment pass (as a level of a hierarchy), with ``metadata["llm_fallback"]``
+        on every chunk."""
+        return _mark(super().build_chunks(doc, spans, segments))
+
+
+def _mark(chunks: list[Chunk]) -> list[Chunk]:
+    """``metadata["llm_fallback"]`` False on the chunks no fallback window labelled."""
+    return [c if FALLBACK_KEY in c.metadata else replace(c, metadata={**c.metadata, FALLBACK_KEY: False})
+            for c in chunks]
 

@@ -34,9 +34,10 @@ __all__ = ["DEFAULT_CHUNK_SIZE", "DEFAULT_CHUNK_SIZES", "LEVEL_RATIO", "Hierarch
 DEFAULT_CHUNK_SIZE = 512
 """``chunk_size``'s default in :func:`chunkwise.chunk` and every chunker."""
 
-DEFAULT_CHUNK_SIZES = (DEFAULT_CHUNK_SIZE, 128)
-"""The defaults of ``chunk_size`` (Python 512, the command line 128, ``CLI_DEFAULTS``): a
-``chunk_size`` other than these that disagrees with ``chunk_sizes[-1]`` is a conflict."""
+DEFAULT_CHUNK_SIZES = (DEFAULT_CHUNK_SIZE, 96, 128)
+"""The defaults of ``chunk_size`` (Python 512, the command line's ``CLI_DEFAULTS``: 96
+tokens, 128 before): a ``chunk_size`` other than these that disagrees with
+``chunk_sizes[-1]`` is a conflict."""
 
 LEVEL_RATIO = 4
 """Without ``chunk_sizes``: three levels, each ``LEVEL_RATIO`` times its children."""
@@ -73,6 +74,18 @@ def _per_level(name: str, value: Any, n: int, kind: type | tuple[type, ...]) -> 
                 raise ConfigError(f"{name} entries must be {_kind_name(kind)}, not {v!r}")
         return tuple(value)
     raise ConfigError(f"{name} must be {_kind_name(kind)} or a list of one per level, not {value!r}")
+
+
+def is_llm_strategy(name: str) -> bool:
+    """Whether the registered strategy ``name`` asks a chat model (its chunker takes the
+    endpoint fields of :class:`chunkwise.llm.options.LLMOptions`)."""
+    from ..llm.options import LLMOptions
+    from ..registry import get_strategy
+
+    try:
+        return issubclass(get_strategy(name), LLMOptions)
+    except (ConfigError, KeyError, TypeError):
+        return False
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
@@ -128,6 +141,11 @@ class HierarchicalChunker(BaseChunker):
         base_params: the base strategies' own parameters: one mapping for every level, or
             one per level (``[{"split_level": 2}, {}, {}]``).
         leaves_only: return only the leaves (what to embed), still with ``parent_id``.
+        client: a :class:`chunkwise.llm.ChatClient` for the levels whose base strategy asks
+            a chat model (``agentic``): passed to them as ``client=`` unless their
+            ``base_params`` give their own endpoint (``client`` or ``model``). A client
+            with no such level is a :class:`ConfigError`. ``propositions`` cannot be a
+            level (its records overlap by design).
         unit, tokenizer: see :class:`BaseChunker`; one measure of the document serves
             every level.
 
@@ -146,8 +164,10 @@ class HierarchicalChunker(BaseChunker):
 
     Raises:
         ConfigError: invalid ``chunk_sizes``, ``base`` or ``base_params`` (the message
-            names the parameter), ``chunk_overlap`` not below the leaf size, or a base
-            configuration that makes an upper level overlap.
+            names the parameter), ``chunk_overlap`` not below the leaf size, a base
+            configuration that makes an upper level overlap, an LLM level without an
+            endpoint, or ``client`` without an LLM level.
+        LLMError: (from :meth:`chunk`) an LLM level's endpoint cannot be used.
 
     Method:
         LlamaIndex's ``HierarchicalNodeParser``: each level split inside each node of the
@@ -168,6 +188,7 @@ class HierarchicalChunker(BaseChunker):
     base: str | Sequence[str] = "recursive"
     base_params: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None
     leaves_only: bool = False
+    client: Any = None
 
     def __post_init__(self) -> None:
         if self.chunk_sizes is not None:
@@ -202,21 +223,62 @@ class HierarchicalChunker(BaseChunker):
                 )
         from ..api import make_chunker
 
+        if "propositions" in bases:
+            raise ConfigError(
+                "base cannot be 'propositions': its records overlap and repeat spans, so they cannot tile a "
+                "parent; use 'agentic' for model-chosen cuts at a level, or propositions on its own"
+            )
+        asks = [is_llm_strategy(name) for name in bases]
+        if self.client is not None and not any(asks):
+            raise ConfigError(
+                f"client is given but no level's base asks a chat model (base={list(bases)!r}); name 'agentic' "
+                "in base for the levels it should cut, or leave client out"
+            )
         chunkers = []
         for k, (size, name, p) in enumerate(zip(sizes, bases, params)):
             leaf = k == n - 1
             overlap = self.chunk_overlap if leaf else 0
             # every level carries this chunker's language and density metadata (when asked for)
             p = {"detect_language": self.detect_language, "density": self.density, **p}
+            if asks[k] and self.client is not None and "client" not in p and "model" not in p:
+                p["client"] = self.client
             try:
                 level = make_chunker(
                     name, chunk_size=size, chunk_overlap=overlap, unit=self._sizer, tokenizer=self.tokenizer, **p
                 )
             except ConfigError as exc:  # say which parameter of this chunker led there
-                raise ConfigError(f"base (level {k}, {name!r}, chunk_size={size}): {exc}") from exc
+                hint = " (or give the hierarchical chunker client=, --llm-model on the command line)" if asks[k] else ""
+                raise ConfigError(f"base (level {k}, {name!r}, chunk_size={size}): {exc}{hint}") from exc
             chunkers.append(level)
         object.__setattr__(self, "_sizes", sizes)
         object.__setattr__(self, "_levels", tuple(chunkers))
+
+    @property
+    def llm(self) -> Any:
+        """The chat client of the first level that asks a chat model, or None (what
+        ``chunkwise.chunk(..., contextualize=True)`` uses when no ``llm=`` is given)."""
+        if self.client is not None:
+            return self.client
+        return next((c.llm for c in self._levels if is_llm_strategy(getattr(c, "name", ""))), None)  # type: ignore[attr-defined]
+
+    def estimate(self, documents: Sequence[str | Document]) -> Any:
+        """Requests, tokens and cost of chunking ``documents``, sending nothing: the sum of
+        the estimates of the levels whose base asks a chat model (each such level reads
+        the whole document, so its requests do not depend on the levels above); an empty
+        :class:`~chunkwise.llm.Estimate` when none does.
+
+        Returns:
+            A :class:`chunkwise.llm.Estimate`.
+        """
+        from ..llm.client import Estimate
+
+        total = Estimate()
+        for d in documents:
+            doc = as_document(d)
+            for c in self.level_chunkers(doc):
+                if hasattr(c, "estimate"):
+                    total = total + c.estimate([doc])
+        return total
 
     @property
     def sizes(self) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from ..errors import ConfigError
 from ..llm.answers import parse_propositions
 from ..llm.client import Estimate, Message
-from ..llm.options import LLMOptions, ask
+from ..llm.options import FALLBACK_KEY, LLMOptions, ask
 from ..llm.prompts import render_prompt
 from ..merge import Span
 from ..packer import pack_segments
@@ -60,7 +60,9 @@ class PropositionsChunker(LLMOptions, BaseChunker):
 
     Several propositions of one sentence share its span: records may overlap and repeat
     a span (their ids differ: the proposition is hashed with the span). ``metadata
-    ["llm"]`` is ``"model"``, or why the passage fell back.
+    ["llm"]`` is ``"model"``, or why the passage fell back; ``metadata["llm_fallback"]``
+    is True on the records of a passage whose answers stayed invalid (not cached: a later
+    run asks again), False on the others.
 
     Args:
         chunk_size: the largest passage sent to the model (and so the largest record), in
@@ -70,7 +72,8 @@ class PropositionsChunker(LLMOptions, BaseChunker):
 
     Raises:
         ConfigError: no ``model`` nor ``client``, ``chunk_overlap`` not 0, an invalid prompt.
-        LLMError: a failure retrying cannot fix (a wrong URL, model or key).
+        LLMError: the endpoint cannot be used (no server, a wrong URL, model or key, every
+            try failed): never a fallback.
 
     Method:
         "Dense X Retrieval: What Retrieval Granularity Should We Use?" (Chen et al., 2023),
@@ -163,5 +166,6 @@ class PropositionsChunker(LLMOptions, BaseChunker):
                 passage=row[5],
                 llm=row[6],
             )
+            meta[FALLBACK_KEY] = row[6].startswith("fallback")
             out.append(replace(c, context=row[3], metadata=meta, id=ids[i]))
         return out

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,9 +12,26 @@ from typing import Any
 
 import click
 
-from ..errors import ChunkwiseError, MissingDependencyError
-from ._inputs import STDIN, Failures, classify, gather, read
-from ._options import chunking_options, input_options, make_chunker_or_fail, progress_option
+from ..errors import ChunkwiseError, ConfigError, MissingDependencyError
+from ._inputs import STDIN, Failures, Skipped, classify, gather, read
+from ._options import (
+    chunker_params,
+    chunking_options,
+    input_options,
+    llm_client_or_fail,
+    make_chunker_or_fail,
+    progress_option,
+    uses_llm,
+)
+
+
+def _fail(exc: BaseException) -> click.ClickException:
+    """A library error as the command's: a configuration error is a usage error (exit 2:
+    nothing was done), any other a failure (exit 1); one line either way."""
+    message = " ".join(str(exc).split())
+    if isinstance(exc, ConfigError):
+        return click.UsageError(message)
+    return click.ClickException(message)
 
 __all__ = ["command"]
 
@@ -84,8 +102,13 @@ def build_command(
     Incremental: a file whose text (and the options) did not change since the last build
     is not re-embedded; files no longer under PATHS are removed from the index. A build is
     atomic: a query during it sees the index before it, and an interrupted build leaves the
-    index as it was. A file that cannot be read or chunked is reported and skipped (what
-    the index held for it is kept); the exit status is then 1.
+    index as it was. A file that cannot be read or chunked this time (a dangling link, no
+    permission) is reported and skipped (what the index held for it is kept); the exit
+    status is then 1. An LLM strategy (-s agentic, or -s hierarchical -p base=...) takes its
+    endpoint as -p model=NAME -p base_url=URL (and timeout, max_retries, concurrency,
+    cache); a chat endpoint that cannot be used stops the build (exit 1, the index as it
+    was); a document whose model answers stayed invalid is stored with its fallback chunks
+    (llm_fallback: true), reported, and chunked again by the next build.
 
     Example:
 
@@ -104,14 +127,20 @@ def build_command(
             f"no such file or folder: {', '.join(missing)}; nothing was changed in the index "
             "(a build makes the index hold exactly the files under PATHS)"
         )
-    chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
+    client = llm_client_or_fail(strategy, False, None, None, None, False, None, 4, params=params)
+    extra = {"client": client} if client is not None and uses_llm(strategy, params) else {}
+    chunker = make_chunker_or_fail(
+        strategy, chunk_size, chunk_overlap, unit, tokenizer, chunker_params(strategy, params), **extra
+    )
     inputs, skipped = gather(paths, include, exclude, root)
     if not inputs:
         detail = f" ({len(skipped)} skipped, such as {skipped[0].name}: {skipped[0].reason})" if skipped else ""
         raise click.UsageError(f"no file to read under the given paths{detail}; nothing was changed in the index")
     failures = Failures()
     failures.extend(skipped)
-    keep: list[str] = []
+    # a file that is there but cannot be read this time keeps what the index holds for it;
+    # a file that is gone is removed
+    keep: list[str] = _unreadable_ids(skipped, paths, root)
     names: dict[str, Any] = {}
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=len(inputs), desc="indexing", unit="file", disable=not show, file=sys.stderr)
@@ -121,14 +150,20 @@ def build_command(
             try:
                 doc = read(inp, encoding=encoding)
             except Exception as exc:  # noqa: BLE001 - every per-file failure is reported, then skipped
+                bar.update()
+                if isinstance(exc, FileNotFoundError) and inp.path is not None and not os.path.lexists(inp.path):
+                    continue  # gone since the folder was read: removed like any file no longer there
                 failures.add(classify(exc, inp, "read", encoding))
                 keep.append(inp.found.id if inp.found is not None else document_id_for_path(inp.path.name))
-                bar.update()
                 continue
             names[doc.id] = inp
             yield doc
 
     def on_error(doc: Any, exc: BaseException) -> bool:
+        from ..llm import LLMError
+
+        if isinstance(exc, LLMError):  # the chat endpoint cannot be used: every file would fail
+            return False
         if isinstance(exc, MissingDependencyError) and "embed" in str(exc).lower():
             return False
         failures.add(classify(exc, names.get(doc.id, doc.source or doc.id), "chunk"))
@@ -146,15 +181,43 @@ def build_command(
             on_error=on_error,
         )
     except (ChunkwiseError, ImportError) as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise _fail(exc) from exc
     finally:
         bar.close()
+    for doc_id in report.fallback:
+        shown = names[doc_id].name if doc_id in names else doc_id
+        click.echo(
+            f"fallback {shown}: chunked in part by the fallback (the chat model's answers stayed invalid; "
+            'metadata "llm_fallback": true); stored, and chunked again by the next build',
+            err=True,
+        )
     click.echo(report.summary() + f"; index {index_dir}", err=True)
     if report.kept:
         click.echo(f"kept as they were: {len(report.kept)} documents that could not be read this time", err=True)
     if failures:
         click.echo(failures.summary(), err=True)
         ctx.exit(1)
+
+
+def _unreadable_ids(skipped: list[Skipped], paths: tuple[Path, ...], root: Path | None) -> list[str]:
+    """The document ids of the files of folders that are there but could not be opened
+    (a dangling symbolic link, no permission): the build keeps what the index holds for
+    them. Ids as the folder walk gives them: the path relative to ``--root``, else to the
+    folder named that holds the file."""
+    from ..loaders.files import relative_id_path
+    from ..types import document_id_for_path
+
+    ids: list[str] = []
+    for s in skipped:
+        if s.kind != "unreadable":
+            continue
+        path = os.path.abspath(s.name)
+        bases = [root] if root is not None else [p for p in paths if p.is_dir()]
+        for base in bases:
+            top = os.path.abspath(base)
+            if path.startswith(top.rstrip(os.sep) + os.sep):
+                ids.append(document_id_for_path(relative_id_path(path, top)))
+    return ids
 
 
 def _preview(text: str, width: int) -> str:
@@ -195,7 +258,7 @@ def query_command(index_dir: Path, question: str, k: int, returns: str, as_json:
         with Index(index_dir, model=model) as index:
             hits = index.query(question, k, returns=returns)
     except (ChunkwiseError, ImportError) as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise _fail(exc) from exc
     if as_json:
         for h in hits:
             click.echo(json.dumps(h.to_dict(), ensure_ascii=False))

@@ -38,6 +38,8 @@ def expand_hits(
 
     pool = [c for chunks in by_doc.values() for c in chunks]
     by_id = {c.id: c for c in pool}
+    if how == "window":  # the windows of the chunks matched; a hierarchy's parents have none
+        pool = [c for c in pool if "window_start" in c.metadata]
     score = {c.id: s for c, s in matched}
     out: list[tuple[Chunk, float, tuple[str, ...]]] = []
     for r in expand([c for c, _ in matched], how, chunks=pool):

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ChunkwiseError, ConfigError
+from ..llm.options import FALLBACK_KEY
 from ..types import Chunk, Document
 from . import _store as store
 from ._vectors import VectorFile, vector_path
@@ -58,13 +59,21 @@ class Hit:
 
 @dataclass(frozen=True)
 class BuildReport:
-    """What a build did. Document ids in each tuple; ``embedded``: chunks embedded."""
+    """What a build did. Document ids in each tuple; ``embedded``: chunks embedded.
+
+    ``fallback``: documents (among ``added`` and ``changed``) of which some part was
+    chunked by an LLM strategy's fallback because the model's answers stayed invalid
+    (their chunks carry ``metadata["llm_fallback"]`` True). They are stored, so that the
+    index holds every document, but not as final: the next build chunks them again (and
+    asks the model again), whatever changed.
+    """
 
     added: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
     unchanged: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     kept: tuple[str, ...] = ()
+    fallback: tuple[str, ...] = ()
     embedded: int = 0
     chunks: int = 0
     documents: int = 0
@@ -80,11 +89,18 @@ class BuildReport:
             f"{len(self.unchanged)} unchanged; {self.embedded} chunks embedded with {self.model}"
             + (" (rebuilt)" if self.rebuilt else "")
             + f" in {self.seconds:.2f} s"
+            + (
+                f"; {len(self.fallback)} documents chunked in part by the fallback (invalid answers of the "
+                "chat model), to be chunked again by the next build"
+                if self.fallback
+                else ""
+            )
         )
 
 
 @dataclass
 class _Pending:
+    fallback: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
@@ -222,8 +238,6 @@ class Index:
         return {**meta, "documents": docs, "chunks": chunks}
 
     def _query_embedder(self, meta: dict[str, str]) -> Any:
-        from ..embeddings import get_embedder
-
         if self._embedder is None:
             model = self._model
             if model is None:
@@ -233,7 +247,7 @@ class Index:
                         f"the index {self.path} was built with an embedder object ({meta.get('model')}); "
                         "pass the same embedder: Index(path, model=...)"
                     )
-            self._embedder = get_embedder(model)
+            self._embedder = _get_embedder(model)
         name = getattr(self._embedder, "name", "")
         if name != meta.get("model"):
             raise ConfigError(
@@ -271,7 +285,28 @@ class Index:
         if returns not in RETURNS:
             raise ConfigError(f"returns={returns!r} is unknown; use one of {', '.join(RETURNS)}")
         with store.database_errors(self.path):
+            if returns != "chunks":
+                supported = self.returns()
+                if returns not in supported:
+                    raise ConfigError(self._cannot_return(returns, supported))
             return self._search(text, k, returns)
+
+    def returns(self) -> tuple[str, ...]:
+        """What :meth:`query` can return from this index, decided by the chunks stored
+        (not by the chunker's type): ``chunks`` always; ``parents`` and ``merged`` when
+        chunks have a ``parent_id`` and every parent is stored; ``window`` when every
+        embedded chunk has a sentence window (``window_start``, ``window_end``).
+
+        Recorded by each build; read from the chunks for an index built before that.
+        """
+        con = self._connection()
+        with store.database_errors(self.path), _read(con):
+            meta = store.read_meta(con)
+            if "generation" not in meta:
+                return ("chunks",)
+            if "returns" in meta:
+                return tuple(r for r in meta["returns"].split(",") if r)
+            return store.supported_returns(con)
 
     def _search(self, text: str, k: int, returns: str) -> list[Hit]:
         con = self._connection()
@@ -322,7 +357,7 @@ class Index:
         try:
             expanded = expand_hits(_EXPANSION[returns], matched, by_doc, texts)
         except ConfigError as exc:
-            raise ConfigError(self._cannot_return(con, returns)) from exc
+            raise ConfigError(self._cannot_return(returns, store.supported_returns(con))) from exc
         return [
             Hit(i + 1, score, chunk, sources.get(chunk.document_id), ids)
             for i, (chunk, score, ids) in enumerate(expanded)
@@ -335,18 +370,17 @@ class Index:
             "again to write it anew (nothing is re-embedded)"
         )
 
-    def _cannot_return(self, con: sqlite3.Connection, returns: str) -> str:
-        """Why ``returns`` does not apply to this index, and the build that makes it apply."""
-        config = store.read_meta(con).get("config", "")
-        built = config.split(":", 1)[0].rsplit(".", 1)[-1] or "another chunker"
+    def _cannot_return(self, returns: str, supported: Sequence[str]) -> str:
+        """Why ``returns`` does not apply to this index (what its chunks support), and the
+        build that makes it apply."""
         if returns == "window":
-            need, how = "sentence windows", "-s sentence -p window_sentences=N"
+            need, how = "a sentence window on every embedded chunk", "-s sentence -p window_sentences=N"
         else:
-            need, how = "a hierarchy (parents)", "-s hierarchical"
+            need, how = "parents stored for them (a hierarchy)", "-s hierarchical"
         return (
-            f"--return {returns} (returns={returns!r}) needs an index whose chunks have {need}; the index "
-            f"{self.path} was built with {built}: rebuild it with chunkwise index build PATH... --index "
-            f"{self.path} {how} --rebuild, or query with --return chunks"
+            f"--return {returns} (returns={returns!r}) needs chunks with {need}, which the index {self.path} "
+            f"does not hold; it supports --return {'|'.join(supported)}. To get it, rebuild with chunkwise "
+            f"index build PATH... --index {self.path} {how} --rebuild"
         )
 
     # -- building ----------------------------------------------------------------------
@@ -406,13 +440,14 @@ class Index:
             MissingDependencyError: usearch (``chunkwise[index]``) or the model's extra.
         """
         from ..api import make_chunker
-        from ..embeddings import RETRIEVAL_MODEL, get_embedder
+        from ..embeddings import RETRIEVAL_MODEL
 
         t0 = time.perf_counter()
         if chunker is None:
             chunker = make_chunker()
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be an integer of 1 or more, not {batch_size!r}")
+        given = _get_embedder(model) if model is not None else None  # an unknown model: refused before any write
         self.close()
         self.path.mkdir(parents=True, exist_ok=True)
         with _build_lock(self.path), store.database_errors(self.path):
@@ -424,15 +459,18 @@ class Index:
                         f"the index {self.path} has format {meta['format']}, this chunkwise writes "
                         f"{store.FORMAT}; build a new index in another folder"
                     )
+                # the settings are the index's once it holds a document: a first build that
+                # failed, or that committed no document, binds no later build to its settings
+                settled = bool(meta.get("generation")) and _has_documents(con)
                 if model is None:
-                    model = _recorded_model(meta) if meta.get("generation") else None
+                    model = _recorded_model(meta) if settled else None
                     if model is None:
                         model = RETRIEVAL_MODEL
-                embedder = get_embedder(model)
+                embedder = given if given is not None else _get_embedder(model)
                 name = str(getattr(embedder, "name", ""))
                 config = store.config_of(chunker)
                 full = False
-                if meta.get("generation"):
+                if settled:
                     differs = []
                     if meta.get("config") != config:
                         differs.append("chunking: " + _config_change(meta.get("config", ""), config))
@@ -446,6 +484,10 @@ class Index:
                             "or build into another folder"
                         )
                     full = bool(differs)
+                elif meta.get("generation"):
+                    # no document committed: whatever the settings were, start afresh (the
+                    # previous vector file may be of another model's dimension)
+                    full = True
                 report = self._write(
                     con,
                     meta,
@@ -464,7 +506,7 @@ class Index:
             finally:
                 con.close()
         self._embedder = embedder if self._model is None or self._model is model else None
-        return _replace(report, seconds=time.perf_counter() - t0)
+        return _replace(report, seconds=time.perf_counter() - t0, rebuilt=report.rebuilt and settled)
 
     def _write(
         self,
@@ -515,6 +557,9 @@ class Index:
                     failed.add(doc.id)  # reported by on_error; what the index held is kept
                     continue
                 p.embedded += len(leaves)
+                if any(c.metadata.get(FALLBACK_KEY) for c in chunks):
+                    digest = store.not_final(digest)  # never equal to a content hash: chunked again next time
+                    p.fallback.append(doc.id)
                 if doc.id in stored:
                     p.removed_keys += _delete_document(con, doc.id)
                     p.changed.append(doc.id)
@@ -552,6 +597,7 @@ class Index:
                     "model": name,
                     "model_spec": spec or "",
                     "dim": int(embedder.dim),
+                    "returns": ",".join(store.supported_returns(con)),
                 },
             )
             n_docs = con.execute("select count(*) from documents").fetchone()[0]
@@ -571,6 +617,7 @@ class Index:
             unchanged=tuple(p.unchanged),
             removed=tuple(removed),
             kept=kept,
+            fallback=tuple(p.fallback),
             embedded=p.embedded,
             chunks=n_chunks,
             documents=n_docs,
@@ -602,6 +649,28 @@ class Index:
         if keys:
             vf.add(keys, np.stack(vecs))
         return vf
+
+
+def _has_documents(con: sqlite3.Connection) -> bool:
+    return con.execute("select exists(select 1 from documents)").fetchone()[0] == 1
+
+
+def _get_embedder(model: Any) -> Any:
+    """:func:`chunkwise.embeddings.get_embedder`, whose message for an unknown name names
+    the index's default (the retrieval model), not the library's."""
+    from ..embeddings import RETRIEVAL_MODEL, get_embedder
+
+    try:
+        return get_embedder(model)
+    except ConfigError as exc:
+        text = str(exc)
+        if "is unknown; use None (default" not in text:
+            raise
+        rest = text.split("), ", 1)[1] if "), " in text else ""
+        raise ConfigError(
+            f"model {model!r} is unknown; leave --model out for the index's model (a new index: "
+            f"{RETRIEVAL_MODEL!r}), or use 'wordllama', {rest}"
+        ) from None
 
 
 def _config_change(old: str, new: str) -> str:

@@ -124,9 +124,68 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 def config_of(chunker: Any) -> str:
     """The chunking configuration as a stable string: the chunker's class and its
-    configuration (``repr`` of the frozen dataclass, object addresses removed)."""
+    configuration (``repr`` of the frozen dataclass, object addresses removed).
+
+    What says where and how a chat model is asked is left out, what it is asked stays:
+    an LLM strategy's endpoint fields (``base_url``, ``api_key``, ``cache``,
+    ``concurrency``, ``timeout``, ``max_retries``) and a chat client's URL, key and cache
+    are dropped; the model's name (and its sampling settings) remain. So the same index
+    can be built against another server of the same model.
+    """
     cls = type(chunker)
-    return f"{cls.__module__}.{cls.__qualname__}:" + _ADDRESS.sub("", repr(chunker))
+    return f"{cls.__module__}.{cls.__qualname__}:" + _ADDRESS.sub("", _config_repr(chunker))
+
+
+def _config_repr(value: Any) -> str:
+    """``repr(value)``, with the endpoint of chat models left out (see :func:`config_of`);
+    the plain ``repr`` of anything that holds no chat model."""
+    import dataclasses
+
+    from ..llm.client import ChatClient
+    from ..llm.options import ENDPOINT_FIELDS, LLMOptions
+
+    if isinstance(value, ChatClient):
+        return f"ChatClient({value.model!r}, temperature={value.temperature!r}, max_tokens={value.max_tokens!r})"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        if not _holds_llm(value):
+            return repr(value)
+        llm = isinstance(value, LLMOptions)
+        skip = (*ENDPOINT_FIELDS, "model", "client") if llm else ()
+        parts = [
+            f"{f.name}={_config_repr(getattr(value, f.name))}"
+            for f in dataclasses.fields(value)
+            if f.repr and f.name not in skip
+        ]
+        if llm:  # the same whether the model came as model= or in a client
+            parts.append(f"llm={_config_repr(value.llm)}")
+        return f"{type(value).__qualname__}({', '.join(parts)})"
+    if isinstance(value, dict) and _holds_llm(value):
+        return "{" + ", ".join(f"{k!r}: {_config_repr(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)) and _holds_llm(value):
+        inner = ", ".join(_config_repr(v) for v in value)
+        if isinstance(value, list):
+            return f"[{inner}]"
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    return repr(value)
+
+
+def _holds_llm(value: Any) -> bool:
+    """Whether ``value`` is or holds (in fields, mappings, sequences) a chat client or an
+    LLM strategy's options."""
+    import dataclasses
+
+    from ..llm.client import ChatClient
+    from ..llm.options import LLMOptions
+
+    if isinstance(value, (ChatClient, LLMOptions)):
+        return True
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(_holds_llm(getattr(value, f.name)) for f in dataclasses.fields(value) if f.repr)
+    if isinstance(value, dict):
+        return any(_holds_llm(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_holds_llm(v) for v in value)
+    return False
 
 
 def content_hash(document: Document, config: str, model: str) -> str:
@@ -138,6 +197,41 @@ def content_hash(document: Document, config: str, model: str) -> str:
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.hexdigest()
+
+
+NOT_FINAL = ":not-final"
+"""Appended to the content hash of a document stored although chunked in part by an LLM
+strategy's fallback: it never equals a content hash, so the next build chunks it again."""
+
+
+def not_final(digest: str) -> str:
+    """The stored hash of a document that the next build must chunk again."""
+    return digest + NOT_FINAL
+
+
+def supported_returns(con: sqlite3.Connection) -> tuple[str, ...]:
+    """What the stored chunks can return (``Index.query``'s ``returns``): ``chunks``;
+    ``parents`` and ``merged`` when some chunk has a ``parent_id`` and every parent id is
+    a stored chunk; ``window`` when there are embedded chunks and each has a sentence
+    window in its metadata."""
+    out = ["chunks"]
+    has_parent = con.execute("select exists(select 1 from chunks where parent_id is not null)").fetchone()[0]
+    if has_parent:
+        orphan = con.execute(
+            "select exists(select 1 from chunks c where c.parent_id is not null and not exists "
+            "(select 1 from chunks p where p.id = c.parent_id))"
+        ).fetchone()[0]
+        if not orphan:
+            out += ["parents", "merged"]
+    embedded = con.execute("select exists(select 1 from chunks where embedding is not null)").fetchone()[0]
+    if embedded:
+        bare = con.execute(
+            "select exists(select 1 from chunks where embedding is not null and "
+            """(instr(metadata, '"window_start"') = 0 or instr(metadata, '"window_end"') = 0))"""
+        ).fetchone()[0]
+        if not bare:
+            out.append("window")
+    return tuple(out)
 
 
 def read_meta(con: sqlite3.Connection) -> dict[str, str]:

@@ -43,11 +43,17 @@ _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 class LLMError(ChunkwiseError):
     """A chat request failed.
 
+    Every ``LLMError`` means the endpoint cannot be used (nothing is cached): the LLM
+    strategies and :func:`~chunkwise.llm.contextualize` raise it to the caller rather than
+    fall back, so that a run never passes off the fallback's chunks as the model's. Only
+    an answer that arrives and is invalid (:class:`~chunkwise.llm.AnswerError`, after the
+    strategy's ``answer_retries``) falls back, for that part of the document.
+
     Attributes:
-        transient: the server was overloaded or slow (429, 5xx, a timeout) on every try:
-            the LLM strategies then fall back for that part of the document. False for
-            what retrying cannot fix (a wrong URL, model or key: 4xx; no server listening):
-            that is raised to the caller.
+        transient: the server was overloaded or slow (429, 5xx, a timeout) on every try
+            (``max_retries`` more tries with backoff). False for what retrying cannot fix
+            (a wrong URL, model or key: 4xx; no server listening; an answer that is not a
+            chat completion).
     """
 
     def __init__(self, message: str, *, transient: bool = False) -> None:
@@ -122,7 +128,8 @@ class ChatClient:
             Ollama, the served model on vLLM).
         base_url: the API root, ending in ``/v1`` for most servers (Ollama:
             ``http://localhost:11434/v1``; vLLM and llama.cpp: ``http://localhost:8000/v1``).
-            Default: ``$OPENAI_BASE_URL``, else OpenAI's.
+            Default: ``$OPENAI_BASE_URL``, else OpenAI's (which needs a key: without a
+            key and without a base URL the client is refused).
         api_key: sent as ``Authorization: Bearer``. Default: ``$OPENAI_API_KEY``; none
             is sent when both are empty (local servers need none).
         cache: a :class:`ResponseCache` or a path for one (answers by model and request);
@@ -145,7 +152,9 @@ class ChatClient:
             the cache.
 
     Raises:
-        ConfigError: an empty model or an invalid number.
+        ConfigError: an empty model or an invalid number; neither a base URL
+            (``base_url``, ``$OPENAI_BASE_URL``) nor a key (``api_key``,
+            ``$OPENAI_API_KEY``): the default endpoint, OpenAI's, would refuse every request.
         MissingDependencyError: ``httpx`` is not installed (``pip install 'chunkwise[llm]'``),
             when the first request is sent.
 
@@ -190,8 +199,15 @@ class ChatClient:
             if not isinstance(ivalue, int) or isinstance(ivalue, bool) or ivalue < ilow:
                 raise ConfigError(f"{name} must be an integer >= {ilow}, not {ivalue!r}")
         self.model = model
-        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        given_url = base_url or os.environ.get("OPENAI_BASE_URL")
+        self.base_url = (given_url or DEFAULT_BASE_URL).rstrip("/")
         self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY") or None
+        if not given_url and not self.api_key:
+            raise ConfigError(
+                f"no endpoint for the chat model {model!r}: without base_url the client would call OpenAI "
+                f"({DEFAULT_BASE_URL}), which needs a key; set OPENAI_API_KEY, or give the server's URL "
+                "(--llm-base-url URL, base_url=, or OPENAI_BASE_URL; Ollama: http://localhost:11434/v1)"
+            )
         self.cache = cache if isinstance(cache, ResponseCache) or cache is None else ResponseCache(cache)
         self.timeout = float(timeout)
         self.max_retries = max_retries
@@ -279,8 +295,14 @@ class ChatClient:
                 self._http.close()
                 self._http = None
 
-    def chat(self, messages: Sequence[Message]) -> str:
+    def chat(self, messages: Sequence[Message], *, valid: Callable[[str], bool] | None = None) -> str:
         """The assistant's answer to ``messages`` (from the cache when it holds it).
+
+        Args:
+            messages: the chat messages.
+            valid: when given, only an answer for which it returns True is cached, and a
+                cached answer for which it returns False is asked again (an invalid answer
+                is never kept: a later run asks the model again).
 
         Returns:
             The text of the first choice's message.
@@ -293,12 +315,12 @@ class ChatClient:
         key = request_key(self.model, msgs, self._settings())
         if self.cache is not None:
             hit = self.cache.get(self.model, key)
-            if hit is not None:
+            if hit is not None and (valid is None or valid(hit)):
                 with self._lock:
                     self.cache_hits += 1
                 return hit
         answer = self._send(msgs)
-        if self.cache is not None:
+        if self.cache is not None and (valid is None or valid(answer)):
             self.cache.put(self.model, key, answer)
         return answer
 
@@ -318,15 +340,15 @@ class ChatClient:
                 last = f"no answer within {self.timeout:g} s"
             except httpx.TransportError as exc:
                 raise LLMError(
-                    f"cannot reach {self.base_url} ({exc.__class__.__name__}: {exc}); is the server running? "
-                    "set base_url or OPENAI_BASE_URL"
+                    f"cannot reach the chat endpoint {self.base_url} ({exc.__class__.__name__}: {exc}); is the "
+                    "server running? give its URL with --llm-base-url (base_url=, OPENAI_BASE_URL)"
                 ) from exc
             else:
                 if resp.status_code == 200:
                     return _content(resp, self.base_url)
                 detail = resp.text[:300].strip()
                 if resp.status_code not in _RETRY_STATUS:
-                    hint = " (set api_key or OPENAI_API_KEY)" if resp.status_code in (401, 403) else ""
+                    hint = " (check the key: api_key or OPENAI_API_KEY)" if resp.status_code in (401, 403) else ""
                     raise LLMError(f"{self.base_url}/chat/completions answered {resp.status_code}{hint}: {detail}")
                 last = f"status {resp.status_code}: {detail}"
                 wait = _retry_after(resp.headers.get("retry-after"))
@@ -338,7 +360,10 @@ class ChatClient:
             log.info("chat request failed (%s); retry %d in %.2f s", last, attempt + 1, delay)
             time.sleep(delay)
         raise LLMError(
-            f"{self.base_url}/chat/completions failed {self.max_retries + 1} times; last: {last}", transient=True
+            f"the chat endpoint {self.base_url}/chat/completions failed {self.max_retries + 1} times; last: {last} "
+            "(more tries or a longer wait: max_retries=N, timeout=SECONDS; on the command line -p max_retries=N "
+            "-p timeout=SECONDS)",
+            transient=True,
         )
 
     def map(self, fn: Callable[[T], R], items: Iterable[T]) -> list[R]:

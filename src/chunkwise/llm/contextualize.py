@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..types import Chunk, Document
-from .client import ChatClient, Estimate, LLMError, Message
+from .client import ChatClient, Estimate, Message
 from .prompts import load_prompt, render_prompt
 
 __all__ = ["DOCUMENT_CHARS", "MAX_CONTEXT_CHARS", "contextualize", "contextualize_requests", "estimate_contextualize"]
@@ -77,12 +77,12 @@ def contextualize(
     Returns:
         New chunks, same order, text, offsets and ids; ``context`` is the model's answer
         (whitespace runs made single spaces, at most 1,000 characters), a newline, then
-        the chunk's previous context; ``metadata["contextualized"]`` is True, or False
-        when the server stayed overloaded past the client's retries (context unchanged).
+        the chunk's previous context; ``metadata["contextualized"]`` is True.
         The context is not counted in ``chunk_size``.
 
     Raises:
-        LLMError: a failure retrying cannot fix (a wrong URL, model or key).
+        LLMError: the endpoint cannot be used (no server, a wrong URL, model or key, every
+            one of the client's tries failed): no chunk is passed off as contextualized.
         ConfigError: an invalid prompt.
 
     Method:
@@ -93,12 +93,7 @@ def contextualize(
 
     def one(job: tuple[Chunk, list[Message]]) -> Chunk:
         c, msgs = job
-        try:
-            situated = _clean(client.chat(msgs))
-        except LLMError as exc:
-            if not exc.transient:
-                raise
-            return replace(c, metadata={**c.metadata, "contextualized": False})
+        situated = _clean(client.chat(msgs))
         ctx = "\n".join(x for x in (situated, c.context) if x)
         return replace(c, context=ctx, metadata={**c.metadata, "contextualized": True})
 

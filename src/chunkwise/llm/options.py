@@ -16,10 +16,19 @@ from typing import Any, TypeVar
 
 from ..errors import ConfigError
 from .answers import AnswerError
-from .client import ChatClient, LLMError, Message
+from .client import ChatClient, Message
 from .prompts import load_prompt
 
-__all__ = ["LLMOptions", "ask"]
+__all__ = ["ENDPOINT_FIELDS", "FALLBACK_KEY", "LLMOptions", "ask"]
+
+ENDPOINT_FIELDS = ("base_url", "api_key", "cache", "concurrency", "timeout", "max_retries")
+"""The fields of :class:`LLMOptions` that say where and how the model is asked (not what
+it is asked): the same answers come from any of their values."""
+
+FALLBACK_KEY = "llm_fallback"
+"""``metadata[FALLBACK_KEY]``: True on a chunk of a part of the document whose answers were
+invalid after every retry (the strategy's fallback stands in for the model's choice),
+False on the others."""
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +52,16 @@ class LLMOptions:
         cache: a file for the response cache (answers by model and request); None: none.
         concurrency: requests in flight at once.
         timeout: seconds to wait for one answer.
-        max_retries: further tries after 429, 5xx or a timeout (exponential backoff).
+        max_retries: further tries after 429, 5xx or a timeout (exponential backoff);
+            when every try fails the chunker raises :class:`~chunkwise.llm.LLMError`.
         answer_retries: how many times a request whose answer is invalid is asked again,
-            with the reason, before the strategy falls back for that part.
+            with the reason, before the strategy falls back for that part (its chunks then
+            carry ``metadata["llm_fallback"]`` True; the invalid answers are not cached).
+
+    The endpoint fields (``base_url``, ``api_key``, ``cache``, ``concurrency``,
+    ``timeout``, ``max_retries``, or the client's) say where and how the model is asked,
+    not how the text is chunked: :data:`ENDPOINT_FIELDS`, left out of an index's
+    chunking configuration (the model's name stays in it).
     """
 
     model: str | None = None
@@ -60,6 +76,7 @@ class LLMOptions:
     answer_retries: int = 1
 
     def _llm_setup(self, task: str) -> None:
+        template = load_prompt(task, self.prompt)  # a bad prompt is named before the endpoint
         if self.client is not None:
             if not callable(getattr(self.client, "chat", None)):
                 raise ConfigError(f"client must be a chunkwise.llm.ChatClient, not {type(self.client).__name__}")
@@ -97,7 +114,7 @@ class LLMOptions:
         if isinstance(self.answer_retries, bool) or not isinstance(self.answer_retries, int) or self.answer_retries < 0:
             raise ConfigError(f"answer_retries must be an integer >= 0, not {self.answer_retries!r}")
         object.__setattr__(self, "_client", client)
-        object.__setattr__(self, "_template", load_prompt(task, self.prompt))
+        object.__setattr__(self, "_template", template)
 
     @property
     def llm(self) -> ChatClient:
@@ -111,24 +128,30 @@ def ask(
     """Send ``messages``; parse the answer; when ``parse`` raises :class:`AnswerError`, ask
     again up to ``retries`` times with the invalid answer and the reason appended.
 
+    Only a valid answer is cached (:meth:`ChatClient.chat`'s ``valid``): an invalid one is
+    asked again by a later run.
+
     Returns:
         ``(value, "model")``, or ``(None, "invalid answer")`` when every answer was
-        invalid, or ``(None, "server unavailable")`` when the server stayed overloaded (a
-        transient :class:`LLMError`): the caller falls back (the detail is logged).
+        invalid: the caller falls back (the detail is logged).
 
     Raises:
-        LLMError: a failure retrying cannot fix (wrong URL, model or key; no server).
+        LLMError: the endpoint cannot be used: no server, a wrong URL, model or key, or
+            every try failed (overloaded, erroring or slow past ``max_retries``). A
+            run must not pass off a fallback as the model's choice for such a failure.
     """
+
+    def valid(answer: str) -> bool:
+        try:
+            parse(answer)
+        except AnswerError:
+            return False
+        return True
+
     msgs = list(messages)
     reason = ""
     for _ in range(retries + 1):
-        try:
-            answer = client.chat(msgs)
-        except LLMError as exc:
-            if not exc.transient:
-                raise
-            log.warning("chat model unavailable, falling back: %s", exc)
-            return None, "server unavailable"
+        answer = client.chat(msgs, valid=valid)
         try:
             return parse(answer), "model"
         except AnswerError as exc:

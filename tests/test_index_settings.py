@@ -1,0 +1,251 @@
+"""The index with LLM strategies and against what users meet: a chat endpoint that cannot
+be used stops the build and leaves the index as it was; a document whose answers stayed
+invalid is stored but chunked again next time; an index without a committed document takes
+new settings; the endpoint (base_url) is not chunking configuration; a dangling link keeps
+its document while a deleted file loses it; ``--return`` follows what is stored; usage
+errors exit 2."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("usearch")
+pytest.importorskip("httpx")
+
+from click.testing import CliRunner  # noqa: E402
+from llm_server import ScriptedServer  # noqa: E402
+from test_index import TOPICS, CountingEmbedder, _folder  # noqa: E402
+
+import chunkwise  # noqa: E402
+from chunkwise.cli import cli  # noqa: E402
+from chunkwise.errors import ConfigError  # noqa: E402
+from chunkwise.index import Index, build_index  # noqa: E402
+from chunkwise.llm import ChatClient, LLMError  # noqa: E402
+from chunkwise.types import document_id_for_path  # noqa: E402
+
+IDS = tuple(sorted(document_id_for_path(name) for name in ("pumps.txt", "valves.txt")))
+
+LONG = {
+    "pumps.txt": " ".join(["The pump moves water uphill. A pump needs a motor. Pumps fail when the seal wears."] * 3),
+    "valves.txt": " ".join(["A valve controls the flow. The valve opens at dawn. Valves close at dusk."] * 3),
+}
+
+
+@pytest.fixture
+def offline_default(monkeypatch):
+    """The CLI's default embedding model, offline: a counting embedder."""
+    from chunkwise import embeddings
+
+    emb = CountingEmbedder()
+    monkeypatch.setattr(embeddings, "RETRIEVAL_MODEL", emb)
+    return emb
+
+
+def _dead_url() -> str:
+    with socket.socket() as sock:  # a port nothing listens on once closed
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+
+
+def _agentic(url: str, **kw):
+    return chunkwise.make_chunker("agentic", chunk_size=60, piece_size=15, model="m", base_url=url, **kw)
+
+
+# -- the chat endpoint --------------------------------------------------------------------
+
+
+def test_an_unreachable_endpoint_stops_the_build_and_changes_nothing(tmp_path):
+    src = _folder(tmp_path, LONG)
+    with pytest.raises(LLMError, match="cannot reach the chat endpoint"):
+        build_index([src], tmp_path / "ix", chunker=_agentic(_dead_url(), max_retries=0), model=CountingEmbedder())
+    # the failed first build bound nothing: another configuration is accepted
+    report = build_index([src], tmp_path / "ix", chunker=chunkwise.make_chunker("recursive", chunk_size=40),
+                         model=CountingEmbedder())
+    assert sorted(report.added) == list(IDS) and not report.rebuilt
+
+
+def test_cli_unreachable_endpoint_is_one_line_exit_1(tmp_path, offline_default):
+    src = _folder(tmp_path, LONG)
+    ix = tmp_path / "ix"
+    args = ["index", "build", str(src), "--index", str(ix), "-s", "agentic", "-n", "60",
+            "-p", "model=m", "-p", f"base_url={_dead_url()}", "-p", "max_retries=0"]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 1, r.output
+    assert "Traceback" not in r.output and re.search(r"Error: cannot reach the chat endpoint http://127\.0\.0\.1:\d+/v1",
+                                                     r.output)
+    # nothing committed: the next build may use other settings
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(ix), "-n", "40"])
+    assert r.exit_code == 0 and "2 added" in r.output, r.output
+
+
+def test_invalid_answers_store_the_document_but_not_as_final(tmp_path):
+    src = _folder(tmp_path, LONG)
+    emb = CountingEmbedder()
+    with ScriptedServer(default="malformed") as server:
+        chunker = _agentic(server.url, cache=str(tmp_path / "llm.sqlite"))
+        report = build_index([src], tmp_path / "ix", chunker=chunker, model=emb)
+        assert sorted(report.added) == list(IDS) and set(report.fallback) == set(report.added)
+        assert "chunked in part by the fallback" in report.summary()
+        with Index(tmp_path / "ix", model=emb) as index:
+            hits = index.query("pump", k=50)
+        assert hits and all(h.chunk.metadata["llm_fallback"] is True for h in hits)
+        sent = server.requests
+        server.default = "valid"  # the model answers well now: the next build asks again
+        report = build_index([src], tmp_path / "ix", chunker=chunker, model=emb)
+        assert sorted(report.changed) == list(IDS) and report.fallback == ()
+        assert server.requests > sent
+        with Index(tmp_path / "ix", model=emb) as index:
+            hits = index.query("pump", k=50)
+        assert hits and all(h.chunk.metadata["llm_fallback"] is False for h in hits)
+        # final now: a third build changes nothing and asks nothing
+        sent = server.requests
+        report = build_index([src], tmp_path / "ix", chunker=chunker, model=emb)
+        assert sorted(report.unchanged) == list(IDS) and server.requests == sent
+
+
+def test_base_url_is_not_chunking_configuration_but_the_model_is(tmp_path):
+    src = _folder(tmp_path, LONG)
+    emb = CountingEmbedder()
+    with ScriptedServer() as one, ScriptedServer() as two:
+        build_index([src], tmp_path / "ix", chunker=_agentic(one.url, timeout=30), model=emb)
+        report = build_index([src], tmp_path / "ix", chunker=_agentic(two.url, concurrency=2), model=emb)
+        assert sorted(report.unchanged) == list(IDS) and two.requests == 0
+        client = ChatClient("m", base_url=two.url, cache=tmp_path / "c.sqlite")
+        chunker = chunkwise.make_chunker("agentic", chunk_size=60, piece_size=15, client=client)
+        assert sorted(build_index([src], tmp_path / "ix", chunker=chunker, model=emb).unchanged) == list(IDS)
+        other = chunkwise.make_chunker("agentic", chunk_size=60, piece_size=15, model="other-model", base_url=two.url)
+        with pytest.raises(ConfigError, match="another configuration"):
+            build_index([src], tmp_path / "ix", chunker=other, model=emb)
+
+
+# -- settings of an index without documents -----------------------------------------------
+
+
+def test_an_index_without_committed_documents_takes_new_settings(tmp_path, offline_default):
+    src = _folder(tmp_path, {})
+    (src / "bad.txt").write_bytes(b"\xff\xfe\x00\xd8 broken")  # undecodable: reported, skipped
+    ix = str(tmp_path / "ix")
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", ix, "-n", "20"])
+    assert r.exit_code == 1 and "0 documents" in r.output, r.output
+    (src / "bad.txt").unlink()
+    _folder(tmp_path)
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", ix, "-n", "30", "-s", "sentence"])
+    assert r.exit_code == 0 and "3 added" in r.output, r.output
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", ix, "-n", "20"])
+    assert r.exit_code == 2 and "another configuration" in r.output  # now it holds documents: settled
+
+
+class WideEmbedder(CountingEmbedder):
+    name = "hash-bag-48"
+    dim = 48
+
+
+def test_an_empty_first_build_binds_no_settings(tmp_path):
+    ix = tmp_path / "ix"
+    build_index([], ix, chunker=chunkwise.make_chunker("recursive", chunk_size=20), model=CountingEmbedder())
+    # another chunker and another model (of another dimension) are taken
+    report = build_index([chunkwise.Document("A pump.", id="a")], ix,
+                         chunker=chunkwise.make_chunker("sentence", chunk_size=30), model=WideEmbedder())
+    assert report.added == ("a",) and not report.rebuilt
+    with Index(ix, model=WideEmbedder()) as index:
+        assert index.info()["dim"] == "48"
+        assert [h.chunk.document_id for h in index.query("pump", k=1)] == ["a"]
+
+
+# -- files that are gone, files that cannot be read ---------------------------------------
+
+
+def test_dangling_link_keeps_its_document_a_deleted_file_is_removed(tmp_path, offline_default):
+    src = _folder(tmp_path)
+    ix = str(tmp_path / "ix")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["index", "build", str(src), "--index", ix, "-n", "20"]).exit_code == 0
+    (src / "valves.txt").unlink()
+    (src / "valves.txt").symlink_to(tmp_path / "unmounted" / "valves.txt")  # dangling: cannot be read now
+    (src / "tanks.md").unlink()  # gone
+    r = runner.invoke(cli, ["index", "build", str(src), "--index", ix, "-n", "20"])
+    assert r.exit_code == 1 and "dangling" in r.output and "valves.txt" in r.output, r.output
+    assert "1 removed" in r.output and "kept as they were: 1 documents" in r.output
+    with Index(ix, model=offline_default) as index:
+        info = index.info()
+        assert info["documents"] == 2
+        assert {h.chunk.document_id for h in index.query("valve opens", k=20)} == set(IDS)
+
+
+# -- what a query returns -----------------------------------------------------------------
+
+
+def test_return_follows_the_stored_chunks(tmp_path):
+    text = "One pump. Two pumps run. Three valves open. Four tanks fill.\n\nFive pipes leak. Six seals wear out."
+    docs = [chunkwise.Document(text, id="d")]
+    emb = CountingEmbedder()
+    leaves = chunkwise.make_chunker("hierarchical", chunk_sizes=[60, 20], leaves_only=True)
+    build_index(docs, tmp_path / "leaves", chunker=leaves, model=emb)
+    with Index(tmp_path / "leaves", model=emb) as index:
+        assert index.returns() == ("chunks",)  # parent ids, but no parent stored
+        with pytest.raises(ConfigError, match=r"supports --return chunks\. "):
+            index.query("pump", returns="parents")
+    windows = chunkwise.make_chunker("hierarchical", chunk_sizes=[60, 20], base=["recursive", "sentence"],
+                                     base_params=[{}, {"window_sentences": 1}])
+    build_index(docs, tmp_path / "windows", chunker=windows, model=emb)
+    with Index(tmp_path / "windows", model=emb) as index:
+        assert index.returns() == ("chunks", "parents", "merged", "window")
+        hit = index.query("Three valves open.", k=1, returns="window")[0]
+        assert hit.chunk.text == text[hit.chunk.start_index : hit.chunk.end_index]
+        assert "valves" in hit.chunk.text and len(hit.chunk.text) > len("Three valves open.")
+        assert index.query("Three valves open.", k=1, returns="parents")[0].chunk.metadata["level"] == 0
+    flat = chunkwise.make_chunker("sentence", chunk_size=30, window_sentences=1)
+    build_index(docs, tmp_path / "flat", chunker=flat, model=emb)
+    with Index(tmp_path / "flat", model=emb) as index:
+        assert index.returns() == ("chunks", "window")
+
+
+def test_cli_return_the_index_cannot_serve_is_exit_2(tmp_path, offline_default):
+    src = _folder(tmp_path)
+    ix = str(tmp_path / "ix")
+    assert CliRunner().invoke(cli, ["index", "build", str(src), "--index", ix, "-n", "20"]).exit_code == 0
+    r = CliRunner().invoke(cli, ["index", "query", "pump", "--index", ix, "--return", "merged"])
+    assert r.exit_code == 2 and "supports --return chunks." in r.output and "-s hierarchical" in r.output
+
+
+# -- usage errors ---------------------------------------------------------------------------
+
+
+def test_unknown_model_names_the_index_default(tmp_path):
+    from chunkwise.embeddings import RETRIEVAL_MODEL
+
+    src = _folder(tmp_path)
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(tmp_path / "ix"), "--model", "nosuch"])
+    assert r.exit_code == 2, r.output
+    assert f"a new index: {RETRIEVAL_MODEL!r}" in r.output and "WordLlama" not in r.output
+    assert not (tmp_path / "ix").exists()  # refused before anything was written
+
+
+def test_cli_llm_parameters_reach_the_one_client(tmp_path, offline_default):
+    src = _folder(tmp_path, LONG)
+    with ScriptedServer(script=["error"]) as server:
+        args = ["index", "build", str(src), "--index", str(tmp_path / "ix"), "-s", "agentic", "-n", "60",
+                "-p", "model=m", "-p", f"base_url={server.url}", "-p", "timeout=5", "-p", "max_retries=1",
+                "-p", f"cache={tmp_path / 'llm.sqlite'}", "-p", "piece_size=15"]
+        r = CliRunner().invoke(cli, args)
+        assert r.exit_code == 0, r.output  # the 500 was retried (max_retries=1) and then answered
+        assert server.bodies and all(b["model"] == "m" for b in server.bodies)
+        assert (tmp_path / "llm.sqlite").exists()
+        with Index(tmp_path / "ix", model=offline_default) as index:
+            config = index.info()["config"]
+        assert "llm=ChatClient('m'" in config and server.url not in config and "timeout" not in config
+
+
+def test_cli_llm_strategy_without_key_or_url_is_a_usage_error(tmp_path, monkeypatch, offline_default):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    src = _folder(tmp_path)
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(tmp_path / "ix"), "-s", "agentic",
+                                 "-p", "model=gpt-4o-mini"])
+    assert r.exit_code == 2 and "OPENAI_API_KEY" in r.output and "--llm-base-url" in r.output
+    assert not (tmp_path / "ix").exists()
