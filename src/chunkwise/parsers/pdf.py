@@ -438,9 +438,6 @@ def _page_levels(lines: Sequence[PdfLine], level_of: Callable[[PdfLine], int], w
     return levels
 
 
-_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
-_MARKED_WORD = re.compile("[-\\w]*[\u0002\ufffe][-\\w]*")
-_MARKED = re.compile("([^\\W\\d_]+(?:-[^\\W\\d_]+)*)?[\u0002\ufffe](?=([^\\W\\d_]*))")
 
 
 def _resolve_hyphens(texts: list[str]) -> list[str]:
@@ -450,47 +447,62 @@ def _resolve_hyphens(texts: list[str]) -> list[str]:
     ``easy-to-understand``; every mark not between two letters), one character for one.
 
     Between two letters, the document's own words decide (dehyphenation by the text's
-    lexicon): the word joined occurring elsewhere
-    in the text, or the hyphenated one, the more often; without either, ``-`` when the
-    left half holds a hyphen already, is in capitals (``DBMS-specific``) or the right half
-    starts with a capital, else what
-    the document's other marks were resolved to (most often), the join when none says.
+    lexicon): the word joined or the hyphenated one, whichever the text has more often
+    elsewhere (also inside longer words: ``reused`` for ``reuse``); without either, ``-``
+    when the left half holds a hyphen already or is in capitals (``DBMS-specific``), or the
+    right half starts with a capital; else what the document's other marks were resolved
+    to (most often), the join when none says.
     """
-    if not any("\u0002" in t or "\ufffe" in t for t in texts):
+    found: list[tuple[int, int, str, str]] = []  # (text, offset, left half, right half)
+    for n, t in enumerate(texts):
+        if "\u0002" not in t and "\ufffe" not in t:
+            continue
+        for m in _HYPHEN_MARKS.finditer(t):
+            k = m.start()
+            a = k
+            while a > 0 and (t[a - 1].isalpha() or t[a - 1] == "-"):
+                a -= 1
+            b = k + 1
+            while b < len(t) and t[b].isalpha():
+                b += 1
+            found.append((n, k, t[a:k].strip("-"), t[k + 1 : b]))
+    if not found:
         return texts
-    plain = [_MARKED_WORD.sub(" ", t) for t in texts]  # the words of the text, none broken
-    words: Counter[str] = Counter(w.lower() for t in plain for w in _WORD.findall(t))
-    marks = [m for t in texts for m in _MARKED.finditer(t)]
+    # how often the text has each form elsewhere (as a part of a word too: ``reused``
+    # counts for ``reuse``); a broken word is in neither form where it is broken
+    low = "\n".join(texts).lower()
+    seen: dict[str, int] = {}
+
+    def count(form: str) -> int:
+        if form not in seen:
+            seen[form] = low.count(form)
+        return seen[form]
+
     decided: list[bool | None] = []  # True: a hyphen, False: joined, None: no evidence
-    for m in marks:
-        left, right = m.group(1), m.group(2)
+    for _, _, left, right in found:
         if not left or not right:
             decided.append(True)
             continue
-        joined = words[(left.rsplit("-", 1)[-1] + right).lower()]
-        hyphened = words[(left + "-" + right).lower()]
+        joined = count((left.rsplit("-", 1)[-1] + right).lower())
+        hyphened = count((left + "-" + right).lower())
         decided.append(None if joined == hyphened else hyphened > joined)
     votes = Counter(d for d in decided if d is not None)
     default = votes[True] > votes[False]
-    choice: dict[tuple[int, int], bool] = {}
-    k = 0
-    for n, t in enumerate(texts):
-        for m in _MARKED.finditer(t):
-            d = decided[k]
-            k += 1
-            if d is None:
-                left, right = m.group(1), m.group(2)
-                d = "-" in left or right[:1].isupper() or left.isupper() or default
-            choice[(n, m.start(0) + len(m.group(1) or ""))] = d
-    out = []
-    for n, t in enumerate(texts):
-        out.append(
-            "".join(
-                ("-" if choice.get((n, i), True) else "") if ch in "\u0002\ufffe" else ch for i, ch in enumerate(t)
-            )
-            if "\u0002" in t or "\ufffe" in t
-            else t
-        )
+    out = list(texts)
+    pieces: list[str] = []
+    last_text, last_end = -1, 0
+    for (n, k, left, right), d in zip(found, decided):
+        if n != last_text:
+            if last_text >= 0:
+                out[last_text] = "".join(pieces) + texts[last_text][last_end:]
+            pieces, last_text, last_end = [], n, 0
+        if d is None:
+            d = "-" in left or right[:1].isupper() or left.isupper() or default
+        pieces.append(texts[n][last_end:k])
+        if d:
+            pieces.append("-")
+        last_end = k + 1
+    out[last_text] = "".join(pieces) + texts[last_text][last_end:]
     return out
 
 
