@@ -8,6 +8,7 @@ chunks located in the text by LangChain's own ``add_start_index``.
 
 Usage (the figures of EVALUATION.md, "Defaults chosen by measurement")::
 
+    python benchmarks/eval_defaults.py --model minilm --strategies auto --sizes 64,96,128   # the defaults (auto/96)
     python benchmarks/eval_defaults.py --model minilm --sizes 128,160,200,256 \\
         --strategies auto,markdown,recursive,sentence -o eval-defaults.json
 
@@ -60,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default="minilm")
     ap.add_argument("--strategies", default="auto,markdown,recursive,sentence")
-    ap.add_argument("--sizes", default="128,160,200,256")
+    ap.add_argument("--sizes", default="64,96,128,160,200")
     ap.add_argument("--langchain", default="200", help="LangChain sizes, comma-separated ('' for none)")
     ap.add_argument("--budget-tokens", type=int, default=1000)
     ap.add_argument("--k", type=int, default=5)
