@@ -73,7 +73,8 @@ def test_cli_unreachable_endpoint_is_one_line_exit_1(tmp_path, offline_default):
     src = _folder(tmp_path, LONG)
     ix = tmp_path / "ix"
     args = ["index", "build", str(src), "--index", str(ix), "-s", "agentic", "-n", "60",
-            "-p", "model=m", "-p", f"base_url={_dead_url()}", "-p", "max_retries=0"]
+            "-p", "model=m", "-p", f"base_url={_dead_url()}", "-p", "max_retries=0",
+            "-p", f"cache={tmp_path / 'llm.sqlite'}"]
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 1, r.output
     assert "Traceback" not in r.output and re.search(r"Error: cannot reach the chat endpoint http://127\.0\.0\.1:\d+/v1",

@@ -523,3 +523,18 @@ def test_cli_hierarchical_with_an_llm_level(server, tmp_path):
     assert leaves and all(r["metadata"]["agentic"] == "model" and r["metadata"]["llm_fallback"] is False
                           for r in leaves)
     assert all(r["text"] == TEXT[r["start_index"] : r["end_index"]] for r in rows)
+
+
+def test_cli_resume_with_another_server_of_the_same_model_continues(tmp_path):
+    folder = _src(tmp_path, 1).parent
+    out = tmp_path / "out.jsonl"
+    with ScriptedServer() as one, ScriptedServer() as two:
+        args = ["chunk", str(folder), "-s", "agentic", "-n", "40", "--no-llm-cache", "--resume", "-o", str(out)]
+        assert CliRunner().invoke(cli, [*args, "--llm-model", "m", "--llm-base-url", one.url]).exit_code == 0
+        (folder / "d1.txt").write_text(TEXT.replace("leaf", "leaves"), encoding="utf-8")
+        res = CliRunner().invoke(cli, [*args, "--llm-model", "m", "--llm-base-url", two.url, "-p", "timeout=30"])
+        assert res.exit_code == 0 and "changed" not in res.output, res.output
+        ids = {json.loads(line)["document_id"] for line in out.read_text(encoding="utf-8").splitlines()}
+        assert len(ids) == 2
+        res = CliRunner().invoke(cli, [*args, "--llm-model", "other", "--llm-base-url", two.url])
+        assert res.exit_code == 1 and "changed" in res.output  # another model: other chunks

@@ -453,11 +453,14 @@ def _chunk_files(
     from .commands import _chunk_run as run_
     from .commands._options import loader_options_of
     from .corpus import _Job, config_key, default_workers, ordered_map
+    from .llm.options import ConfigView
 
     job = _Job(
         chunker=chunker,
         reader=functools.partial(run_.read_item, encoding=encoding, fmt=fmt, options=loader_options_of()),
-        config=config_key(chunker, *(("contextualize", model) if model else ())),
+        # content ids: the chat model's name counts, not the endpoint serving it
+        config=config_key(ConfigView(chunker) if client is not None else chunker,
+                          *(("contextualize", model) if model else ())),
         render=run_.render_records if out_format == "parquet" else run_.render_jsonl,
         after=functools.partial(run_.situate, client=client) if model else None,
         describe=functools.partial(_describe_or_stop, encoding=encoding),

@@ -132,60 +132,10 @@ def config_of(chunker: Any) -> str:
     are dropped; the model's name (and its sampling settings) remain. So the same index
     can be built against another server of the same model.
     """
+    from ..llm.options import config_repr
+
     cls = type(chunker)
-    return f"{cls.__module__}.{cls.__qualname__}:" + _ADDRESS.sub("", _config_repr(chunker))
-
-
-def _config_repr(value: Any) -> str:
-    """``repr(value)``, with the endpoint of chat models left out (see :func:`config_of`);
-    the plain ``repr`` of anything that holds no chat model."""
-    import dataclasses
-
-    from ..llm.client import ChatClient
-    from ..llm.options import ENDPOINT_FIELDS, LLMOptions
-
-    if isinstance(value, ChatClient):
-        return f"ChatClient({value.model!r}, temperature={value.temperature!r}, max_tokens={value.max_tokens!r})"
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        if not _holds_llm(value):
-            return repr(value)
-        llm = isinstance(value, LLMOptions)
-        skip = (*ENDPOINT_FIELDS, "model", "client") if llm else ()
-        parts = [
-            f"{f.name}={_config_repr(getattr(value, f.name))}"
-            for f in dataclasses.fields(value)
-            if f.repr and f.name not in skip
-        ]
-        if llm:  # the same whether the model came as model= or in a client
-            parts.append(f"llm={_config_repr(value.llm)}")
-        return f"{type(value).__qualname__}({', '.join(parts)})"
-    if isinstance(value, dict) and _holds_llm(value):
-        return "{" + ", ".join(f"{k!r}: {_config_repr(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)) and _holds_llm(value):
-        inner = ", ".join(_config_repr(v) for v in value)
-        if isinstance(value, list):
-            return f"[{inner}]"
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    return repr(value)
-
-
-def _holds_llm(value: Any) -> bool:
-    """Whether ``value`` is or holds (in fields, mappings, sequences) a chat client or an
-    LLM strategy's options."""
-    import dataclasses
-
-    from ..llm.client import ChatClient
-    from ..llm.options import LLMOptions
-
-    if isinstance(value, (ChatClient, LLMOptions)):
-        return True
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return any(_holds_llm(getattr(value, f.name)) for f in dataclasses.fields(value) if f.repr)
-    if isinstance(value, dict):
-        return any(_holds_llm(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_holds_llm(v) for v in value)
-    return False
+    return f"{cls.__module__}.{cls.__qualname__}:" + _ADDRESS.sub("", config_repr(chunker))
 
 
 def content_hash(document: Document, config: str, model: str) -> str:

@@ -19,7 +19,7 @@ from .answers import AnswerError
 from .client import ChatClient, Message
 from .prompts import load_prompt
 
-__all__ = ["ENDPOINT_FIELDS", "FALLBACK_KEY", "LLMOptions", "ask"]
+__all__ = ["ENDPOINT_FIELDS", "FALLBACK_KEY", "ConfigView", "LLMOptions", "ask", "config_repr"]
 
 ENDPOINT_FIELDS = ("base_url", "api_key", "cache", "concurrency", "timeout", "max_retries")
 """The fields of :class:`LLMOptions` that say where and how the model is asked (not what
@@ -164,3 +164,68 @@ def ask(
             ]
     log.warning("invalid answers (last: %s), falling back", reason)
     return None, "invalid answer"
+
+
+def config_repr(value: Any) -> str:
+    """``repr(value)`` without where and how a chat model is asked: for a configuration
+    key (an index's chunking configuration, the content ids of ``chunkwise chunk``).
+
+    An LLM strategy's :data:`ENDPOINT_FIELDS` and its ``model``/``client`` are replaced by
+    ``llm=ChatClient(model, temperature=..., max_tokens=...)`` -- the same whether the
+    model came as ``model=`` or in a client, and whatever server serves it; a chat client
+    anywhere inside (a hierarchy's ``client``, ``base_params``) likewise. The plain
+    ``repr`` of anything that holds no chat model.
+    """
+    import dataclasses
+
+    if isinstance(value, ChatClient):
+        return f"ChatClient({value.model!r}, temperature={value.temperature!r}, max_tokens={value.max_tokens!r})"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        if not _holds_llm(value):
+            return repr(value)
+        llm = isinstance(value, LLMOptions)
+        skip = (*ENDPOINT_FIELDS, "model", "client") if llm else ()
+        parts = [
+            f"{f.name}={config_repr(getattr(value, f.name))}"
+            for f in dataclasses.fields(value)
+            if f.repr and f.name not in skip
+        ]
+        if llm:
+            parts.append(f"llm={config_repr(value.llm)}")  # type: ignore[attr-defined]
+        return f"{type(value).__qualname__}({', '.join(parts)})"
+    if isinstance(value, dict) and _holds_llm(value):
+        return "{" + ", ".join(f"{k!r}: {config_repr(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)) and _holds_llm(value):
+        inner = ", ".join(config_repr(v) for v in value)
+        if isinstance(value, list):
+            return f"[{inner}]"
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    return repr(value)
+
+
+def _holds_llm(value: Any) -> bool:
+    """Whether ``value`` is or holds (in fields, mappings, sequences) a chat client or an
+    LLM strategy's options."""
+    import dataclasses
+
+    if isinstance(value, (ChatClient, LLMOptions)):
+        return True
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(_holds_llm(getattr(value, f.name)) for f in dataclasses.fields(value) if f.repr)
+    if isinstance(value, dict):
+        return any(_holds_llm(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_holds_llm(v) for v in value)
+    return False
+
+
+class ConfigView:
+    """A chunker whose ``repr`` is :func:`config_repr`'s (for
+    :func:`chunkwise.corpus.config_key`): the content ids of ``chunkwise chunk --resume``
+    do not change with the endpoint of the same model."""
+
+    def __init__(self, chunker: Any) -> None:
+        self.chunker = chunker
+
+    def __repr__(self) -> str:
+        return config_repr(self.chunker)

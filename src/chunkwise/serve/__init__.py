@@ -143,11 +143,12 @@ def _json_safe(value: Any) -> Any:
 
 
 def _is_llm(cls: Any) -> bool:
-    """A strategy that sends the document to a chat model (it takes a ``client``)."""
-    try:
-        return "client" in cls.parameters()
-    except Exception:  # noqa: BLE001 - a strategy without parameters(): not an LLM one
-        return False
+    """A strategy that sends the document to a chat model (its chunker has the endpoint
+    fields of :class:`chunkwise.llm.options.LLMOptions`; ``hierarchical`` takes a
+    ``client`` only for such levels, and is not one)."""
+    from ..llm.options import LLMOptions
+
+    return isinstance(cls, type) and issubclass(cls, LLMOptions)
 
 
 def _strategies(llm: bool = False) -> dict[str, Any]:
