@@ -250,3 +250,13 @@ def test_cli_llm_strategy_without_key_or_url_is_a_usage_error(tmp_path, monkeypa
                                  "-p", "model=gpt-4o-mini"])
     assert r.exit_code == 2 and "OPENAI_API_KEY" in r.output and "--llm-base-url" in r.output
     assert not (tmp_path / "ix").exists()
+
+
+def test_a_loop_of_links_is_reported_not_a_crash(tmp_path, offline_default):
+    src = _folder(tmp_path)
+    (src / "loop1").symlink_to(src / "loop2")
+    (src / "loop2").symlink_to(src / "loop1")
+    (src / "gone").symlink_to(tmp_path / "nowhere" / "dir")
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(tmp_path / "ix"), "-n", "20"])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.output  # reported, not raised
+    assert "loop1" in r.output and "3 added" in r.output, r.output

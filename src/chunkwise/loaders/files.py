@@ -359,7 +359,7 @@ def find_files(
             if real is None:
                 real = real_dirs[folder] = os.path.realpath(folder)
             return os.path.join(real, name)
-        except OSError:
+        except (OSError, RuntimeError):  # RuntimeError: a loop of symbolic links (Path.resolve)
             return os.path.abspath(f.path)
 
     def better(new: FoundFile, old: FoundFile, key: str) -> bool:
