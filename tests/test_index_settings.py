@@ -260,3 +260,19 @@ def test_a_loop_of_links_is_reported_not_a_crash(tmp_path, offline_default):
     r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(tmp_path / "ix"), "-n", "20"])
     assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.output  # reported, not raised
     assert "loop1" in r.output and "3 added" in r.output, r.output
+
+
+def test_cli_hierarchical_index_with_an_agentic_level(tmp_path, offline_default):
+    src = _folder(tmp_path, LONG)
+    with ScriptedServer() as server:
+        args = ["index", "build", str(src), "--index", str(tmp_path / "ix"), "-s", "hierarchical", "-u", "chars",
+                "-p", "chunk_sizes=[200, 60]", "-p", 'base=["recursive", "agentic"]', "-p", "model=m",
+                "-p", f"base_url={server.url}", "-p", f"cache={tmp_path / 'llm.sqlite'}"]
+        r = CliRunner().invoke(cli, args)
+        assert r.exit_code == 0 and "2 added" in r.output, r.output
+        assert server.requests > 0
+        with Index(tmp_path / "ix", model=offline_default) as index:
+            assert index.returns() == ("chunks", "parents", "merged")
+            hits = index.query("valve", k=3)
+            assert hits and all(h.chunk.metadata["agentic"] == "model" for h in hits)
+            assert index.query("valve", k=3, returns="parents")[0].chunk.metadata["level"] == 0
