@@ -69,7 +69,8 @@ _BOMS = (
 # code pages by how common they are, for text that several decode equally well
 _COMMON = (
     "cp1252 iso8859-1 cp1251 cp1250 shift_jis cp932 gb18030 gbk gb2312 big5 euc_kr cp949 euc_jp "
-    "euc_jis_2004 euc_jisx0213 iso2022_jp koi8-r cp1253 cp1254 cp1256 cp1255 cp1257 iso8859-15 iso8859-2 cp874 cp1258 koi8-u "
+    "euc_jis_2004 euc_jisx0213 iso2022_jp koi8-r cp1253 cp1254 cp1256 cp1255 cp1257 iso8859-15 iso8859-2 cp874 "
+    "cp1258 koi8-u "
     "iso8859-5 iso8859-7 iso8859-9 iso8859-8 iso8859-6 big5hkscs cp950 johab shift_jis_2004 shift_jisx0213 hz"
 ).split()
 _RANK = {name: k for k, name in enumerate(_COMMON)}
@@ -177,12 +178,12 @@ def _wide_unicode(data: bytes, partial: bool = False) -> str | None:
         sample = text[:20_000]
         # binary data read as UTF-16 is spread over the whole range: control characters,
         # unassigned code points, private use (a tenth of the range) and surrogates
-        odd = sum(
+        strange = sum(
             1
             for c in sample
             if unicodedata.category(c) in ("Cn", "Co", "Cs") or (c < " " and c not in "\t\n\r\f\v")
         )
-        if odd * 100 <= len(sample):
+        if strange * 100 <= len(sample):
             return name
     return None
 
