@@ -131,3 +131,21 @@ def test_an_undecodable_file_is_a_one_line_error_naming_the_file_and_the_option(
     assert "--encoding" in line
     result = CliRunner().invoke(cli, ["chunk", str(tmp_path), "-o", str(out)])
     assert "noise.txt" in result.output and SAMPLES["ko"][:10] in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        ("안녕하세요 여러분", "cp949"),
+        ("안녕하세요 여러분", "johab"),
+        ("오늘은 날씨가 좋네요.", "johab"),
+        ("똠얌꿍 먹고 싶다", "cp949"),
+        ("똠얌꿍 먹고 싶다", "johab"),
+        ("日本語の文章です。", "euc_jp"),
+        ("佢哋喺度食緊嘢。", "big5hkscs"),
+    ],
+)
+def test_one_line_of_korean_japanese_or_cantonese(text, encoding):
+    # short text: the East Asian encodings read each other as valid characters; a Hangul
+    # jamo inside a word, or mostly syllables outside KS X 1001, are signs of a misreading
+    assert decode_text(text.encode(encoding)).text == text

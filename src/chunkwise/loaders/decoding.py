@@ -253,12 +253,14 @@ def implausible(text: str) -> int:
     box-drawing and block characters; a word whose letters mix scripts (``Naﺅve``: Latin
     and Arabic; Latin beside East Asian script is normal, but not a lone ideograph between
     Latin letters, ``衭r餰vak``: Croatian read as GB18030, nor half-width katakana
-    beside other letters, ``ﾓﾃPythonｱ犁``: GBK read as Shift JIS); a Latin word of three letters
+    beside other letters, ``ﾓﾃPythonｱ犁``: GBK read as Shift JIS, nor a Hangul jamo
+    inside a word, ``폽居몄ㅞ``: EUC-JP read as EUC-KR); a Latin word of three letters
     or more made only of accented letters (``Ïðèâåò``: Cyrillic read as cp1252); a capital
     after a small letter inside a Cyrillic or Greek word (``ЕллзнйкЬ``); a symbol that is
     not ASCII between two Latin letters (``Za¿ó³æ``: Polish read as cp1252); þ, ð, ţ
     or đ in a text that also has ü or ç (``doðru``, ``dođru``: Turkish read as cp1252 or
-    cp1250).
+    cp1250); a third or more of the distinct Hangul syllables outside the 2,350 common ones
+    of KS X 1001 (``쳒쾔뱏``: Chinese read as Johab): each such syllable.
 
     Example:
         >>> implausible("Naïve café"), implausible("Naﺅve"), implausible("Ïðèâåò ìèð")
@@ -283,6 +285,8 @@ def implausible(text: str) -> int:
                 signs += sum(1 for k in range(1, len(runs) - 1) if runs[k] == ("CJK", 1))
             if 0 < sum(1 for c in word if "\uff61" <= c <= "\uff9f") < len(word):
                 signs += 1  # half-width katakana mixed with other letters: GBK or Big5 read as Shift JIS
+            if 0 < sum(1 for c in word if "\u3131" <= c <= "\u318e") < len(word):
+                signs += 1  # a lone Hangul jamo inside a word: Japanese or Big5 read as EUC-KR
         elif len(scripts) == 1 and scripts <= _CASED:
             signs += sum(1 for x, y in zip(word, word[1:]) if x.islower() and y.isupper())
         word.clear()
@@ -309,6 +313,11 @@ def implausible(text: str) -> int:
             signs += 1
         close()
     close()
+    syllables = {c for c in text if "\uac00" <= c <= "\ud7a3"}
+    if len(syllables) >= 3:  # mostly rare Hangul syllables: Chinese or Korean read as Johab or CP949
+        rare = _rare_hangul("".join(sorted(syllables)))
+        if rare * 3 > len(syllables):
+            signs += rare
     if any(c in text for c in "üçÜÇ"):  # no language writes these with ü or ç: Turkish misread
         signs += sum(text.count(c) for c in "þðÞÐţŢđĐ")
     return signs
@@ -320,6 +329,20 @@ def _sample(text: str) -> str:
     first = _NON_ASCII.search(text)
     start = max(0, first.start() - 200) if first else 0
     return text[start : start + _SAMPLE]
+
+
+def _rare_hangul(text: str) -> int:
+    """How many Hangul syllables of ``text`` (its first :data:`_SAMPLE` characters) are
+    not among the 2,350 common ones of KS X 1001 (not encodable in EUC-KR)."""
+    rare = 0
+    for ch in set(_sample(text)):
+        if "\uac00" <= ch <= "\ud7a3":
+            try:
+                if len(ch.encode("euc_kr")) != 2:
+                    rare += 1
+            except UnicodeEncodeError:
+                rare += 1
+    return rare
 
 
 def _rank(name: str) -> int:
@@ -392,8 +415,17 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
     calm = min(c[1] for c in pool)
     # chaos within 0.1 of the calmest counts as equal: charset-normalizer's measure varies
     # that much between code pages that give the same letters
-    choice = min((c for c in pool if c[1] <= calm + 0.1), key=lambda c: (c[2], c[3]))
+    # but between East Asian multi-byte encodings a smaller difference counts: their
+    # misreadings of each other are valid characters, told apart by that measure alone
+    choice = min(
+        (c for c in pool if c[1] <= calm + (0.01 if c[5] in _MULTIBYTE else 0.1)), key=lambda c: (c[2], c[3])
+    )
     best = cands.get(codecs.lookup(results[0].encoding).name, choice)
+    korean = [c for c in pool if c[5] in ("cp949", "johab") and c[1] <= calm + 0.1]
+    if choice[5] in ("cp949", "johab") and len(korean) > 1:
+        # CP949 and Johab read each other as valid syllables, but rare ones: fewer syllables
+        # outside the 2,350 of KS X 1001 (EUC-KR) is the real text
+        choice = min(korean, key=lambda c: (_rare_hangul(c[4]), c[2]))
     if best is not choice and best[0] == 0 and best[1] <= choice[1] and choice[6] > 0 and best[6] >= choice[6] + 0.15:
         # the detector is confident (a clearly higher language coherence, measured for
         # both: charset-normalizer leaves it at 0 for most candidates of short text), and
