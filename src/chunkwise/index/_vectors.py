@@ -12,7 +12,7 @@ through the graph with growing expansions, then put back; the smallest expansion
 (``<file>.search.json``); where no expansion cheaper than a brute-force scan reaches it,
 the file is searched exactly. Why: the expansion a given recall needs depends on the data
 far more than on its size (see ``BENCHMARKS.md``: at 20,000 vectors, 64 candidates find
-96% of the exact top 10 of clustered vectors and 22% of uniformly random ones), so no fixed
+96% of the exact top 10 of clustered vectors and 26% of uniformly random ones), so no fixed
 value, nor one scaled by size alone, keeps recall up on every corpus.
 """
 
