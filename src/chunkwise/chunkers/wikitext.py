@@ -24,6 +24,8 @@ class WikitextChunker(StructureChunker):
     sentences, words; every chunk gets ``metadata["header_path"]`` and the breadcrumb
     (``"Valkyria Chronicles III > Gameplay"``) in ``chunk.context``, which is what is
     embedded with the text. A text without such headings is chunked like plain text.
+    ``auto`` picks this strategy for plain text and Markdown files that are MediaWiki
+    markup (:func:`chunkwise.parsers.wikitext.looks_like_wikitext`).
 
     Args:
         chunk_size, chunk_overlap, unit, tokenizer: see :class:`BaseChunker`.
