@@ -7,7 +7,9 @@ Usage (from the repository root)::
 
 Contenders (each at ``chunk_size=1000`` characters, no overlap):
 
-* ``chunkwise``: ``strategy="code"``, ``language="python"`` (tree-sitter-python);
+* ``chunkwise``: ``strategy="code"``, ``language="python"``, the default parser (Python's
+  structural scan: statements by indentation, no syntax tree);
+* ``chunkwise-tree-sitter``: the same with ``parser="tree-sitter"`` (tree-sitter-python);
 * ``chunkwise-ast``: the same, read by the standard library's ``ast`` (no tree-sitter);
 * ``langchain``: ``RecursiveCharacterTextSplitter.from_language(Language.PYTHON)``;
 * ``llama-index``: ``CodeSplitter(language="python", max_chars=1000)`` with a parser from
@@ -123,7 +125,8 @@ def make_chonkie() -> Callable[[str], list[str]]:
 
 
 CONTENDERS: dict[str, Callable[[], Callable[[str], list[str]]]] = {
-    "chunkwise": lambda: make_chunkwise("tree-sitter"),
+    "chunkwise": lambda: make_chunkwise("auto"),
+    "chunkwise-tree-sitter": lambda: make_chunkwise("tree-sitter"),
     "chunkwise-ast": lambda: make_chunkwise("ast"),
     "langchain": make_langchain,
     "llama-index": make_llama,

@@ -52,7 +52,7 @@ from .base import BaseChunker
 
 __all__ = ["CodeChunker", "supported_languages"]
 
-_PARSERS = ("auto", "tree-sitter", "ast")
+_PARSERS = ("auto", "scan", "tree-sitter", "ast")
 _INDENT = re.compile(r"^[ \t]+(?=\S)", re.M)
 
 
@@ -113,8 +113,10 @@ class CodeChunker(BaseChunker):
         merge_small_definitions: pack a top-level item (definition or statements) smaller
             than ``min_chunk_size`` with its neighbours while the result fits.
         min_chunk_size: the size, in ``unit``, under which an item counts as small.
-        parser: ``"auto"`` (tree-sitter; Python falls back to the standard library's
-            ``ast`` when tree-sitter is missing), ``"tree-sitter"`` or ``"ast"`` (Python).
+        parser: ``"auto"`` (Python: a structural scan by indentation, no syntax tree --
+            tree-sitter, else the standard library's ``ast``, for a file the scan cannot
+            vouch for; other languages: tree-sitter), ``"scan"`` (Python; the same),
+            ``"tree-sitter"`` or ``"ast"`` (Python).
 
     Raises:
         ConfigError: an unknown language (the message lists the supported ones) or an
@@ -154,9 +156,9 @@ class CodeChunker(BaseChunker):
             raise ConfigError("merge_small_definitions=True needs min_chunk_size > 0 (the size of a small item)")
 
     def _check_parser(self, language: str) -> None:
-        if self.parser == "ast" and language != "python":
-            raise ConfigError(f"parser='ast' reads Python only, not {language!r}; use parser='auto'")
-        if self.parser == "ast" or (self.parser == "auto" and language == "python"):
+        if self.parser in ("ast", "scan") and language != "python":
+            raise ConfigError(f"parser={self.parser!r} reads Python only, not {language!r}; use parser='auto'")
+        if self.parser in ("ast", "scan") or (self.parser == "auto" and language == "python"):
             return
         if not grammar_available(language):
             spec = LANGUAGES[language]

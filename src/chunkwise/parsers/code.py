@@ -89,8 +89,9 @@ class CodeStructure:
 
     Attributes:
         language: the canonical language name.
-        parser: ``"tree-sitter"``, ``"ast"`` (Python's standard library) or ``"lines"`` (the
-            text could not be parsed: only line cuts).
+        parser: ``"scan"`` (Python read by indentation, no syntax tree), ``"tree-sitter"``,
+            ``"ast"`` (Python's standard library) or ``"lines"`` (the text could not be
+            parsed: only line cuts).
         has_errors: the parser recovered from syntax errors.
         definitions: in document order (a parent before its members).
         top: the top-level items after opening namespaces: ``(start, end, kind)`` with kind
@@ -989,8 +990,10 @@ def parse_code(text: str, language: str, parser: str = "auto", fits: Any = None)
     :data:`~chunkwise.parsers.code_languages.LANGUAGES`).
 
     Args:
-        parser: ``"auto"`` (tree-sitter when its grammar is installed; for Python else the
-            standard library), ``"tree-sitter"`` or ``"ast"`` (Python only).
+        parser: ``"auto"`` (Python: the structural scan of
+            :mod:`chunkwise.parsers.code_scan`, else tree-sitter when its grammar is
+            installed, else the standard library; other languages: tree-sitter),
+            ``"scan"`` (Python only; the same), ``"tree-sitter"`` or ``"ast"`` (Python only).
         fits: ``(start, end) -> bool``, whether ``text[start:end]`` fits a chunk
             (tree-sitter only): a node that fits, from the start of its line, is not
             opened -- no statements, cuts or multi-line strings are read inside it, only
@@ -999,11 +1002,20 @@ def parse_code(text: str, language: str, parser: str = "auto", fits: Any = None)
 
     Raises:
         MissingDependencyError: no parser for ``language`` is installed.
-        ConfigError: ``parser="ast"`` for a language other than Python.
+        ConfigError: ``parser="ast"`` or ``"scan"`` for a language other than Python.
     """
     spec = LANGUAGES[language]
     if parser == "ast" and language != "python":
         raise ConfigError(f"parser='ast' reads Python only, not {language!r}; use parser='tree-sitter'")
+    if parser in ("auto", "scan") and language == "python":
+        from .code_scan import scan_python
+
+        found = scan_python(text, fits)
+        if found is not None:
+            return found
+        parser = "auto"  # the scan cannot vouch for this file: a parser reads it
+    elif parser == "scan":
+        raise ConfigError(f"parser='scan' reads Python only, not {language!r}; use parser='auto'")
     if parser == "auto" and language == "python":
         if grammar_available("python"):
             try:
