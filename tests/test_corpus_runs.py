@@ -116,7 +116,7 @@ def _kept_documents(whole: bytes, size: int) -> int:
 def _resumed(log: str) -> int:
     import re
 
-    m = re.search(r"(\d+) documents already in the output", log)
+    m = re.search(r"(\d+) documents? already in the output", log)
     assert m, log
     return int(m.group(1))
 

@@ -291,29 +291,61 @@ def run_cli(
         ds = ray.data.read_binary_files(list(names), include_paths=True)
         describe = functools.partial(_describe_for_cli, encoding=encoding)
         rows = _map(ds, chunker, functools.partial(_by_map, names), encoding, options, "report", 16, describe)
-        failed = _write_documents(rows.iter_rows(), out_format, write, failures, stats, Skipped)
+        order = [source for _, source in names.values()]
+        failed = _write_documents(rows.iter_rows(), out_format, write, failures, stats, Skipped, order)
     finally:
         if started:
             ray.shutdown()
-    done = [source for _, source in names.values() if source not in failed]
+    done = [source for source in order if source not in failed]
     counts["docs"] += len(done)
     counts["nbytes"] += sum(os.path.getsize(s) for s in done if os.path.exists(s))  # file bytes
 
 
+def _empty_reason(source: str) -> str:
+    """Why a file gave no chunk, in the words of the local engine: ``zero bytes``, ``white
+    space only`` (its bytes are white space), else ``no text`` (a document whose loader
+    found none)."""
+    try:
+        with open(source, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return "no text"
+    return "zero bytes" if not data else "white space only" if not data.strip() else "no text"
+
+
 def _write_documents(rows: Iterable[Mapping[str, Any]], out_format: str, write: Any, failures: Any, stats: Any,
-                     skipped: type) -> set[str]:
-    """Group the rows (in input order) by document and write each; the sources failed."""
+                     skipped: type, order: list[str] | None = None) -> set[str]:
+    """Group the rows (in input order) by document and write each; the sources failed or
+    empty. With ``order`` (the sources in input order), a source without any row (a
+    document without text: no chunk) is reported as the local engine reports it
+    (``failures.add_empty``), in its place."""
     current: list[dict[str, Any]] = []
     failed: set[str] = set()
+    pending = iter(order or ())
+    listed = set(order or ())
+
+    def reach(source: str | None) -> None:
+        """Report the sources before ``source`` (None: all left) that gave no row."""
+        if order is None or (source is not None and source not in listed):
+            return
+        for s in pending:
+            if s == source:
+                return
+            failed.add(s)
+            failures.add_empty(s, _empty_reason(s))
 
     def flush() -> None:
         if current:
             write("".join(dumps(r) + "\n" for r in current).encode("utf-8") if out_format == "jsonl" else list(current))
             current.clear()
 
+    last = None
     for row in rows:
-        if row.get(ERROR_COLUMN) is not None:
+        if row["source"] != last:
             flush()
+            reach(row["source"])
+            last = row["source"]
+        if row.get(ERROR_COLUMN) is not None:
             failures.add(skipped(**json.loads(row[ERROR_COLUMN])))
             failed.add(row["source"])
             continue
@@ -323,4 +355,5 @@ def _write_documents(rows: Iterable[Mapping[str, Any]], out_format: str, write: 
         current.append(rec)
         stats.add(rec["size"])
     flush()
+    reach(None)
     return failed
