@@ -143,6 +143,14 @@ def test_a_topic_on_one_page_in_the_running_heads_place_is_furniture() -> None:
     assert {"shared_module", "topic_of_page_seven", "another_topic"} <= set(layout.furniture)
     assert "topic" not in layout.text and "shared_module" not in layout.text
     assert layout.text.count("Body text of page") == 8 and "Indented body line" in layout.text
+    # "topic  page-number" on one line, the topic and the number both changing
+    numbered = [
+        _page(n, head(f"{topic}  {n}", n), _line(f"Body text of page {n} with words.", 120))
+        for n, topic in enumerate(["alpha_module"] * 3 + ["beta_module"] * 3 + ["gamma_one", "delta_two"], start=1)
+    ]
+    layout = layout_pages(numbered)
+    assert "_module" not in layout.text and "gamma_one" not in layout.text and "delta_two" not in layout.text
+    assert layout.page_labels == tuple(str(n) for n in range(1, 9))
 
 
 # -- 3. parts of a file ------------------------------------------------------------------------
