@@ -120,7 +120,7 @@ def _stream_folder(folder: str, include: Sequence[str], exclude: Sequence[str], 
         passed.clear()
         if f is None:
             return
-        yield Input(Path(f.path), root=Path(f.root), found=f, named=False)
+        yield Input(f.path, root=f.root, found=f, named=False)  # its Paths shared: built and pickled once
 
 
 def find_inputs(
