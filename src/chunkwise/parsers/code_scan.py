@@ -76,6 +76,7 @@ class _Scanner:
         self.starts: list[int] = []  # logical lines with code: first character
         self.inds: list[int] = []  # indentation (spaces)
         self.ends: list[int] = []  # end of the line (a comment on it included)
+        self.code_ends: list[int] = []  # end of its code
         self.cstarts: list[int] = []  # comment lines
         self.cends: list[int] = []
         self.cinds: list[int] = []
@@ -88,7 +89,7 @@ class _Scanner:
 
     def lines(self) -> None:
         starts, inds, ends = self.starts, self.inds, self.ends
-        cstarts, cends, cinds, ops = self.cstarts, self.cends, self.cinds, self.ops
+        cstarts, cends, cinds, ops, code_ends = self.cstarts, self.cends, self.cinds, self.ops, self.code_ends
         pos = 0
         depth = 0
         for line in self.masked.split("\n"):
@@ -106,9 +107,11 @@ class _Scanner:
                     starts.append(pos + ind)
                     inds.append(ind)
                     ends.append(pos + len(line.rstrip()))
+                    code_ends.append(pos + len(r))
                     ops.append(r[-1] == ":")
                 else:
                     ends[-1] = pos + len(line.rstrip())
+                    code_ends[-1] = pos + len(r)
                     ops[-1] = r[-1] == ":"
                 if "(" in r or ")" in r:
                     depth += r.count("(") - r.count(")")
@@ -184,17 +187,19 @@ class _Scanner:
         raise _Fail
 
     def stop(self, k: int) -> int:
-        """Where the statement of line ``k`` ends: its last line, and after a block the
-        comment lines indented into it that follow it."""
+        """Where the statement of line ``k`` ends: its code; after a block, the end of its
+        last line and the comment lines indented into it that follow it (the grammar's
+        block holds them)."""
         nxt = self.nxt[k]
+        if nxt == k + 1:
+            return self.code_ends[k]
         e = self.ends[nxt - 1]
-        if nxt > k + 1:
-            cstarts = self.cstarts
-            c = bisect_left(cstarts, self.starts[nxt] if nxt < len(self.starts) else len(self.text)) - 1
-            while c >= 0 and cstarts[c] > e:
-                if self.cinds[c] > self.inds[k]:
-                    return self.cends[c]
-                c -= 1
+        cstarts = self.cstarts
+        c = bisect_left(cstarts, self.starts[nxt] if nxt < len(self.starts) else len(self.text)) - 1
+        while c >= 0 and cstarts[c] > e:
+            if self.cinds[c] > self.inds[k]:
+                return self.cends[c]
+            c -= 1
         return e
 
     def definition(self, k: int, start: int, kw: str) -> _Node:
@@ -276,8 +281,15 @@ class _Scanner:
         """``kids`` and the comment lines between them (from ``lo``) become ``node``'s
         children; each kid over several lines is opened, or closed when it is a
         definition that fits."""
-        text, fits, nxt = self.text, self.fits, self.nxt
+        text, fits, nxt, ends, code_ends = self.text, self.fits, self.nxt, self.ends, self.code_ends
         out = [kid for kid, _k in kids]
+        for kid, k in kids:  # a comment after a statement on its line
+            if nxt[k] == k + 1 and ends[k] > code_ends[k] and not kid.children:
+                cm = _Node("comment", self.masked.index("#", code_ends[k]), ends[k])
+                cm.trivia = cm.comment = True
+                out.append(cm)
+        if len(out) > len(kids):
+            out.sort(key=_start)
         cstarts = self.cstarts
         ci, cj = bisect_left(cstarts, lo), bisect_right(cstarts, node.end)
         if ci < cj:  # comment lines not inside a child (a child reads its own)
