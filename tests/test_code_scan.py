@@ -229,3 +229,10 @@ def test_parser_scan_is_python_only():
         CodeChunker(language="go", parser="scan")
     with pytest.raises(ConfigError, match="parser"):
         parse_code("package main\n", "go", parser="scan")
+
+
+def test_nesting_deeper_than_the_stack_is_left_to_a_parser():
+    text = "".join("    " * i + f"if x{i}:\n" for i in range(600)) + "    " * 600 + "pass\n"
+    assert scan_python(text, None) is None
+    shallow = "".join("    " * i + f"if x{i}:\n" for i in range(60)) + "    " * 60 + "pass\n"
+    assert scan_python(shallow, None) is not None

@@ -445,7 +445,7 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
         sc.lines()
         root = _Node("module", 0, len(text))
         sc.block(root, -1)
-    except (_Fail, IndexError):
+    except (_Fail, IndexError, ValueError, RecursionError):  # (nesting deeper than the stack)
         return None
     closed = sorted(sc.closed)
     return _analyze(text, "python", "scan", root, None, False, _IMPORTS, opaque=opaque,
