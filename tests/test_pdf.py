@@ -167,7 +167,9 @@ def test_document_metadata(docs) -> None:
     assert guide["author"] == "the ReportLab Team"
     assert guide["created"] == "2024-10-12T17:14:35+00:00"
     assert guide["page_count"] == 134 and guide["format"] == "pdf"
-    assert docs["R-FAQ.pdf"].metadata["created"] == "2023-01-20T16:49:27Z"
+    assert docs["R-FAQ.pdf"].metadata["created"] == "2023-01-20T16:49:27+00:00"
+    assert guide["modified"] == "2024-10-12T17:14:35+00:00"  # ModDate, in the same format
+    assert docs["camlidl-manual.pdf"].metadata["created"] == "2002-05-01T18:46:00"  # no zone given: none invented
     json.dumps(chunkwise.loaders.json_safe(dict(guide)))
 
 

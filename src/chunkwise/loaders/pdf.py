@@ -43,6 +43,7 @@ from typing import Any, ClassVar
 from ..errors import ConfigError, MissingDependencyError
 from ..parsers.pdf import PdfLine, PdfPage, layout_pages
 from ..types import Document, document_id_for
+from ._dates import iso_date
 from ._pdf_ocr import ocr_language, ocr_page
 from .base import FileFormatError, Loader, register_loader
 
@@ -92,20 +93,6 @@ def parse_page_ranges(spec: Any, count: int) -> list[int]:
     if not chosen:
         raise ConfigError(f"pages={spec!r} names no page of this document (it has {count} pages)")
     return sorted(chosen)
-
-
-def _pdf_date(value: str) -> str | None:
-    """A PDF date (``D:20230120164927Z``, ``D:2023012016+01'00'``) as ISO 8601."""
-    m = re.match(r"(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?([Zz]|[+-]\d{2}'?\d{2}'?)?", value or "")
-    if not m:
-        return None
-    y, mo, d, h, mi, s, tz = m.groups()
-    out = f"{y}-{mo or '01'}-{d or '01'}"
-    if h:
-        out += f"T{h}:{mi or '00'}:{s or '00'}"
-        if tz:
-            out += "Z" if tz in "Zz" else tz[:3] + ":" + tz.replace("'", "")[3:5]
-    return out
 
 
 _SUFFIX_OF = {"HTML": ".html", "XML or HTML": ".html or .xml", "a ZIP archive": ".docx, .xlsx, .pptx, .epub"}
@@ -278,9 +265,10 @@ class PdfLoader(Loader):
                 meta[field] = info[key].strip()
         if "title" not in meta and layout.title:  # the file says none: the first page's largest line
             meta["title"] = layout.title
-        created = _pdf_date(info.get("CreationDate", ""))
-        if created:
-            meta["created"] = created
+        for key, field in (("CreationDate", "created"), ("ModDate", "modified")):
+            when = iso_date(info.get(key, ""))  # one date format for every loader
+            if when:
+                meta[field] = when
         meta["page_count"] = count
         if "pages" in opts:
             meta["pages_read"] = numbers
