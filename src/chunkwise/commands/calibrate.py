@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from ..errors import ChunkwiseError
+from ._inputs import counted
 from ..evaluation.calibration import CALIBRATION_METRICS, DEFAULT_METRIC, TIE_BREAKERS
 from .eval import (
     TABLE_COLUMNS,
@@ -212,17 +213,17 @@ def _generate(
         asked = counts.get("asked", 0)
         if not asked:
             raise click.ClickException(
-                f"no passage of at least {MIN_PASSAGE_WORDS} words in {len(docs)} documents of {corpus}: nothing to "
+                f"no passage of at least {MIN_PASSAGE_WORDS} words in {counted(len(docs), 'document')} of {corpus}: nothing to "
                 "ask questions about (give a larger corpus, or labelled questions with --questions)"
             )
         raise click.ClickException(
-            f"the chat model gave no usable question for {asked} passages (each answer was not a JSON question "
+            f"the chat model gave no usable question for {counted(asked, 'passage')} (each answer was not a JSON question "
             f"with excerpts copied from the passage, asked twice); try another --llm-model"
         )
     write_questions(qs, out)
     where = f" into {out}" if kept else " (not kept: --save-questions FILE keeps them)"
     click.echo(
-        f"generated {len(qs)} questions from {len(docs)} documents with {llm_model} ({client.requests} requests, "
+        f"generated {counted(len(qs), 'question')} from {counted(len(docs), 'document')} with {llm_model} ({client.requests} requests, "
         f"{client.cache_hits} from the cache){where}; generated questions approximate real ones",
         err=True,
     )

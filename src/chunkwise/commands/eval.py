@@ -13,7 +13,7 @@ import click
 
 from ..errors import ChunkwiseError
 from ..evaluation.expand import EXPANSIONS
-from ._inputs import Failures, Input, classify, passed_over
+from ._inputs import Failures, Input, classify, counted, passed_over
 from ._options import (
     EVAL_GRID_DEFAULTS,
     chunking_options,
@@ -397,7 +397,7 @@ def _summary(info: dict[str, Any]) -> str:
     embedded = info["embedded"]
     what = f"; {embedded} texts embedded (the rest from the cache)" if embedded is not None else ""
     return (
-        f"{len(info['documents'])} documents, {info['n_questions']} questions, model {info['model']}; "
+        f"{counted(len(info['documents']), 'document')}, {counted(info['n_questions'], 'question')}, model {info['model']}; "
         f"{info['seconds']:.1f} s{what}"
     )
 
