@@ -325,3 +325,24 @@ def test_expand_none_by_name_is_the_default():
         a = evaluate([doc], [q], chunker, Words(), **kw)
         b = evaluate([doc], [q], chunker, Words(), expand="none", **kw)
         assert a.scores == b.scores and a.k == b.k
+
+
+def test_merged_without_a_merge_scores_as_none():
+    """With nothing merged, ``merged`` returns the leaves ``none`` returns: the same rows.
+    The ideal DCG and precision_omega count what a flat run could return (the leaves),
+    not every level of the hierarchy as separate candidates."""
+    from chunkwise.evaluation import evaluate
+
+    doc = chunkwise.Document(PROSE, id="d")
+    qs = [_question(PROSE, f"Sentence {i} of the report says that") for i in (3, 12, 30)]
+    qs = [type(q)(id=f"q{i}", text=q.text, references=q.references) for i, q in enumerate(qs)]
+    chunker = chunkwise.make_chunker("hierarchical", chunk_sizes=[120, 40, 12], unit="words")
+    tree = chunker.chunk(doc)
+    assert all(len(c.metadata["child_ids"]) >= 2 for c in tree if c.metadata["child_ids"])  # k=1 merges nothing
+    for k in (1,):
+        none = evaluate([doc], qs, chunker, Words(), k=k, expand="none", merge_ratio=1.0)
+        merged = evaluate([doc], qs, chunker, Words(), k=k, expand="merged", merge_ratio=1.0)
+        assert [s.as_dict() for s in merged.scores] == [s.as_dict() for s in none.scores]
+        assert merged.row() | {"config": "", "seconds": 0} == none.row() | {"config": "", "seconds": 0}
+    # the whole answer in the rank-1 leaf: nDCG 1 under both
+    assert any(s.recall == 1.0 and s.ndcg == 1.0 for s in merged.scores)

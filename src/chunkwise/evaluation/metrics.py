@@ -41,7 +41,9 @@ Method:
     overlaps a reference by at least one character; ``recall_at_k`` is 1 when any of the
     top k is relevant; ``mrr`` is 1/rank of the first relevant span; ``ndcg`` uses the
     gain of a span = its share of the reference characters ``|span ∩ t_e| / |t_e|``,
-    discount ``1 / log2(rank + 1)``, and the ideal DCG of the best k candidate spans.
+    discount ``1 / log2(rank + 1)``, and the ideal DCG of the best k spans among the
+    candidates (what a flat run could return: the searched chunks, not a hierarchy's
+    upper levels) and the spans retrieved (so a merged parent can score, and nDCG <= 1).
 """
 
 from __future__ import annotations
@@ -189,9 +191,10 @@ def score_question(
             may belong to other documents -- those cover nothing).
         references: the answer's reference spans (overlapping, nested or duplicate spans
             are merged: their union is what counts).
-        candidates: every span the retriever could have returned (all chunks of the
-            collection); used for precision_omega and the ideal DCG. Defaults to
-            ``retrieved``.
+        candidates: every span a flat run of the retriever could return (the chunks
+            that are searched, as returned: all chunks of the collection; of a
+            hierarchy, the leaves -- not its upper levels); precision_omega's set, and
+            with ``retrieved`` the pool of the ideal DCG. Defaults to ``retrieved``.
         tokens: the token count of each retrieved span (same order); summed into
             ``tokens``. Defaults to zeros.
 
@@ -234,7 +237,11 @@ def score_question(
     first = next((i for i, r in enumerate(relevant) if r), None)
     dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains))
     pool = retrieved if candidates is None else candidates
-    pool_gains = sorted((hit(sp) / ref_len for sp in pool), reverse=True)[: len(retrieved)]
+    # the ideal ranking: the best k of what a flat run could return, and of what this run
+    # returned (a merged parent is a candidate of its own question): nDCG stays <= 1
+    known = set(pool)
+    ideal = [*pool, *(sp for sp in retrieved if sp not in known)]
+    pool_gains = sorted((hit(sp) / ref_len for sp in ideal), reverse=True)[: len(retrieved)]
     idcg = sum(g / math.log2(i + 2) for i, g in enumerate(pool_gains))
 
     touching = [sp for sp in pool if hit(sp) > 0]

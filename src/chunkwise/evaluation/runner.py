@@ -320,7 +320,9 @@ def evaluate(
     index = ExactIndex(vectors)
     merged = expander is not None and not expander.per_hit  # what returns depends on the hits together
     if merged:
-        candidates = list(dict.fromkeys((c.document_id, c.start_index, c.end_index) for c in all_chunks))
+        # what a flat run could return: the searched leaves, not every level (a merged
+        # parent enters the ideal ranking of the question it is returned for)
+        candidates = list(dict.fromkeys((c.document_id, c.start_index, c.end_index) for c in chunks))
 
         def spans_of(hits: Sequence[int]) -> list[SpanRef]:
             return [r.span for r in expander.expand([chunks[i] for i in hits])]  # type: ignore[union-attr]
