@@ -11,7 +11,7 @@ Modes (what one request gets):
 * ``valid``: a well-formed answer computed from the prompt (agentic: every second
   candidate cut; propositions: one proposition per sentence and one per pair; contextualize:
   a sentence naming the chunk's first words);
-* ``malformed``: text that is not JSON; ``out_of_range``: numbers outside 1..n;
+* ``empty``: white space only; ``malformed``: text that is not JSON; ``out_of_range``: numbers outside 1..n;
   ``unordered``: decreasing numbers; ``wrong_types``: strings, floats and booleans
   where integers belong; ``wrong_shape``: JSON of another shape;
 * ``slow``: the valid answer after ``slow_seconds`` (longer than the client's timeout);
@@ -37,7 +37,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 MODES = (
-    "valid", "malformed", "out_of_range", "unordered", "wrong_types", "wrong_shape",
+    "valid", "empty", "malformed", "out_of_range", "unordered", "wrong_types", "wrong_shape",
     "slow", "error", "busy", "bad_request",
 )
 BAD_ANSWERS = ("malformed", "out_of_range", "unordered", "wrong_types", "wrong_shape")
@@ -60,6 +60,8 @@ def task_of(prompt: str) -> str:
 
 def answer_for(prompt: str, mode: str) -> str:
     """The content of the assistant's message for ``prompt`` under an answer ``mode``."""
+    if mode == "empty":  # nothing but white space: an invalid answer for every task
+        return " \n "
     task = task_of(prompt)
     found = _N.search(prompt)
     n = int(found.group(1)) if found else 0

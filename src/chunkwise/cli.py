@@ -543,7 +543,8 @@ def _fallback_chunks(payload: Any) -> int:
 
 def _fallback_line(name: str, fell: int, total: int) -> str:
     return (
-        f"fallback {name}: {fell} of {total} chunks cut by the fallback (the chat model's answers stayed invalid); "
+        f"fallback {name}: {fell} of {total} chunks cut by the fallback or left without a context (the chat "
+        "model's answers stayed invalid or empty); "
         'metadata "llm_fallback": true; the answers were not cached, a later run asks again'
     )
 
@@ -560,9 +561,11 @@ def _fallback_skipped(name: str, fell: int, total: int) -> Any:
 
 
 def _fallback_note(n: int, resume: bool) -> str:
+    from .commands._inputs import counted
+
     if resume:
-        return f"; {n} documents left out for the fallback (a later --resume asks the model again)"
-    return f"; {n} documents chunked in part by the fallback (llm_fallback: true; a later run asks again)"
+        return f"; {counted(n, 'document')} left out for the fallback (a later --resume asks the model again)"
+    return f"; {counted(n, 'document')} chunked in part by the fallback (llm_fallback: true; a later run asks again)"
 
 
 def _dry_run(

@@ -360,7 +360,7 @@ class ChatClient:
             log.info("chat request failed (%s); retry %d in %.2f s", last, attempt + 1, delay)
             time.sleep(delay)
         raise LLMError(
-            f"the chat endpoint {self.base_url}/chat/completions failed {self.max_retries + 1} times; last: {last} "
+            f"the chat endpoint {self.base_url}/chat/completions failed {_times(self.max_retries + 1)}; last: {last} "
             "(more tries or a longer wait: max_retries=N, timeout=SECONDS; on the command line -p max_retries=N "
             "-p timeout=SECONDS)",
             transient=True,
@@ -379,13 +379,21 @@ class ChatClient:
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="chunkwise-llm") as pool:
             return list(pool.map(fn, work))
 
-    def estimate(self, requests: Iterable[Sequence[Message]], output_tokens: Iterable[int] | None = None) -> Estimate:
+    def estimate(
+        self,
+        requests: Iterable[Sequence[Message]],
+        output_tokens: Iterable[int] | None = None,
+        *,
+        valid: Callable[[str], bool] | None = None,
+    ) -> Estimate:
         """Count what sending ``requests`` would cost, sending nothing.
 
         Args:
             requests: the message lists a run would send.
             output_tokens: the expected answer length of each request, in tokens
                 (default 100 each).
+            valid: as :meth:`chat`'s: a cached answer for which it returns False is
+                not counted as cached (a run asks again).
 
         Returns:
             An :class:`Estimate`; requests the cache answers count as ``cached`` only.
@@ -393,12 +401,14 @@ class ChatClient:
         reqs = [list(r) for r in requests]
         outs = list(output_tokens) if output_tokens is not None else [100] * len(reqs)
         n_in = n_out = cached = 0
-        counter = "chars/4"
+        counter = count_tokens("")[1]  # named even when every request is cached
         for msgs, out in zip(reqs, outs):
             norm = [{"role": str(m["role"]), "content": str(m["content"])} for m in msgs]
-            if self.cache is not None and self.cache.get(self.model, request_key(self.model, norm, self._settings())):
-                cached += 1
-                continue
+            if self.cache is not None:
+                hit = self.cache.get(self.model, request_key(self.model, norm, self._settings()))
+                if hit is not None and (valid is None or valid(hit)):
+                    cached += 1
+                    continue
             for m in norm:
                 n, counter = count_tokens(m["content"])
                 n_in += n + 4  # the chat format's few tokens per message
@@ -407,6 +417,10 @@ class ChatClient:
         if self.price_input is not None or self.price_output is not None:
             cost = (n_in * (self.price_input or 0.0) + n_out * (self.price_output or 0.0)) / 1e6
         return Estimate(len(reqs), cached, n_in, n_out, counter, cost)
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
 
 
 def _rebuild_client(model: str, kwargs: dict[str, Any]) -> ChatClient:

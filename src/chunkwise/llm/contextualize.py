@@ -5,15 +5,20 @@ header breadcrumb). An enrichment step after chunking, for any strategy.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from ..errors import ConfigError
 from ..types import Chunk, Document
 from .client import ChatClient, Estimate, Message
+from .options import FALLBACK_KEY
 from .prompts import load_prompt, render_prompt
 
-__all__ = ["DOCUMENT_CHARS", "MAX_CONTEXT_CHARS", "contextualize", "contextualize_requests", "estimate_contextualize"]
+log = logging.getLogger(__name__)
+
+__all__ = ["DOCUMENT_CHARS", "MAX_CONTEXT_CHARS", "contextualize", "contextualize_requests", "estimate_contextualize", "valid_answer"]
 
 DOCUMENT_CHARS = 24_000
 """The most characters of the document shown with each chunk (a longer document is shown
@@ -62,6 +67,7 @@ def contextualize(
     *,
     prompt: str | Path | None = None,
     document_chars: int = DOCUMENT_CHARS,
+    answer_retries: int = 1,
 ) -> list[Chunk]:
     """The chunks with a situating context from the model before their ``context``.
 
@@ -73,12 +79,17 @@ def contextualize(
         prompt: a template path or text with ``$document`` and ``$chunk`` (default: the
             packaged one, Anthropic's published prompt).
         document_chars: the most characters of the document shown per request.
+        answer_retries: how many times a chunk whose answer is empty (or white space
+            only) is asked again before it is left without a model context.
 
     Returns:
         New chunks, same order, text, offsets and ids; ``context`` is the model's answer
         (whitespace runs made single spaces, at most 1,000 characters), a newline, then
         the chunk's previous context; ``metadata["contextualized"]`` is True.
-        The context is not counted in ``chunk_size``.
+        The context is not counted in ``chunk_size``. A chunk whose answers stayed empty
+        keeps its context, with ``metadata["contextualized"]`` False and
+        ``metadata["llm_fallback"]`` True (an empty answer is never cached: a later run
+        asks again).
 
     Raises:
         LLMError: the endpoint cannot be used (no server, a wrong URL, model or key, every
@@ -89,15 +100,35 @@ def contextualize(
         Contextual Retrieval (Anthropic, "Introducing Contextual Retrieval", 2024), with
         its prompt.
     """
+    if isinstance(answer_retries, bool) or not isinstance(answer_retries, int) or answer_retries < 0:
+        raise ConfigError(f"answer_retries must be an integer >= 0, not {answer_retries!r}")
     requests = contextualize_requests(chunks, document, prompt=prompt, document_chars=document_chars)
 
     def one(job: tuple[Chunk, list[Message]]) -> Chunk:
         c, msgs = job
-        situated = _clean(client.chat(msgs))
-        ctx = "\n".join(x for x in (situated, c.context) if x)
-        return replace(c, context=ctx, metadata={**c.metadata, "contextualized": True})
+        asked = list(msgs)
+        for _ in range(answer_retries + 1):
+            answer = client.chat(asked, valid=valid_answer)
+            situated = _clean(answer)
+            if situated:
+                ctx = "\n".join(x for x in (situated, c.context) if x)
+                return replace(c, context=ctx, metadata={**c.metadata, "contextualized": True})
+            log.info("empty context answer for chunk %d of %r; asking again", c.index, c.document_id)
+            asked = [
+                *msgs,
+                {"role": "assistant", "content": answer},
+                {"role": "user", "content": "That answer is empty. Answer again with the short context only."},
+            ]
+        log.warning("empty context answers for chunk %d of %r; left without a context", c.index, c.document_id)
+        return replace(c, metadata={**c.metadata, "contextualized": False, FALLBACK_KEY: True})
 
     return client.map(one, list(zip(chunks, requests)))
+
+
+def valid_answer(answer: str) -> bool:
+    """Whether a contextualizing answer is usable: it holds a character that is not
+    white space (an empty answer is asked again, never cached)."""
+    return bool(answer.strip())
 
 
 def estimate_contextualize(
@@ -106,4 +137,4 @@ def estimate_contextualize(
     """Requests, tokens and cost of :func:`contextualize` on ``chunks`` (answers estimated
     at 80 tokens), sending nothing."""
     reqs = contextualize_requests(chunks, document, prompt=prompt)
-    return client.estimate(reqs, [80] * len(reqs))
+    return client.estimate(reqs, [80] * len(reqs), valid=valid_answer)
