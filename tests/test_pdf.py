@@ -260,6 +260,19 @@ def test_password_opens_an_encrypted_pdf() -> None:
         chunkwise.load(GENERATED / "encrypted.pdf", password="wrong")
 
 
+def test_a_password_does_not_lock_an_owner_password_only_pdf() -> None:
+    # owner_only.pdf opens with the empty user password: any password given falls back to it
+    expected = "Anyone may read this; only the owner may change it."
+    for password in (None, "s3cret", "owner"):
+        options = {} if password is None else {"password": password}
+        assert chunkwise.load(GENERATED / "owner_only.pdf", **options).text == expected
+    result = CliRunner().invoke(
+        cli, ["chunk", str(GENERATED / "owner_only.pdf"), "-u", "chars", "-L", "password=s3cret"]
+    )
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line)["text"] for line in result.stdout.splitlines()] == [expected]
+
+
 def test_bytes_and_pages_options(docs) -> None:
     data = (CORPUS / "R-data.pdf").read_bytes()
     whole = docs["R-data.pdf"]

@@ -176,6 +176,15 @@ class PdfLoader(Loader):
             pdf = pdfium.PdfDocument(data, password=password)
         except pdfium.PdfiumError as exc:
             text = str(exc)
+            pdf = None
+            if password and "password" in text.lower():
+                # an owner-password-only PDF opens with the empty user password: a password
+                # given for it (the owner's, or any) does not make it unreadable
+                try:
+                    pdf = pdfium.PdfDocument(data, password="")
+                except pdfium.PdfiumError:
+                    pdf = None
+        if pdf is None:
             if "password" in text.lower():
                 if password is None:
                     raise PdfError(

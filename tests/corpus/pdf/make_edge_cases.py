@@ -9,6 +9,8 @@
 * ``image_only.pdf``: two pages of drawings and no text (a scan's case);
 * ``scanned.pdf``: one page that is a picture of four lines of text (Pillow), for OCR;
 * ``encrypted.pdf``: one page of text, encrypted with the user password ``secret``;
+* ``owner_only.pdf``: one page of text encrypted with only an owner password (``owner``):
+  it opens with the empty user password;
 * ``truncated.pdf``: the first 30% of ``two_columns.pdf``;
 * ``empty.pdf``: zero bytes;
 * ``html_named.pdf``: an HTML page saved with a ``.pdf`` name.
@@ -152,6 +154,19 @@ def encrypted() -> bytes:
     return buf.getvalue()
 
 
+def owner_only() -> bytes:
+    from reportlab.lib.pdfencrypt import StandardEncryption
+
+    buf = io.BytesIO()
+    lock = StandardEncryption("", ownerPassword="owner", canPrint=0, canCopy=0)
+    c = canvas.Canvas(buf, pagesize=A4, encrypt=lock, invariant=1)
+    c.setFont("Helvetica", 12)
+    c.drawString(2 * cm, 25 * cm, "Anyone may read this; only the owner may change it.")
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
 def main() -> None:
     HERE.mkdir(exist_ok=True)
     columns = two_columns()
@@ -162,6 +177,7 @@ def main() -> None:
         "image_only.pdf": image_only(),
         "scanned.pdf": scanned(),
         "encrypted.pdf": encrypted(),
+        "owner_only.pdf": owner_only(),
         "truncated.pdf": columns[: len(columns) * 3 // 10],
         "empty.pdf": b"",
         "html_named.pdf": b"<!DOCTYPE html>\n<html><head><title>Saved page</title></head>"
