@@ -78,6 +78,25 @@ _PROMPT_ROLES = frozenset({"user", "human", "prompter"})
 _REPLY_ROLES = frozenset({"assistant", "gpt", "model", "bot", "ai", "chatgpt", "claude"})
 
 
+def _stamp_end(text: str, t: Turn, cue: bool) -> int:
+    """Where the time stamp that starts turn ``t`` ends (after its closing bracket; a
+    cue's: the end of its timing line), or ``t.start`` when it has none."""
+    if t.start_time is None:
+        return t.start
+    i = text.find(t.start_time, t.start, t.body)
+    if i < 0:
+        return t.start
+    e = i + len(t.start_time)
+    if cue:
+        nl = text.find("\n", e, t.body)
+        e = nl if nl >= 0 else e
+        while e > t.start and text[e - 1] in " \t\r":
+            e -= 1
+    elif e < t.body and text[e] in ")]":
+        e += 1
+    return e
+
+
 def _asks(t: Turn, u: Turn, chat: bool) -> bool:
     """Whether turn ``t`` asks what ``u`` answers: a question followed by another speaker,
     or in chat messages a prompt followed by a reply (``user`` then ``assistant``)."""
@@ -299,6 +318,9 @@ class ConversationChunker(BaseChunker):
         # better than one inside the word that leaves its punctuation alone
         fits = self._word_fits
         glue = [(t.start, t.body + 1) for t in big if t.start < t.body < t.end and fits(text, t, bound, budget)]
+        # a turn's time stamp (a cue's number and timing line) is never cut inside: when
+        # the marker and first word do not fit together, the stamp still holds together
+        glue += [(t.start, e) for t in big if (e := _stamp_end(text, t, subtitles)) > t.start + 1]
         glue += [(turns[k].start, turns[k + 1].end) for k in pairs if k not in lead]
         glue += [(turns[k].start, turns[k + 1].body + 1) for k in lead if turns[k + 1].body < turns[k + 1].end]
         # regions: each conversation after the first, and each group of max_turns turns

@@ -60,27 +60,46 @@ def _text(message: Mapping[str, Any]) -> str:
             return ""
         if isinstance(v, str):
             return v
-        if isinstance(v, list):  # content parts: [{"type": "text", "text": "..."}]
-            parts = [_part(p) for p in v]
-            if all(isinstance(p, str) for p in parts):
-                return "\n".join(p for p in parts if p)  # type: ignore[misc]
+        if isinstance(v, list):  # content parts: [{"type": "text", "text": "..."}, ...]
+            return "\n".join(p for p in map(_part, v) if p)
+        if isinstance(v, Mapping):  # one content part, else an object kept as JSON
+            one = _part(v)
+            return one if one or "type" in v else json.dumps(v, ensure_ascii=False)
         return json.dumps(v, ensure_ascii=False)
     return ""
 
 
-def _part(part: Any) -> str | None:
-    """A content part's text: a string, ``{"type": "text", "text": ...}``, or a tool use
-    (``{"type": "tool_use", "name": ..., "input": {...}}``) as ``name(input)``; None for
-    any other part (the content is then kept as JSON)."""
+# parts that carry media: a short placeholder, never their (base64) data
+_MEDIA_PARTS = frozenset(
+    {"image", "image_url", "input_image", "audio", "input_audio", "file", "input_file", "document", "video"}
+)
+
+
+def _part(part: Any) -> str:
+    """A content part's text: a string as it is; a text part's ``text``; a tool use
+    (``{"type": "tool_use", "name": ..., "input": {...}}``) as ``name(input)``; a tool
+    result (Anthropic's ``tool_result``) as its content's text; a media part (``image``,
+    ``image_url``, ``audio``, ``file``, ...) as ``[image]`` (its type in brackets, never
+    its data); any other part by its ``text`` field, else ``[type]``; a nested list by its
+    parts."""
     if isinstance(part, str):
         return part
+    if isinstance(part, list):
+        return "\n".join(p for p in map(_part, part) if p)
     if not isinstance(part, Mapping):
-        return None
+        return "" if part is None else json.dumps(part, ensure_ascii=False)
+    kind = part.get("type")
+    kind = kind.strip() if isinstance(kind, str) else ""
+    if kind == "tool_use":
+        return _call(part)
+    if kind == "tool_result" or (not kind and "content" in part and "text" not in part):
+        inner = part.get("content")
+        return "" if inner is None else _part(inner)
+    if kind in _MEDIA_PARTS:
+        return f"[{kind.removeprefix('input_').removesuffix('_url')}]"
     if isinstance(part.get("text"), str):
         return part["text"]
-    if part.get("type") == "tool_use":
-        return _call(part) or None
-    return None
+    return f"[{kind}]" if kind else ""
 
 
 def _calls(message: Mapping[str, Any]) -> list[str]:

@@ -248,6 +248,8 @@ def _line_marks(text: str, pattern: re.Pattern[str], default: bool) -> list[_Mar
                 if low:
                     seen[mk[2]] = seen.get(mk[2], 0) + 1
             marks = [mk for mk, low in zip(marks, lower) if not low or seen[mk[2]] >= 3]
+        if any(mk[3] is not None for mk in marks):
+            marks = _stamp_marks(text, marks)
         return marks
     names = pattern.groupindex
     for m in pattern.finditer(text):
@@ -260,6 +262,32 @@ def _line_marks(text: str, pattern: re.Pattern[str], default: bool) -> list[_Mar
             s += 1
         append((s, e, speaker.strip() if speaker else None, t, None, (s, e)))
     return marks
+
+
+# a line that starts with a time stamp but names no speaker: a chat export's system line
+# ("12/03/2024, 09:21 - Ana joined using this group's invite link")
+_STAMP_LINE = re.compile(
+    rf"^[ \t]*(?:\[(?P<t1>{_STAMP})\][ \t]*(?:-[ \t]+)?|\((?P<t2>{_STAMP})\)[ \t]*(?:-[ \t]+)?"
+    rf"|(?P<t3>{_STAMP})[ \t]+-[ \t]+)(?=\S)",
+    re.MULTILINE,
+)
+
+
+def _stamp_marks(text: str, marks: list[_Mark]) -> list[_Mark]:
+    """``marks`` (turn lines of a text whose turns carry times) with a turn of no speaker
+    at each other line that starts with a time stamp (a chat export's system line: a
+    member joined, the chat is encrypted), so that it is not read as the words of the
+    speaker before it."""
+    taken = {mk[0] for mk in marks}
+    extra: list[_Mark] = []
+    for m in _STAMP_LINE.finditer(text):
+        s = m.start()
+        while text[s] in " \t":
+            s += 1
+        if s in taken:
+            continue
+        extra.append((s, m.end(), None, m.group("t1") or m.group("t2") or m.group("t3"), None, (s, m.end())))
+    return sorted(marks + extra, key=lambda mk: mk[0]) if extra else marks
 
 
 # labels that introduce a field, an admonition or a part of a document, not a person:

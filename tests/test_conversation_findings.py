@@ -1,0 +1,71 @@
+"""Findings of a first use of conversations, chat and subtitle loading (one test each)."""
+
+from __future__ import annotations
+
+import json
+
+from invariants import check_invariants
+
+import chunkwise
+from chunkwise.chunkers.conversation import ConversationChunker
+from chunkwise.loaders import parse
+from chunkwise.sizers import CharSizer
+
+
+def test_content_parts_are_flattened_never_dumped_as_json():
+    msgs = [
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "What is this?"},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"}},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,BBBB"}},
+                {"type": "input_audio", "input_audio": {"data": "CCCC", "format": "wav"}},
+                {"type": "file", "file": {"file_data": "DDDD"}},
+                {"type": "thinking", "thinking": "hmm"},
+                {"type": "refusal", "text": "no"},
+            ],
+        },
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "look", "input": {"q": 1}}]},
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "t", "content": [{"type": "text", "text": "A dot."}]}],
+        },
+        {"role": "assistant", "content": "A dot."},
+    ]
+    text = parse(json.dumps(msgs), format="chat").text
+    assert text == (
+        "user: What is this?\n[image]\n[image]\n[audio]\n[file]\n[thinking]\nno\n"
+        'assistant: look({"q": 1})\nuser: A dot.\nassistant: A dot.\n'
+    )
+    for data in ("AAAA", "BBBB", "CCCC", "DDDD", "{"):
+        assert data not in text.replace('{"q"', "")
+
+
+WHATSAPP = (
+    "12/03/2024, 09:20 - Messages and calls are end-to-end encrypted. No one outside of this chat, "
+    "not even WhatsApp, can read or listen to them.\n"
+    "12/03/2024, 09:21 - Ben Costa: Morning all, the deploy is at ten.\n"
+    "12/03/2024, 09:21 - Ana Lima joined using this group's invite link\n"
+    "12/03/2024, 09:22 - Ana Lima: Hi! What did I miss?\n"
+    "[12/03/2024, 09:23] Ben Costa: Only the deploy time.\n"
+)
+
+
+def test_whatsapp_system_lines_are_turns_of_no_speaker_and_stamps_stay_whole():
+    from chunkwise.parsers.conversation import find_turns, speakers_in_order
+
+    turns = find_turns(WHATSAPP).turns
+    assert [t.speaker for t in turns] == [None, "Ben Costa", None, "Ana Lima", "Ben Costa"]
+    assert [t.start_time for t in turns] == ["12/03/2024, 09:20", *["12/03/2024, 09:21"] * 2, "12/03/2024, 09:22"] + [
+        "12/03/2024, 09:23"
+    ]
+    assert speakers_in_order(turns) == ["Ben Costa", "Ana Lima"]
+    for size in (20, 25, 30, 45, 60):
+        chunks = chunkwise.chunk(WHATSAPP, strategy="conversation", chunk_size=size)
+        check_invariants(WHATSAPP, chunks, size, CharSizer())
+        for c in chunks:
+            assert c.text not in ("12/03/2024,", "[12/03/2024,"), (size, c.text)
+            if "joined" in c.text or "encrypted" in c.text:
+                assert c.metadata["speaker"] is None and c.metadata["speakers"] == [], (size, c.text)
+                assert "Ben" not in c.context
