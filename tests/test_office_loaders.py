@@ -188,6 +188,31 @@ def test_docx_explicit_page_breaks_number_the_pages():
     assert got == [(["Intro"], 1, 1), (["Intro", "Details"], 2, 2)]
 
 
+def test_docx_list_before_a_page_break_stays_on_its_page():
+    docx = pytest.importorskip("docx")
+    d = docx.Document()
+    d.add_paragraph("Intro paragraph.")
+    d.add_paragraph("Item A", style="List Bullet")
+    d.add_paragraph("Item B", style="List Bullet")
+    d.add_page_break()
+    d.add_paragraph("Second page text.")
+    d.add_paragraph("Item C", style="List Number")
+    d.add_page_break()
+    d.add_paragraph("Third.")
+    buf = io.BytesIO()
+    d.save(buf)
+    doc = chunkwise.parse(buf.getvalue(), format="docx")
+    pages = [(number, doc.text[start:end].strip()) for number, start, end in doc.pages]
+    assert pages == [
+        (1, "Intro paragraph.\n\n- Item A\n- Item B"),
+        (2, "Second page text.\n\n1. Item C"),
+        (3, "Third."),
+    ]
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=20, unit="chars")
+    assert_invariants(doc.text, chunks)
+    assert {c.text: c.metadata["page_number"] for c in chunks}["- Item A\n- Item B"] == 1
+
+
 def test_docx_strict_format_is_read():
     # ISO/IEC 29500 Strict namespaces (purl.oclc.org), which python-docx refuses
     _needs("lxml")

@@ -556,6 +556,7 @@ class DocxLoader(BinaryLoader):
             if not lines:
                 continue
             if not "".join(lines).replace(PAGE_BREAK, ""):
+                flush_list()  # the list written so far is on the page this break ends
                 w.add("".join(lines))  # only page breaks: they start the next page
                 continue
             ppr = block.find(_W + "pPr")
