@@ -393,3 +393,24 @@ def test_llm_levels_configuration_errors():
                                   base_params=[{"client": own}, {}])
     assert [c.llm.model for c in chunker.level_chunkers()] == ["own", "m"]
     assert pickle.loads(pickle.dumps(chunker)).level_chunkers()[1].llm.model == "m"
+
+
+def test_cli_explicit_chunk_size_must_agree_with_the_leaf_size(tmp_path):
+    """Only the default --chunk-size gives way to chunk_sizes[-1]; one given that
+    disagrees is a usage error, even when it equals a default (96)."""
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    src = tmp_path / "a.txt"
+    src.write_text("Pumps start at six. Valves open at seven. Tanks fill by eight.\n", encoding="utf-8")
+    base = ["chunk", str(src), "-s", "hierarchical", "-p", "chunk_sizes=[400,100]"]
+    for given in ("96", "10"):
+        r = CliRunner().invoke(cli, [*base, "--chunk-size", given])
+        assert r.exit_code == 2 and "disagrees with the leaf size chunk_sizes[-1] (100)" in r.output, r.output
+    for ok in ([], ["--chunk-size", "100"]):
+        r = CliRunner().invoke(cli, [*base, *ok])
+        assert r.exit_code == 0, r.output
+        assert {json.loads(line)["metadata"]["level"] for line in r.stdout.splitlines()} == {0, 1}
+    r = CliRunner().invoke(cli, ["chunk", str(src), "-p", "contextualize=true"])
+    assert r.exit_code == 2 and "give --contextualize" in r.output, r.output

@@ -276,3 +276,37 @@ def test_cli_hierarchical_index_with_an_agentic_level(tmp_path, offline_default)
             hits = index.query("valve", k=3)
             assert hits and all(h.chunk.metadata["agentic"] == "model" for h in hits)
             assert index.query("valve", k=3, returns="parents")[0].chunk.metadata["level"] == 0
+
+
+def test_cli_index_build_takes_the_chunk_commands_llm_options(tmp_path, offline_default):
+    src = _folder(tmp_path, LONG)
+    ix = tmp_path / "ix"
+    with ScriptedServer() as server:
+        args = ["index", "build", str(src), "--index", str(ix), "-n", "20", "--contextualize",
+                "--llm-model", "m", "--llm-base-url", server.url, "--llm-cache", str(tmp_path / "llm.sqlite"),
+                "--llm-concurrency", "2"]
+        r = CliRunner().invoke(cli, args)
+        assert r.exit_code == 0, r.output
+        with Index(ix, model=offline_default) as index:
+            hits = index.query("pump", k=50)
+            config = index.info()["config"]
+        assert hits and all(h.chunk.context.startswith("This chunk") for h in hits)
+        assert "Contextualized" in config and "ChatClient('m'" in config
+        assert server.url not in config
+        sent = server.requests
+        r = CliRunner().invoke(cli, args)  # unchanged: nothing asked, nothing embedded again
+        assert r.exit_code == 0 and server.requests == sent, r.output
+        # without --contextualize the configuration differs: refused without --rebuild
+        r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(ix), "-n", "20"])
+        assert r.exit_code == 2 and "--rebuild" in r.output, r.output
+    # empty answers: the chunks are stored without a model context, reported, not final
+    with ScriptedServer(default="empty") as server:
+        r = CliRunner().invoke(cli, [*args[:2], str(src), "--index", str(tmp_path / "ix2"), *args[5:8],
+                                     "--llm-model", "m", "--llm-base-url", server.url, "--no-llm-cache"])
+        assert r.exit_code == 0, r.output
+        assert "fallback" in r.output and "invalid or empty" in r.output
+    for bad in (["--contextualize", "--llm-model", "m", "--llm-base-url", "not-a-url"],
+                ["-s", "agentic", "-p", "model=m", "-p", "base_url=ftp://x"]):
+        r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(tmp_path / "ix3"), *bad])
+        assert r.exit_code == 2 and "http(s) URL" in r.output, r.output
+        assert not (tmp_path / "ix3").exists()

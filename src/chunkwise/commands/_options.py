@@ -146,6 +146,23 @@ def make_chunker_or_fail(
 
     ctx = click.get_current_context(silent=True)
     metadata = ctx.meta.get(_METADATA_KEY, {}) if ctx is not None else {}
+    given = parse_params(params)
+    if "contextualize" in given:
+        raise click.UsageError(
+            "contextualize is an option, not a strategy parameter: give --contextualize with --llm-model NAME "
+            "--llm-base-url URL"
+        )
+    sizes = given.get("chunk_sizes") if strategy == "hierarchical" else None
+    if isinstance(sizes, list) and sizes and ctx is not None and "chunk_size" in ctx.params:
+        from click.core import ParameterSource
+
+        explicit = ctx.get_parameter_source("chunk_size") not in (None, ParameterSource.DEFAULT,
+                                                                  ParameterSource.DEFAULT_MAP)
+        if explicit and chunk_size != sizes[-1]:  # only the default gives way to the leaf size
+            raise click.UsageError(
+                f"--chunk-size {chunk_size} disagrees with the leaf size chunk_sizes[-1] ({sizes[-1]}); "
+                "give chunk_sizes alone, or --chunk-size alone for levels of 16x, 4x and 1x it"
+            )
     try:
         return make_chunker(
             strategy,
@@ -153,7 +170,7 @@ def make_chunker_or_fail(
             chunk_overlap=chunk_overlap,
             unit=unit,
             tokenizer=tokenizer,
-            **{**metadata, **extra, **parse_params(params)},
+            **{**metadata, **extra, **given},
         )
     except (ChunkwiseError, ImportError) as exc:
         raise click.UsageError(str(exc)) from exc
@@ -450,30 +467,51 @@ def chunker_params(strategy: str, params: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(p for p in params if p.split("=", 1)[0].strip().replace("-", "_") not in LLM_PARAMS)
 
 
-def llm_options() -> Decorator:
+def _check_base_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--llm-base-url``: an http or https URL with a host, checked before any work."""
+    if value is None:
+        return None
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise click.BadParameter(
+            f"{value!r} is not an http(s) URL; give the API root, such as http://localhost:11434/v1 (Ollama)"
+        )
+    return value
+
+
+def llm_options(dry_run: bool = True) -> Decorator:
     """``--llm-model``, ``--llm-base-url``, ``--llm-cache``, ``--no-llm-cache``,
-    ``--llm-price``, ``--llm-concurrency``, ``--contextualize`` and ``--dry-run``: the chat
-    model of the LLM strategies and of contextual retrieval (:mod:`chunkwise.llm`)."""
-    return _apply(
-        [
-            click.option("--llm-model", metavar="NAME", default=None,
-                         help="Chat model of an OpenAI-compatible endpoint (agentic, propositions, --contextualize)."),
-            click.option("--llm-base-url", metavar="URL", default=None,
-                         help="API root, e.g. http://localhost:11434/v1 for Ollama [default: $OPENAI_BASE_URL, else "
-                         "OpenAI's]; the key is read from $OPENAI_API_KEY."),
-            click.option("--llm-cache", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE",
-                         help="Response cache [default: $XDG_CACHE_HOME/chunkwise/llm.sqlite]."),
-            click.option("--no-llm-cache", is_flag=True, help="Do not read or write the response cache."),
-            click.option("--llm-price", metavar="IN,OUT", default=None,
-                         help="USD per million input and output tokens, for the --dry-run cost."),
-            click.option("--llm-concurrency", type=click.IntRange(1, 256), default=4, show_default=True,
-                         help="Chat requests in flight at once."),
-            click.option("--contextualize", is_flag=True,
-                         help="The chat model writes a short context situating each chunk (in the chunk's context)."),
-            click.option("--dry-run", is_flag=True,
-                         help="Print the requests, tokens and cost the chat model would get; send and write nothing."),
-        ]
-    )
+    ``--llm-concurrency``, ``--contextualize`` and (with ``dry_run``) ``--llm-price`` and
+    ``--dry-run``: the chat model of the LLM strategies and of contextual retrieval
+    (:mod:`chunkwise.llm`)."""
+    options = [
+        click.option("--llm-model", metavar="NAME", default=None,
+                     help="Chat model of an OpenAI-compatible endpoint (agentic, propositions, --contextualize)."),
+        click.option("--llm-base-url", metavar="URL", default=None, callback=_check_base_url,
+                     help="API root, e.g. http://localhost:11434/v1 for Ollama [default: $OPENAI_BASE_URL, else "
+                     "OpenAI's]; the key is read from $OPENAI_API_KEY."),
+        click.option("--llm-cache", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE",
+                     help="Response cache [default: $XDG_CACHE_HOME/chunkwise/llm.sqlite]."),
+        click.option("--no-llm-cache", is_flag=True, help="Do not read or write the response cache."),
+        click.option("--llm-price", metavar="IN,OUT", default=None,
+                     help="USD per million input and output tokens, for the --dry-run cost."),
+        click.option("--llm-concurrency", type=click.IntRange(1, 256), default=4, show_default=True,
+                     help="Chat requests in flight at once."),
+        click.option("--contextualize", is_flag=True,
+                     help="The chat model writes a short context situating each chunk (in the chunk's context)."),
+        click.option("--dry-run", is_flag=True,
+                     help="Print the requests, tokens and cost the chat model would get; send and write nothing."),
+    ]
+    if not dry_run:
+        options = [o for o, name in zip(options, _LLM_OPTION_NAMES) if name not in ("llm_price", "dry_run")]
+    return _apply(options)
+
+
+_LLM_OPTION_NAMES = (
+    "llm_model", "llm_base_url", "llm_cache", "no_llm_cache", "llm_price", "llm_concurrency", "contextualize", "dry_run"
+)
 
 
 def llm_client_or_fail(
@@ -527,7 +565,11 @@ def llm_client_or_fail(
     if no_cache and "cache" in llm:
         raise click.UsageError(f"-p cache={llm['cache']} and --no-llm-cache disagree; give one of them")
     model = model or (str(llm["model"]) if llm.get("model") else None)
-    base_url = base_url or (str(llm["base_url"]) if llm.get("base_url") else None)
+    if base_url is None and llm.get("base_url"):
+        try:
+            base_url = _check_base_url(None, None, str(llm["base_url"]))  # type: ignore[arg-type]
+        except click.BadParameter as exc:
+            raise click.UsageError(f"-p base_url: {exc.message}") from None
     if cache is None and llm.get("cache"):
         cache = Path(str(llm["cache"]))
     if not explicit("llm_concurrency") and "concurrency" in llm:

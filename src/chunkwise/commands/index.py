@@ -19,6 +19,7 @@ from ._options import (
     chunking_options,
     input_options,
     llm_client_or_fail,
+    llm_options,
     make_chunker_or_fail,
     progress_option,
     uses_llm,
@@ -76,6 +77,7 @@ def command() -> None:
 @click.option(
     "--batch-size", default=64, show_default=True, type=click.IntRange(min=1), help="Texts per embedding call."
 )
+@llm_options(dry_run=False)
 @progress_option
 @click.pass_context
 def build_command(
@@ -95,6 +97,12 @@ def build_command(
     model: str | None,
     rebuild: bool,
     batch_size: int,
+    llm_model: str | None,
+    llm_base_url: str | None,
+    llm_cache: Path | None,
+    no_llm_cache: bool,
+    llm_concurrency: int,
+    contextualize: bool,
     progress: bool | None,
 ) -> None:
     """Index files and folders: load, chunk (the options of `chunkwise chunk`), embed, store.
@@ -104,11 +112,13 @@ def build_command(
     atomic: a query during it sees the index before it, and an interrupted build leaves the
     index as it was. A file that cannot be read or chunked this time (a dangling link, no
     permission) is reported and skipped (what the index held for it is kept); the exit
-    status is then 1. An LLM strategy (-s agentic, or -s hierarchical -p base=...) takes its
-    endpoint as -p model=NAME -p base_url=URL (and timeout, max_retries, concurrency,
-    cache); a chat endpoint that cannot be used stops the build (exit 1, the index as it
-    was); a document whose model answers stayed invalid is stored with its fallback chunks
-    (llm_fallback: true), reported, and chunked again by the next build.
+    status is then 1. An LLM strategy (-s agentic, or -s hierarchical -p base=...) and
+    --contextualize take the chat model as in `chunkwise chunk`: --llm-model NAME
+    --llm-base-url URL (or -p model=NAME -p base_url=URL; and -p timeout, max_retries,
+    concurrency, cache); a chat endpoint that cannot be used stops the build (exit 1, the
+    index as it was); a document whose model answers stayed invalid (or empty) is stored
+    with its fallback chunks (llm_fallback: true), reported, and chunked again by the next
+    build.
 
     Example:
 
@@ -127,11 +137,18 @@ def build_command(
             f"no such file or folder: {', '.join(missing)}; nothing was changed in the index "
             "(a build makes the index hold exactly the files under PATHS)"
         )
-    client = llm_client_or_fail(strategy, False, None, None, None, False, None, 4, params=params)
+    client = llm_client_or_fail(
+        strategy, contextualize, llm_model, llm_base_url, llm_cache, no_llm_cache, None, llm_concurrency,
+        params=params,
+    )
     extra = {"client": client} if client is not None and uses_llm(strategy, params) else {}
     chunker = make_chunker_or_fail(
         strategy, chunk_size, chunk_overlap, unit, tokenizer, chunker_params(strategy, params), **extra
     )
+    if contextualize:
+        from ..llm.contextualize import Contextualized
+
+        chunker = Contextualized(chunker, client)
     inputs, skipped = gather(paths, include, exclude, root)
     if not inputs:
         detail = f" ({len(skipped)} skipped, such as {skipped[0].name}: {skipped[0].reason})" if skipped else ""
@@ -187,7 +204,7 @@ def build_command(
     for doc_id in report.fallback:
         shown = names[doc_id].name if doc_id in names else doc_id
         click.echo(
-            f"fallback {shown}: chunked in part by the fallback (the chat model's answers stayed invalid; "
+            f"fallback {shown}: chunked in part by the fallback (the chat model's answers stayed invalid or empty; "
             'metadata "llm_fallback": true); stored, and chunked again by the next build',
             err=True,
         )

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from ..errors import ConfigError
 from ..types import Chunk, Document
@@ -18,7 +19,15 @@ from .prompts import load_prompt, render_prompt
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DOCUMENT_CHARS", "MAX_CONTEXT_CHARS", "contextualize", "contextualize_requests", "estimate_contextualize", "valid_answer"]
+__all__ = [
+    "DOCUMENT_CHARS",
+    "MAX_CONTEXT_CHARS",
+    "Contextualized",
+    "contextualize",
+    "contextualize_requests",
+    "estimate_contextualize",
+    "valid_answer",
+]
 
 DOCUMENT_CHARS = 24_000
 """The most characters of the document shown with each chunk (a longer document is shown
@@ -138,3 +147,35 @@ def estimate_contextualize(
     at 80 tokens), sending nothing."""
     reqs = contextualize_requests(chunks, document, prompt=prompt)
     return client.estimate(reqs, [80] * len(reqs), valid=valid_answer)
+
+
+@dataclass(frozen=True)
+class Contextualized:
+    """A chunker whose chunks get a situating context from a chat model
+    (:func:`contextualize` after ``chunker.chunk``): what ``chunkwise index build
+    --contextualize`` indexes.
+
+    Args:
+        chunker: any chunker.
+        client: the chat client.
+        answer_retries: as :func:`contextualize`'s.
+
+    Its ``repr`` (an index's chunking configuration, through
+    :func:`chunkwise.llm.options.config_repr`) names the chunker and the chat model, not
+    the endpoint. Pickles when the chunker and the client do.
+    """
+
+    chunker: Any
+    client: ChatClient
+    answer_retries: int = 1
+
+    def chunk(self, document: Document | str) -> list[Chunk]:
+        """``contextualize(chunker.chunk(document), document, client)``.
+
+        Raises:
+            LLMError: the endpoint cannot be used (see :func:`contextualize`).
+        """
+        from ..chunkers.base import as_document
+
+        doc = as_document(document)
+        return contextualize(self.chunker.chunk(doc), doc, self.client, answer_retries=self.answer_retries)
