@@ -285,7 +285,20 @@ def test_cli_expand_window(tmp_path, monkeypatch):
     row = json.loads((tmp_path / "out" / "results.json").read_text())["results"][0]
     assert row["config"].endswith("expand=window") and row["recall"] == 1.0 and row["precision"] < 1.0
     bad = CliRunner().invoke(cli, [*args, "--expand", "parent"])
-    assert bad.exit_code != 0 and "strategy='hierarchical'" in bad.output
+    assert bad.exit_code == 2 and "only --strategy hierarchical" in bad.output, bad.output
+    # refused before any work: a grid with one hierarchy and one other strategy writes nothing
+    out = tmp_path / "grid"
+    grid = ["eval", "--corpus", str(corpus), "--questions", str(questions), "--strategy", "hierarchical,recursive",
+            "--chunk-size", "20", "--unit", "chars", "--k", "1", "--no-cache", "--no-plot", "-o", str(out)]
+    bad = CliRunner().invoke(cli, [*grid, "--expand", "merged"])
+    assert bad.exit_code == 2 and "recursive/20/0" in bad.output and "hierarchical/20/0" not in bad.output, bad.output
+    assert not out.exists()
+    bad = CliRunner().invoke(cli, [*grid[:6], "hierarchical", *grid[7:], "-p", "leaves_only=true", "--expand", "parent"])
+    assert bad.exit_code == 2 and "(leaves_only)" in bad.output, bad.output
+    ok = CliRunner().invoke(cli, [*grid[:6], "hierarchical", *grid[7:], "--expand", "merged", "--merge-ratio", "1"])
+    assert ok.exit_code == 0, ok.output
+    bad = CliRunner().invoke(cli, [*grid[:6], "hierarchical", *grid[7:], "--merge-ratio", "0.7"])
+    assert bad.exit_code == 2 and "--merge-ratio goes with --expand merged" in bad.output, bad.output
 
 
 def test_budget_per_question_keeps_each_question_within_the_budget():

@@ -378,11 +378,25 @@ def run_grid(
 def check_expansion_fits(configs: Sequence[Any], expand: str) -> None:
     """Refuse, before any chunking, an expansion the grid's chunks cannot carry:
     ``window`` needs every configuration to make sentence windows (``-s sentence -p
-    window_sentences=N``).
+    window_sentences=N``); ``parent`` and ``merged`` need the parents, which only
+    ``-s hierarchical`` makes (without ``-p leaves_only=true``).
 
     Raises:
-        click.UsageError: a configuration without sentence windows, for ``--expand window``.
+        click.UsageError: a configuration that cannot carry the expansion (exit 2).
     """
+    if expand in ("parent", "merged"):
+        lacking = []
+        for c in configs:
+            chunker = c.make_chunker()
+            if getattr(chunker, "leaves_only", None) is not False:  # not a hierarchy, or its leaves alone
+                lacking.append(c.label + (" (leaves_only)" if getattr(chunker, "leaves_only", False) else ""))
+        if lacking:
+            raise click.UsageError(
+                f"--expand {expand} returns the parents of the chunks matched, and {', '.join(lacking)} "
+                f"{'makes' if len(lacking) == 1 else 'make'} none: only --strategy hierarchical (without "
+                "-p leaves_only=true) supports it; use --expand none or window for the other strategies"
+            )
+        return
     if expand != "window":
         return
     lacking = [c.label for c in configs if not getattr(c.make_chunker(), "window_sentences", 0)]
@@ -492,6 +506,12 @@ def command(
     """
     from ..evaluation.report import format_table, plot_results, write_csv, write_json
 
+    from click.core import ParameterSource
+
+    if expand != "merged" and ctx.get_parameter_source("merge_ratio") not in (
+        None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP
+    ):
+        raise click.UsageError(f"--merge-ratio goes with --expand merged (not --expand {expand}); leave it out")
     k, budget_tokens = retrieval_depth(k, budget_tokens)
     configs = build_grid(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
     check_expansion_fits(configs, expand)
