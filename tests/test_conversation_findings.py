@@ -69,3 +69,43 @@ def test_whatsapp_system_lines_are_turns_of_no_speaker_and_stamps_stay_whole():
             if "joined" in c.text or "encrypted" in c.text:
                 assert c.metadata["speaker"] is None and c.metadata["speakers"] == [], (size, c.text)
                 assert "Ben" not in c.context
+
+
+SRT = (
+    "1\n00:00:01,000 --> 00:00:03,500\nAna: Good evening, everyone.\n\n"
+    "2\n00:00:04,000 --> 00:00:07,000\nTonight we talk about rivers.\nBen: And about bridges!\n\n"
+    "3\n00:00:07,500 --> 00:00:10,000\n- Where do we start?\n- At the source.\n"
+)
+VTT = (
+    "WEBVTT\n\n00:00:01.000 --> 00:00:03.500 align:start position:10%\n<v Ana>Hello there, how are you doing today?\n\n"
+    "00:00:04.000 --> 00:00:06.000 align:start\nFine thanks.\n"
+)
+
+
+def test_cue_headers_are_cut_at_line_breaks_never_inside_a_time():
+    import re
+
+    stamp = re.compile(r"\d\d:\d\d:\d\d[,.]\d{3}")
+    for fmt, text in (("srt", SRT), ("vtt", VTT)):
+        doc = parse(text, format=fmt)
+        for size in (15, 20, 30, 40, 60):
+            chunks = chunkwise.chunk(doc, strategy="conversation", chunk_size=size)
+            check_invariants(text, chunks, size, CharSizer())
+            spans = [m.span() for m in stamp.finditer(text)]
+            for c in chunks:
+                # no chunk starts or ends inside a time
+                for a, b in spans:
+                    assert not a < c.start_index < b and not a < c.end_index < b, (fmt, size, c.text)
+                # the second cue's settings fit with a neighbour from 20 characters on
+                # (the first cue's, 24 characters of settings, do not below 40)
+                if size >= 20 and c.start_index > VTT.index("Fine") - 30:
+                    assert c.text.strip() not in ("align:start", "position:10%"), (fmt, size, c.text)
+    texts = [c.text for c in chunkwise.chunk(parse(SRT, format="srt"), strategy="conversation", chunk_size=40)]
+    assert texts[:4] == [
+        "1\n00:00:01,000 --> 00:00:03,500",
+        "Ana: Good evening, everyone.",
+        "2\n00:00:04,000 --> 00:00:07,000",
+        "Tonight we talk about rivers.",
+    ]
+    texts = [c.text for c in chunkwise.chunk(parse(SRT, format="srt"), strategy="conversation", chunk_size=30)]
+    assert texts[:3] == ["1", "00:00:01,000 --> 00:00:03,500", "Ana: Good evening, everyone."]

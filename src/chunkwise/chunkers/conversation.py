@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..boundaries import Level, PositionsLevel, RegexLevel
+from ..boundaries import LINE, Level, PositionsLevel, RegexLevel
 from ..errors import ConfigError
 from ..merge import Span
 from ..packer import OVERSIZE_POLICIES, OversizePolicy
@@ -62,6 +62,10 @@ _ESCAPED_LINE = RegexLevel("line", re.compile(r"(?:\\r)?\\n(?:\\t)*"), keep_sepa
 _PHRASE = RegexLevel("clause", re.compile(r"(?<=[,;:])[ \t]+"), whitespace=True)
 # inside a turn: the recursive levels, with clauses between sentences and words
 _INNER: tuple[Level, ...] = (*DEFAULT_LEVELS[:-2], _PHRASE, *DEFAULT_LEVELS[-2:])
+# inside a cue: its lines before its sentences (a cue's number, timing line and text
+# lines are lines of their own, and a subtitle line is a unit of display)
+_CUE_INNER: tuple[Level, ...] = (*DEFAULT_LEVELS[:3], LINE, *(lv for lv in _INNER[3:] if lv is not LINE))
+_LINE_END = re.compile(r"\r?\n")
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,21 +82,16 @@ _PROMPT_ROLES = frozenset({"user", "human", "prompter"})
 _REPLY_ROLES = frozenset({"assistant", "gpt", "model", "bot", "ai", "chatgpt", "claude"})
 
 
-def _stamp_end(text: str, t: Turn, cue: bool) -> int:
-    """Where the time stamp that starts turn ``t`` ends (after its closing bracket; a
-    cue's: the end of its timing line), or ``t.start`` when it has none."""
+def _stamp_end(text: str, t: Turn) -> int:
+    """Where the time stamp that starts turn ``t`` ends (after its closing bracket), or
+    ``t.start`` when it has none."""
     if t.start_time is None:
         return t.start
     i = text.find(t.start_time, t.start, t.body)
     if i < 0:
         return t.start
     e = i + len(t.start_time)
-    if cue:
-        nl = text.find("\n", e, t.body)
-        e = nl if nl >= 0 else e
-        while e > t.start and text[e - 1] in " \t\r":
-            e -= 1
-    elif e < t.body and text[e] in ")]":
+    if e < t.body and text[e] in ")]":
         e += 1
     return e
 
@@ -264,6 +263,8 @@ class ConversationChunker(BaseChunker):
         inner: tuple[Level, ...] = _INNER
         if tr.kind == "json":
             inner = (_ESCAPED_PARAGRAPH, _ESCAPED_LINE, *inner)
+        elif tr.kind == "subtitles":
+            inner = _CUE_INNER
         if not turns:
             return Segments(levels=inner, labels=(label,))
         reserve = self._reserve(text, turns) if self.include_context_in_size else 0
@@ -317,10 +318,20 @@ class ConversationChunker(BaseChunker):
         # turn just over the budget: "Ben: Goodbye." in 12), the cut after the marker is
         # better than one inside the word that leaves its punctuation alone
         fits = self._word_fits
-        glue = [(t.start, t.body + 1) for t in big if t.start < t.body < t.end and fits(text, t, bound, budget)]
-        # a turn's time stamp (a cue's number and timing line) is never cut inside: when
-        # the marker and first word do not fit together, the stamp still holds together
-        glue += [(t.start, e) for t in big if (e := _stamp_end(text, t, subtitles)) > t.start + 1]
+        glue = [
+            (t.start, t.body + 1)
+            for t in big
+            if t.start < t.body < t.end
+            and fits(text, t, bound, budget)
+            and not (subtitles and self._line_fits(text, t, bound, budget))
+        ]
+        # a turn's time stamp is never cut inside: when the marker and first word do not
+        # fit together, the stamp still holds together (a cue: its number and timing line,
+        # else the timing line, else its times; see _cue_glue)
+        if subtitles:
+            glue += [g for t in big for g in self._cue_glue(text, t, bound, budget)]
+        else:
+            glue += [(t.start, e) for t in big if (e := _stamp_end(text, t)) > t.start + 1]
         glue += [(turns[k].start, turns[k + 1].end) for k in pairs if k not in lead]
         glue += [(turns[k].start, turns[k + 1].body + 1) for k in lead if turns[k + 1].body < turns[k + 1].end]
         # regions: each conversation after the first, and each group of max_turns turns
@@ -368,6 +379,49 @@ class ConversationChunker(BaseChunker):
         m = _WORD_END.search(text, t.body, t.end)
         e = m.start() if m is not None else t.end
         return bound(t.start, e) <= budget or self._sizer.count(text[t.start : e]) <= budget
+
+    def _line_fits(self, text: str, t: Turn, bound: Callable[[int, int], int], budget: int) -> bool:
+        """Whether the first line of turn ``t``'s text fits ``budget`` alone (a cue then
+        starts its text on a chunk of its own rather than after its timing line)."""
+        m = _LINE_END.search(text, t.body, t.end)
+        e = m.start() if m is not None else t.end
+        return bound(t.body, e) <= budget or self._sizer.count(text[t.body : e]) <= budget
+
+    def _cue_glue(self, text: str, t: Turn, bound: Callable[[int, int], int], budget: int) -> list[tuple[int, int]]:
+        """The ranges of a cue's header kept whole, the largest that fits: its number and
+        timing line (settings included); the timing line; its times, and the end time
+        with the settings; its times (else each time), the settings with the first word of
+        the cue's text (else the settings) -- so that ``align:start`` is not a chunk alone
+        wherever something next to it fits with it."""
+        if t.start_time is None:
+            return []
+        i = text.find(t.start_time, t.start, t.body)
+        if i < 0:
+            return []
+        nl = text.find("\n", i, t.body)
+        le = nl if nl >= 0 else t.body
+        while le > i and text[le - 1] in " \t\r":
+            le -= 1
+        t0 = i + len(t.start_time)
+        j = text.find(t.end_time, t0, le) if t.end_time else -1
+        t1 = j + len(t.end_time) if j >= 0 and t.end_time else t0
+
+        def ok(a: int, b: int) -> bool:
+            return bound(a, b) <= budget or self._sizer.count(text[a:b]) <= budget
+
+        if ok(t.start, le):
+            return [(t.start, le)]
+        if ok(i, le):
+            return [(i, le)]
+        if t1 < le and j >= 0 and ok(j, le):  # settings after the end time go with it
+            return [(i, j - 1 if j - 1 > i else j), (j, le)]
+        out = [(i, t1)] if ok(i, t1) else [(i, t0)] + ([(j, t1)] if j >= 0 else [])
+        if t1 < le:  # settings that do not fit with the end time go with the text's first word
+            s0 = _SPACE.match(text, t1, le).end()  # type: ignore[union-attr]
+            w = _WORD_END.search(text, t.body, t.end)
+            e = w.start() if w is not None else t.end
+            out.append((s0, e) if e > t.body and ok(s0, e) else (s0, le))
+        return out
 
     def pack_options(self) -> dict[str, Any]:
         return {"oversize": self.oversize}
