@@ -340,7 +340,7 @@ def chunk_command(
             run_cli(chunker, inputs, address=ray_address, workers=workers, encoding=encoding,
                     options=loader_options_of(), out_format=out_format, write=written[0], failures=failures,
                     stats=stats, counts=counts, show=show)
-            if counts["docs"] == 0 and failures:
+            if counts["docs"] == 0 and failures.failed(0):
                 written.append("empty")
             return
         _chunk_files(chunker, client, model if contextualize else None, inputs, encoding, fmt, workers,
@@ -366,13 +366,12 @@ def chunk_command(
         f"{nbytes / 1e6:.2f} MB in {elapsed:.2f} s ({nbytes / 1e6 / max(elapsed, 1e-9):.1f} MB/s)"
         + (f"; {counted(counts['resumed'], 'document')} already in the output" if resume else "")
         + (_fallback_note(counts["fallback"], resume) if counts.get("fallback") else "")
-        + failures.empty_note()
         + ("" if to_stdout else f"; nothing written, {output} left as it was" if kept else f"; written to {output}"),
         err=True,
     )
     if failures.summary():
         click.echo(failures.summary(), err=True)
-    if failures:
+    if failures.failed(counts["docs"] + counts["resumed"]):
         ctx.exit(EXIT_FAILED)
 
 
@@ -512,7 +511,7 @@ def _chunk_files(
                 stats.add_many(out.sizes)
     finally:
         bar.close()
-    if counts["docs"] == 0 and failures:
+    if counts["docs"] == 0 and failures.failed(0):  # no input produced a chunk: nothing written
         written.append("empty")
 
 

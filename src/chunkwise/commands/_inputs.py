@@ -3,6 +3,7 @@ every per-file failure reported (the file, what went wrong, the fix) and skipped
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import os
 import re
@@ -84,6 +85,8 @@ class Skipped:
     kind: str
     reason: str
     fix: str = ""
+    why: str = ""
+    """For an empty document: why it has no text (``zero bytes``, ``white space only``, ...)."""
 
     def line(self) -> str:
         return f"skipped {self.name}: {self.reason}" + (f"; fix: {self.fix}" if self.fix else "")
@@ -91,33 +94,37 @@ class Skipped:
 
 @dataclass
 class Failures:
-    """The files skipped so far; each is reported on standard error when added."""
+    """The files skipped so far; each is reported on standard error when added.
+
+    The rule of the exit status (every command): a file that failed makes it 1; an empty
+    document (zero bytes, white space only, a binary file without text) is skipped and
+    named but is not a failure, unless no input produced a chunk at all -- then the status
+    is 1 and nothing is written (:meth:`failed`)."""
 
     items: list[Skipped] = field(default_factory=list)
     empty: list[Skipped] = field(default_factory=list)
-    """Documents without text (zero bytes, white space only): skipped and reported, but
-    not failures (they do not change the exit status)."""
+    """Documents without text: skipped and named, not failures (see :meth:`failed`)."""
 
     def add(self, skipped: Skipped) -> None:
-        self.items.append(skipped)
+        """Report ``skipped``; an empty file of a binary format (a loader's ``empty``
+        kind: a 0-byte PDF) counts as an empty document, as a 0-byte text file does."""
+        if skipped.kind == "empty":
+            zero = "0 bytes" in skipped.reason or "zero bytes" in skipped.reason
+            skipped = dataclasses.replace(skipped, why=skipped.why or ("zero bytes" if zero else "no text"))
+            self.empty.append(skipped)
+        else:
+            self.items.append(skipped)
         click.echo(skipped.line(), err=True)
 
     def add_empty(self, name: str, why: str) -> None:
         """Skip an empty document (``why``: ``zero bytes``, ``white space only``, ``no
         text``), reported on standard error now and in :meth:`summary`."""
-        skipped = Skipped(name, "empty", f"empty document ({why}): nothing to chunk")
-        self.empty.append(skipped)
-        click.echo(skipped.line(), err=True)
+        self.add(Skipped(name, "empty", f"empty document ({why}): nothing to chunk", why=why))
 
-    def empty_note(self) -> str:
-        """``; skipped 2 empty documents (1 zero bytes, 1 white space only)`` for a
-        command's summary line; empty when there were none."""
-        if not self.empty:
-            return ""
-        whys = Counter(s.reason.split("(", 1)[1].split(")", 1)[0] for s in self.empty)
-        return f"; skipped {counted(len(self.empty), 'empty document')} (" + ", ".join(
-            f"{c} {w}" for w, c in whys.most_common()
-        ) + ")"
+    def failed(self, produced: int) -> bool:
+        """Whether the exit status is 1, given how many documents produced chunks: a file
+        failed, or none produced a chunk and some input was an empty document."""
+        return bool(self.items) or (produced == 0 and bool(self.empty))
 
     def extend(self, items: Iterable[Skipped]) -> None:
         for s in items:
@@ -141,7 +148,7 @@ class Failures:
         kinds = Counter(s.kind for s in every)
         n = len(every)
         lines = [f"skipped {counted(n, 'file')}: " + ", ".join(f"{c} {k}" for k, c in kinds.most_common())]
-        lines += [f"  {s.name} ({s.kind})" for s in every[:LISTED]]
+        lines += [f"  {s.name} ({s.kind}{': ' + s.why if s.why else ''})" for s in every[:LISTED]]
         if n > LISTED:
             lines.append(f"  and {n - LISTED} more")
         return "\n".join(lines)

@@ -133,7 +133,8 @@ def command(
     """Show the chunks of FILE with their boundaries marked; --plot draws the similarity curve.
 
     The strategy is semantic unless -s names another (chunk's default is auto). A file
-    without text (zero bytes, white space only) is reported as skipped, with 0 chunks.
+    without text (zero bytes, white space only) is reported as skipped, with 0 chunks and
+    exit status 1 (no input produced a chunk).
     """
     from ..errors import ChunkwiseError, ConfigError
     from ._inputs import Failures, Input, classify, counted, emptiness, read
@@ -159,10 +160,11 @@ def command(
         failures.add(classify(exc, inp, "read", encoding))
         ctx.exit(1)
     why = emptiness(doc, inp)
-    if why:  # nothing to show: said, not a silent "0 chunks"
+    if why:  # nothing to show: said, not a silent "0 chunks"; no input produced a chunk: status 1
         failures.add_empty(inp.name, why)
-        click.echo(f"0 chunks, strategy {strategy}, unit {chunker.sizer.unit}" + failures.empty_note(), err=True)
-        return
+        click.echo(f"0 chunks, strategy {strategy}, unit {chunker.sizer.unit}", err=True)
+        click.echo(failures.summary(), err=True)
+        ctx.exit(1)
     try:
         analysis = None
         try:

@@ -113,7 +113,7 @@ def command(
     if not docs:
         if failures.summary():
             if failures.empty:
-                click.echo("no document with text: nothing to measure" + failures.empty_note(), err=True)
+                click.echo("no document with text: nothing to measure", err=True)
             click.echo(failures.summary(), err=True)
             ctx.exit(1)
         raise click.UsageError("no file to read under the given paths")
@@ -127,8 +127,7 @@ def command(
     table_rows = [dict(r, histogram=_bars(s.histogram)) for r, s in zip(rows, stats)]
     click.echo(format_table(table_rows, list(_COLUMNS) + cut_cols + ["histogram"]))
     click.echo(
-        f"{counted(len(docs), 'document')}; sizes in {stats[0].unit}; histogram: 10 bins of chunk size, then oversize"
-        + failures.empty_note(),
+        f"{counted(len(docs), 'document')}; sizes in {stats[0].unit}; histogram: 10 bins of chunk size, then oversize",
         err=True,
     )
     if json_path is not None:
