@@ -109,3 +109,22 @@ def test_cue_headers_are_cut_at_line_breaks_never_inside_a_time():
     ]
     texts = [c.text for c in chunkwise.chunk(parse(SRT, format="srt"), strategy="conversation", chunk_size=30)]
     assert texts[:3] == ["1", "00:00:01,000 --> 00:00:03,500", "Ana: Good evening, everyone."]
+
+
+def test_context_room_is_kept_only_in_chunks_that_get_a_context():
+    text = (
+        "[00:00:01] Ana: This is a long turn that will not fit in one chunk at all, no way.\n"
+        "[00:00:09] Ben: Ok.\n[00:00:10] Ana: Fine.\n"
+    )
+    for size in (40, 50, 64):
+        chunks = chunkwise.chunk(text, strategy="conversation", chunk_size=size, include_context_in_size=True)
+        check_invariants(text, chunks, size, CharSizer())
+        assert chunks[0].context == ""
+        # the first chunk uses the whole budget: the next word would not have fitted
+        nxt = text[chunks[0].end_index :].split()[0]
+        assert len(text[chunks[0].start_index : chunks[0].end_index] + " " + nxt) > size
+        for c in chunks:
+            assert c.size + (len(c.context) + 1 if c.context else 0) <= size
+    assert chunkwise.chunk(text, strategy="conversation", chunk_size=40, include_context_in_size=True)[0].text == (
+        "[00:00:01] Ana: This is a long turn that"
+    )

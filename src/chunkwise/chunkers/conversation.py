@@ -39,7 +39,7 @@ from typing import Any
 from ..boundaries import LINE, Level, PositionsLevel, RegexLevel
 from ..errors import ConfigError
 from ..merge import Span
-from ..packer import OVERSIZE_POLICIES, OversizePolicy
+from ..packer import OVERSIZE_POLICIES, OversizePolicy, pack_segments
 from ..parsers.conversation import VTT_BLOCK, Transcript, Turn, find_turns
 from ..registry import register
 from ..segments import Atom, Label, Region, Segments
@@ -144,9 +144,11 @@ class ConversationChunker(BaseChunker):
             lines, sentences, words), ``"keep"`` whole (flagged ``metadata["oversize"]``)
             or ``"raise"`` :class:`~chunkwise.errors.OversizeError`.
         include_context_in_size: count ``chunk.context`` (and the line break after it)
-            against ``chunk_size``: every chunk keeps room for the longest speaker context
-            of a turn that may be split; a context over half the budget loses its time,
-            then is left out.
+            against ``chunk_size``: the chunks of a turn too big for one chunk, from a
+            split turn to the next turn that starts a chunk, keep room for the longest
+            speaker context of such a turn, except the turn's first chunk (it holds the
+            speaker line and gets no context; with ``chunk_overlap`` it keeps the room
+            too); a context over half the budget loses its time, then is left out.
         speaker_context: put the speaker (and time) of a split turn in ``chunk.context``
             (default). False: ``context`` stays empty, the speaker is only in
             ``metadata["speaker"]``, and the chunk is embedded as its own text -- for chat
@@ -352,14 +354,47 @@ class ConversationChunker(BaseChunker):
         cuts = sorted({*(starts[k] for k in firsts if k > 0), *apart, *(h for h in heads if h > 0)})
         regions = None
         if cuts or reserve:
+            # the context's room is kept in the regions that start at a turn too big for
+            # a chunk (the only turns whose chunks get a context), not elsewhere
+            held = {led.get(t.start, t.start) for t in big}
             bounds = [0, *cuts, n]
             regions = tuple(
-                Region(bounds[i], bounds[i + 1], reserve, "turn" if i + 2 < len(bounds) else "end")
+                Region(
+                    bounds[i],
+                    bounds[i + 1],
+                    reserve if bounds[i] in held else 0,
+                    "turn" if i + 2 < len(bounds) else "end",
+                )
                 for i in range(len(bounds) - 1)
             )
-        return Segments(
+        segs = Segments(
             levels=levels, regions=regions, atoms=atoms, glue=tuple(glue), labels=(label,), atom_levels_at=1
         )
+        if reserve and regions and not self.chunk_overlap:
+            segs = replace(segs, regions=self._first_free(document, measure, segs))
+        return segs
+
+    def _first_free(self, document: Document, measure: Measure | None, segs: Segments) -> tuple[Region, ...]:
+        """The regions with the first chunk of each turn too big for a chunk kept free of
+        the context's reserve: that chunk holds the turn's speaker line and gets no
+        context. One packing without the reserve finds where that chunk ends; its region
+        is split there (the first part packs as that one chunk, the rest keeps the
+        reserve). Not done with an overlap, which would not cross the split."""
+        text = document.text
+        regions = segs.regions or ()
+        m = measure if measure is not None else self._sizer.measure(text)
+        free = tuple(replace(r, reserve=0) for r in regions)
+        spans = pack_segments(text, m, replace(segs, regions=free), self.pack_config())
+        starts = [sp.start for sp in spans]
+        out: list[Region] = []
+        for r in regions:
+            k = bisect_left(starts, r.start)
+            if r.reserve and k < len(spans) and spans[k].end < r.end:
+                out.append(Region(r.start, spans[k].end, 0, spans[k].boundary, r.levels, r.level))
+                out.append(Region(spans[k].end, r.end, r.reserve, r.end_boundary, r.levels, r.level))
+            else:
+                out.append(r)
+        return tuple(out)
 
     def _size(self, text: str, bound: Callable[[int, int], int]) -> Callable[[Turn], int]:
         """A turn's size: exact where the cheap bound does not settle it (never above the
