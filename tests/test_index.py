@@ -611,3 +611,40 @@ def test_cli_interrupted_build_leaves_the_index_as_it_was(tmp_path, monkeypatch)
     with Index(ix, model=CountingEmbedder()) as index:
         assert index.info() == before and before["documents"] == 3
         assert "valve" in index.query("valve opens", k=1)[0].chunk.text.lower()
+
+
+def test_overlapping_windows_come_back_once_at_the_first_rank(tmp_path):
+    pytest.importorskip("chunkwise.evaluation.expand")
+    emb = CountingEmbedder()
+    text = "Pumps start at six. Valves open at seven. Tanks fill by eight. Lights go out at nine. Doors lock at ten."
+    chunker = chunkwise.make_chunker("sentence", chunk_size=25, window_sentences=1)
+    build_index([chunkwise.Document(text, id="w")], tmp_path / "ix", chunker=chunker, model=emb)
+    hits = query(tmp_path / "ix", "valves open at seven", k=5, model=emb)
+    wins = query(tmp_path / "ix", "valves open at seven", k=5, returns="window", model=emb)
+    # every sentence matched: the windows overlap into one span, the whole text, at rank 1
+    assert [(w.chunk.start_index, w.chunk.end_index) for w in wins] == [(0, len(text))]
+    assert wins[0].score == hits[0].score and wins[0].matched[0] == hits[0].chunk.id
+    assert sorted(wins[0].matched) == sorted(h.chunk.id for h in hits)
+    # two sentences apart: windows that only touch stay apart, in rank order
+    two = query(tmp_path / "ix", "pumps start at six doors lock at ten", k=2, returns="window", model=emb)
+    spans = [(w.chunk.start_index, w.chunk.end_index) for w in two]
+    assert all(a[1] <= b[0] or b[1] <= a[0] for i, a in enumerate(spans) for b in spans[i + 1 :])
+    assert [w.rank for w in two] == list(range(1, len(two) + 1))
+
+
+def test_an_empty_question_and_leaves_only_parents_are_refused(tmp_path):
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    src = _folder(tmp_path)
+    emb = CountingEmbedder()
+    build_index([src], tmp_path / "ix", chunker=chunkwise.make_chunker("hierarchical", chunk_sizes=[80, 20],
+                                                                      leaves_only=True), model=emb)
+    for blank in ("", "  \n"):
+        with pytest.raises(ConfigError, match="question must hold a word"):
+            query(tmp_path / "ix", blank, model=emb)
+        r = CliRunner().invoke(cli, ["index", "query", blank, "--index", str(tmp_path / "ix")])
+        assert r.exit_code == 2 and "the question is empty" in r.output, r.output
+    with pytest.raises(ConfigError, match="without -p leaves_only=true"):
+        query(tmp_path / "ix", "pump", returns="parents", model=emb)

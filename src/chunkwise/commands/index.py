@@ -271,6 +271,8 @@ def query_command(index_dir: Path, question: str, k: int, returns: str, as_json:
     """
     from ..index import Index
 
+    if not question.strip():
+        raise click.BadParameter("the question is empty; give the text to search for", param_hint="QUESTION")
     try:
         with Index(index_dir, model=model) as index:
             hits = index.query(question, k, returns=returns)

@@ -276,12 +276,15 @@ class Index:
             :class:`Hit` values, rank 1 first.
 
         Raises:
-            ConfigError: ``k < 1``, an unknown ``returns`` or one the index's chunks do not
-                support, a folder that is not an index, or a model other than the index's.
+            ConfigError: ``k < 1``, an empty (or white-space) ``text``, an unknown
+                ``returns`` or one the index's chunks do not support, a folder that is not
+                an index, or a model other than the index's.
             ChunkwiseError: the index's database or vector file is damaged.
         """
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ConfigError(f"k must be an integer of 1 or more, not {k!r}")
+        if not isinstance(text, str) or not text.strip():
+            raise ConfigError(f"the question must hold a word, not {text!r}; give the text to search for")
         if returns not in RETURNS:
             raise ConfigError(f"returns={returns!r} is unknown; use one of {', '.join(RETURNS)}")
         with store.database_errors(self.path):
@@ -377,6 +380,13 @@ class Index:
             need, how = "a sentence window on every embedded chunk", "-s sentence -p window_sentences=N"
         else:
             need, how = "parents stored for them (a hierarchy)", "-s hierarchical"
+            try:
+                config = str(self.info().get("config", ""))
+            except Exception:  # noqa: BLE001 - the message only
+                config = ""
+            if "leaves_only=True" in config:
+                need = "parents stored for them (a hierarchy built with leaves_only stores none)"
+                how = "-s hierarchical without -p leaves_only=true"
         return (
             f"--return {returns} (returns={returns!r}) needs chunks with {need}, which the index {self.path} "
             f"does not hold; it supports --return {'|'.join(supported)}. To get it, rebuild with chunkwise "
