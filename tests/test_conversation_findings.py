@@ -128,3 +128,28 @@ def test_context_room_is_kept_only_in_chunks_that_get_a_context():
     assert chunkwise.chunk(text, strategy="conversation", chunk_size=40, include_context_in_size=True)[0].text == (
         "[00:00:01] Ana: This is a long turn that"
     )
+
+
+def test_the_cli_reads_subtitles_and_chats_from_standard_input():
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+    from chunkwise.commands._options import FORMATS
+    from chunkwise.loaders import registered_loaders
+    from chunkwise.registry import auto_strategy
+
+    assert {"srt", "vtt", "chat", "json"} <= set(FORMATS)
+    assert set(FORMATS) == {ld.format for ld in registered_loaders()} | {"text"}
+    runner = CliRunner()
+    for fmt, text in (("srt", SRT), ("vtt", VTT), ("chat", json.dumps([{"role": "user", "content": "Hi?"}]))):
+        result = runner.invoke(cli, ["chunk", "-", "--format", fmt, "-u", "chars", "-n", "200"], input=text)
+        assert result.exit_code == 0, result.output
+        first = json.loads(result.stdout.splitlines()[0])
+        assert first["metadata"]["format"] == fmt
+        assert "speakers" in first["metadata"]
+    # auto on raw subtitle text (standard input read as text) picks the conversation strategy
+    assert auto_strategy(SRT) == auto_strategy(VTT) == "conversation"
+    assert auto_strategy("1. Buy milk\n2. Call Ana\n") == "recursive"
+    result = runner.invoke(cli, ["chunk", "-", "-s", "auto", "-u", "chars", "-n", "200"], input=SRT)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout.splitlines()[0])["metadata"]["start_time"] == "00:00:01,000"

@@ -102,8 +102,9 @@ def auto_strategy(document: Any) -> str:
     ``.xlsx``, ``.epub`` and ``.pdf`` files); ``"table"`` for ``"csv"`` and ``"tsv"`` (``.csv``, ``.tsv`` files);
     ``"code"`` for ``"code"`` (source files: ``.py``, ``.ts``, ``.java``, ...) when a parser
     of its language is installed; ``"conversation"`` for ``"chat"``, ``"srt"`` and ``"vtt"``
-    (chat JSON, subtitles) and for plain text (format ``"text"``, or a ``str``) whose
-    lines are mostly speaker turns
+    (chat JSON, subtitles) and for plain text (format ``"text"``, or a ``str``) that
+    starts like an SRT or WebVTT file (:func:`chunkwise.loaders.subtitles.looks_like_subtitles`)
+    or whose lines are mostly speaker turns
     (:func:`chunkwise.parsers.conversation.looks_like_conversation`); ``"wikitext"`` for
     plain text and Markdown files (format ``"text"``, ``"markdown"``, or a ``str``) that
     are MediaWiki markup, several ``== Section ==`` lines and fewer ``#`` headings
@@ -114,9 +115,10 @@ def auto_strategy(document: Any) -> str:
     name = AUTO_BY_FORMAT.get(fmt, "recursive") if isinstance(fmt, str) else "recursive"
     text = document if isinstance(document, str) else getattr(document, "text", None)
     if name == "recursive" and fmt in (None, "text"):
+        from .loaders.subtitles import looks_like_subtitles
         from .parsers.conversation import looks_like_conversation
 
-        if isinstance(text, str) and looks_like_conversation(text):
+        if isinstance(text, str) and (looks_like_subtitles(text) or looks_like_conversation(text)):
             return "conversation"
     if name in ("recursive", "markdown") and fmt in (None, "text", "markdown") and isinstance(text, str):
         from .parsers.wikitext import looks_like_wikitext

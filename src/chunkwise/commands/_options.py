@@ -46,7 +46,16 @@ __all__ = [
 ]
 
 UNITS = ("chars", "words", "tokens")
-FORMATS = ("text", "markdown", "html", "csv", "tsv", "rst", "docx", "pptx", "xlsx", "epub", "pdf")
+
+
+def _stdin_formats() -> tuple[str, ...]:
+    """The formats ``--format`` accepts: those of the registered loaders, ``text`` first."""
+    from ..loaders import registered_loaders
+
+    return tuple(dict.fromkeys(["text", *(ld.format for ld in registered_loaders())]))
+
+
+FORMATS = _stdin_formats()
 
 PYTHON_DEFAULTS = {
     "strategy": "recursive",
@@ -382,15 +391,23 @@ def parse_loader_options(items: tuple[str, ...] | list[str]) -> dict[str, str]:
     string).
 
     Raises:
-        click.BadParameter: an item without ``=``, with an empty key, or with a key no
-            loader takes (a usage error, before any file is read).
+        click.BadParameter: an item without ``=``, with an empty key, a key given twice,
+            a key no loader takes, or a malformed value (``pages=abc``): a usage error,
+            before any file is read.
     """
     options: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--loader-option")
-        options[key.strip().replace("-", "_")] = value
+        name = key.strip().replace("-", "_")
+        if name in options:  # the last one would win silently: say which to keep
+            raise click.BadParameter(
+                f"{name} given twice ({name}={options[name]!r}, {name}={value!r}); give it once "
+                "(pages take a list: pages=1,3)",
+                param_hint="--loader-option",
+            )
+        options[name] = value
     from ..errors import ConfigError
     from ..loaders import check_loader_options
 

@@ -15,10 +15,20 @@ from typing import Any, ClassVar
 from ..types import Document
 from .base import Loader, register_loader
 
-__all__ = ["SrtLoader", "VttLoader"]
+__all__ = ["SrtLoader", "VttLoader", "looks_like_subtitles"]
 
 # the start of an SRT file: a cue number, then a timing line
 _SRT_HEAD = re.compile(rb"\s*\d+[ \t]*\r?\n[ \t]*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}[ \t]+-->")
+
+_SRT_HEAD_TEXT = re.compile(_SRT_HEAD.pattern.decode())
+_VTT_HEAD_TEXT = re.compile(r"\ufeff?WEBVTT(?=[ \t\r\n]|$)")
+
+
+def looks_like_subtitles(text: str) -> bool:
+    """Whether ``text`` starts like a SubRip file (a cue number, then a timing line) or a
+    WebVTT file (``WEBVTT``): what ``auto`` asks of plain text (standard input read as
+    text)."""
+    return _SRT_HEAD_TEXT.match(text.lstrip("\ufeff")) is not None or _VTT_HEAD_TEXT.match(text) is not None
 
 
 class SrtLoader(Loader):
