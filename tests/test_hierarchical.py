@@ -414,3 +414,9 @@ def test_cli_explicit_chunk_size_must_agree_with_the_leaf_size(tmp_path):
         assert {json.loads(line)["metadata"]["level"] for line in r.stdout.splitlines()} == {0, 1}
     r = CliRunner().invoke(cli, ["chunk", str(src), "-p", "contextualize=true"])
     assert r.exit_code == 2 and "give --contextualize" in r.output, r.output
+
+
+@pytest.mark.parametrize("base", [["bogus"], ["recursive", "sentence", "bogus"]])
+def test_an_unknown_base_strategy_is_named(base):
+    with pytest.raises(ConfigError, match="'bogus'.*choose one of:.*recursive"):
+        HierarchicalChunker(chunk_sizes=[100, 20], base=base)

@@ -207,6 +207,16 @@ class HierarchicalChunker(BaseChunker):
         if not isinstance(self.leaves_only, bool):
             raise ConfigError(f"leaves_only must be True or False, not {self.leaves_only!r}")
         n = len(sizes)
+        if isinstance(self.base, Sequence) and not isinstance(self.base, str) and len(self.base) != n:
+            from ..registry import strategy_names
+
+            known = strategy_names()
+            unknown = [b for b in self.base if isinstance(b, str) and b not in known]
+            if unknown:  # named before a count that would not match anyway
+                raise ConfigError(
+                    f"base names the unknown strategy {unknown[0]!r} (in {list(self.base)!r}); choose one of: "
+                    f"{', '.join(x for x in known if x != 'hierarchical')}"
+                )
         bases = _per_level("base", self.base, n, str)
         if "hierarchical" in bases:
             raise ConfigError("base cannot be 'hierarchical'; name the strategy of each level (recursive, sentence, ...)")
