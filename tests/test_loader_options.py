@@ -45,7 +45,10 @@ def test_a_pdf_option_does_not_skip_the_other_files_of_a_folder(mixed, command):
         assert sources == {"notes.md", "plain.txt", "page.html", "table.csv"}
 
 
-@pytest.mark.parametrize("item", ["nonsense", "=x", "colour=red", "Password=x"])
+@pytest.mark.parametrize(
+    "item", ["nonsense", "=x", "colour=red", "Password=x", "pages=abc", "pages=0", "pages=", "pages=5-3", "pages=-2",
+             "pages=1,,2", "ocr=maybe", "ocr=eng+x"],
+)
 @pytest.mark.parametrize("command", ["chunk", "stats", "inspect"])
 def test_an_invalid_option_is_a_usage_error_before_any_work(mixed, tmp_path, command, item):
     out = tmp_path / "out.jsonl"
@@ -63,3 +66,22 @@ def test_the_python_api_ignores_another_formats_option_and_refuses_an_unknown_on
     assert chunkwise.parse(b"a,b\n1,2\n", "csv", pages="1").text
     with pytest.raises(ConfigError, match="no option 'colour'"):
         chunkwise.load(mixed / "notes.md", colour="red")
+
+
+@pytest.mark.parametrize("command", ["chunk", "stats", "inspect"])
+def test_a_loader_option_given_twice_is_a_usage_error(mixed, command):
+    target = mixed / "notes.md" if command == "inspect" else mixed
+    result = CliRunner().invoke(cli, [command, str(target), "-L", "pages=1", "-L", "pages=3"])
+    assert result.exit_code == 2, result.output
+    assert "pages given twice" in result.output and "pages=1,3" in result.output
+
+
+def test_the_values_of_the_pdf_options_are_checked_without_a_file():
+    check_loader_options({"pages": "1-5, 8, 10-", "ocr": "eng+chi_sim"})
+    check_loader_options({"ocr": "false"})
+    for pages, message in [("5-3", "runs backwards; give it as '3-5'"), ("0", "numbered from 1"),
+                           ("x", "not a page or range")]:
+        with pytest.raises(ConfigError, match=message):
+            check_loader_options({"pages": pages})
+    with pytest.raises(ConfigError, match="neither true/false nor Tesseract language codes"):
+        check_loader_options({"ocr": "maybe"})

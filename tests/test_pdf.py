@@ -286,6 +286,11 @@ def test_bytes_and_pages_options(docs) -> None:
     for bad in ("0-2", "x", "", "5-3", "90"):
         with pytest.raises(ConfigError, match="pages="):
             chunkwise.load(data, pages=bad)
+    # past the last page: an error alike for one page and for the end of a range (no silent clamp)
+    for past in ("99", "1-100", "40-42"):
+        with pytest.raises(ConfigError, match=r"runs past the last page \(the document has 41 pages\)"):
+            chunkwise.load(data, pages=past)
+    assert chunkwise.load(data, pages="40-").metadata["pages_read"] == [40, 41]
 
 
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="the tesseract program is not installed")

@@ -69,7 +69,8 @@ __all__ = [
 ]
 
 FORMATS = (
-    "text", "markdown", "html", "csv", "tsv", "code", "rst", "docx", "pptx", "xlsx", "epub", "json", "chat", "srt", "vtt", "pdf"
+    "text", "markdown", "html", "csv", "tsv", "code", "rst", "docx", "pptx", "xlsx", "epub", "json", "jsonl", "chat", "srt", "vtt",
+    "pdf",
 )
 """The formats of the built-in loaders."""
 
@@ -78,7 +79,7 @@ SUFFIXES = {
     for ld in (
         _text.TextLoader, _markdown.MarkdownLoader, _html.HtmlLoader, _csv.CsvLoader, _csv.TsvLoader, _code.CodeLoader,
         _rst.RstLoader, _docx.DocxLoader, _pptx.PptxLoader, _xlsx.XlsxLoader, _epub.EpubLoader,
-        _chat.JsonLoader, _subtitles.SrtLoader, _subtitles.VttLoader, _pdf.PdfLoader,
+        _chat.JsonLoader, _chat.JsonlLoader, _subtitles.SrtLoader, _subtitles.VttLoader, _pdf.PdfLoader,
     )
     for s in ld.suffixes
 }
@@ -173,6 +174,11 @@ def check_loader_options(options: Mapping[str, Any]) -> None:
             f"no option {', '.join(map(repr, unknown))} in any loader (the loader options: {there}); "
             "correct its name or leave it out"
         )
+    for ld in registered_loaders():  # the values' syntax (pages=abc), before any file is read
+        validate = getattr(ld, "validate_options", None)
+        taken = {k: v for k, v in options.items() if k in ld.options}
+        if validate is not None and taken:
+            validate(taken)
 
 
 def _options_for(loader: Loader, options: Mapping[str, Any], source: str | None) -> dict[str, Any]:

@@ -37,9 +37,14 @@ def ocr_language(value: Any) -> str | None:
     if value is True or str(value).strip().lower() in ("1", "true", "yes", "on"):
         return "eng"
     text = str(value).strip()
-    if re.fullmatch(r"[A-Za-z_]{3,}(?:\+[A-Za-z_]{3,})*", text):
+    # Tesseract's language codes: ISO 639-2 (``eng``, ``chi_sim``, ``deu_latf``) or a script
+    # model (``script/Latin``), joined by ``+``
+    if re.fullmatch(r"(?:[a-z]{3}(?:_[a-z]+)*|script/[A-Za-z_]+)(?:\+(?:[a-z]{3}(?:_[a-z]+)*|script/[A-Za-z_]+))*", text):
         return text
-    raise ConfigError(f"ocr={value!r}: give ocr=true, or Tesseract languages such as 'eng' or 'eng+fra'")
+    raise ConfigError(
+        f"ocr={value!r} is neither true/false nor Tesseract language codes; give ocr=true, or languages such "
+        "as 'eng' or 'eng+fra'"
+    )
 
 
 def ocr_page(page: Any, number: int, language: str, name: str) -> PdfPage:

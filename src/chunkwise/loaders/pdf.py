@@ -14,8 +14,9 @@ pdfplumber 1.2-7 s (``benchmarks/bench_pdf.py --libraries``); PyMuPDF is AGPL.
 Loader options (``chunkwise.load(path, password=...)``, ``chunkwise chunk -L KEY=VALUE``):
 
 * ``password``: the password of an encrypted PDF;
-* ``pages``: the pages to read, ``"1-5,8"`` (1-based, inclusive; the page numbers of the
-  page map stay those of the file). Up to :data:`CONTEXT_PAGES` pages around them (and
+* ``pages``: the pages to read, ``"1-5,8"`` (1-based, inclusive; ``"7-"`` to the last
+  page; the page numbers of the page map stay those of the file; a page past the last one
+  is an error, not clamped). Up to :data:`CONTEXT_PAGES` pages around them (and
   the first page) are read too, not written: the part gets the running heads, heading
   levels and title the file gives it. Its id is the file's with the pages chosen
   (``#pages=1-5,8``): each part of a file is a document of its own;
@@ -47,7 +48,7 @@ from ._dates import iso_date
 from ._pdf_ocr import ocr_language, ocr_page
 from .base import FileFormatError, Loader, register_loader
 
-__all__ = ["PdfError", "PdfLoader", "parse_page_ranges"]
+__all__ = ["PdfError", "PdfLoader", "page_ranges", "parse_page_ranges"]
 
 _EXCLUDE = "or leave it out with --exclude"
 _SPACES = re.compile(r"\s+")
@@ -65,33 +66,58 @@ class PdfError(FileFormatError):
         super().__init__(message, fix, kind)
 
 
-def parse_page_ranges(spec: Any, count: int) -> list[int]:
-    """The page numbers of ``spec`` (``"1-5,8"``, ``3``, ``"7-"``), 1-based, sorted, within
-    ``1..count``.
+def page_ranges(spec: Any) -> list[tuple[int, int | None]]:
+    """The ranges of a ``pages`` option, checked for syntax alone (no document needed):
+    ``"1-5,8, 7-"`` -> ``[(1, 5), (8, 8), (7, None)]`` (None: to the last page).
 
     Raises:
-        ConfigError: a malformed range, or one with no page of the document.
+        ConfigError: empty, not pages and ranges, a page 0, or a range that runs backwards.
 
     Example:
-        >>> parse_page_ranges("1-3,8, 2", 10)
-        [1, 2, 3, 8]
+        >>> page_ranges("1-3,8, 7-")
+        [(1, 3), (8, 8), (7, None)]
     """
     if isinstance(spec, int) and not isinstance(spec, bool):
         spec = str(spec)
     if not isinstance(spec, str) or not spec.strip():
         raise ConfigError(f"pages={spec!r} is not a page range; give pages like '1-5,8'")
-    chosen: set[int] = set()
+    ranges: list[tuple[int, int | None]] = []
     for part in spec.split(","):
         m = re.fullmatch(r"\s*(\d+)\s*(?:(-)\s*(\d*)\s*)?", part)
         if not m:
             raise ConfigError(f"pages={spec!r}: {part.strip()!r} is not a page or range; give pages like '1-5,8'")
         first = int(m.group(1))
-        last = (int(m.group(3)) if m.group(3) else count) if m.group(2) else first
-        if first < 1 or last < first:
-            raise ConfigError(f"pages={spec!r}: {part.strip()!r} is not a range of pages from 1")
-        chosen.update(range(first, min(last, count) + 1))
-    if not chosen:
-        raise ConfigError(f"pages={spec!r} names no page of this document (it has {count} pages)")
+        last = (int(m.group(3)) if m.group(3) else None) if m.group(2) else first
+        if first < 1:
+            raise ConfigError(f"pages={spec!r}: pages are numbered from 1; give pages like '1-5,8'")
+        if last is not None and last < first:
+            raise ConfigError(f"pages={spec!r}: {part.strip()!r} runs backwards; give it as '{last}-{first}'")
+        ranges.append((first, last))
+    return ranges
+
+
+def parse_page_ranges(spec: Any, count: int) -> list[int]:
+    """The page numbers of ``spec`` (``"1-5,8"``, ``3``, ``"7-"``), 1-based, sorted, within
+    ``1..count``. A page past the last one is an error, whether alone (``99``) or as the
+    end of a range (``1-100``): ``7-`` reads to the last page.
+
+    Raises:
+        ConfigError: a malformed range (:func:`page_ranges`), or one past the last page.
+
+    Example:
+        >>> parse_page_ranges("1-3,8, 2", 10)
+        [1, 2, 3, 8]
+    """
+    chosen: set[int] = set()
+    for first, last in page_ranges(spec):
+        end = count if last is None else last
+        if max(first, end) > count:
+            raise ConfigError(
+                f"pages={spec!r} runs past the last page (the document has {count} "
+                f"page{'s' if count != 1 else ''}); give pages within 1-{count}, or an open range such as "
+                f"'{min(first, max(count, 1))}-' to read to the last page"
+            )
+        chosen.update(range(first, end + 1))
     return sorted(chosen)
 
 
@@ -132,6 +158,18 @@ class PdfLoader(Loader):
 
     def sniff(self, head: bytes) -> bool:
         return head.startswith(b"%PDF-")
+
+    def validate_options(self, options: Mapping[str, Any]) -> None:
+        """Check the options' syntax before any file is read (``pages``: :func:`page_ranges`;
+        ``ocr``: a boolean or Tesseract language codes).
+
+        Raises:
+            ConfigError: a malformed value, named with the fix.
+        """
+        if "pages" in options:
+            page_ranges(options["pages"])
+        if "ocr" in options:
+            ocr_language(options["ocr"])
 
     def load_bytes(
         self,
