@@ -171,7 +171,7 @@ def test_dangling_link_keeps_its_document_a_deleted_file_is_removed(tmp_path, of
     (src / "tanks.md").unlink()  # gone
     r = runner.invoke(cli, ["index", "build", str(src), "--index", ix, "-n", "20"])
     assert r.exit_code == 1 and "dangling" in r.output and "valves.txt" in r.output, r.output
-    assert "1 removed" in r.output and "kept as they were: 1 documents" in r.output
+    assert "1 removed" in r.output and "kept as they were: 1 document that" in r.output
     with Index(ix, model=offline_default) as index:
         info = index.info()
         assert info["documents"] == 2

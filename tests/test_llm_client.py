@@ -60,6 +60,9 @@ def test_retries_are_bounded_and_the_error_is_transient(server):
         client.chat(HELLO)
     assert info.value.transient
     assert server.requests == 3
+    once = ChatClient("m", base_url=server.url, backoff=0.01, max_retries=0)
+    with pytest.raises(LLMError, match="failed once; last: status 500"):
+        once.chat(HELLO)
 
 
 def test_backoff_grows_exponentially():
@@ -306,3 +309,10 @@ def test_doctests_of_the_llm_modules():
         result = doctest.testmod(importlib.import_module(name))
         assert result.failed == 0, name
         assert result.attempted > 0, name
+
+
+def test_estimate_counts_in_the_singular_for_one():
+    from chunkwise.llm import Estimate
+
+    assert str(Estimate(1, 0, 5, 80)).startswith("1 request (0 cached)")
+    assert str(Estimate(2, 1, 5, 80)).startswith("2 requests (1 cached)")

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from ..errors import ChunkwiseError, ConfigError, MissingDependencyError
-from ._inputs import STDIN, Failures, Skipped, classify, gather, read
+from ._inputs import STDIN, Failures, Skipped, classify, counted, gather, read
 from ._options import (
     chunker_params,
     chunking_options,
@@ -210,7 +210,7 @@ def build_command(
         )
     click.echo(report.summary() + f"; index {index_dir}", err=True)
     if report.kept:
-        click.echo(f"kept as they were: {len(report.kept)} documents that could not be read this time", err=True)
+        click.echo(f"kept as they were: {counted(len(report.kept), 'document')} that could not be read this time", err=True)
     if failures:
         click.echo(failures.summary(), err=True)
         ctx.exit(1)

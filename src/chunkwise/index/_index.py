@@ -83,15 +83,18 @@ class BuildReport:
     model: str = ""
 
     def summary(self) -> str:
+        """One line: the counts of the build (``1 document``, ``2 documents``), its time
+        and the documents chunked in part by an LLM strategy's fallback."""
         return (
-            f"{self.documents} documents, {self.chunks} chunks in the index (generation {self.generation}); "
+            f"{_counted(self.documents, 'document')}, {_counted(self.chunks, 'chunk')} in the index "
+            f"(generation {self.generation}); "
             f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed, "
-            f"{len(self.unchanged)} unchanged; {self.embedded} chunks embedded with {self.model}"
+            f"{len(self.unchanged)} unchanged; {_counted(self.embedded, 'chunk')} embedded with {self.model}"
             + (" (rebuilt)" if self.rebuilt else "")
             + f" in {self.seconds:.2f} s"
             + (
-                f"; {len(self.fallback)} documents chunked in part by the fallback (invalid answers of the "
-                "chat model), to be chunked again by the next build"
+                f"; {_counted(len(self.fallback), 'document')} chunked in part by the fallback (invalid or empty "
+                "answers of the chat model), to be chunked again by the next build"
                 if self.fallback
                 else ""
             )
@@ -681,6 +684,11 @@ def _get_embedder(model: Any) -> Any:
             f"model {model!r} is unknown; leave --model out for the index's model (a new index: "
             f"{RETRIEVAL_MODEL!r}), or use 'wordllama', {rest}"
         ) from None
+
+
+def _counted(n: int, noun: str) -> str:
+    """``1 document``, ``2 documents``: a count and its noun, plural unless 1."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _config_change(old: str, new: str) -> str:

@@ -99,7 +99,8 @@ class Estimate:
     def __str__(self) -> str:
         cost = "no price given (--llm-price IN,OUT)" if self.cost_usd is None else f"${self.cost_usd:.4f}"
         return (
-            f"{self.requests} requests ({self.cached} cached), about {self.input_tokens} input and "
+            f"{self.requests} request{'' if self.requests == 1 else 's'} ({self.cached} cached), about "
+            f"{self.input_tokens} input and "
             f"{self.output_tokens} output tokens ({self.tokenizer}); cost {cost}"
         )
 
