@@ -153,3 +153,37 @@ def test_the_cli_reads_subtitles_and_chats_from_standard_input():
     result = runner.invoke(cli, ["chunk", "-", "-s", "auto", "-u", "chars", "-n", "200"], input=SRT)
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout.splitlines()[0])["metadata"]["start_time"] == "00:00:01,000"
+
+
+def test_jsonl_chat_records_and_nested_messages_load_as_chats(tmp_path):
+    records = [
+        {"messages": [{"role": "user", "content": "Hi? " * 5}, {"role": "assistant", "content": "Hello. " * 6}]},
+        {"messages": [{"role": "user", "content": "Bye?"}, {"role": "assistant", "content": "Ciao."}]},
+    ]
+    f = tmp_path / "chats.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    doc = chunkwise.load(f)
+    assert doc.metadata["format"] == "chat" and doc.metadata["json_path"] == "$[*].messages"
+    assert doc.metadata["conversation_starts"] == [0, 2] and doc.metadata["messages"] == 4
+    second = doc.text.index("user: Bye?")
+    for size in (12, 20, 40, 80, 400):
+        chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=size)
+        check_invariants(doc.text, chunks, size, CharSizer())
+        # a record boundary is never crossed: no chunk holds text of both records
+        assert all(c.end_index <= second or c.start_index >= second for c in chunks), size
+    # JSON lines that are not chats stay text
+    g = tmp_path / "rows.jsonl"
+    g.write_text('{"id": 1, "text": "a"}\n{"id": 2, "text": "b"}\n', encoding="utf-8")
+    assert chunkwise.load(g).metadata["format"] == "text"
+    # messages one or two levels down under a key
+    deep = {"data": {"chat": {"messages": records[1]["messages"]}}}
+    h = tmp_path / "nested.json"
+    h.write_text(json.dumps(deep), encoding="utf-8")
+    doc = chunkwise.load(h)
+    assert (doc.metadata["format"], doc.metadata["json_path"]) == ("chat", "$.data.chat.messages")
+    assert doc.text == "user: Bye?\nassistant: Ciao.\n"
+    doc = parse(json.dumps({"export": records[0]["messages"]}), format="json")
+    assert doc.metadata["json_path"] == "$.export"
+    assert parse(json.dumps({"a": {"b": {"c": {"messages": records[1]["messages"]}}}}), format="json").metadata[
+        "format"
+    ] == "json"

@@ -69,8 +69,8 @@ __all__ = [
 ]
 
 FORMATS = (
-    "text", "markdown", "html", "csv", "tsv", "code", "rst", "docx", "pptx", "xlsx", "epub", "json", "jsonl", "chat", "srt", "vtt",
-    "pdf",
+    "text", "markdown", "html", "csv", "tsv", "code", "rst", "docx", "pptx", "xlsx", "epub", "json", "jsonl", "chat",
+    "srt", "vtt", "pdf",
 )
 """The formats of the built-in loaders."""
 

@@ -26,7 +26,15 @@ from ..errors import ParseError
 from ..types import Document
 from .base import Loader, register_loader
 
-__all__ = ["ChatLoader", "JsonLoader", "chat_conversations", "chat_messages", "render_chat"]
+__all__ = [
+    "ChatLoader",
+    "JsonLoader",
+    "JsonlLoader",
+    "chat_conversations",
+    "chat_messages",
+    "jsonl_conversations",
+    "render_chat",
+]
 
 _ROLE_KEYS = ("role", "from", "speaker", "author", "name", "sender")
 _CONTENT_KEYS = ("content", "value", "text", "message")
@@ -178,12 +186,60 @@ def chat_conversations(value: Any) -> tuple[list[list[Mapping[str, Any]]], str] 
     one = _record_messages(value)
     if one is not None:
         return [one[0]], f"$.{one[1]}"
+    deep = _nested_messages(value)
+    if deep is not None:
+        return [deep[0]], deep[1]
     if isinstance(value, list) and value:
         # a record with an empty list (a conversation of no message) is skipped
         records = [_record_messages(v) for v in value if not _empty_record(v)]
         if records and all(r is not None for r in records):
             return [r[0] for r in records], f"$[*].{records[0][1]}"  # type: ignore[index]
     return None
+
+
+def _nested_messages(value: Any, depth: int = 2, path: str = "$") -> tuple[list[Mapping[str, Any]], str] | None:
+    """The messages of a chat record nested one or two levels down under a key
+    (``{"data": {"chat": {"messages": [...]}}}``: path ``"$.data.chat.messages"``; a list
+    of messages right under a key: ``{"chat": [...]}``), the first in key order, or None."""
+    if not isinstance(value, Mapping) or depth <= 0:
+        return None
+    for key, v in value.items():
+        if not isinstance(key, str):
+            continue
+        here = f"{path}.{key}"
+        if _is_messages(v):
+            return v, here
+        one = _record_messages(v)
+        if one is not None:
+            return one[0], f"{here}.{one[1]}"
+        deeper = _nested_messages(v, depth - 1, here)
+        if deeper is not None:
+            return deeper
+    return None
+
+
+def jsonl_conversations(text: str) -> tuple[list[list[Mapping[str, Any]]], str] | None:
+    """The conversations of JSON lines (one record a line, blank lines skipped), each line
+    a chat (see :func:`chat_conversations`; the OpenAI fine-tuning layout is one
+    ``{"messages": [...]}`` a line), and the path of the first line's with ``$[*]`` for
+    the line (``"$[*].messages"``); None when a line is not JSON or not a chat, or the
+    text is a single JSON value."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if len(lines) < 2:
+        return None
+    out: list[list[Mapping[str, Any]]] = []
+    path = ""
+    for ln in lines:
+        try:
+            value = json.loads(ln)
+        except ValueError:
+            return None
+        found = chat_conversations(value)
+        if found is None:
+            return None
+        out += found[0]
+        path = path or "$[*]" + found[1][1:]
+    return out, path
 
 
 def _empty_record(value: Any) -> bool:
@@ -270,6 +326,9 @@ class ChatLoader(Loader):
         try:
             value = json.loads(text)
         except ValueError as exc:
+            lines = jsonl_conversations(text)
+            if lines is not None:
+                return self.document(lines[0], lines[1], source=source, metadata=metadata, id=id)
             raise ParseError(f"{source or '<text>'}: not JSON ({exc}); give a JSON list of chat messages") from None
         found = chat_conversations(value)
         if found is None:
@@ -322,6 +381,7 @@ class JsonLoader(Loader):
     suffixes: ClassVar[tuple[str, ...]] = (".json",)
     mime_types: ClassVar[tuple[str, ...]] = ("application/json", "text/json")
     aliases: ClassVar[tuple[str, ...]] = ()
+    plain: ClassVar[str] = "json"  # the format of a file that is not a chat
 
     def parse_text(
         self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
@@ -332,14 +392,35 @@ class JsonLoader(Loader):
                 value = json.loads(text)
             except ValueError:
                 value = None
-            found = chat_conversations(value) if value is not None else None
+            found = chat_conversations(value) if value is not None else jsonl_conversations(text)
             if found is not None:
                 return _CHAT.document(found[0], found[1], source=source, metadata=metadata, id=id)
         meta = dict(metadata or {})
-        meta.setdefault("format", self.format)
+        meta.setdefault("format", self.plain)
         return Document(text, id=id, source=source, metadata=meta)
+
+
+class JsonlLoader(JsonLoader):
+    """JSON lines (``.jsonl``, ``.ndjson``): when every line is a chat (the fine-tuning
+    layout, one ``{"messages": [...]}`` a line) a ``"chat"`` document of one conversation
+    a line (each packed on its own by the ``conversation`` strategy); any other file is
+    kept as decoded, as text of format ``"text"``, as before this loader.
+
+    Example:
+        >>> doc = JsonlLoader().parse('{"messages": [{"role": "user", "content": "Hi"}]}\\n'
+        ...                           '{"messages": [{"role": "user", "content": "Yo"}]}\\n')
+        >>> doc.text, doc.metadata["conversation_starts"], doc.metadata["json_path"]
+        ('user: Hi\\n\\nuser: Yo\\n', [0, 1], '$[*].messages')
+    """
+
+    format: ClassVar[str] = "jsonl"
+    suffixes: ClassVar[tuple[str, ...]] = (".jsonl", ".ndjson")
+    mime_types: ClassVar[tuple[str, ...]] = ("application/jsonl", "application/x-ndjson")
+    aliases: ClassVar[tuple[str, ...]] = ("ndjson", "json-lines")
+    plain: ClassVar[str] = "text"
 
 
 _CHAT = ChatLoader()
 register_loader(_CHAT)
 register_loader(JsonLoader())
+register_loader(JsonlLoader())
