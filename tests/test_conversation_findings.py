@@ -187,3 +187,63 @@ def test_jsonl_chat_records_and_nested_messages_load_as_chats(tmp_path):
     assert parse(json.dumps({"a": {"b": {"c": {"messages": records[1]["messages"]}}}}), format="json").metadata[
         "format"
     ] == "json"
+
+
+BROKEN_SRT = (
+    "1\n00:00:01,000 --> 00:00:0x,500\nAna: Hi.\n\n"
+    "2\n00:00:04 --> 00:00:07\nBen: Hello.\n\n"
+    "3\n99:99:99,999 --> 00:00:01,000\nAna: Backwards time.\n\n"
+    "4\n00:00:08,000 --> 00:00:09,000\nBen: Fine.\n\n"
+    "foo\nbar --> baz\nloose text\n"
+)
+BROKEN_VTT = "WEBVTT\n\n00:01.000 --> 00:04\n<v Ana>Broken end.\n\n00:05.000 --> 00:06.000\n<v Ben>Bye.\n"
+
+
+def test_each_cue_is_read_on_its_own_and_bad_timings_are_reported():
+    import warnings
+
+    import pytest
+
+    from chunkwise.loaders.subtitles import SubtitleWarning
+
+    with pytest.warns(SubtitleWarning) as caught:
+        doc = parse(BROKEN_SRT, format="srt", source="b.srt")
+    notes = doc.metadata["warnings"]
+    assert [str(w.message) for w in caught] == notes and len(notes) == 4
+    assert notes[0].startswith("b.srt: line 2: '00:00:01,000 --> 00:00:0x,500'")
+    assert "line 6" in notes[1] and "out of range" in notes[2] and "'bar --> baz'" in notes[3]
+    chunks = chunkwise.chunk(doc, strategy="conversation", chunk_size=60)
+    check_invariants(BROKEN_SRT, chunks, 60, CharSizer())
+    got = [(c.text.split("\n")[-1], c.metadata["speakers"], c.metadata.get("start_time")) for c in chunks]
+    assert got == [
+        ("Ana: Hi.", ["Ana"], None),
+        ("Ben: Hello.", ["Ben"], None),
+        ("Ana: Backwards time.", ["Ana"], None),
+        ("Ben: Fine.", ["Ben"], "00:00:08,000"),
+        ("loose text", [], None),
+    ]
+    # one bad end time in WebVTT loses only its own cue's times
+    with pytest.warns(SubtitleWarning):
+        doc = parse(BROKEN_VTT, format="vtt")
+    chunks = chunkwise.chunk(doc, strategy="conversation", chunk_size=60)
+    assert [(c.metadata["speakers"], c.metadata.get("start_time")) for c in chunks] == [
+        (["Ana"], None),
+        (["Ben"], "00:05.000"),
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert "warnings" not in parse(SRT, format="srt").metadata
+
+
+def test_the_cli_prints_subtitle_warnings_on_standard_error(tmp_path):
+    import subprocess
+    import sys
+
+    f = tmp_path / "b.srt"
+    f.write_text(BROKEN_SRT, encoding="utf-8")
+    args = [sys.executable, "-m", "chunkwise.cli", "chunk", "b.srt", "-u", "chars", "-n", "200", "-j", "1"]
+    result = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    lines = [ln for ln in result.stderr.splitlines() if ln.startswith("warning: ")]
+    assert len(lines) == 4 and lines[0].startswith("warning: b.srt: line 2: "), result.stderr
+    assert len(result.stdout.splitlines()) == 2

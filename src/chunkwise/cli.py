@@ -19,6 +19,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -190,6 +191,18 @@ def cli() -> None:
     Exit status: 0 done, 1 some files failed (reported and skipped), 2 usage error,
     130 interrupted.
     """
+    warnings.formatwarning = _format_warning
+
+
+_PLAIN_FORMAT = warnings.formatwarning
+
+
+def _format_warning(message: Any, category: type[Warning], filename: str, lineno: int, line: str | None = None) -> str:
+    """chunkwise's own warnings (a malformed subtitle cue) as one ``warning: ...`` line on
+    standard error; others as Python prints them."""
+    if category.__module__.startswith("chunkwise"):
+        return f"warning: {message}\n"
+    return _PLAIN_FORMAT(message, category, filename, lineno, line)
 
 
 @cli.command("chunk")

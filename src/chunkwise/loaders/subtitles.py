@@ -9,13 +9,20 @@ are), so chunk offsets index the file and every cue keeps its times: the
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..types import Document
 from .base import Loader, register_loader
 
-__all__ = ["SrtLoader", "VttLoader", "looks_like_subtitles"]
+__all__ = ["SrtLoader", "SubtitleWarning", "VttLoader", "looks_like_subtitles"]
+
+_MAX_WARNINGS = 10  # warnings printed per file (metadata["warnings"] lists every one)
+
+
+class SubtitleWarning(UserWarning):
+    """A subtitle cue whose timing line is malformed or out of range (its text is kept)."""
 
 # the start of an SRT file: a cue number, then a timing line
 _SRT_HEAD = re.compile(rb"\s*\d+[ \t]*\r?\n[ \t]*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}[ \t]+-->")
@@ -53,8 +60,29 @@ class SrtLoader(Loader):
     def parse_text(
         self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
     ) -> Document:
+        """The document of ``text``, kept as it is. A malformed or out-of-range timing line
+        is reported: a :class:`SubtitleWarning` (printed on standard error by the CLI) and
+        a line of ``metadata["warnings"]``; the ``conversation`` strategy reads that cue
+        as a turn without times, its text kept."""
+        from ..parsers.conversation import cue_problems
+
         meta = dict(metadata or {})
         meta.setdefault("format", self.format)
+        problems = cue_problems(text)
+        if problems:
+            name = source or "<text>"
+            notes = [
+                f"{name}: line {text.count(chr(10), 0, off) + 1}: {line[:80]!r}: {why}; the cue is kept as text "
+                "without times"
+                for off, line, why in problems
+            ]
+            meta["warnings"] = [*meta.get("warnings", ()), *notes]
+            for note in notes[:_MAX_WARNINGS]:
+                warnings.warn(note, SubtitleWarning, stacklevel=2)
+            if len(notes) > _MAX_WARNINGS:
+                warnings.warn(
+                    f"{name}: {len(notes) - _MAX_WARNINGS} more malformed timing lines", SubtitleWarning, stacklevel=2
+                )
         return Document(text, id=id, source=source, metadata=meta)
 
 

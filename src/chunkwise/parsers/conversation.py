@@ -344,24 +344,84 @@ def line_turns(text: str, pattern: re.Pattern[str] | None = None) -> list[Turn]:
 # -- subtitles --------------------------------------------------------------------
 
 
-def subtitle_turns(text: str) -> list[Turn]:
+_ARROW_LINE = re.compile(r"^[ \t]*[^\n]*-->[^\n]*$", re.MULTILINE)
+
+
+def _time_ok(value: str) -> bool:
+    """Whether a cue time is in range: minutes and seconds below 60."""
+    parts = value.replace(",", ".").split(":")
+    return int(parts[-1].split(".")[0]) < 60 and int(parts[-2]) < 60
+
+
+def _cue_start(text: str, ts: int) -> int:
+    """The start of the cue whose timing line starts at ``ts``: the identifier line right
+    above it (a cue number), else the timing line."""
+    if ts == 0:
+        return ts
+    prev_end = ts - 1
+    if text[prev_end] == "\n" and prev_end > 0 and text[prev_end - 1] == "\r":
+        prev_end -= 1
+    prev_start = text.rfind("\n", 0, prev_end) + 1
+    line = text[prev_start:prev_end]
+    if line.strip() and "-->" not in line and not line.lstrip().startswith(("WEBVTT", "NOTE")):
+        return prev_start + (len(line) - len(line.lstrip()))
+    return ts
+
+
+def _block_head(text: str, ts: int) -> bool:
+    """Whether the line at ``ts`` starts a block (after a blank line, a ``WEBVTT`` header
+    line or the text's start) or follows a line that does (a cue identifier)."""
+    for _ in range(2):
+        if ts == 0:
+            return True
+        prev_end = ts - 1
+        if prev_end > 0 and text[prev_end - 1] == "\r":
+            prev_end -= 1
+        prev_start = text.rfind("\n", 0, prev_end) + 1
+        line = text[prev_start:prev_end]
+        if not line.strip() or line.lstrip().startswith("WEBVTT"):
+            return True
+        ts = prev_start
+    return False
+
+
+def cue_problems(text: str) -> list[tuple[int, str, str]]:
+    """The malformed timing lines of a subtitle text: ``(offset, line, why)`` for each
+    line with ``-->`` at a cue's head (first line of a block, or after its identifier)
+    that is not ``start --> end`` with two well-formed times (``00:00:01,000``,
+    ``00:01.000``: milliseconds given, minutes and seconds below 60). Such a cue is read
+    as a turn without times (its text kept)."""
+    out: list[tuple[int, str, str]] = []
+    for m in _ARROW_LINE.finditer(text):
+        line = m.group().strip()
+        s = m.start() + (len(m.group()) - len(m.group().lstrip()))
+        t = _TIMING.match(text, m.start())
+        if t is not None and t.end() == m.end():
+            bad = [v for v in (t.group("start"), t.group("end")) if not _time_ok(v)]
+            if bad:
+                out.append((s, line, f"time {bad[0]} out of range (minutes and seconds are 00 to 59)"))
+            continue
+        if _block_head(text, s):
+            out.append((s, line, "not a timing line start --> end (times like 00:00:01,000 or 00:01.000)"))
+    return out
+
+
+def subtitle_turns(text: str, strict: bool = False) -> list[Turn]:
     """SRT and WebVTT cues: a cue (its number or identifier line, its timing line, its
     text) is a turn; WebVTT's ``NOTE``, ``STYLE`` and ``REGION`` blocks are no cue's
-    text (a cue ends at the blank line before one; the block lies between turns)."""
+    text (a cue ends at the blank line before one; the block lies between turns). Each
+    cue is read on its own: a cue whose timing line is malformed or out of range (see
+    :func:`cue_problems`) is a turn without times, its text kept -- in a subtitle file
+    (``strict``) or among well-formed cues -- not text of the cue before it."""
     marks = []
+    problems = {off: why for off, _, why in cue_problems(text)}
     for m in _TIMING.finditer(text):
         ts = m.start()
         while text[ts] in " \t":
             ts += 1
-        start = ts
-        if ts > 0:  # an identifier line right above the timing line belongs to the cue
-            prev_end = ts - 1
-            if text[prev_end] == "\n" and prev_end > 0 and text[prev_end - 1] == "\r":
-                prev_end -= 1
-            prev_start = text.rfind("\n", 0, prev_end) + 1
-            line = text[prev_start:prev_end]
-            if line.strip() and "-->" not in line and not line.lstrip().startswith(("WEBVTT", "NOTE")):
-                start = prev_start + (len(line) - len(line.lstrip()))
+        if ts in problems:
+            continue
+        start = _cue_start(text, ts)  # an identifier line right above it belongs to the cue
         body = m.end()
         while body < len(text) and text[body] in "\r\n":
             body += 1
@@ -375,6 +435,24 @@ def subtitle_turns(text: str) -> list[Turn]:
             if c is not None:
                 speaker, head_end = (c.group("b") or c.group("speaker")).strip(), c.end()
         marks.append((start, head_end, speaker, m.group("start"), m.group("end"), (start, head_end)))
+    if problems and (strict or marks):
+        for ts in problems:
+            start = _cue_start(text, ts)
+            nl = text.find("\n", ts)
+            body = nl + 1 if nl >= 0 else len(text)
+            while body < len(text) and text[body] in "\r\n":
+                body += 1
+            speaker, head_end = None, (nl if nl >= 0 else len(text))
+            if text[head_end - 1 : head_end] == "\r":
+                head_end -= 1
+            v = _VOICE.match(text, body)
+            c = _CUE_SPEAKER.match(text, body) if v is None else None
+            if v is not None:
+                speaker, head_end = v.group("speaker").strip(), v.end()
+            elif c is not None and _is_name((c.group("b") or c.group("speaker")).strip()):
+                speaker, head_end = (c.group("b") or c.group("speaker")).strip(), c.end()
+            marks.append((start, head_end, speaker, None, None, (start, head_end)))
+        marks.sort(key=lambda mk: mk[0])
     marks = _cue_lines(text, marks)
     turns = _close(text, marks)
     # a WebVTT NOTE, STYLE or REGION block after a cue is not the cue's text: the cue ends
@@ -602,7 +680,7 @@ def find_turns(
         if turns:
             return Transcript("chat", tuple(turns))
     if format in ("srt", "vtt") or "-->" in text:
-        turns = subtitle_turns(text)
+        turns = subtitle_turns(text, strict=format in ("srt", "vtt"))
         if turns:
             return Transcript("subtitles", tuple(turns))
     if "{" in text:
