@@ -174,6 +174,34 @@ def test_a_part_of_a_file_gets_the_files_furniture_title_and_an_id_of_its_own(do
     assert {c.metadata["page_number"] for c in chunks} == {10, 11}
 
 
+def test_a_part_of_a_file_keeps_the_header_paths_of_the_whole_file(docs) -> None:
+    # the headings above the first page asked for (from the pages before it and the PDF's
+    # bookmarks) are the part's heading context: header paths as in the whole file, and
+    # no text added (the part's text is still the whole file's text of those pages)
+    whole = docs["R-FAQ.pdf"]
+    spans = {n: (s, e) for n, s, e in whole.pages}
+    full = chunkwise.chunk(whole, strategy="markdown", chunk_size=300)
+    for number in (12, 20):
+        part = chunkwise.load(CORPUS / "R-FAQ.pdf", pages=str(number))
+        assert part.text.strip() == whole.text[spans[number][0] : spans[number][1]].strip()
+        chunks = chunkwise.chunk(part, strategy="markdown", chunk_size=300)
+        assert all(c.text == part.text[c.start_index : c.end_index] for c in chunks)
+        assert "heading_context" not in chunks[0].metadata  # on the document, not on each chunk
+        by_text = {c.text: c.metadata["header_path"] for c in full}
+        same = [(c.metadata["header_path"], by_text[c.text]) for c in chunks if c.text in by_text]
+        assert same and all(mine == theirs for mine, theirs in same)
+    part = chunkwise.load(CORPUS / "R-FAQ.pdf", pages="20")
+    assert part.metadata["heading_context"] == [
+        [1, "3 R and S"], [2, "3.3 What are the differences between R and S?"], [3, "3.3.1 Lexical scoping"],
+    ]
+    first = chunkwise.chunk(part, strategy="markdown", chunk_size=300)[0]
+    assert first.metadata["header_path"] == [
+        "3 R and S", "3.3 What are the differences between R and S?", "3.3.1 Lexical scoping",
+    ]
+    assert first.context.startswith("3 R and S > ")  # the breadcrumb too
+    assert "heading_context" not in chunkwise.load(CORPUS / "R-FAQ.pdf").metadata  # the whole file: none
+
+
 # -- 4. page metadata per chunk ---------------------------------------------------------------
 
 
@@ -265,3 +293,13 @@ def test_a_pdf_on_standard_input_is_read_as_a_pdf() -> None:
     result = CliRunner().invoke(cli, ["chunk", "-", "-u", "chars", "-L", "pages=2"], input=data)
     assert result.exit_code == 0, result.output
     assert {json.loads(line)["metadata"]["page_number"] for line in result.stdout.splitlines()} == {2}
+
+
+def test_a_documents_heading_context_seeds_the_header_paths() -> None:
+    doc = chunkwise.Document(
+        "Text under A.\n\n## B\n\nText under B.\n\n# C\n\nText under C.\n",
+        metadata={"heading_context": [[1, "A"], [3, "A.x"], [2, "A.1"]]},  # the stack: A > A.1
+    )
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=20, unit="chars")
+    assert [c.metadata["header_path"] for c in chunks] == [["A", "A.1"], ["A", "B"], ["C"]]
+    assert all(c.text == doc.text[c.start_index : c.end_index] for c in chunks)

@@ -49,6 +49,21 @@ def _ONE(start: int, end: int) -> int:  # every row of a Markdown table is an at
 
 
 
+def _heading_context(value: Any) -> list[tuple[int, str]]:
+    """A document's ``metadata["heading_context"]`` (``[[level, title], ...]``, top first:
+    the headings in force before its text starts, as a loader of a part of a file gives
+    them) as a stack of ``(level, title)``; anything else gives an empty one."""
+    out: list[tuple[int, str]] = []
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            if (isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], int)
+                    and not isinstance(item[0], bool) and isinstance(item[1], str) and item[1]):
+                while out and out[-1][0] >= item[0]:
+                    out.pop()
+                out.append((item[0], item[1]))
+    return out
+
+
 def _positions(name: str, points: Sequence[int]) -> PositionsLevel:
     pts = sorted(set(points))
     return PositionsLevel(name, pts, pts)
@@ -159,7 +174,9 @@ class StructureChunker(BaseChunker):
         text = document.text
         outline = self.outline(document)
         heads = list(outline.headings)
-        stack: list[tuple[int, str]] = []
+        # the headings in force before the text starts (a part of a file: a PDF's pages=)
+        stack: list[tuple[int, str]] = _heading_context(document.metadata.get("heading_context"))
+        base = tuple(t for _, t in stack)
         paths: list[tuple[str, ...]] = []
         for h in heads:
             while stack and stack[-1][0] >= h.level:
@@ -199,7 +216,8 @@ class StructureChunker(BaseChunker):
             regions.append(Region(fs, fe, 0, "front_matter", (LINE,), -1))
         first = heads[split[0]].start if split else n
         if body < first and text[body:first].strip():
-            regions.append(Region(body, first, 0, f"h{heads[split[0]].level}" if split else "end", None, 0))
+            regions.append(Region(body, first, self._context(base, budget0)[1] if base else 0,
+                                  f"h{heads[split[0]].level}" if split else "end", None, 0))
         starts_at: list[int] = []  # the heading index that opens each section
         for k in split:
             if starts_at and glue_end[starts_at[-1]] is not None and all(body_of[j] is None for j in range(starts_at[-1], k)):
@@ -220,7 +238,7 @@ class StructureChunker(BaseChunker):
             labels.append(Label(fs, fe, "header_path", (), "common_prefix"))
             labels.append(Label(fs, fe, "is_front_matter", True, "within"))
         if body < (heads[0].start if heads else n):
-            labels.append(Label(body, heads[0].start if heads else n, "header_path", (), "common_prefix"))
+            labels.append(Label(body, heads[0].start if heads else n, "header_path", base, "common_prefix"))
         for k, h in enumerate(heads):
             end = head_starts[k + 1] if k + 1 < len(heads) else n
             labels.append(Label(h.start, end, "header_path", paths[k], "common_prefix", weak=leads[k]))

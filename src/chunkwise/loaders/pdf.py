@@ -145,7 +145,9 @@ class PdfLoader(Loader):
     some), ``pages_without_text`` (pages with no text layer), ``page_labels`` (the page
     number printed on each page read, one per entry of the page map, when any was found),
     ``page_furniture`` (running headers and footers removed), ``two_column_pages``,
-    ``ocr_pages`` (pages whose text OCR read). The lists stay on the document
+    ``ocr_pages`` (pages whose text OCR read), ``heading_context`` (a part of a file: the
+    headings ``[[level, title], ...]`` in force where it starts, which the ``markdown``
+    strategy puts at the head of its header paths, no text added). The lists stay on the document
     (:data:`chunkwise.enrich.DOCUMENT_ONLY`): a chunk gets ``page_label`` and
     ``page_label_end``, its own pages' printed numbers.
     """
@@ -306,6 +308,10 @@ class PdfLoader(Loader):
                 context = []  # a damaged page elsewhere: the pages asked for stand alone
         layout = layout_pages(pages, context)
         meta: dict[str, Any] = {}
+        if subset and numbers[0] > 1:  # the headings above the part, as the whole file has them
+            ancestors = _heading_context(pdf, pdfium, numbers[0], pages, context)
+            if ancestors:
+                meta["heading_context"] = [[level, title] for level, title in ancestors]
         info = pdf.get_metadata_dict(skip_empty=True)
         for key, field in (("Title", "title"), ("Author", "author"), ("Subject", "subject")):
             if info.get(key, "").strip():
@@ -367,6 +373,62 @@ def _context_pages(numbers: list[int], count: int) -> list[int]:
     out = [] if 1 in chosen else [1]
     out += [n for n in others if n != 1][: CONTEXT_PAGES - len(out)]
     return sorted(out)
+
+
+def _bookmark_pages(pdf: Any, first: int) -> set[int]:
+    """The pages of the bookmarks in force at page ``first`` (the last bookmark of each
+    level before it, in the outline's order); empty without bookmarks."""
+    stack: list[tuple[int, int]] = []
+    try:
+        for item in pdf.get_toc(max_depth=16):
+            dest = item.get_dest()
+            index = dest.get_index() if dest is not None else None
+            if index is None or index + 1 >= first:
+                continue
+            while stack and stack[-1][0] >= item.level:
+                stack.pop()
+            stack.append((item.level, index + 1))
+    except Exception:  # noqa: BLE001 - a damaged outline: the context pages alone
+        return set()
+    return {number for _, number in stack}
+
+
+def _heading_context(
+    pdf: Any, pdfium: Any, first: int, pages: list[PdfPage], context: list[PdfPage]
+) -> list[tuple[int, str]]:
+    """The headings in force where a part of a file (``pages=``) starts at page ``first``:
+    the Markdown headings (level, title) that the layout of the pages before it gives --
+    the context pages before it, and the pages of the bookmarks in force there (the
+    PDF's outline) --, each kept while no later heading of its level or stronger ends it.
+    The levels are the whole file's (the same heading sizes), so the part's chunks get
+    the header paths of the whole file's chunks. Empty when nothing before is known."""
+    have = {p.number: p for p in context if p.number < first}
+    for number in sorted(_bookmark_pages(pdf, first) - set(have)):
+        try:
+            page = pdf[number - 1]
+            try:
+                have[number] = _page_lines(page, number, pdfium.raw)
+            finally:
+                page.close()
+        except pdfium.PdfiumError:
+            continue
+    if not have:
+        return []
+    before = [have[n] for n in sorted(have)]
+    others = [p for p in (*context, *pages) if p.number not in have]
+    text = layout_pages(before, others).text
+    try:
+        from ..parsers.markdown import MarkdownParser
+
+        heads = [(h.level, h.title) for h in MarkdownParser(front_matter=False).parse(text).headings]
+    except ImportError:  # without markdown-it-py: the layout's own ATX heading lines
+        heads = [(len(m.group(1)), m.group(2).strip()) for m in re.finditer(r"(?m)^(#{1,6}) +(.+)$", text)]
+    stack: list[tuple[int, str]] = []
+    for level, title in heads:
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        stack.append((level, title))
+    return [(level, title) for level, title in stack if title]
 
 
 def _ranges(numbers: list[int]) -> str:
