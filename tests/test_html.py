@@ -155,6 +155,22 @@ def test_definition_lists_keep_each_term_with_its_definition():
     assert chunks[0].text == "json.dump(obj, fp)\n: Serialize obj to fp."
 
 
+@pytest.mark.parametrize("strategy", ["markdown", "auto"])
+def test_a_term_is_not_cut_from_its_definition(strategy):
+    # base-passwd's users-and-groups.html: the chunk before ended on a lone "daemon" and the
+    # next began with ": Some unprivileged daemons ..."; the cut goes before the term
+    definition = "Some unprivileged daemons run as daemon. " * 2
+    html = f"<p>Users.</p><dl><dt>root</dt><dd>The superuser.</dd><dt>daemon</dt><dd>{definition}</dd></dl>"
+    doc = chunkwise.parse(html, format="html")
+    size = len(": " + definition.strip())  # the definition fits alone, not with its term
+    chunks = chunkwise.chunk(doc, strategy=strategy, chunk_size=size + 2, unit="chars")
+    assert all(c.text == doc.text[c.start_index : c.end_index] for c in chunks)
+    assert not any(c.text.startswith(": ") or c.text.endswith("daemon") for c in chunks), [c.text for c in chunks]
+    assert any(c.text.startswith("daemon\n: Some") for c in chunks)
+    wide = chunkwise.chunk(doc, strategy=strategy, chunk_size=200, unit="chars")
+    assert any(c.text.endswith("daemon\n: " + definition.strip()) for c in wide)  # one unit when it fits
+
+
 def test_docutils_asides_literals_and_code_languages_are_content():
     html = (
         '<main><aside class="admonition note"><p class="admonition-title">Note</p><p>Careful.</p></aside>'

@@ -23,6 +23,7 @@ Method:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 from dataclasses import dataclass
@@ -62,6 +63,24 @@ def _heading_context(value: Any) -> list[tuple[int, str]]:
                     out.pop()
                 out.append((item[0], item[1]))
     return out
+
+
+_DEFINITION = re.compile(r"\n: ")
+
+
+def _term_glue(text: str, blocks: Sequence[Any]) -> tuple[tuple[int, int], ...]:
+    """Glue of a definition list's term to its definition: a paragraph whose lines begin
+    with the term(s) and go on with ``: definition`` (Pandoc's form, which the HTML and
+    other loaders write for ``<dl>``) is not cut between them -- a chunk that ended on a
+    lone term would leave its definition without it."""
+    out = []
+    for b in blocks:
+        if b.kind != "paragraph" or b.depth != 0:
+            continue
+        m = _DEFINITION.search(text, b.start, b.end)
+        if m is not None and not text.startswith(":", b.start):
+            out.append((b.start, m.start() + 2))  # through the line end, to the ':'
+    return tuple(out)
 
 
 def _positions(name: str, points: Sequence[int]) -> PositionsLevel:
@@ -270,7 +289,7 @@ class StructureChunker(BaseChunker):
                 for r in regions
             ]
         atoms.extend(Atom(s, e, "list_item") for s, e in outline.item_spans)
-        glue = tuple((h.start, g) for h, g in zip(heads, glue_end) if g is not None)
+        glue = tuple((h.start, g) for h, g in zip(heads, glue_end) if g is not None) + _term_glue(text, blocks)
         by_level: dict[int, list[int]] = {}
         for h in heads:
             by_level.setdefault(h.level, []).append(h.start)
