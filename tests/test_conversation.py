@@ -114,12 +114,15 @@ def test_a_transcript_timed_in_places_gives_no_time_to_untimed_turns():
                 assert "start_time" not in c.metadata, (size, c.text, c.metadata)
             else:
                 assert c.metadata["start_time"] == ("00:01:02" if first == 0 else "00:01:09")
-            if last in (1, 3):
+            if last in (1, 3) and "start_time" not in c.metadata:
                 assert "end_time" not in c.metadata, (size, c.text, c.metadata)
             else:
-                assert c.metadata["end_time"] == ("00:01:02" if last == 0 else "00:01:09")
+                # end_time whenever start_time: the latest time of the chunk's turns
+                latest = max(k for k in (0, 2) if first <= k <= last)
+                assert c.metadata["end_time"] == ("00:01:02" if latest == 0 else "00:01:09")
     whole = _chunks(text, chunk_size=200)
-    assert len(whole) == 1 and whole[0].metadata["start_time"] == "00:01:02" and "end_time" not in whole[0].metadata
+    assert len(whole) == 1 and whole[0].metadata["start_time"] == "00:01:02"
+    assert whole[0].metadata["end_time"] == "00:01:09"
 
 
 def test_turn_pattern_reads_another_format():

@@ -247,3 +247,15 @@ def test_the_cli_prints_subtitle_warnings_on_standard_error(tmp_path):
     lines = [ln for ln in result.stderr.splitlines() if ln.startswith("warning: ")]
     assert len(lines) == 4 and lines[0].startswith("warning: b.srt: line 2: "), result.stderr
     assert len(result.stdout.splitlines()) == 2
+
+
+def test_end_time_is_given_whenever_start_time_is():
+    text = "[00:01] Ana: Hello there.\nBen: Hi.\n[00:05] Ana: Ready?\nBen: Yes.\n"
+    for size in (20, 40, 200):
+        for c in chunkwise.chunk(text, strategy="conversation", chunk_size=size):
+            if "start_time" in c.metadata:
+                assert "end_time" in c.metadata, (size, c.text)
+    (one,) = chunkwise.chunk("[00:01] Ana: Hello there.\nBen: Hi.\n", strategy="conversation", chunk_size=200)
+    assert (one.metadata["start_time"], one.metadata["end_time"]) == ("00:01", "00:01")
+    (two,) = chunkwise.chunk(text, strategy="conversation", chunk_size=200)
+    assert (two.metadata["start_time"], two.metadata["end_time"]) == ("00:01", "00:05")

@@ -164,9 +164,11 @@ class ConversationChunker(BaseChunker):
     turns), ``turn_start`` and ``turn_end`` (0-based numbers of the first and last turn the
     chunk holds, both included; None outside turns), ``start_time``/``end_time`` when the
     source gives times (as written there: the first turn's start and the last turn's end,
-    or its start when turns have no end time; absent when that turn has no time, as
-    untimed turns of a transcript timed only in places have). ``chunk.context`` is ``"Speaker:"`` (after
-    ``"[time] "`` when known) for every chunk of a split turn that does not itself name
+    or its start when turns have no end time; ``start_time`` absent when the first turn
+    has no time, as untimed turns of a transcript timed only in places have;
+    ``end_time`` present whenever ``start_time`` is: when the last turn has no time, the
+    latest time of the chunk's turns, the first turn's own when it is the only one).
+    ``chunk.context`` is ``"Speaker:"`` (after ``"[time] "`` when known) for every chunk of a split turn that does not itself name
     the speaker before the turn's text (a later part of a split turn; any part of a JSON
     message whose role comes after its content, the part holding the role included);
     else ``""`` (always ``""`` with ``speaker_context=False``).
@@ -524,6 +526,8 @@ class ConversationChunker(BaseChunker):
         t1 = held[-1].end_time or held[-1].start_time
         if t0 is not None:
             meta["start_time"] = t0
+            if t1 is None:  # the last turn has no time: the latest time the chunk gives
+                t1 = next(t.end_time or t.start_time for t in reversed(held) if t.end_time or t.start_time)
         if t1 is not None:
             meta["end_time"] = t1
         if k0 < 0:
