@@ -259,3 +259,31 @@ def test_end_time_is_given_whenever_start_time_is():
     assert (one.metadata["start_time"], one.metadata["end_time"]) == ("00:01", "00:01")
     (two,) = chunkwise.chunk(text, strategy="conversation", chunk_size=200)
     assert (two.metadata["start_time"], two.metadata["end_time"]) == ("00:01", "00:05")
+
+
+_PIECES = [
+    "1\n", "00:00:01,000 --> 00:00:02,000", "00:00:0x,5 --> 1", "99:99:99,999 --> 00:00:01,000", "bar --> baz",
+    "00:01.000 --> 00:04 align:start", "WEBVTT", "\n", "\n\n", "Ana: Hi there.", "<v Ben>Yo.", "12/03/2024, 09:21 - ",
+    "Ana Lima joined", "Ben: ", "word ", "\r\n", " ",
+]  # fmt: skip
+
+
+def test_hostile_subtitle_and_chat_export_text_keeps_the_invariants():
+    import warnings
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.lists(st.sampled_from(_PIECES), max_size=30), st.sampled_from(["srt", "vtt", "text"]), st.integers(8, 80))
+    def run(pieces, fmt, size):
+        text = "".join(pieces)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            doc = parse(text, format=fmt)
+        for extra in ({}, {"include_context_in_size": True}):
+            chunks = chunkwise.chunk(doc, strategy="conversation", chunk_size=size, **extra)
+            check_invariants(text, chunks, size, CharSizer())
+            assert chunks == chunkwise.chunk(doc, strategy="conversation", chunk_size=size, **extra)
+
+    run()
