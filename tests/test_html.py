@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from test_markdown import assert_invariants, by_text
 
@@ -184,3 +186,22 @@ def test_docutils_asides_literals_and_code_languages_are_content():
     assert doc.text == (
         "Note\n\nCareful.\n\nUse `sorted()`.\n\n```python\nprint(1)\n```\n\n```python3\nx = 2\n```\n\nBody.\n"
     )
+
+
+@pytest.mark.parametrize(
+    "head", [b"<!DOCTYPE html>", b"\xef\xbb\xbf  \n<!doctype HTML>", b"<html lang='en'>", b'<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN">']
+)
+def test_html_on_standard_input_is_read_as_html(head):
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    page = head + b"<head><title>T</title></head><body><h1>Hi</h1><p>Some <b>text</b>.</p></body></html>"
+    doc = chunkwise.parse(page)  # the default format, text, is not a claim
+    assert doc.text == "# Hi\n\nSome text.\n" and doc.metadata["format"] == "html"
+    result = CliRunner().invoke(cli, ["chunk", "-", "-u", "chars"], input=page)
+    assert result.exit_code == 0, result.output
+    [row] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert row["text"] == "# Hi\n\nSome text." and row["metadata"]["format"] == "html"
+    # text that only mentions a tag stays text
+    assert chunkwise.parse(b"about <html> tags\n").text == "about <html> tags\n"

@@ -104,8 +104,9 @@ def parse(
             used goes to ``metadata["encoding"]``).
         format: a format name (``"text"``, ``"markdown"``, ``"html"``), alias
             (``"md"``), MIME type (``"text/markdown"``) or suffix (``".md"``).
-            ``"text"``, the default, with bytes that start as a PDF (``%PDF``) or an
-            office file's ZIP reads them with that format's loader.
+            ``"text"``, the default, with bytes that start as a PDF (``%PDF``), an
+            office file's ZIP, or an HTML page (``<!doctype html`` or ``<html``, after a
+            byte-order mark and white space) reads them with that format's loader.
             ``"markdown"`` keeps the text and parses YAML front matter into
             ``metadata["front_matter"]`` (JSON values) and its ``title`` into
             ``metadata["title"]``; ``"html"`` gives the Markdown rendered from the page in
@@ -136,9 +137,12 @@ def parse(
         'a\\r\\nb'
     """
     loader = get_loader(format)
-    if isinstance(content, (bytes, bytearray)) and loader.format == "text" and content[:4] in (b"%PDF", b"PK\x03\x04"):
-        # text is the default, not a claim: a PDF's or an office ZIP's bytes (standard
-        # input) go to the loader their magic bytes name
+    if isinstance(content, (bytes, bytearray)) and loader.format == "text" and (
+        content[:4] in (b"%PDF", b"PK\x03\x04")
+        or bytes(content[:64]).lstrip(b"\xef\xbb\xbf \t\r\n").lower().startswith((b"<!doctype html", b"<html"))
+    ):
+        # text is the default, not a claim: a PDF's, an office ZIP's or an HTML page's
+        # bytes (standard input) go to the loader their magic bytes name
         loader = detect_loader("", bytes(content[:HEAD_BYTES]))
     opts = _options_for(loader, options, source)
     if isinstance(content, (bytes, bytearray)):
