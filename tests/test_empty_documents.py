@@ -100,3 +100,22 @@ def test_inspect_help_names_its_real_default():
     assert "Usage: cli inspect [OPTIONS] FILE" in result.output
     assert "Here the default is semantic" in result.output and "[default: semantic]" in result.output
     assert "chunk's default is auto" in result.output
+
+
+def test_inspect_of_a_missing_file_is_a_usage_error_as_in_chunk(tmp_path):
+    missing = (tmp_path / "nonexistent.pdf").as_posix()
+    for command in ("inspect", "chunk"):
+        result = CliRunner().invoke(cli, [command, missing, "-s", "recursive", "-u", "chars"])
+        assert result.exit_code == 2, (command, result.output)
+        assert f"cannot read {missing} (no such file or folder)" in result.output
+
+
+def test_inspect_shows_pages_and_header_paths(tmp_path):
+    page = tmp_path / "paged.txt"  # form feeds: a page map
+    page.write_text("# Guide\n\n## Setup\n\nFirst page text.\n\f\nSecond page text.\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["inspect", str(page), "-s", "markdown", "-n", "40", "-u", "chars"])
+    assert result.exit_code == 0, result.output
+    heads = [line for line in result.stdout.splitlines() if line.startswith("[")]
+    assert heads[0].endswith("p. 1  Guide > Setup") and heads[-1].endswith("p. 2  Guide > Setup"), heads
+    plain = CliRunner().invoke(cli, ["inspect", str(page), "-s", "recursive", "-n", "200", "-u", "chars"])
+    assert [line for line in plain.stdout.splitlines() if line.startswith("[")][0].endswith("chars  p. 1-2")

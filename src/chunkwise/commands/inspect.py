@@ -9,6 +9,7 @@ imported only then).
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +21,24 @@ __all__ = ["command", "plot_analysis", "render_chunks"]
 
 
 def render_chunks(chunks: list[Any], width: int = 0) -> str:
-    """A text view: each chunk's header line (index, offsets, size, boundary), its text, and
-    a marked line at each cut. ``width`` > 0 shortens each chunk's text to that many
-    characters (middle elided)."""
+    """A text view: each chunk's header line (index, offsets, size; its pages ``p. 3`` or
+    ``p. 3-4`` when the document has a page map; its header path ``A > B`` when it has
+    one), its text, and a marked line at each cut. ``width`` > 0 shortens each chunk's
+    text to that many characters (middle elided)."""
     lines: list[str] = []
     for c in chunks:
         body = c.text
         if width and len(body) > width:
             half = max(1, width // 2 - 2)
             body = f"{body[:half]} ... {body[-half:]}"
-        lines.append(f"[{c.index}] {c.start_index}:{c.end_index}  {c.size} {c.unit}")
+        head = f"[{c.index}] {c.start_index}:{c.end_index}  {c.size} {c.unit}"
+        first, last = c.metadata.get("page_number"), c.metadata.get("page_end")
+        if first is not None:
+            head += f"  p. {first}" + (f"-{last}" if last is not None and last != first else "")
+        path = c.metadata.get("header_path")
+        if path:
+            head += "  " + " > ".join(map(str, path))
+        lines.append(head)
         lines.append(body)
         kind = c.metadata.get("boundary", "")
         if c.index < len(chunks) - 1 or kind != "end":
@@ -152,6 +161,8 @@ def command(
                 relative_id_path(path, root)
             except ConfigError as exc:
                 raise click.UsageError(f"{exc} (--root must contain the file)") from exc
+        if not os.path.lexists(path):  # as chunk says it: a usage error (exit 2), nothing read
+            raise click.UsageError(f"no file to read: cannot read {path.as_posix()} (no such file or folder); check the path")
         inp = Input(path, root=root, named=True)
     failures = Failures()
     try:
