@@ -260,6 +260,17 @@ def test_password_opens_an_encrypted_pdf() -> None:
         chunkwise.load(GENERATED / "encrypted.pdf", password="wrong")
 
 
+def test_reportlabs_placeholder_title_and_author_are_not_metadata() -> None:
+    # owner_only.pdf was written by ReportLab without a title: its info says "untitled",
+    # "anonymous" and "unspecified", which are not the document's
+    with pdfium.PdfDocument(str(GENERATED / "owner_only.pdf")) as raw:
+        info = raw.get_metadata_dict()
+    assert (info["Title"], info["Author"], info["Subject"]) == ("untitled", "anonymous", "unspecified")
+    meta = chunkwise.load(GENERATED / "owner_only.pdf").metadata
+    assert {"title", "author", "subject"}.isdisjoint(meta)
+    assert chunkwise.load(GENERATED / "two_columns.pdf").metadata["author"] == "chunkwise tests"  # a real one stays
+
+
 def test_a_password_does_not_lock_an_owner_password_only_pdf() -> None:
     # owner_only.pdf opens with the empty user password: any password given falls back to it
     expected = "Anyone may read this; only the owner may change it."

@@ -314,8 +314,9 @@ class PdfLoader(Loader):
                 meta["heading_context"] = [[level, title] for level, title in ancestors]
         info = pdf.get_metadata_dict(skip_empty=True)
         for key, field in (("Title", "title"), ("Author", "author"), ("Subject", "subject")):
-            if info.get(key, "").strip():
-                meta[field] = info[key].strip()
+            value = info.get(key, "").strip()
+            if value and value.lower() not in _PLACEHOLDERS:  # ReportLab's "untitled", "anonymous"
+                meta[field] = value
         if "title" not in meta and layout.title:  # the file says none: the first page's largest line
             meta["title"] = layout.title
         for key, field in (("CreationDate", "created"), ("ModDate", "modified")):
@@ -373,6 +374,11 @@ def _context_pages(numbers: list[int], count: int) -> list[int]:
     out = [] if 1 in chosen else [1]
     out += [n for n in others if n != 1][: CONTEXT_PAGES - len(out)]
     return sorted(out)
+
+
+_PLACEHOLDERS = frozenset({"untitled", "anonymous", "unspecified", "(unspecified)", "unknown", "(anonymous)"})
+"""Title, author and subject values that writers put in when the document gave none
+(ReportLab: ``untitled``, ``anonymous``, ``unspecified``): not the document's."""
 
 
 def _bookmark_pages(pdf: Any, first: int) -> set[int]:
