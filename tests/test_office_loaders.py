@@ -213,6 +213,26 @@ def test_docx_list_before_a_page_break_stays_on_its_page():
     assert {c.text: c.metadata["page_number"] for c in chunks}["- Item A\n- Item B"] == 1
 
 
+def test_docx_title_style_is_the_root_of_the_header_paths():
+    docx = pytest.importorskip("docx")
+    d = docx.Document()
+    d.add_heading("My Report", 0)  # the Title style
+    d.add_paragraph("Lead.")
+    d.add_heading("Scope", 1)
+    d.add_paragraph("Body.")
+    d.add_heading("Detail", 2)
+    d.add_paragraph("More.")
+    buf = io.BytesIO()
+    d.save(buf)
+    doc = chunkwise.parse(buf.getvalue(), format="docx")
+    assert doc.text == "# My Report\n\nLead.\n\n## Scope\n\nBody.\n\n### Detail\n\nMore.\n"
+    assert doc.metadata["title"] == "My Report"
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=30, unit="chars")
+    assert [c.metadata["header_path"] for c in chunks] == [
+        ["My Report"], ["My Report", "Scope"], ["My Report", "Scope", "Detail"],
+    ]
+
+
 def test_docx_strict_format_is_read():
     # ISO/IEC 29500 Strict namespaces (purl.oclc.org), which python-docx refuses
     _needs("lxml")

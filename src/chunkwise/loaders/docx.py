@@ -543,6 +543,11 @@ class DocxLoader(BinaryLoader):
         rendered = next(body.iter(_W + "lastRenderedPageBreak"), None) is not None
         page = _W + "lastRenderedPageBreak" if rendered else _W + "br"
         plain = next(body.iter(_INTRICATE), None) is None
+        # a paragraph of the Title style is the root of the breadcrumbs: one level above
+        # Heading 1, whose level (and every heading's) goes one down
+        shift = int(any(
+            block.tag == _W + "p" and styles.of(block.find(_W + "pPr"))[0] == "title" for block in _body(body)
+        ))
         w.begin_page(1)
         for block in _body(body):
             refs: list[str] = []
@@ -562,6 +567,8 @@ class DocxLoader(BinaryLoader):
             ppr = block.find(_W + "pPr")
             style = styles.of(ppr)
             level = _heading_level(ppr, style)
+            if level and shift and style[0] != "title":
+                level = min(level + 1, 6)
             if level:
                 flush_list()
                 lead, heading = _lead(" ".join(lines))
