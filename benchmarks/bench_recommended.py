@@ -160,11 +160,13 @@ def main(argv: list[str] | None = None) -> int:
     emb.embed(["warm up the model"])
     times: dict[str, list[float]] = {n: [] for n, _ in contenders}
     chunk_times: dict[str, list[float]] = {n: [] for n, _ in contenders}
+    cpu: dict[str, list[float]] = {n: [] for n, _ in contenders}  # this process's CPU: steadier under load
     counts: dict[str, int] = {}
     for r in range(args.rounds):
         order = contenders[r % len(contenders) :] + contenders[: r % len(contenders)]
         for name, fn in order:
             total, chunking, n = 0.0, 0.0, 0
+            c0 = time.process_time()
             for _, text in docs:
                 t0 = time.perf_counter()
                 k, c = fn(text)
@@ -172,18 +174,22 @@ def main(argv: list[str] | None = None) -> int:
                 total += t
                 chunking += c
                 n += k
+            cpu[name].append(time.process_time() - c0)
             times[name].append(total)
             chunk_times[name].append(chunking)
             counts[name] = n
-            print(f"round {r + 1}: {name}: {total:.1f} s ({chunking:.1f} s before the chunks' embedding), {n} chunks",
+            print(f"round {r + 1}: {name}: {total:.1f} s, CPU {cpu[name][-1]:.1f} s ({chunking:.1f} s before the chunks' "
+                  f"embedding), {n} chunks",
                   flush=True)
     print(f"\n{len(docs)} corpora, {mb:.3f} MB, {args.rounds} interleaved rounds, all-MiniLM-L6-v2 "
           f"({args.threads} BLAS thread(s)), median times")
-    print("| contender | chunks | s (median) | MB/s with embedding | s before the chunks' embedding |")
-    print("|---|---:|---:|---:|---:|")
+    print("| contender | chunks | s (median) | MB/s with embedding | CPU s (median) | MB per CPU s | "
+          "s before the chunks' embedding |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name, _ in contenders:
-        med = statistics.median(times[name])
-        print(f"| {name} | {counts[name]} | {med:.1f} | {mb / med:.4f} | {statistics.median(chunk_times[name]):.2f} |")
+        med, med_cpu = statistics.median(times[name]), statistics.median(cpu[name])
+        print(f"| {name} | {counts[name]} | {med:.1f} | {mb / med:.4f} | {med_cpu:.1f} | {mb / med_cpu:.4f} | "
+              f"{statistics.median(chunk_times[name]):.2f} |")
     return 0
 
 
