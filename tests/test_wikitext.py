@@ -154,6 +154,37 @@ def test_auto_keeps_other_text_as_it_was(text):
     assert auto_strategy(text) == "recursive"
 
 
+WIKI_HELP_MD = (
+    "# Writing wiki pages\n\nOur wiki uses MediaWiki markup, as in the example below.\n\n"
+    "```\n== Overview ==\nText of the overview.\n\n== Details ==\nText of the details.\n```\n\n"
+    "Keep headings short. Use sentence case and avoid links inside headings.\n"
+)
+BUILD_LOG = (
+    "Build log\n\n== Results ==\nAll 412 tests passed on the first run.\n\n"
+    "== Results ==\nAll 412 tests passed on the second run.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt", "want"),
+    [
+        (WIKI_HELP_MD, "markdown", "markdown"),  # the "==" lines are inside a code fence
+        (WIKI_HELP_MD.replace("# Writing", "Writing"), "markdown", "markdown"),  # fence, no ATX
+        ("Intro.\n\n    == Overview ==\n    text\n    == Details ==\n    text\n", "text", "recursive"),  # indented code
+        (BUILD_LOG, "text", "recursive"),  # one title repeated is a log, not sections
+        ("== A ==\n== B ==\n== C ==\n", "text", "recursive"),  # banners with no text under them
+        ("Long intro. " * 60 + "\n== A ==\nx\n== B ==\ny\n", "text", "recursive"),  # headings at the tail
+        ("# Notes\n\n== A ==\nText a.\n\n== B ==\nText b.\n", "markdown", "markdown"),  # an ATX heading in a .md
+        (ARTICLE, "markdown", "wikitext"),
+        (ARTICLE + "\n```\n# not a heading, code\n```\n", "markdown", "wikitext"),
+    ],
+)
+def test_auto_reads_code_blocks_logs_and_markdown_headings_as_not_wikitext(text, fmt, want):
+    from chunkwise.registry import auto_strategy
+
+    assert auto_strategy(chunkwise.Document(text, metadata={"format": fmt})) == want
+
+
 def test_auto_picks_wikitext_for_the_bundled_wikipedia_corpus_only():
     from pathlib import Path
 

@@ -107,7 +107,8 @@ def auto_strategy(document: Any) -> str:
     or whose lines are mostly speaker turns
     (:func:`chunkwise.parsers.conversation.looks_like_conversation`); ``"wikitext"`` for
     plain text and Markdown files (format ``"text"``, ``"markdown"``, or a ``str``) that
-    are MediaWiki markup, several ``== Section ==`` lines and fewer ``#`` headings
+    are MediaWiki markup, several distinct ``== Section ==`` lines with text under them
+    outside code blocks, and no ``#`` heading in a Markdown file
     (:func:`chunkwise.parsers.wikitext.looks_like_wikitext`; Wikipedia dumps are often
     saved as ``.txt`` or ``.md``); else ``"recursive"``."""
     metadata = getattr(document, "metadata", None)
@@ -123,7 +124,7 @@ def auto_strategy(document: Any) -> str:
     if name in ("recursive", "markdown") and fmt in (None, "text", "markdown") and isinstance(text, str):
         from .parsers.wikitext import looks_like_wikitext
 
-        if looks_like_wikitext(text):
+        if looks_like_wikitext(text, markdown=fmt == "markdown"):
             return "wikitext"
     if name == "code" and not _code_readable(metadata.get("language")):  # type: ignore[union-attr]
         return "recursive"

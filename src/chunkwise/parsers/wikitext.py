@@ -19,10 +19,12 @@ __all__ = ["WikitextParser", "looks_like_wikitext"]
 _HEADING = re.compile(r"[ \t]*(?P<open>=(?:[ \t]*=){0,5})[ \t]*(?P<title>[^=\s](?:.*?[^=\s])?)[ \t]*(?P<close>=(?:[ \t]*=){0,5})[ \t]*")
 
 
-# a line that starts and ends with "=" (a candidate heading; _HEADING decides)
-_CANDIDATE = re.compile(r"^[ \t]*=[^\r\n]*=[ \t]*$", re.MULTILINE)
 # a Markdown ATX heading ("# Title")
-_ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)
+_ATX = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+# a Markdown code fence ("```" or "~~~", indented at most 3 spaces)
+_FENCE = re.compile(r" {0,3}(?P<run>`{3,}|~{3,})")
+# the share of the text (outside code) that must lie from the first heading on
+_MIN_SHARE_UNDER_HEADINGS = 1 / 3
 
 
 def _heading_level(line: str) -> int:
@@ -34,11 +36,40 @@ def _heading_level(line: str) -> int:
     return level if level == h.group("close").count("=") and len(h.group("title")) < 200 else 0
 
 
-def looks_like_wikitext(text: str, *, min_headings: int = 2) -> bool:
-    """Whether ``text`` is MediaWiki markup: at least ``min_headings`` section headings of
-    level 2 or deeper (``== Section ==``, or WikiText-103's spaced ``= = Section = =``),
-    and more MediaWiki headings than Markdown ATX headings (``# Title``), so that a
-    Markdown file quoting a wiki heading stays Markdown.
+def _prose_lines(text: str) -> list[str]:
+    """The lines of ``text`` outside fenced (```` ``` ````, ``~~~``) and indented (4 spaces
+    or a tab) code blocks, line ends removed."""
+    out: list[str] = []
+    fence = ""
+    for line in text.splitlines():
+        if fence:
+            f = _FENCE.match(line)
+            if f is not None and f.group("run")[0] == fence[0] and len(f.group("run")) >= len(fence) and not line[f.end() :].strip():
+                fence = ""
+            continue
+        f = _FENCE.match(line)
+        if f is not None:
+            fence = f.group("run")
+            continue
+        if line.startswith(("    ", "\t")) and line.strip():
+            continue
+        out.append(line)
+    return out
+
+
+def looks_like_wikitext(text: str, *, min_headings: int = 2, markdown: bool = False) -> bool:
+    """Whether ``text`` is MediaWiki markup. Lines inside fenced (```` ``` ````, ``~~~``)
+    or indented (4 spaces, a tab) code blocks are ignored; of the rest, all of these must hold:
+
+    - at least ``min_headings`` *distinct* section titles of level 2 or deeper, each on a
+      line of its own with ``=`` runs of equal length (``== Section ==``, or WikiText-103's
+      spaced ``= = Section = =``), so a log repeating ``== Results ==`` is not wiki markup;
+    - at least ``min_headings`` of those headings followed by a line of text before the
+      next heading (a section with prose, not a row of banners);
+    - at least a third of the text (in characters) from the first heading on;
+    - more MediaWiki headings than Markdown ATX headings (``# Title``); with
+      ``markdown=True`` (a ``.md`` file) no ATX heading at all, so a Markdown file quoting
+      wiki headings stays Markdown.
 
     A single ``= Title =`` line is not enough (a line such as ``= 5 =`` occurs in plain
     text); two ``==`` section lines are what every Wikipedia article of more than one
@@ -46,8 +77,7 @@ def looks_like_wikitext(text: str, *, min_headings: int = 2) -> bool:
     (:func:`chunkwise.registry.auto_strategy`): Wikipedia dumps are often saved as
     ``.txt`` or ``.md``.
 
-    Cost: one regular expression over the text for lines that start and end with ``=``,
-    and one for ``#`` headings; linear in the text.
+    Cost: one pass over the lines; linear in the text.
 
     Example:
         >>> looks_like_wikitext(" = Owls = \\n = = Diet = = \\n Mice . \\n = = Range = = \\n Woods . \\n")
@@ -57,12 +87,37 @@ def looks_like_wikitext(text: str, *, min_headings: int = 2) -> bool:
     """
     if "=" not in text:
         return False
-    levels = [_heading_level(m.group()) for m in _CANDIDATE.finditer(text)]
-    sections = sum(1 for lv in levels if lv >= 2)
-    if sections < min_headings:
+    lines = _prose_lines(text)
+    titles: set[str] = set()
+    headings = 0  # MediaWiki headings of any level
+    with_prose = 0  # section headings followed by a line of text
+    open_section = False  # a section heading seen, no text after it yet
+    first_at = -1  # characters before the first heading
+    total = 0
+    atx = 0
+    for line in lines:
+        stripped = line.strip()
+        level = _heading_level(line) if stripped.startswith("=") and stripped.endswith("=") else 0
+        if level:
+            headings += 1
+            if first_at < 0:
+                first_at = total
+            if level >= 2:
+                h = _HEADING.fullmatch(line)
+                titles.add(" ".join(h.group("title").split()).casefold())  # type: ignore[union-attr]
+                open_section = True
+        elif stripped:
+            if open_section:
+                with_prose += 1
+                open_section = False
+            if _ATX.match(line):
+                atx += 1
+        total += len(stripped)
+    if len(titles) < min_headings or with_prose < min_headings:
         return False
-    atx = sum(1 for _ in _ATX.finditer(text)) if "#" in text else 0
-    return sum(1 for lv in levels if lv) > atx
+    if total - first_at < _MIN_SHARE_UNDER_HEADINGS * total:
+        return False
+    return atx == 0 if markdown else headings > atx
 
 
 class WikitextParser:
