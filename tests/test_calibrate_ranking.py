@@ -210,3 +210,67 @@ def test_chunk_help_says_what_auto_picks_from_the_registry() -> None:
         assert f"{name} for " in text, name
     for fmt in ("pdf", "html", "srt", "csv"):
         assert fmt in text
+
+
+# -- effective k, identical grids, every tie named, all over budget, --max-tokens --------
+
+
+def test_tie_notice_names_every_overlapping_configuration_and_counts_the_rest() -> None:
+    from chunkwise.evaluation.calibration import TIE_NAMES_SHOWN
+
+    win = _result("auto", 96, recall=0.94, recall_ci_low=0.80, recall_ci_high=1.0)
+    tied = [_result("recursive", 100 + i, recall=0.9 - i / 100, recall_ci_low=0.7, recall_ci_high=0.95) for i in range(8)]
+    apart = _result("fixed", 800, recall=0.3, recall_ci_low=0.2, recall_ci_high=0.4)
+    notice = tie_notice([win, *tied, apart], "recall")
+    assert notice is not None and "and 8 other configurations: " in notice
+    for r in tied[:TIE_NAMES_SHOWN]:
+        assert f"{r.label} {r.means['recall']:.3f}" in notice
+    assert tied[TIE_NAMES_SHOWN].label not in notice and f"and {8 - TIE_NAMES_SHOWN} more;" in notice
+    assert "fixed/800/0" not in notice
+    one = _result("auto", 128, recall=0.9, recall_ci_low=0.85, recall_ci_high=0.95)
+    win.scores = [object()]  # type: ignore[list-item] # one question: the singular
+    two = tie_notice([win, one], "recall")
+    assert two is not None and "and 1 other configuration: auto/128/0" in two and "this 1 question " in two
+
+
+def test_k_is_capped_at_the_chunks_and_an_identical_grid_has_no_winner(
+    probe: dict[str, Path], tmp_path: Path  # noqa: F811
+) -> None:
+    # --k larger than the collection: every row reports the k it could retrieve
+    out = probe["out"] / "k.json"
+    result = CliRunner().invoke(
+        cli, _calibrate_args(probe, "-s", "fixed", "-n", "30,60", "--k", "500", "--json", str(out))
+    )
+    assert result.exit_code == 0, result.output
+    rows = json.loads(out.read_text(encoding="utf-8"))["ranked"]
+    assert rows and all(r["k"] == r["chunks"] < 500 for r in rows)
+    assert f"at k={rows[0]['k']}," in result.output
+    # one short sentence: every configuration makes the same single chunk
+    tiny = tmp_path / "tiny"
+    tiny.mkdir()
+    (tiny / "t.txt").write_text("Pumps start at six. Valves open at seven.\n", encoding="utf-8")
+    qs = tmp_path / "tq.jsonl"
+    qs.write_text(json.dumps({"question": "pumps", "document_id": "t", "references": [{"start_index": 0, "end_index": 19}]}) + "\n")
+    out = probe["out"] / "same.json"
+    args = ["calibrate", "--corpus", str(tiny), "--questions", str(qs), "--cache", str(probe["cache"]),
+            "-s", "recursive,sentence", "-n", "96,200", "--json", str(out)]  # fmt: skip
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "nothing to choose between the 4 configurations" in result.output and "best recall" not in result.output
+    assert "tied within" not in result.output and "\n* " not in result.output
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["best"] is None and data["indistinguishable"] is True
+    assert all(r["k"] == 1 == r["chunks"] for r in data["ranked"])  # a budget of 1000 tokens, but one chunk
+
+
+def test_a_winner_over_budget_says_so_and_max_tokens_names_the_options(probe: dict[str, Path]) -> None:  # noqa: F811
+    result = CliRunner().invoke(
+        cli, _calibrate_args(probe, "-s", "fixed", "-n", "60,200", "--budget-tokens", "5")
+    )
+    assert result.exit_code == 0, result.output
+    best_line = [ln for ln in result.output.splitlines() if ln.startswith("best ")]
+    assert len(best_line) == 1 and "over budget" in best_line[0] and "--budget-tokens" in best_line[0]
+    fair = CliRunner().invoke(cli, _calibrate_args(probe, "-s", "fixed", "-n", "30"))
+    assert fair.exit_code == 0 and "over budget" not in fair.output
+    low = CliRunner().invoke(cli, _calibrate_args(probe, "-s", "fixed", "-n", "30", "--max-tokens", "0"))
+    assert low.exit_code == 1 and "--max-tokens" in low.output and "--budget-tokens" in low.output

@@ -251,7 +251,7 @@ def _rank(
     generated: bool,
 ) -> None:
     from ..evaluation import calibrate
-    from ..evaluation.calibration import fixed_k_warning, tie_notice
+    from ..evaluation.calibration import fixed_k_warning, indistinguishable, tie_notice
     from ..evaluation.report import format_table, write_json
 
     results, info, failures = run_grid(
@@ -278,7 +278,8 @@ def _rank(
     columns = [c for c in TABLE_COLUMNS if c != "over_budget" or any(r.over_budget for r in results)]
     if metric not in columns:
         columns.insert(1, metric)
-    click.echo(format_table(rows, columns, mark=0))
+    same = indistinguishable(results)
+    click.echo(format_table(rows, columns, mark=None if same else 0))
     if budget_tokens is None:
         warning = fixed_k_warning(results, metric, k)
         if warning:
@@ -286,16 +287,30 @@ def _rank(
     over = over_budget_warning(results)
     if over:
         click.echo(over + ("; left out of the ranking" if any(r.over_budget for r in left_out) else ""), err=True)
-    notice = tie_notice(ranked, metric)
+    notice = None if same else tie_notice(ranked, metric)
     if notice:
         click.echo(notice)
     cfg = best.config
     assert cfg is not None  # results of a grid always carry their configuration
     at = f"at a budget of {budget_tokens} tokens, k={best.k}" if budget_tokens is not None else f"at k={best.k}"
-    click.echo(
-        f"best {metric}: {best.means[metric]:.4f} with --strategy {cfg.strategy} --chunk-size {cfg.chunk_size} "
-        f"--chunk-overlap {cfg.chunk_overlap} --unit {cfg.unit} ({at}, {best.means['tokens']:.0f} tokens per question)"
-    )
+    if same:
+        click.echo(
+            f"nothing to choose between the {len(results)} configurations: each gave the same "
+            f"{counted(best.n_chunks, 'chunk')} and the same scores on every question ({metric} {best.means[metric]:.4f}, "
+            f"{at}); a larger corpus or more questions can tell them apart"
+        )
+    else:
+        over = ""
+        if best.over_budget:
+            over = (
+                f"; over budget: its single chunk, as every competing configuration's, is larger than the budget of {budget_tokens} tokens "
+                "(raise --budget-tokens or lower --chunk-size)"
+            )
+        click.echo(
+            f"best {metric}: {best.means[metric]:.4f} with --strategy {cfg.strategy} --chunk-size {cfg.chunk_size} "
+            f"--chunk-overlap {cfg.chunk_overlap} --unit {cfg.unit} ({at}, {best.means['tokens']:.0f} tokens per question)"
+            f"{over}"
+        )
     if json_path is not None:
         write_json(
             {
@@ -303,8 +318,9 @@ def _rank(
                 "metric": metric,
                 "tie_breakers": [m for m in TIE_BREAKERS if m != metric],
                 "tied_within_ci": notice is not None,
+                "indistinguishable": same,
                 "max_tokens": max_tokens,
-                "best": best.row(),
+                "best": None if same else best.row(),
                 "ranked": rows,
             },
             json_path,

@@ -17,6 +17,7 @@ __all__ = [
     "calibrate",
     "confidence_interval",
     "fixed_k_warning",
+    "indistinguishable",
     "tie_notice",
 ]
 
@@ -81,7 +82,7 @@ def calibrate(
         least = min(r.means["tokens"] for r in results)
         raise ConfigError(
             f"no configuration retrieves at most {max_tokens} tokens per question (the least is {least:.0f}); "
-            "raise max_tokens or lower k"
+            "raise max_tokens (--max-tokens), or lower the budget (--budget-tokens) or k (--k)"
         )
     within = [r for r in eligible if not r.over_budget]
     if within:
@@ -99,22 +100,52 @@ def confidence_interval(result: EvaluationResult, metric: str) -> tuple[float, f
     return bootstrap_ci([float(getattr(s, metric)) for s in result.scores])
 
 
+TIE_NAMES_SHOWN = 5
+"""How many tied configurations :func:`tie_notice` names before ``and N more``."""
+
+
 def tie_notice(ranked: Sequence[EvaluationResult], metric: str) -> str | None:
-    """``tied within the 95% CI: ...`` when the winner's interval of ``metric`` overlaps
-    the runner-up's (the order of the two is not established by these questions), else
-    None."""
+    """``tied within the 95% CI: ...`` naming every configuration (best first) whose
+    interval of ``metric`` overlaps the winner's -- the order of those is not established
+    by these questions -- the first :data:`TIE_NAMES_SHOWN` with their means and
+    intervals, then ``and N more``; None when no interval overlaps the winner's."""
     if len(ranked) < 2:
         return None
-    first, second = ranked[0], ranked[1]
+    first = ranked[0]
     lo1, hi1 = confidence_interval(first, metric)
-    lo2, hi2 = confidence_interval(second, metric)
-    if lo1 > hi2 or lo2 > hi1:
+    tied = []
+    for other in ranked[1:]:
+        lo2, hi2 = confidence_interval(other, metric)
+        if not (lo1 > hi2 or lo2 > hi1):
+            tied.append(f"{other.label} {other.means[metric]:.3f} ({lo2:.3f}-{hi2:.3f})")
+    if not tied:
         return None
     n = len(first.scores)
+    shown = ", ".join(tied[:TIE_NAMES_SHOWN])
+    if len(tied) > TIE_NAMES_SHOWN:
+        shown += f" and {len(tied) - TIE_NAMES_SHOWN} more"
+    others = "1 other configuration" if len(tied) == 1 else f"{len(tied)} other configurations"
+    these = "this 1 question" if n == 1 else f"these {n} questions"
     return (
         f"tied within the 95% CI: {first.label} {metric} {first.means[metric]:.3f} ({lo1:.3f}-{hi1:.3f}) and "
-        f"{second.label} {second.means[metric]:.3f} ({lo2:.3f}-{hi2:.3f}); the order of the two is not "
-        f"established by these {n} questions (more questions narrow the intervals)"
+        f"{others}: {shown}; their order is not established by {these} (more questions narrow the intervals)"
+    )
+
+
+def indistinguishable(results: Sequence[EvaluationResult]) -> bool:
+    """Whether every result of a grid of two or more is the same: the same number of
+    chunks of the same mean size, the same k, and the same scores on every question (as
+    when every configuration cuts a small corpus into the same chunks); then there is
+    nothing to choose between them."""
+    if len(results) < 2:
+        return False
+    head = results[0]
+    return all(
+        r.n_chunks == head.n_chunks
+        and r.k == head.k
+        and abs(r.mean_chunk_tokens - head.mean_chunk_tokens) < 1e-9
+        and r.scores == head.scores
+        for r in results[1:]
     )
 
 

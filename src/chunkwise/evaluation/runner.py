@@ -123,7 +123,7 @@ class EvaluationResult:
     Attributes:
         label: the configuration's name (``recursive/400/0``).
         config: the configuration, when it came from a grid.
-        k: chunks retrieved per question.
+        k: chunks retrieved per question (at most ``n_chunks``: the effective k).
         n_chunks: chunks in the collection (all documents).
         mean_chunk_tokens: mean tokens of a chunk (token counter of the evaluation).
         scores: per-question scores, in question order.
@@ -354,7 +354,7 @@ def evaluate(
     name = label or f"{chunker.name or type(chunker).__name__}/{chunker.chunk_size}/{chunker.chunk_overlap}"
     return EvaluationResult(
         label=name,
-        k=k,
+        k=min(k, len(chunks)) if chunks else k,  # the effective k: a search returns at most every chunk
         n_chunks=len(chunks),
         mean_chunk_tokens=mean_tokens,
         scores=scores,
