@@ -128,8 +128,10 @@ def command(
     --budget-tokens says otherwise), ranks them by the mean of --metric (default recall;
     ties broken by nDCG, MRR, IoU, then the configuration's name; optionally among those
     retrieving at most --max-tokens per question), prints the ranked table with the
-    winner marked `*`, a notice when the winner and the runner-up are tied within the 95%
-    confidence interval, and ends with the winner's options.
+    winner marked `*`, a notice naming every configuration whose 95% confidence interval
+    overlaps the winner's, and ends with the winner's options (said to be over budget when
+    every competing row is). k is at most the number of chunks. When every configuration
+    gave the same chunks and scores, it says there is nothing to choose between them.
 
     Example:
 
