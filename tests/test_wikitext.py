@@ -206,3 +206,44 @@ def test_detection_never_fails_and_auto_keeps_the_contract(text):
     assert looks_like_wikitext(text) in (True, False)
     cs = chunkwise.chunk(text, strategy="auto", chunk_size=8, unit="chars")
     check_invariants(text, cs, 8, get_sizer("chars"))
+
+
+def test_auto_names_the_strategy_it_chose_in_every_chunk():
+    md = chunkwise.Document("# Guide\n\nSome text here.\n\n## Setup\n\nMore text.\n", metadata={"format": "markdown"})
+    cases = [(ARTICLE, "wikitext"), (md, "markdown"), ("Plain words. " * 20, "recursive")]
+    for doc, want in cases:
+        chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=20, unit="words")
+        assert chunks and {c.metadata["strategy"] for c in chunks} == {want}
+        assert pickle.loads(pickle.dumps(chunks)) == chunks
+    # only auto adds it
+    assert all("strategy" not in c.metadata for c in chunkwise.chunk(ARTICLE, strategy="wikitext", chunk_size=20))
+
+
+def test_the_docs_say_which_bundled_corpora_have_headings_and_the_grid_defaults():
+    from pathlib import Path
+
+    from chunkwise.cli import cli
+
+    root = Path(__file__).resolve().parent.parent
+    corpora = root / "data" / "chroma_eval" / "corpora"
+    if not corpora.is_dir():
+        pytest.skip("data/chroma_eval is not in this checkout")
+    contexts = {}
+    for p in sorted(corpora.glob("*.md")):
+        chunks = chunkwise.chunk(chunkwise.load(p), strategy="auto", chunk_size=96, unit="tokens")
+        contexts[p.name] = {c.context for c in chunks if c.context}
+    # pubmed.md: one setext heading, a figure caption over a " =" line (EVALUATION.md says so)
+    assert len(contexts.pop("pubmed.md")) == 1 and len(contexts.pop("wikitexts.md")) > 10
+    assert all(not found for found in contexts.values())
+    evaluation = " ".join((root / "EVALUATION.md").read_text(encoding="utf-8").split())
+    assert "`pubmed.md` has one, by accident" in evaluation
+    # README: the grid defaults of stats, eval and calibrate are what --help shows
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    defaults = {
+        name: {p.name: p.default for p in cli.commands[name].params}
+        for name in ("stats", "eval", "calibrate")
+    }
+    strategies = {d["strategy"] for d in defaults.values()}
+    sizes = {d["chunk_size"] for d in defaults.values()}
+    assert len(strategies) == 1 and len(sizes) == 1
+    assert f"the list `{strategies.pop()}` for `stats`, `eval` and `calibrate` (sizes `{sizes.pop()}`" in readme

@@ -100,14 +100,21 @@ class AutoChunker:
 
     def chunker_for(self, document: str | Document) -> BaseChunker:
         """The chunker ``auto`` uses for ``document`` (see :func:`chunkwise.registry.auto_strategy`)."""
-        name = auto_strategy(document)
+        return self._chunker_named(auto_strategy(document))
+
+    def _chunker_named(self, name: str) -> BaseChunker:
         if name in self.others:
             return self.others[name]
         return self.structured_chunker if name == "markdown" else self.text_chunker
 
     def chunk(self, document: str | Document) -> list[Chunk]:
-        """Chunk with the chunker of this document's format."""
-        return self.chunker_for(document).chunk(document)
+        """Chunk with the chunker of this document's format; every chunk's
+        ``metadata["strategy"]`` names the strategy chosen (``"markdown"``, ``"wikitext"``, ...)."""
+        name = auto_strategy(document)
+        return [
+            dataclasses.replace(c, metadata={**c.metadata, "strategy": name})
+            for c in self._chunker_named(name).chunk(document)
+        ]
 
     def chunk_many(self, documents: Iterable[str | Document]) -> Iterator[list[Chunk]]:
         """Chunk each document in turn (one list of chunks per document)."""
