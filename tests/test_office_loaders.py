@@ -757,3 +757,15 @@ def test_cell_blocks_hold_every_filled_cell_once_with_no_blank_edge(rows):
         assert b and all(len(r) == len(b[0]) for r in b)
         assert all(any(c.strip() for c in r) for r in b)  # no blank row, at the edge or inside
         assert all(any(r[k].strip() for r in b) for k in range(len(b[0])))  # nor blank column
+
+
+def test_rst_file_wide_fields_are_metadata_not_a_chunk():
+    _needs("docutils")
+    # Sphinx's file-wide metadata (pip's docs/html/news.rst: ":tocdepth: 2" before the title)
+    text = ":tocdepth: 2\n:orphan:\n\n.. _changes:\n\nHistory\n*******\n\n:field: later, kept\n\nSome text.\n"
+    doc = chunkwise.parse(text, format="rst")
+    assert doc.metadata["file_fields"] == {"tocdepth": "2", "orphan": ""}
+    assert doc.text == "## History\n\nfield:\n: later, kept\n\nSome text.\n"  # a field list further on is content
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=40, unit="chars")
+    assert not any("tocdepth" in c.text for c in chunks)
+    assert "file_fields" not in chunkwise.parse("Title\n=====\n\nText.\n", format="rst").metadata

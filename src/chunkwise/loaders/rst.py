@@ -223,9 +223,11 @@ def _parser() -> Any:
     return parser
 
 
-def rst_to_html(text: str, source: str | None = None) -> str:
+def rst_to_html(text: str, source: str | None = None, fields: dict[str, str] | None = None) -> str:
     """The HTML5 rendering of reStructuredText by docutils (see the module's description
-    for Sphinx markup; nothing is included from files, no warning printed).
+    for Sphinx markup; nothing is included from files, no warning printed). A field list
+    that opens the document (Sphinx's file-wide metadata, ``:tocdepth: 2``) is not
+    rendered: its fields go into ``fields`` when a dict is given.
 
     Raises:
         MissingDependencyError: docutils is not installed: ``pip install 'chunkwise[rst]'``.
@@ -252,7 +254,33 @@ def rst_to_html(text: str, source: str | None = None) -> str:
         "math_output": "LaTeX",
     }
     tree = publish_doctree(text, source_path=source or "<rst>", parser=_parser(), settings_overrides=settings)
+    if fields is not None:
+        fields.update(_file_fields(tree))
     return publish_from_doctree(tree, writer=html5_polyglot.Writer(), settings_overrides=settings)
+
+
+def _file_fields(tree: Any) -> dict[str, str]:
+    """Take out a field list that opens the document before any other content (Sphinx's
+    file-wide metadata: ``:tocdepth: 2``, ``:orphan:``) and return its fields; they are
+    settings for the builder, not text (a chunk of ``tocdepth: 2`` helps nobody)."""
+    from docutils import nodes
+
+    for child in list(tree.children):
+        if isinstance(child, (nodes.comment, nodes.target, nodes.substitution_definition, nodes.decoration)):
+            continue
+        if isinstance(child, (nodes.field_list, nodes.docinfo)):  # docutils: docinfo when first
+            out: dict[str, str] = {}
+            for item in child.children:
+                if isinstance(item, nodes.field):
+                    name, body = item.next_node(nodes.field_name), item.next_node(nodes.field_body)
+                    if name is not None:
+                        out[name.astext().strip()] = " ".join(body.astext().split()) if body is not None else ""
+                elif isinstance(item, nodes.Element):  # a bibliographic field: <author>, <version>
+                    out[item.tagname] = " ".join(item.astext().split())
+            tree.remove(child)
+            return out
+        return {}
+    return {}
 
 
 class RstLoader(Loader):
@@ -284,8 +312,11 @@ class RstLoader(Loader):
     ) -> Document:
         from ..parsers.html import html_to_markdown
 
-        rendered, found = html_to_markdown(rst_to_html(text, source))
+        fields: dict[str, str] = {}
+        rendered, found = html_to_markdown(rst_to_html(text, source, fields))
         meta = dict(metadata or {})
+        if fields:  # the file-wide metadata (``:tocdepth: 2``): settings, not text
+            meta.setdefault("file_fields", fields)
         for key, value in found.items():
             if key != "language":  # the writer's default, not the author's
                 meta.setdefault(key, value)
