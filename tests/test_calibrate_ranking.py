@@ -274,3 +274,15 @@ def test_a_winner_over_budget_says_so_and_max_tokens_names_the_options(probe: di
     assert fair.exit_code == 0 and "over budget" not in fair.output
     low = CliRunner().invoke(cli, _calibrate_args(probe, "-s", "fixed", "-n", "30", "--max-tokens", "0"))
     assert low.exit_code == 1 and "--max-tokens" in low.output and "--budget-tokens" in low.output
+
+
+def test_eval_names_an_empty_file_and_does_not_count_it(probe: dict[str, Path]) -> None:  # noqa: F811
+    (probe["corpus"] / "empty.md").write_text("", encoding="utf-8")
+    out = probe["out"]
+    args = ["eval", "--corpus", str(probe["corpus"]), "--questions", str(probe["questions"]), "--cache",
+            str(probe["cache"]), "-s", "fixed", "-n", "30", "--unit", "chars", "--no-plot", "-o", str(out)]  # fmt: skip
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "empty.md: empty document (zero bytes)" in result.output
+    assert "2 documents, 3 questions" in result.output
+    assert json.loads((out / "results.json").read_text(encoding="utf-8"))["run"]["documents"] == ["a", "b"]

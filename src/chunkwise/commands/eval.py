@@ -226,7 +226,8 @@ def load_corpus_files(
     """The documents of a corpus folder, read by :func:`chunkwise.evaluation.load_corpus`
     as ``chunkwise chunk FOLDER`` reads it: every file a loader handles (recursively; the
     ids of ``chunkwise chunk``), with each file that cannot be read reported and skipped
-    instead of stopping. A file no loader handles is reported as ``chunk`` reports it.
+    instead of stopping. A file no loader handles, or an empty document, is reported and
+    left out as ``chunk`` reports it.
 
     Returns:
         The documents, the failures (reported on standard error) and the
@@ -253,7 +254,20 @@ def load_corpus_files(
             failures.add(classify(s.error, Input(s.path, root=corpus), "read", encoding))
         else:
             failures.add(passed_over(s.path, s.reason, s.relative))
-    return docs, failures, skipped
+    from ..evaluation.probes import SkippedFile
+    from ._inputs import emptiness
+
+    kept = []
+    for d in docs:  # an empty document is skipped and named, as `chunk` does
+        path = Path(d.source) if d.source else None
+        why = emptiness(d, Input(path, root=corpus) if path is not None else None)
+        if why is None:
+            kept.append(d)
+            continue
+        failures.add_empty(d.source or d.id, why)
+        rel = str(d.metadata.get("relative_path", d.id))
+        skipped.append(SkippedFile(path or Path(rel), rel, f"empty document ({why})"))
+    return kept, failures, skipped
 
 
 def load_inputs(
