@@ -265,9 +265,15 @@ def test_eval_skips_a_bad_corpus_file_and_completes(tmp_path: Path, monkeypatch)
 
 
 def test_inspect_reports_an_unreadable_file(tmp_path: Path) -> None:
+    # a missing path is a usage error, as in chunk (exit 2); a file that is there but cannot
+    # be read (a dangling link) is a failure of that file (exit 1), with the fix
     result = CliRunner().invoke(cli, ["inspect", str(tmp_path / "nope.txt"), "-s", "recursive", "-u", "chars"])
+    assert result.exit_code == 2
+    assert "nope.txt (no such file or folder)" in result.output
+    (tmp_path / "dangling.txt").symlink_to(tmp_path / "gone.txt")
+    result = CliRunner().invoke(cli, ["inspect", str(tmp_path / "dangling.txt"), "-s", "recursive", "-u", "chars"])
     assert result.exit_code == 1
-    assert "nope.txt: cannot read" in result.output and "fix:" in result.output
+    assert "dangling.txt: cannot read" in result.output and "fix:" in result.output
 
 
 # -- inputs ---------------------------------------------------------------------------------

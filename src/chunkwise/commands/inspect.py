@@ -162,7 +162,9 @@ def command(
             except ConfigError as exc:
                 raise click.UsageError(f"{exc} (--root must contain the file)") from exc
         if not os.path.lexists(path):  # as chunk says it: a usage error (exit 2), nothing read
-            raise click.UsageError(f"no file to read: cannot read {path.as_posix()} (no such file or folder); check the path")
+            raise click.UsageError(
+                f"no file to read: cannot read {path.as_posix()} (no such file or folder); check the path"
+            )
         inp = Input(path, root=root, named=True)
     failures = Failures()
     try:

@@ -39,7 +39,8 @@ def ocr_language(value: Any) -> str | None:
     text = str(value).strip()
     # Tesseract's language codes: ISO 639-2 (``eng``, ``chi_sim``, ``deu_latf``) or a script
     # model (``script/Latin``), joined by ``+``
-    if re.fullmatch(r"(?:[a-z]{3}(?:_[a-z]+)*|script/[A-Za-z_]+)(?:\+(?:[a-z]{3}(?:_[a-z]+)*|script/[A-Za-z_]+))*", text):
+    code = r"(?:[a-z]{3}(?:_[a-z]+)*|script/[A-Za-z_]+)"
+    if re.fullmatch(rf"{code}(?:\+{code})*", text):
         return text
     raise ConfigError(
         f"ocr={value!r} is neither true/false nor Tesseract language codes; give ocr=true, or languages such "
