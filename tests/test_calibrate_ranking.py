@@ -219,7 +219,9 @@ def test_tie_notice_names_every_overlapping_configuration_and_counts_the_rest() 
     from chunkwise.evaluation.calibration import TIE_NAMES_SHOWN
 
     win = _result("auto", 96, recall=0.94, recall_ci_low=0.80, recall_ci_high=1.0)
-    tied = [_result("recursive", 100 + i, recall=0.9 - i / 100, recall_ci_low=0.7, recall_ci_high=0.95) for i in range(8)]
+    tied = [
+        _result("recursive", 100 + i, recall=0.9 - i / 100, recall_ci_low=0.7, recall_ci_high=0.95) for i in range(8)
+    ]
     apart = _result("fixed", 800, recall=0.3, recall_ci_low=0.2, recall_ci_high=0.4)
     notice = tie_notice([win, *tied, apart], "recall")
     assert notice is not None and "and 8 other configurations: " in notice
@@ -250,7 +252,8 @@ def test_k_is_capped_at_the_chunks_and_an_identical_grid_has_no_winner(
     tiny.mkdir()
     (tiny / "t.txt").write_text("Pumps start at six. Valves open at seven.\n", encoding="utf-8")
     qs = tmp_path / "tq.jsonl"
-    qs.write_text(json.dumps({"question": "pumps", "document_id": "t", "references": [{"start_index": 0, "end_index": 19}]}) + "\n")
+    ref = {"start_index": 0, "end_index": 19}
+    qs.write_text(json.dumps({"question": "pumps", "document_id": "t", "references": [ref]}) + "\n")
     out = probe["out"] / "same.json"
     args = ["calibrate", "--corpus", str(tiny), "--questions", str(qs), "--cache", str(probe["cache"]),
             "-s", "recursive,sentence", "-n", "96,200", "--json", str(out)]  # fmt: skip

@@ -177,6 +177,8 @@ BUILD_LOG = (
         ("# Notes\n\n== A ==\nText a.\n\n== B ==\nText b.\n", "markdown", "markdown"),  # an ATX heading in a .md
         (ARTICLE, "markdown", "wikitext"),
         (ARTICLE + "\n```\n# not a heading, code\n```\n", "markdown", "wikitext"),
+        ("~~~~\n# code\n~~~\n```\n~~~~\n\n" + ARTICLE, "markdown", "wikitext"),  # the fence closes
+        ("```\n# code\n\n" + ARTICLE, "text", "recursive"),  # never closed: all code
     ],
 )
 def test_auto_reads_code_blocks_logs_and_markdown_headings_as_not_wikitext(text, fmt, want):

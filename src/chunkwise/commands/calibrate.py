@@ -298,20 +298,22 @@ def _rank(
     if same:
         click.echo(
             f"nothing to choose between the {len(results)} configurations: each gave the same "
-            f"{counted(best.n_chunks, 'chunk')} and the same scores on every question ({metric} {best.means[metric]:.4f}, "
+            f"{counted(best.n_chunks, 'chunk')} and the same scores on every question "
+            f"({metric} {best.means[metric]:.4f}, "
             f"{at}); a larger corpus or more questions can tell them apart"
         )
     else:
         over = ""
         if best.over_budget:
             over = (
-                f"; over budget: its single chunk, as every competing configuration's, is larger than the budget of {budget_tokens} tokens "
+                "; over budget: its single chunk, as every competing configuration's, is larger than the budget "
+                f"of {budget_tokens} tokens "
                 "(raise --budget-tokens or lower --chunk-size)"
             )
         click.echo(
             f"best {metric}: {best.means[metric]:.4f} with --strategy {cfg.strategy} --chunk-size {cfg.chunk_size} "
-            f"--chunk-overlap {cfg.chunk_overlap} --unit {cfg.unit} ({at}, {best.means['tokens']:.0f} tokens per question)"
-            f"{over}"
+            f"--chunk-overlap {cfg.chunk_overlap} --unit {cfg.unit} ({at}, {best.means['tokens']:.0f} tokens per "
+            f"question){over}"
         )
     if json_path is not None:
         write_json(

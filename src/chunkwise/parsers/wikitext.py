@@ -44,7 +44,8 @@ def _prose_lines(text: str) -> list[str]:
     for line in text.splitlines():
         if fence:
             f = _FENCE.match(line)
-            if f is not None and f.group("run")[0] == fence[0] and len(f.group("run")) >= len(fence) and not line[f.end() :].strip():
+            run, rest = (f.group("run"), line[f.end() :]) if f is not None else ("", "")
+            if run[:1] == fence[0] and len(run) >= len(fence) and not rest.strip():
                 fence = ""
             continue
         f = _FENCE.match(line)
