@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from invariants import check_invariants
 
 import chunkwise
@@ -287,3 +289,20 @@ def test_hostile_subtitle_and_chat_export_text_keeps_the_invariants():
             assert chunks == chunkwise.chunk(doc, strategy="conversation", chunk_size=size, **extra)
 
     run()
+
+
+def test_document_lists_stay_off_the_chunks() -> None:
+    """A loader's per-document lists (cue warnings, where each chat starts) are not copied
+    onto every chunk: they stay on the document."""
+    import chunkwise
+
+    bad = "1\n00:00:01,000 --> 00:00:02,000\nAna: Hi.\n\n2\nbar --> baz\nBen: Hello there.\n"
+    with pytest.warns(UserWarning):
+        doc = chunkwise.parse(bad, format="srt")
+    assert doc.metadata.get("warnings")
+    chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=20)
+    assert chunks and all("warnings" not in c.metadata for c in chunks)
+    chats = '{"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello"}]}\n' * 2
+    cdoc = chunkwise.parse(chats, format="jsonl")
+    assert cdoc.metadata.get("conversation_starts")
+    assert all("conversation_starts" not in c.metadata for c in chunkwise.chunk(cdoc, strategy="auto"))

@@ -23,7 +23,7 @@ __all__ = ["DOCUMENT_ONLY", "build_chunks", "document_base", "resolve_labels"]
 
 DOCUMENT_ONLY = frozenset(
     {"page_labels", "page_furniture", "pages_read", "pages_without_text", "two_column_pages", "ocr_pages",
-     "heading_context"}
+     "heading_context", "warnings", "conversation_starts"}
 )
 """Document metadata keys that describe the document page by page (a loader's lists:
 the printed page numbers, the running heads removed, ...): kept on the document, not
