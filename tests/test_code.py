@@ -508,3 +508,14 @@ def test_doctests_of_the_code_modules():
     for name in ("chunkwise.chunkers.code", "chunkwise.loaders.code"):
         result = doctest.testmod(importlib.import_module(name))
         assert result.failed == 0 and result.attempted > 0, name
+
+
+def test_code_nested_hundreds_deep_is_chunked_within_the_budget() -> None:
+    """600 nested blocks: the deeper indentations share one boundary level, so the packer's
+    descent stays shallow (it used to raise RecursionError) and every invariant holds."""
+    src = "".join("    " * i + f"if x{i}:\n" for i in range(600)) + "    " * 600 + "pass\n"
+    for parser in ("auto", "tree-sitter"):
+        chunks = chunkwise.chunk(src, strategy="code", language="python", chunk_size=500, parser=parser)
+        assert chunks and all(c.text == src[c.start_index : c.end_index] for c in chunks)
+        assert all(len(c.text) <= 500 for c in chunks)
+        assert "".join(src.split()) == "".join("".join(c.text.split()) for c in chunks)

@@ -56,6 +56,11 @@ _PARSERS = ("auto", "scan", "tree-sitter", "ast")
 _INDENT = re.compile(r"^[ \t]+(?=\S)", re.M)
 
 
+MAX_NESTING = 64
+"""Distinct indentations that get statement levels of their own; deeper statements share
+the last one (code nested 600 deep exhausted the recursion limit)."""
+
+
 def supported_languages() -> list[str]:
     """The canonical names of the languages ``strategy="code"`` reads, sorted."""
     return sorted(LANGUAGES)
@@ -205,13 +210,22 @@ class CodeChunker(BaseChunker):
         label = Label(0, n, "_code", _Chunking(structure, text), "overlap")
         if structure.parser == "lines":
             return Segments(levels=(PARAGRAPH, LINE), labels=(label,))
+        indents = sorted({c[2] for c in structure.cuts})
+        # past MAX_NESTING distinct indentations, the deeper ones share the last level (per
+        # kind): a level per depth made the packer's descent as deep as the code
+        deepest = indents[MAX_NESTING - 1] if len(indents) > MAX_NESTING else None
         by_rank: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for a, b, indent, kind in structure.cuts:
+            if deepest is not None and indent > deepest:
+                indent = deepest
             by_rank.setdefault((indent, kind), []).append((a, b))
         levels: list[Level] = []
         for indent, kind in sorted(by_rank):
             name = ("definition" if indent == 0 else "member", "statement", "clause")[kind]
-            levels.append(_positions(name, by_rank[(indent, kind)]))
+            cuts = by_rank[(indent, kind)]
+            if indent == deepest:
+                cuts.sort()
+            levels.append(_positions(name, cuts))
         if structure.lazy_lines is not None and not structure.line_cuts:
             levels.append(_LazyLevel("line", structure.lazy_lines))
         else:
