@@ -306,3 +306,31 @@ def test_document_lists_stay_off_the_chunks() -> None:
     cdoc = chunkwise.parse(chats, format="jsonl")
     assert cdoc.metadata.get("conversation_starts")
     assert all("conversation_starts" not in c.metadata for c in chunkwise.chunk(cdoc, strategy="auto"))
+
+
+def test_a_later_voice_span_in_a_cue_is_a_turn_of_its_own() -> None:
+    """``<v Ben>`` on a later line of a cue opened by ``<v Ana>`` is Ben's turn, as a
+    ``Ben:`` line is (with or without ``</v>``, a class, a leading dash)."""
+    import chunkwise
+
+    for second in ("<v Ben>Yes it is.", "- <v.loud Ben>Yes it is.</v>"):
+        vtt = f"WEBVTT\n\n00:08.000 --> 00:10.000\n<v Ana>That is bad news for everyone.</v>\n{second}\n"
+        chunks = chunkwise.chunk(vtt, strategy="conversation", chunk_size=40)
+        assert all(c.text == vtt[c.start_index : c.end_index] and c.text.strip() for c in chunks)
+        ben = [c for c in chunks if "Yes it is." in c.text]
+        assert ben and ben[-1].metadata["speakers"][-1] == "Ben"
+        whole = chunkwise.chunk(vtt, strategy="conversation", chunk_size=400)
+        assert whole[0].metadata["speakers"] == ["Ana", "Ben"]
+
+
+def test_a_jsonl_record_of_no_message_is_skipped_not_the_whole_file() -> None:
+    import chunkwise
+
+    t = (
+        '{"messages":[{"role":"user","content":"Q?"},{"role":"assistant","content":"A."}]}\n'
+        '{"messages": []}\n'
+        '{"messages":[{"role":"user","content":"Q2?"}]}\n'
+    )
+    doc = chunkwise.parse(t, format="jsonl")
+    assert doc.metadata["format"] == "chat" and doc.text == "user: Q?\nassistant: A.\n\nuser: Q2?\n"
+    assert chunkwise.parse('{"messages": []}\n{"messages": []}\n', format="jsonl").metadata["format"] == "text"

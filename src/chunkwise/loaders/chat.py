@@ -234,11 +234,15 @@ def jsonl_conversations(text: str) -> tuple[list[list[Mapping[str, Any]]], str] 
             value = json.loads(ln)
         except ValueError:
             return None
+        if _empty_record(value):  # a record of no message is skipped, as in a JSON list
+            continue
         found = chat_conversations(value)
         if found is None:
             return None
         out += found[0]
         path = path or "$[*]" + found[1][1:]
+    if not out:
+        return None
     return out, path
 
 

@@ -101,6 +101,8 @@ VTT_BLOCK = re.compile(r"(?:^|\n)[ \t]*\r?\n[ \t]*(?:NOTE|STYLE|REGION)(?=[ \t\r
 """A WebVTT block that is not a cue (``NOTE``, ``STYLE``, ``REGION``), from the blank
 line before it."""
 _VOICE = re.compile(r"<v(?:\.[\w.-]+)?[ \t]+(?P<speaker>[^>\n]{1,40})>")
+_LINE_VOICE = re.compile(r"[ \t]*(?:-[ \t]*)?" + _VOICE.pattern)
+"""A cue text line that opens with a WebVTT voice span (``<v Ben>``, ``- <v.loud Ben>``)."""
 _CUE_SPEAKER = re.compile(
     rf"[ \t]*(?:-[ \t]*)?(?:\[(?P<b>{_NAME})\](?=[ \t]|$)|(?P<speaker>{_NAME})(?::(?=[ \t]|$)|\uff1a))"
 )
@@ -479,12 +481,16 @@ def _cue_lines(text: str, marks: list[_Mark]) -> list[_Mark]:
         out.append(mk)
         stop = marks[k + 1][0] if k + 1 < len(marks) else len(text)
         for nl in _NEXT_LINE.finditer(text, mk[1], stop):
-            c = _CUE_SPEAKER.match(text, nl.end(), stop)
-            if c is None:
-                continue
-            name = (c.group("b") or c.group("speaker")).strip()
-            if not _is_name(name):
-                continue
+            v = _LINE_VOICE.match(text, nl.end(), stop)
+            if v is not None:  # a voice span names its speaker whatever the name looks like
+                c, name = v, v.group("speaker").strip()
+            else:
+                c = _CUE_SPEAKER.match(text, nl.end(), stop)
+                if c is None:
+                    continue
+                name = (c.group("b") or c.group("speaker")).strip()
+                if not _is_name(name):
+                    continue
             s = nl.end()
             while text[s] in " \t":
                 s += 1
