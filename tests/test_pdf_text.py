@@ -303,3 +303,18 @@ def test_a_documents_heading_context_seeds_the_header_paths() -> None:
     chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=20, unit="chars")
     assert [c.metadata["header_path"] for c in chunks] == [["A", "A.1"], ["A", "B"], ["C"]]
     assert all(c.text == doc.text[c.start_index : c.end_index] for c in chunks)
+
+
+def test_a_part_far_from_the_start_has_the_whole_files_header_paths() -> None:
+    """Pages 40-45 of a 134-page manual: every chunk whose text the whole-file run also
+    has carries the same header path (heading levels are ranked over the whole file; with
+    only 12 pages around the part, 11 of these chunks named another section)."""
+    import chunkwise
+
+    path = Path(__file__).parent / "corpus" / "pdf" / "reportlab-userguide.pdf"
+    whole = chunkwise.chunk(chunkwise.load(path), strategy="auto", chunk_size=200, unit="tokens")
+    paths = {(c.metadata["page_number"], c.text): c.metadata.get("header_path") for c in whole}
+    part = chunkwise.chunk(chunkwise.load(path, pages="40-45"), strategy="auto", chunk_size=200, unit="tokens")
+    shared = [c for c in part if (c.metadata["page_number"], c.text) in paths]
+    assert len(shared) >= 10
+    assert all(paths[(c.metadata["page_number"], c.text)] == c.metadata.get("header_path") for c in shared)

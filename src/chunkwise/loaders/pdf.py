@@ -16,8 +16,8 @@ Loader options (``chunkwise.load(path, password=...)``, ``chunkwise chunk -L KEY
 * ``password``: the password of an encrypted PDF;
 * ``pages``: the pages to read, ``"1-5,8"`` (1-based, inclusive; ``"7-"`` to the last
   page; the page numbers of the page map stay those of the file; a page past the last one
-  is an error, not clamped). Up to :data:`CONTEXT_PAGES` pages around them (and
-  the first page) are read too, not written: the part gets the running heads, heading
+  is an error, not clamped). The other pages of the file (:data:`CONTEXT_PAGES`) are
+  laid out too, not written: the part gets the running heads, heading
   levels and title the file gives it. Its id is the file's with the pages chosen
   (``#pages=1-5,8``): each part of a file is a document of its own;
 * ``ocr``: ``true`` (or a Tesseract language, ``"eng+fra"``): a page without a text layer
@@ -353,9 +353,12 @@ class PdfLoader(Loader):
         raise ConfigError("a PDF is read from bytes or a file, not from a str: use chunkwise.load(path_or_bytes)")
 
 
-CONTEXT_PAGES = 12
+CONTEXT_PAGES = 1_000_000
 """How many pages around a part of a file (``pages=``) are read for its running heads and
-heading sizes (the first page too, for the title)."""
+heading sizes (the first page too, for the title): all of them. Heading levels rank the
+font sizes of the whole file, so a part read with fewer pages around it (12 were tried)
+could rank a section heading a level lower than the whole file does and give its chunks
+another section's header path; laying out every page costs time, not correctness."""
 
 
 def _context_pages(numbers: list[int], count: int) -> list[int]:
