@@ -769,3 +769,26 @@ def test_rst_file_wide_fields_are_metadata_not_a_chunk():
     chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=40, unit="chars")
     assert not any("tocdepth" in c.text for c in chunks)
     assert "file_fields" not in chunkwise.parse("Title\n=====\n\nText.\n", format="rst").metadata
+
+
+def test_a_page_break_inside_a_paragraph_ends_its_line() -> None:
+    """``Alpha`` + a typed page break + ``Beta`` in one paragraph: two lines on two pages,
+    not ``AlphaBeta``; the same inside a list item."""
+    import io
+
+    import docx
+    from docx.enum.text import WD_BREAK
+
+    d = docx.Document()
+    p = d.add_paragraph("Alpha")
+    p.add_run().add_break(WD_BREAK.PAGE)
+    p.add_run("Beta")
+    b = d.add_paragraph("One", style="List Bullet")
+    b.add_run().add_break(WD_BREAK.PAGE)
+    b.add_run("Two")
+    buf = io.BytesIO()
+    d.save(buf)
+    doc = chunkwise.parse(buf.getvalue(), format="docx")
+    assert "AlphaBeta" not in doc.text and "OneTwo" not in doc.text
+    pages = {n: doc.text[a:b] for n, a, b in doc.pages}
+    assert "Alpha" in pages[1] and "Beta" in pages[2] and "One" in pages[2] and "Two" in pages[3]

@@ -172,6 +172,8 @@ def _walk_runs(el: Any, out: list[str], notes: list[str], page: str | None = Non
         if not isinstance(tag, str) or tag == _MC_FALLBACK:
             continue
         if tag == page and (tag != _W + "br" or child.get(_W + "type") == "page"):
+            if tag == _W + "br":  # a typed page break also ends the line (Word's rendered mark does not)
+                out.append("\n")
             out.append(PAGE_BREAK)
         elif tag == _W + "t":
             out.append(child.text or "")
@@ -221,6 +223,8 @@ def _paragraph_text(p_el: Any, notes: list[str], page: str | None = None, plain:
         if tag == _W + "t":
             out.append(el.text or "")
         elif tag == page and (tag != _W + "br" or el.get(_W + "type") == "page"):
+            if tag == _W + "br":
+                out.append("\n")
             out.append(PAGE_BREAK)
         elif tag == _W + "tab":
             if el.getparent().tag == _W + "r":  # not a tab stop of the paragraph's properties
