@@ -66,3 +66,24 @@ def test_cli_reports_empty_answers_and_the_dry_run_counts_what_a_run_sends(tmp_p
     assert f"{len(rows)} requests ({len(rows)} cached)" in dry.output, dry.output
     # every request cached: the tokenizer that would count is still named
     assert re.search(r"about 0 input and 0 output tokens \((cl100k_base|chars/4)\)", dry.output), dry.output
+
+
+def test_cli_contextualize_takes_the_endpoint_from_p_parameters(tmp_path):
+    """``--contextualize`` with ``-p model=... -p base_url=... -p max_retries=...`` (the
+    forms the error messages advise) builds the client; the chunker never sees them."""
+    src = tmp_path / "a.txt"
+    src.write_text(TEXT, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    with ScriptedServer(default="valid") as server:
+        for strategy in ("recursive", "auto"):
+            args = ["chunk", str(src), "-s", strategy, "-n", "20", "-u", "words", "--contextualize",
+                    "-p", "model=m", "-p", f"base_url={server.url}", "-p", "max_retries=1", "-p", "timeout=5",
+                    "--no-llm-cache", "-o", str(out)]
+            res = CliRunner().invoke(cli, args)
+            assert res.exit_code == 0, res.output
+            rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+            assert rows and all(r["context"].startswith("This chunk") for r in rows)
+    # a semantic strategy keeps its own model= (the embedding model): the chat model comes from --llm-model
+    res = CliRunner().invoke(cli, ["chunk", str(src), "-s", "semantic", "--contextualize", "-p", "model=nosuch",
+                                   "--llm-base-url", "http://127.0.0.1:9/v1", "--dry-run"])
+    assert res.exit_code == 2 and "--llm-model" in res.output, res.output

@@ -320,7 +320,8 @@ def chunk_command(
     model = client.model if client is not None else None
     extra = {"client": client} if client is not None and uses_llm(strategy, params) else {}
     chunker = make_chunker_or_fail(
-        strategy, chunk_size, chunk_overlap, unit, tokenizer, chunker_params(strategy, params), **extra
+        strategy, chunk_size, chunk_overlap, unit, tokenizer, chunker_params(strategy, params, contextualize),
+        **extra
     )
     missing = [str(p) for p in paths if str(p) != "-" and not os.path.lexists(p)]
     if missing and len(missing) == len(paths):  # no file to read: a usage error (exit 2), nothing done

@@ -476,12 +476,33 @@ def uses_llm(strategy: str, params: tuple[str, ...] | list[str] = ()) -> bool:
     return False
 
 
-def chunker_params(strategy: str, params: tuple[str, ...]) -> tuple[str, ...]:
-    """The ``-p`` items for the chunker: without :data:`LLM_PARAMS` when the strategy asks a
-    chat model (they made its client)."""
-    if not uses_llm(strategy, params):
+def _endpoint_keys(strategy: str, params: tuple[str, ...] | list[str], contextualize: bool) -> frozenset[str]:
+    """The :data:`LLM_PARAMS` that ``-p`` gives the chat client rather than the chunker:
+    all of them for a strategy that asks a chat model; with ``--contextualize`` those the
+    strategy does not take itself (a semantic strategy's ``model`` is its embedding model)."""
+    if uses_llm(strategy, params):
+        return frozenset(LLM_PARAMS)
+    if not contextualize:
+        return frozenset()
+    from ..api import AUTO_ALSO, _init_fields
+    from ..registry import AUTO, get_strategy
+
+    try:
+        names = ("recursive", "markdown", *AUTO_ALSO) if strategy == AUTO else (strategy,)
+        own = set().union(*(_init_fields(get_strategy(n)) for n in names))
+    except Exception:  # noqa: BLE001 - an unknown strategy: its own error comes later
+        own = set()
+    return frozenset(k for k in LLM_PARAMS if k not in own)
+
+
+def chunker_params(strategy: str, params: tuple[str, ...], contextualize: bool = False) -> tuple[str, ...]:
+    """The ``-p`` items for the chunker: without the :data:`LLM_PARAMS` that made the chat
+    client (all of them when the strategy asks a chat model; with ``--contextualize``
+    those the strategy does not take itself)."""
+    keys = _endpoint_keys(strategy, params, contextualize)
+    if not keys:
         return tuple(params)
-    return tuple(p for p in params if p.split("=", 1)[0].strip().replace("-", "_") not in LLM_PARAMS)
+    return tuple(p for p in params if p.split("=", 1)[0].strip().replace("-", "_") not in keys)
 
 
 def _check_base_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -560,8 +581,9 @@ def llm_client_or_fail(
     asks = uses_llm(strategy, params)
     if not asks and not contextualize:
         return None
-    given = parse_params(params) if asks else {}
-    llm = {k: given[k] for k in LLM_PARAMS if k in given}
+    keys = _endpoint_keys(strategy, params, contextualize)
+    given = parse_params(params) if keys else {}
+    llm = {k: given[k] for k in LLM_PARAMS if k in given and k in keys}
     ctx = click.get_current_context(silent=True)
 
     def explicit(name: str) -> bool:

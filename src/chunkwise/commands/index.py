@@ -143,7 +143,8 @@ def build_command(
     )
     extra = {"client": client} if client is not None and uses_llm(strategy, params) else {}
     chunker = make_chunker_or_fail(
-        strategy, chunk_size, chunk_overlap, unit, tokenizer, chunker_params(strategy, params), **extra
+        strategy, chunk_size, chunk_overlap, unit, tokenizer, chunker_params(strategy, params, contextualize),
+        **extra
     )
     if contextualize:
         from ..llm.contextualize import Contextualized
