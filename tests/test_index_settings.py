@@ -310,3 +310,18 @@ def test_cli_index_build_takes_the_chunk_commands_llm_options(tmp_path, offline_
         r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(tmp_path / "ix3"), *bad])
         assert r.exit_code == 2 and "http(s) URL" in r.output, r.output
         assert not (tmp_path / "ix3").exists()
+
+
+def test_cli_empty_files_are_named_and_skipped_as_chunk_skips_them(tmp_path, offline_default):
+    src = _folder(tmp_path, LONG)
+    (src / "zero.txt").write_text("", encoding="utf-8")
+    (src / "blank.txt").write_text("  \n\t\n", encoding="utf-8")
+    ix = tmp_path / "ix"
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(ix), "-n", "40"])
+    assert r.exit_code == 0, r.output  # other files produced chunks
+    assert "2 added" in r.output and "2 empty" in r.output and "zero.txt" in r.output, r.output
+    only = tmp_path / "only"
+    only.mkdir()
+    (only / "zero.txt").write_text("", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["index", "build", str(only), "--index", str(tmp_path / "ix2"), "-n", "40"])
+    assert r.exit_code == 1 and "empty" in r.output, r.output  # no input produced a chunk

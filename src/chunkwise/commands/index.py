@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from ..errors import ChunkwiseError, ConfigError, MissingDependencyError
-from ._inputs import STDIN, Failures, Skipped, classify, counted, gather, read
+from ._inputs import STDIN, Failures, Skipped, classify, counted, emptiness, gather, read
 from ._options import (
     chunker_params,
     chunking_options,
@@ -174,6 +174,11 @@ def build_command(
                 failures.add(classify(exc, inp, "read", encoding))
                 keep.append(inp.found.id if inp.found is not None else document_id_for_path(inp.path.name))
                 continue
+            why = emptiness(doc, inp)
+            if why is not None:  # named and skipped, as chunk does
+                failures.add_empty(inp.name, why)
+                bar.update()
+                continue
             names[doc.id] = inp
             yield doc
 
@@ -212,8 +217,9 @@ def build_command(
     click.echo(report.summary() + f"; index {index_dir}", err=True)
     if report.kept:
         click.echo(f"kept as they were: {counted(len(report.kept), 'document')} that could not be read this time", err=True)
-    if failures:
+    if failures.summary():
         click.echo(failures.summary(), err=True)
+    if failures.failed(len(names)):
         ctx.exit(1)
 
 
