@@ -349,6 +349,18 @@ def _leaf_gaps(text: str, leaves: list[tuple[int, int]]) -> tuple[list[tuple[int
     return line_cuts, token_cuts
 
 
+def _token_cut(text: str, prev: int, s: int) -> tuple[int, int] | None:
+    """The cut between a token ending at ``prev`` and the next starting at ``s`` on the same
+    line: the spaces between them, or the empty cut between two ASCII tokens that touch;
+    None across a line break or between touching non-ASCII characters."""
+    gap = text[prev:s]
+    if not gap:
+        return (s, s) if text[prev - 1] < "\x80" and text[s] < "\x80" else None
+    if gap.isspace() and "\n" not in gap and "\r" not in gap:
+        return prev, s
+    return None
+
+
 _LINE_GAP = re.compile(r"[ \t\f\v]*(?:\r\n|\r|\n)\s*")
 
 
@@ -822,13 +834,8 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
                 if n.end_byte <= n.start_byte:
                     continue
                 s, e = off(n.start_byte), off(n.end_byte)
-                if prev > 0 and s >= prev:
-                    gap = text[prev:s]
-                    if not gap:
-                        if text[prev - 1] < "\x80" and text[s] < "\x80":
-                            yield s, s
-                    elif gap.isspace() and "\n" not in gap and "\r" not in gap:
-                        yield prev, s
+                if prev > 0 and s >= prev and (cut := _token_cut(text, prev, s)) is not None:
+                    yield cut
                 prev = max(prev, e)
                 continue
             kids = []

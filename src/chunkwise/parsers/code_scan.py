@@ -24,7 +24,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .code import CodeStructure, _analyze, _line_cuts, _line_start, _Node
+from .code import CodeStructure, _analyze, _line_cuts, _line_start, _Node, _token_cut
 
 __all__ = ["scan_python"]
 
@@ -406,13 +406,8 @@ def _tokens(text: str, opaque: list[tuple[int, int]], closed: list[tuple[int, in
             k = bisect_left(dstarts, s)
             if k < len(dark) and dstarts[k] == s:  # a closed definition is one token
                 e = max(e, dark[k][1])
-            if prev > 0 and s >= prev:
-                gap = text[prev:s]
-                if not gap:
-                    if text[prev - 1] < "\x80" and text[s] < "\x80":
-                        yield s, s
-                elif gap.isspace() and "\n" not in gap and "\r" not in gap:
-                    yield prev, s
+            if prev > 0 and s >= prev and (cut := _token_cut(text, prev, s)) is not None:
+                yield cut
             prev = max(prev, e)
             pos = e
     return cuts
