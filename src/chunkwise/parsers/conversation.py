@@ -427,15 +427,7 @@ def subtitle_turns(text: str, strict: bool = False) -> list[Turn]:
         body = m.end()
         while body < len(text) and text[body] in "\r\n":
             body += 1
-        speaker = None
-        head_end = m.end()
-        v = _VOICE.match(text, body)
-        if v is not None:
-            speaker, head_end = v.group("speaker").strip(), v.end()
-        else:
-            c = _CUE_SPEAKER.match(text, body)
-            if c is not None:
-                speaker, head_end = (c.group("b") or c.group("speaker")).strip(), c.end()
+        speaker, head_end = _cue_speaker(text, body, len(text), names_only=False) or (None, m.end())
         marks.append((start, head_end, speaker, m.group("start"), m.group("end"), (start, head_end)))
     if problems and (strict or marks):
         for ts in problems:
@@ -444,15 +436,10 @@ def subtitle_turns(text: str, strict: bool = False) -> list[Turn]:
             body = nl + 1 if nl >= 0 else len(text)
             while body < len(text) and text[body] in "\r\n":
                 body += 1
-            speaker, head_end = None, (nl if nl >= 0 else len(text))
-            if text[head_end - 1 : head_end] == "\r":
-                head_end -= 1
-            v = _VOICE.match(text, body)
-            c = _CUE_SPEAKER.match(text, body) if v is None else None
-            if v is not None:
-                speaker, head_end = v.group("speaker").strip(), v.end()
-            elif c is not None and _is_name((c.group("b") or c.group("speaker")).strip()):
-                speaker, head_end = (c.group("b") or c.group("speaker")).strip(), c.end()
+            line_end = nl if nl >= 0 else len(text)
+            if text[line_end - 1 : line_end] == "\r":
+                line_end -= 1
+            speaker, head_end = _cue_speaker(text, body, len(text)) or (None, line_end)
             marks.append((start, head_end, speaker, None, None, (start, head_end)))
         marks.sort(key=lambda mk: mk[0])
     marks = _cue_lines(text, marks)
@@ -481,21 +468,33 @@ def _cue_lines(text: str, marks: list[_Mark]) -> list[_Mark]:
         out.append(mk)
         stop = marks[k + 1][0] if k + 1 < len(marks) else len(text)
         for nl in _NEXT_LINE.finditer(text, mk[1], stop):
-            v = _LINE_VOICE.match(text, nl.end(), stop)
-            if v is not None:  # a voice span names its speaker whatever the name looks like
-                c, name = v, v.group("speaker").strip()
-            else:
-                c = _CUE_SPEAKER.match(text, nl.end(), stop)
-                if c is None:
-                    continue
-                name = (c.group("b") or c.group("speaker")).strip()
-                if not _is_name(name):
-                    continue
+            found = _cue_speaker(text, nl.end(), stop, voice=_LINE_VOICE)
+            if found is None:
+                continue
+            name, end = found
             s = nl.end()
             while text[s] in " \t":
                 s += 1
-            out.append((s, c.end(), name, mk[3], mk[4], (s, c.end())))
+            out.append((s, end, name, mk[3], mk[4], (s, end)))
     return out
+
+
+def _cue_speaker(
+    text: str, pos: int, stop: int, *, voice: re.Pattern[str] = _VOICE, names_only: bool = True
+) -> tuple[str, int] | None:
+    """The speaker a cue text line at ``pos`` names and where its marker ends: a WebVTT
+    voice span (``<v Ben>``, whatever the name looks like), else ``Name:`` / ``[Name]``
+    (with ``names_only``, not a label such as ``Note:``); None when it names none."""
+    v = voice.match(text, pos, stop)
+    if v is not None:
+        return v.group("speaker").strip(), v.end()
+    c = _CUE_SPEAKER.match(text, pos, stop)
+    if c is None:
+        return None
+    name = (c.group("b") or c.group("speaker")).strip()
+    if names_only and not _is_name(name):
+        return None
+    return name, c.end()
 
 
 # -- JSON chat messages ----------------------------------------------------------
