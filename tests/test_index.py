@@ -125,13 +125,13 @@ def test_deleted_file_loses_its_chunks(tmp_path):
 def test_changed_configuration_is_refused_then_rebuilt(tmp_path):
     src = _folder(tmp_path)
     build_index([src], tmp_path / "ix", chunker=_chunker(), model=CountingEmbedder())
-    with pytest.raises(ConfigError, match=r"chunk_size=40 now 60.*--rebuild"):
+    with pytest.raises(ConfigError, match=r"chunk_size: 40 -> 60\).*--rebuild"):
         build_index([src], tmp_path / "ix", chunker=_chunker(chunk_size=60), model=CountingEmbedder())
 
     class Other(CountingEmbedder):
         name = "another-model"
 
-    with pytest.raises(ConfigError, match="model: 'hash-bag-32' now 'another-model'"):
+    with pytest.raises(ConfigError, match="embedding model: 'hash-bag-32' -> 'another-model'"):
         build_index([src], tmp_path / "ix", chunker=_chunker(), model=Other())
     emb = CountingEmbedder()
     report = build_index([src], tmp_path / "ix", chunker=_chunker(chunk_size=60), model=emb, rebuild=True)
@@ -341,7 +341,7 @@ def test_cli_build_query_rebuild(tmp_path):
     r = runner.invoke(cli, ["index", "build", str(src), "--index", ix, "--chunk-size", "20"])
     assert r.exit_code == 1 and "1 removed" in r.output and "bad.txt" in r.output
     r = runner.invoke(cli, ["index", "build", str(src), "--index", ix, "--chunk-size", "30"])
-    assert r.exit_code != 0 and "chunk_size=20 now 30" in r.output and "--rebuild" in r.output
+    assert r.exit_code != 0 and "chunk_size: 20 -> 30" in r.output and "--rebuild" in r.output
     r = runner.invoke(cli, ["index", "query", "x", "--index", str(tmp_path / "none")])
     assert r.exit_code == 2 and "not a chunkwise index" in r.output  # a usage error: nothing done
 
@@ -433,7 +433,7 @@ def test_default_model_is_the_retrieval_model_and_another_is_refused(tmp_path):
     assert r.exit_code == 2  # a usage error: nothing done
     assert f"built with the model {MINILM_NAME!r}, not {wordllama!r}" in r.output and "--rebuild" in r.output
     r = runner.invoke(cli, [*build, "--model", "wordllama"])
-    assert r.exit_code == 2 and f"model: {MINILM_NAME!r} now {wordllama!r}" in r.output, r.output
+    assert r.exit_code == 2 and f"embedding model: {MINILM_NAME!r} -> {wordllama!r}" in r.output, r.output
     r = runner.invoke(cli, [*build, "--model", "wordllama", "--rebuild"])
     assert r.exit_code == 0 and "(rebuilt)" in r.output and f"embedded with {wordllama}" in r.output
     # from now on the index's own model is used without --model, for queries and updates

@@ -129,11 +129,8 @@ def test_base_url_is_not_chunking_configuration_but_the_model_is(tmp_path):
 
 def test_an_index_without_committed_documents_takes_new_settings(tmp_path, offline_default):
     src = _folder(tmp_path, {})
-    (src / "bad.txt").write_bytes(b"\xff\xfe\x00\xd8 broken")  # undecodable: reported, skipped
     ix = str(tmp_path / "ix")
-    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", ix, "-n", "20"])
-    assert r.exit_code == 1 and "0 documents" in r.output, r.output
-    (src / "bad.txt").unlink()
+    build_index([], ix, chunker=chunkwise.make_chunker("recursive", chunk_size=20), model=offline_default)
     _folder(tmp_path)
     r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", ix, "-n", "30", "-s", "sentence"])
     assert r.exit_code == 0 and "3 added" in r.output, r.output
@@ -325,3 +322,77 @@ def test_cli_empty_files_are_named_and_skipped_as_chunk_skips_them(tmp_path, off
     (only / "zero.txt").write_text("", encoding="utf-8")
     r = CliRunner().invoke(cli, ["index", "build", str(only), "--index", str(tmp_path / "ix2"), "-n", "40"])
     assert r.exit_code == 1 and "empty" in r.output, r.output  # no input produced a chunk
+
+
+# -- a build that reads no file creates nothing ---------------------------------------------
+
+
+def test_cli_no_readable_file_creates_no_index(tmp_path, offline_default):
+    src = _folder(tmp_path, {})
+    (src / "bad.pdf").write_bytes(b"not a pdf")  # a damaged PDF: reported, skipped
+    (src / "zero.txt").write_text("", encoding="utf-8")  # no text: named, skipped
+    ix = tmp_path / "ix"
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(ix), "-n", "20"])
+    assert r.exit_code == 1, r.output
+    assert f"the index {ix} was not created" in r.output and "bad.pdf" in r.output and "zero.txt" in r.output
+    assert not ix.exists()
+    ix.mkdir()  # a folder made for it stays as it was: empty
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(ix), "-n", "20"])
+    assert r.exit_code == 1 and sorted(ix.iterdir()) == [], r.output
+    ix.rmdir()
+    # a file that reads: the index is made; when later no file reads, it is built as before
+    (src / "pumps.txt").write_text(LONG["pumps.txt"], encoding="utf-8")
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(ix), "-n", "20"])
+    assert r.exit_code == 1 and "1 added" in r.output and (ix / "index.sqlite").is_file(), r.output  # bad.pdf
+    (src / "pumps.txt").unlink()
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(ix), "-n", "20"])
+    assert r.exit_code == 1 and "1 removed" in r.output and "not created" not in r.output, r.output
+
+
+# -- what changed, said as old -> new -------------------------------------------------------
+
+
+def test_config_change_names_each_setting_old_and_new():
+    from chunkwise.index._store import config_change, config_of
+    from chunkwise.llm.contextualize import Contextualized
+
+    def cfg(chunker):
+        return config_of(chunker)
+
+    small, large = (chunkwise.make_chunker("recursive", chunk_size=n) for n in (200, 300))
+    assert config_change(cfg(small), cfg(large)) == "chunk_size: 200 -> 300"
+    words = chunkwise.make_chunker("recursive", chunk_size=300, unit="words")
+    assert config_change(cfg(small), cfg(words)) == "chunk_size: 200 -> 300, unit: 'chars' -> 'words'"
+    sentence = chunkwise.make_chunker("sentence", chunk_size=200)
+    assert config_change(cfg(small), cfg(sentence)) == "chunker: RecursiveChunker -> SentenceChunker"
+    # auto holds a chunker per kind of document: one change, named once
+    auto = [chunkwise.make_chunker("auto", chunk_size=n) for n in (96, 128)]
+    assert config_change(cfg(auto[0]), cfg(auto[1])) == "chunk_size: 96 -> 128"
+    one, two = (ChatClient(m, base_url="http://127.0.0.1:9/v1") for m in ("m1", "m2"))
+    ctx_small, ctx_two = Contextualized(small, one), Contextualized(small, two)
+    assert config_change(cfg(small), cfg(ctx_small)) == "contextualize: off -> on"
+    assert config_change(cfg(ctx_small), cfg(small)) == "contextualize: on -> off"
+    assert config_change(cfg(ctx_small), cfg(ctx_two)) == "contextualize.client: ChatClient('m1') -> ChatClient('m2')"
+    assert config_change(cfg(ctx_small), cfg(Contextualized(large, one))) == "chunk_size: 200 -> 300"
+    # a value in place of a nested chunker's, and a configuration that is not Python syntax
+    assert config_change("x.C:C(a=None)", "x.C:C(a=D(b=1))") == "a: None -> D"
+    assert config_change("x.C:C(<odd>)", "x.C:C(<other>)") == "x.C:C(<odd>) -> x.C:C(<other>)"
+
+
+def test_cli_contextualized_index_says_what_changed(tmp_path, offline_default):
+    src = _folder(tmp_path, LONG)
+    ix = tmp_path / "ix"
+    with ScriptedServer() as server:
+        llm = ["--llm-base-url", server.url, "--no-llm-cache"]
+        base = ["index", "build", str(src), "--index", str(ix), "-n", "20"]
+        r = CliRunner().invoke(cli, [*base, "--contextualize", "--llm-model", "m", *llm])
+        assert r.exit_code == 0, r.output
+        for args, said in (
+            ([*base, "--contextualize", "--llm-model", "m2", *llm], "contextualize.client: ChatClient('m') -> "
+                                                                    "ChatClient('m2')"),
+            ([*base, "--contextualize", "--llm-model", "m", "-n", "30", *llm], "chunk_size: 20 -> 30"),
+            (base, "contextualize: on -> off"),
+        ):
+            r = CliRunner().invoke(cli, args)
+            assert r.exit_code == 2 and f"another configuration ({said}); rebuild it" in r.output, r.output
+            assert " now " not in r.output and "Contextualized" not in r.output

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sys
@@ -127,6 +128,7 @@ def build_command(
     from tqdm import tqdm
 
     from ..index import Index
+    from ..index._store import DB_NAME
     from ..types import document_id_for_path
 
     if any(str(p) == STDIN for p in paths):
@@ -192,9 +194,19 @@ def build_command(
         failures.add(classify(exc, names.get(doc.id, doc.source or doc.id), "chunk"))
         return True
 
+    docs = documents()
+    first = next(docs, None)  # read before the index is touched
+    if first is None and not (index_dir / DB_NAME).is_file():
+        # no file gave a document: a new index is not created (an existing one is built:
+        # it removes the documents of files no longer there)
+        bar.close()
+        click.echo(f"nothing indexed: no file gave a document with text; the index {index_dir} was not created",
+                   err=True)
+        click.echo(failures.summary(), err=True)
+        ctx.exit(1)
     try:
         report = Index(index_dir).build(
-            documents(),
+            docs if first is None else itertools.chain([first], docs),
             chunker=chunker,
             model=model,
             rebuild=rebuild,

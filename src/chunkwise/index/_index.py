@@ -486,9 +486,9 @@ class Index:
                 if settled:
                     differs = []
                     if meta.get("config") != config:
-                        differs.append("chunking: " + _config_change(meta.get("config", ""), config))
+                        differs.append(store.config_change(meta.get("config", ""), config))
                     if meta.get("model") != name:
-                        differs.append(f"model: {meta.get('model')!r} now {name!r}")
+                        differs.append(f"embedding model: {meta.get('model')!r} -> {name!r}")
                     if differs and not rebuild:
                         raise ConfigError(
                             f"the index {self.path} was built with another configuration ("
@@ -689,21 +689,6 @@ def _get_embedder(model: Any) -> Any:
 def _counted(n: int, noun: str) -> str:
     """``1 document``, ``2 documents``: a count and its noun, plural unless 1."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def _config_change(old: str, new: str) -> str:
-    """The settings that differ between two configurations (``chunk_size=200 now 300``)."""
-    import re
-
-    pair = re.compile(r"(\w+)=('[^']*'|[^,()]+)")
-    a, b = pair.findall(old), pair.findall(new)
-    changed = [f"{k}={v}" for k, v in dict.fromkeys(b) if (k, v) not in a]
-    was = {k: v for k, v in a}
-    if old.split(":", 1)[0] != new.split(":", 1)[0] or not changed:
-        return f"{old.split(':', 1)[0].rsplit('.', 1)[-1]} now {new.split(':', 1)[0].rsplit('.', 1)[-1]}"
-    return ", ".join(
-        f"{c.split('=', 1)[0]}={was.get(c.split('=', 1)[0], '(none)')} now {c.split('=', 1)[1]}" for c in changed
-    )
 
 
 def _embed(embedder: Any, chunks: Sequence[Chunk], batch_size: int) -> dict[str, Any]:

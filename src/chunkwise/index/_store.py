@@ -22,6 +22,7 @@ from ..types import Chunk, Document
 __all__ = [
     "DB_NAME",
     "FORMAT",
+    "config_change",
     "config_of",
     "connect",
     "content_hash",
@@ -136,6 +137,88 @@ def config_of(chunker: Any) -> str:
 
     cls = type(chunker)
     return f"{cls.__module__}.{cls.__qualname__}:" + _ADDRESS.sub("", config_repr(chunker))
+
+
+def _settings_of(config: str) -> dict[str, tuple[str, bool]] | None:
+    """A configuration string of :func:`config_of` as its settings: ``path -> (value,
+    is_call)`` (``chunk_size -> ("200", False)``; a nested chunker's under its field,
+    ``text_chunker.chunk_size``). A call's own path maps to its name and positional
+    arguments (``"" -> ("RecursiveChunker", True)``, ``client -> ("ChatClient('m')",
+    True)``). A ``Contextualized`` wrapper (``--contextualize``) becomes the setting
+    ``contextualize`` (``on``, else ``off``), its other fields ``contextualize.<field>``,
+    around its chunker's settings. None when the ``repr`` is not Python syntax."""
+    import ast
+
+    head, _, text = config.partition(":")
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    out: dict[str, tuple[str, bool]] = {}
+
+    def walk(node: ast.expr, path: str) -> None:
+        if isinstance(node, ast.Call):
+            args = ", ".join(ast.unparse(a) for a in node.args)
+            out[path] = (ast.unparse(node.func) + (f"({args})" if args else ""), True)
+            for kw in node.keywords:
+                walk(kw.value, f"{path}.{kw.arg}" if path else str(kw.arg))
+        elif isinstance(node, ast.Dict) and any(isinstance(v, ast.Call) for v in node.values):
+            for k, v in zip(node.keys, node.values):
+                walk(v, f"{path}[{ast.unparse(k) if k is not None else '**'}]")
+        else:
+            out[path] = (ast.unparse(node), False)
+
+    fields = {kw.arg: kw.value for kw in tree.keywords} if isinstance(tree, ast.Call) else {}
+    wrapped = head.rsplit(".", 1)[-1] == "Contextualized" and "chunker" in fields
+    walk(fields.pop("chunker") if wrapped else tree, "")
+    out["contextualize"] = ("on" if wrapped else "off", False)
+    for key, value in fields.items() if wrapped else ():
+        walk(value, f"contextualize.{key}")
+    return out
+
+
+def _inside(path: str, parent: str) -> bool:
+    """Whether the setting ``path`` belongs to the call or wrapper at ``parent``."""
+    if parent == "contextualize":
+        return path.startswith("contextualize.")
+    if path == "contextualize" or path.startswith("contextualize."):
+        return parent != "" and path.startswith((parent + ".", parent + "["))
+    return path != parent and (parent == "" or path.startswith((parent + ".", parent + "[")))
+
+
+def config_change(old: str, new: str) -> str:
+    """What differs between two configurations of :func:`config_of`, ``old -> new`` per
+    setting: ``chunk_size: 200 -> 300, unit: 'chars' -> 'tokens'``. Another strategy reads
+    ``chunker: RecursiveChunker -> SentenceChunker`` (its settings are not compared),
+    ``--contextualize`` given or left out ``contextualize: off -> on``, another chat
+    model ``contextualize.client: ChatClient('a') -> ChatClient('b')``. A setting changed
+    the same way at several places (the chunk size of each chunker of ``auto``) is named
+    once by its field; a setting one side lacks reads ``(none)``."""
+    import re
+
+    a, b = _settings_of(old), _settings_of(new)
+    if a is None or b is None:  # not Python syntax: the two configurations whole
+        return f"{old} -> {new}"
+    changed = [p for p in dict.fromkeys([*a, *b]) if a.get(p) != b.get(p)]
+    # another class, another wrapper, or a value in place of a call: named, not its settings
+    replaced = [p for p in changed if p == "contextualize" or (a.get(p, ("", False))[1] or b.get(p, ("", False))[1])]
+    shown = [p for p in changed if not any(_inside(p, r) for r in replaced)]
+
+    def field(path: str) -> str:
+        return re.split(r"[.\[]", path)[-1].rstrip("]") if path else "chunker"
+
+    def value(side: dict[str, tuple[str, bool]], path: str) -> str:
+        return side[path][0] if path in side else "(none)"
+
+    changes: dict[str, set[tuple[str, str]]] = {}
+    for p in shown:
+        changes.setdefault(field(p), set()).add((value(a, p), value(b, p)))
+    parts: dict[str, str] = {}
+    for p in shown:
+        own = p == "" or (len(changes[field(p)]) == 1 and not p.startswith("contextualize"))
+        key = field(p) if own else p
+        parts.setdefault(key, f"{key}: {value(a, p)} -> {value(b, p)}")
+    return ", ".join(parts.values()) or f"{old} -> {new}"
 
 
 def content_hash(document: Document, config: str, model: str) -> str:
