@@ -57,6 +57,37 @@ class LangChainRecursive:
         return out
 
 
+def scores_of(result: Any) -> dict[str, Any]:
+    """One mode of a row of the output (``budget`` or ``k5``): the mean k, recall with its
+    95% bootstrap interval over questions, precision, IoU (with multiplicity, and counted
+    once: ``iou_union``), tokens retrieved per question and MRR, of an
+    :class:`~chunkwise.evaluation.EvalResult`. Shared with ``eval_recommended.py``."""
+    m = result.means
+    lo, hi = bootstrap_ci([s.recall for s in result.scores])
+    return {
+        "k": round(m["k"], 2),
+        "recall": m["recall"],
+        "recall_ci": [lo, hi],
+        "precision": m["precision"],
+        "iou": m["iou"],
+        "iou_union": m.get("iou_union"),
+        "tokens": m["tokens"],
+        "mrr": m.get("mrr"),
+    }
+
+
+def row_line(label: str, row: dict[str, Any], extra: str = "") -> str:
+    """The progress line of a finished row: chunks, then recall (with its interval), IoU and
+    tokens at the budget and at k=5, and the seconds (``extra`` after them)."""
+    b, f = row["budget"], row["k5"]
+    return (
+        f"{label:28s} chunks {row['chunks']:5d} | budget k={b['k']:<5} recall {100 * b['recall']:.1f} "
+        f"[{100 * b['recall_ci'][0]:.1f}, {100 * b['recall_ci'][1]:.1f}] IoU {100 * b['iou']:.2f} "
+        f"tok {b['tokens']:.0f} | k=5 recall {100 * f['recall']:.1f} IoU {100 * f['iou']:.2f} "
+        f"tok {f['tokens']:.0f} | {row['seconds']} s{extra}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default="minilm")
@@ -98,28 +129,11 @@ def main(argv: list[str] | None = None) -> int:
             res = evaluate(docs, questions, chunker, embedder, k=args.k, label=label, query_vectors=qvec, **kw)
             if qvec is None:
                 qvec = embedder.embed([q.text for q in questions])
-            m = res.means
-            lo, hi = bootstrap_ci([s.recall for s in res.scores])
             row["chunks"] = res.n_chunks
-            row[mode] = {
-                "k": round(m["k"], 2),
-                "recall": m["recall"],
-                "recall_ci": [lo, hi],
-                "precision": m["precision"],
-                "iou": m["iou"],
-                "iou_union": m.get("iou_union"),
-                "tokens": m["tokens"],
-            }
+            row[mode] = scores_of(res)
         row["seconds"] = round(time.perf_counter() - t0, 1)
         rows.append(row)
-        b, f = row["budget"], row["k5"]
-        print(
-            f"{label:28s} chunks {row['chunks']:5d} | budget k={b['k']:<5} recall {100 * b['recall']:.1f} "
-            f"[{100 * b['recall_ci'][0]:.1f}, {100 * b['recall_ci'][1]:.1f}] IoU {100 * b['iou']:.2f} "
-            f"tok {b['tokens']:.0f} | k=5 recall {100 * f['recall']:.1f} IoU {100 * f['iou']:.2f} "
-            f"tok {f['tokens']:.0f} | {row['seconds']} s",
-            flush=True,
-        )
+        print(row_line(label, row), flush=True)
         args.output.write_text(json.dumps({"model": embedder.name, "documents": [d.id for d in docs],
                                            "questions": len(questions), "rows": rows}, indent=1))
     return 0

@@ -27,7 +27,7 @@ from typing import Any
 import chunkwise
 from chunkwise.embeddings import CachedEmbedder, EmbeddingCache, get_embedder
 from chunkwise.evaluation import check_questions, evaluate, load_corpus, load_questions
-from chunkwise.evaluation.metrics import bootstrap_ci
+from eval_defaults import row_line, scores_of  # the script's folder: the row of eval_defaults.py
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "chroma_eval"
@@ -187,31 +187,13 @@ def main(argv: list[str] | None = None) -> int:
                                          "budget_per_question": args.budget_per_question}), ("k5", {})):
             res = evaluate(docs, questions, chunker, embedder, k=args.k, label=label, query_vectors=qvec,
                            expand=expand, **extra)
-            m = res.means
-            lo, hi = bootstrap_ci([s.recall for s in res.scores])
             row["chunks"] = res.n_chunks
-            row[mode] = {
-                "k": round(m["k"], 2),
-                "recall": m["recall"],
-                "recall_ci": [lo, hi],
-                "precision": m["precision"],
-                "iou": m["iou"],
-                "iou_union": m.get("iou_union"),
-                "tokens": m["tokens"],
-                "mrr": m.get("mrr"),
-            }
+            row[mode] = scores_of(res)
             row[mode + "_per_question"] = [round(s.recall, 4) for s in res.scores]
         row["seconds"] = round(time.perf_counter() - t0, 1)
         row["embedded"] = embedder.calls - calls0  # texts not found in the cache
         done[label] = row
-        b, f = row["budget"], row["k5"]
-        print(
-            f"{label:28s} chunks {row['chunks']:5d} | budget k={b['k']:<5} recall {100 * b['recall']:.1f} "
-            f"[{100 * b['recall_ci'][0]:.1f}, {100 * b['recall_ci'][1]:.1f}] IoU {100 * b['iou']:.2f} "
-            f"tok {b['tokens']:.0f} | k=5 recall {100 * f['recall']:.1f} IoU {100 * f['iou']:.2f} "
-            f"tok {f['tokens']:.0f} | {row['seconds']} s, {row['embedded']} embedded",
-            flush=True,
-        )
+        print(row_line(label, row, f", {row['embedded']} embedded"), flush=True)
         args.output.write_text(json.dumps({"model": embedder.name, "documents": [d.id for d in docs],
                                            "questions": len(questions), "rows": list(done.values())}, indent=1))
     return 0
