@@ -149,3 +149,50 @@ def test_one_line_of_korean_japanese_or_cantonese(text, encoding):
     # short text: the East Asian encodings read each other as valid characters; a Hangul
     # jamo inside a word, or mostly syllables outside KS X 1001, are signs of a misreading
     assert decode_text(text.encode(encoding)).text == text
+
+
+# One short line of Chinese: Big5 and GB 2312/GBK read each other's bytes as valid
+# hanzi, and the detector's measures say little on a few characters. The reading made of
+# the language's common characters (GB 2312 level 1, Big5's frequent hanzi) is the text.
+SHORT_CHINESE = [
+    ("中文測試資料", "big5"),
+    ("繁體中文", "big5"),
+    ("這是測試", "big5"),
+    ("密碼錯誤", "big5"),
+    ("國際關係", "cp950"),
+    ("我喜歡吃麵", "big5"),
+    ("聽說他來了", "big5"),
+    ("檔案已經儲存", "big5hkscs"),
+    ("开始下载", "gb2312"),
+    ("欢迎光临", "gbk"),
+    ("新闻报道", "gb18030"),
+    ("我喜欢吃面", "gbk"),
+    ("网络连接失败", "gb2312"),
+    ("中文测试数据", "gbk"),
+    ("简体中文", "gb2312"),
+]
+
+
+@pytest.mark.parametrize(("text", "encoding"), SHORT_CHINESE)
+@pytest.mark.parametrize("end", ["", "\n", "。"])
+def test_one_short_line_of_traditional_or_simplified_chinese(text, encoding, end):
+    found = decode_text((text + end).encode(encoding))
+    assert found.text == text + end, found.encoding
+
+
+@pytest.mark.parametrize(
+    "text", ["東京駅はどこですか", "ファイルを保存しました", "新しいメッセージ", "私は学生です", "お元気ですか"]
+)
+def test_one_short_line_of_japanese_in_euc_jp(text):
+    assert decode_text(text.encode("euc_jp")).text == text
+
+
+def test_fluency_counts_the_common_characters_of_the_encodings_language():
+    from chunkwise.loaders.decoding import _fluency
+
+    data = "繁體中文".encode("big5")
+    assert _fluency(data.decode("big5"), "big5") == 1.0
+    assert _fluency(data.decode("gb18030"), "gb18030") < 0.5  # 羉砰いゅ: a rare hanzi and kana
+    assert _fluency("日本語の文章です", "euc_jp") == 1.0 and _fluency("ｮﾑｩｱ", "shift_jis") == 0.0
+    assert _fluency("オ늘은 날씨", "cp949") == 0.8  # katakana is not Korean; ASCII and spaces not counted
+    assert _fluency("Naïve", "cp1252") == 0.0  # not an East Asian encoding

@@ -29,8 +29,14 @@ Order of detection (:func:`decode`):
    characters, a word mixing scripts such as ``Naﺅve``, a Latin word made only of accented
    letters such as ``Ïðèâåò``, a symbol between Latin letters such as ``Za¿ó³æ``, a capital
    inside a Cyrillic or Greek word, box-drawing characters, þ, ð, ţ or đ beside ü or ç);
-   among the candidates with the fewest signs and the least chaos in charset-normalizer's
-   measure (within 0.1), the most common code page wins: cp1252 first (it reads every
+   among the candidates with the fewest signs, an East Asian multi-byte reading made of
+   the common characters of its language (90 % or more: GB 2312 level 1 for GB2312/GBK/
+   GB18030, Big5's frequent hanzi, kana and JIS X 0208 level 1, the Hangul syllables of
+   KS X 1001) is preferred to the others, the most fluent first (the East Asian encodings
+   read each other's bytes as valid but rare characters, and the detector's measures say
+   little on a few characters: ``繁體中文`` in Big5 is ``羉砰いゅ`` in GBK); then, among
+   those with the least chaos in charset-normalizer's measure (within 0.1), the most
+   common code page wins: cp1252 first (it reads every
    printable character of latin-1 the same way), then cp1251, cp1250, the East Asian
    encodings, ... and the rare DOS and Mac code pages last. So short or ambiguous text
    (``Na\\xefve``, ``\\xa9 2024 M\\xfcller``) is cp1252, unless the detector is confident
@@ -345,6 +351,68 @@ def _rare_hangul(text: str) -> int:
     return rare
 
 
+_FAMILY = {
+    codecs.lookup(name).name: family
+    for family, names in (
+        ("zh_hans", "gb2312 gbk gb18030 hz"),
+        ("zh_hant", "big5 cp950 big5hkscs"),
+        ("ja", "shift_jis cp932 shift_jis_2004 shift_jisx0213 euc_jp euc_jis_2004 euc_jisx0213"),
+        ("ko", "euc_kr cp949 johab"),
+    )
+    for name in names.split()
+}
+"""The language of each East Asian multi-byte encoding, for :func:`_fluency`."""
+
+
+@functools.lru_cache(maxsize=8192)
+def _common(ch: str, family: str) -> bool:
+    """Whether ``ch`` is a common character of text in the language of ``family`` (see
+    :data:`_FAMILY`), by the frequency tiers of that language's national character set:
+    the 3,755 hanzi of GB 2312 level 1 (Simplified Chinese), the 5,401 frequent hanzi of
+    Big5 (``A440``-``C67E``, Traditional Chinese), kana and the 2,965 kanji of JIS X 0208
+    level 1 (Japanese), the 2,350 Hangul syllables of KS X 1001 (Korean); CJK punctuation
+    and full-width forms in every one."""
+    if "\u3000" <= ch <= "\u303f" or "\uff01" <= ch <= "\uff5e" or ch in "‘’“”…—·":
+        return True
+    try:
+        if family == "zh_hans":
+            code = ch.encode("gb2312")
+            return len(code) == 2 and 0xB0 <= code[0] <= 0xD7
+        if family == "zh_hant":
+            code = ch.encode("big5")
+            return len(code) == 2 and 0xA440 <= int.from_bytes(code, "big") <= 0xC67E
+        if family == "ja":
+            if "\u3041" <= ch <= "\u30fc":
+                return True
+            code = ch.encode("euc_jp")
+            return len(code) == 2 and 0xB0 <= code[0] <= 0xCF
+        return "\uac00" <= ch <= "\ud7a3" and len(ch.encode("euc_kr")) == 2
+    except UnicodeEncodeError:
+        return False
+
+
+def _fluency(text: str, name: str) -> float:
+    """The share of the characters of ``text`` (its :func:`_sample`; ASCII and white space
+    not counted) that are common in the language of the East Asian encoding ``name``
+    (:func:`_common`); 0.0 for another encoding.
+
+    The East Asian encodings read each other's bytes as valid characters, but seldom as
+    common ones: Big5 read as GBK gives kana, symbols and the rare hanzi of GBK's
+    extension (``繁體中文`` -> ``羉砰いゅ``), GB 2312 read as EUC-KR gives Hanja between
+    the syllables, Shift JIS half-width katakana. Real text of the language is nearly all
+    common characters."""
+    family = _FAMILY.get(name)
+    if family is None:
+        return 0.0
+    chars = [c for c in _sample(text)[:2000] if c >= "\x80" and not c.isspace()]
+    return sum(1 for c in chars if _common(c, family)) / len(chars) if chars else 0.0
+
+
+_FLUENT = 0.9
+"""The :func:`_fluency` from which an East Asian reading is taken over single-byte ones
+(the detector's measure of chaos is as calm for those on a few characters)."""
+
+
 def _rank(name: str) -> int:
     return _RANK.get(name, len(_RANK) + (10 if name.startswith(("mac", "cp4", "cp7", "cp8", "cp10", "cp11")) else 0))
 
@@ -412,6 +480,13 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
         cands["cp1252"] = (signs, chaos, _rank("cp1252"), len(results), western, "cp1252", coherence)
     fewest = min(c[0] for c in cands.values())
     pool = [c for c in cands.values() if c[0] == fewest]
+    # an East Asian reading made of the language's common characters is taken over the
+    # others (short text: the detector's chaos and coherence say little), the most fluent
+    # first (the East Asian encodings read each other as valid but rare characters)
+    fluency = {c[5]: _fluency(c[4], c[5]) for c in pool if c[5] in _FAMILY}
+    if fluency and max(fluency.values()) >= _FLUENT:
+        top = max(fluency.values())
+        pool = [c for c in pool if fluency.get(c[5]) == top]
     calm = min(c[1] for c in pool)
     # chaos within 0.1 of the calmest counts as equal: charset-normalizer's measure varies
     # that much between code pages that give the same letters
