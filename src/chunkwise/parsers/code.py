@@ -295,7 +295,7 @@ def _signature(text: str, node: _Node) -> str:
     if end <= head:
         nl = _LINE_BREAK.search(text, head, node.end)
         end = nl.start() if nl else node.end
-    ls = max(text.rfind("\n", 0, head), text.rfind("\r", 0, head)) + 1
+    ls = _line_start(text, head)
     if text[ls:head].strip():
         ls = head
     lines = text[ls:end].rstrip().splitlines()
@@ -695,7 +695,11 @@ def _mark(c: Any, k: _Node, spec: LanguageSpec, data: bytes, off: _Offsets, cons
 
 
 def _line_start(text: str, p: int) -> int:
-    return max(text.rfind("\n", 0, p), text.rfind("\r", 0, p)) + 1
+    """The start of ``p``'s line (after the last ``\n`` or ``\r`` before it)."""
+    n = text.rfind("\n", 0, p)
+    # a carriage return after that line feed, if any (not searched back to the file's start)
+    r = text.rfind("\r", n + 1, p)
+    return (r if r > n else n) + 1
 
 
 _QUERIES: dict[str, Any] = {}
