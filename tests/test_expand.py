@@ -104,12 +104,47 @@ def test_merged_drops_a_chunk_inside_a_returned_ancestor():
 def test_window_returns_the_window_span():
     text = "Pumps start at six. Valves open at seven. Tanks fill by eight. Trucks leave at nine."
     chunks = chunkwise.chunk(text, strategy="sentence", chunk_size=100, window_sentences=1)
-    out = expand([chunks[2], chunks[1], chunks[2]], "window")
-    assert [text[r.start : r.end] for r in out] == [
-        "Valves open at seven. Tanks fill by eight. Trucks leave at nine.",
-        "Pumps start at six. Valves open at seven. Tanks fill by eight.",
-    ]
+    out = expand([chunks[2], chunks[2]], "window")
+    assert [text[r.start : r.end] for r in out] == ["Valves open at seven. Tanks fill by eight. Trucks leave at nine."]
     assert out[0].chunk_id is None and out[0].hits == (chunks[2].id,)
+    # overlapping windows come back once, their union, at the first one's rank
+    out = expand([chunks[2], chunks[1], chunks[2]], "window")
+    assert [(r.start, r.end, r.chunk_id) for r in out] == [(0, len(text), None)]
+    assert out[0].hits == (chunks[2].id, chunks[1].id)
+
+
+def _windowed(cid: str, start: int, end: int, w_start: int, w_end: int, doc: str = "doc") -> Chunk:
+    meta = {"window_start": w_start, "window_end": w_end, "window": TEXT[w_start:w_end]}
+    return Chunk(TEXT[start:end], start, end, size=end - start, unit="chars", document_id=doc, metadata=meta, id=cid)
+
+
+def test_window_joins_overlaps_transitively_keeps_touching_and_other_documents_apart():
+    c = {
+        "a": _windowed("a", 10, 20, 0, 30),
+        "b": _windowed("b", 50, 60, 40, 70),
+        "c": _windowed("c", 30, 40, 25, 45),  # reaches both a's and b's windows
+        "d": _windowed("d", 75, 80, 70, 90),  # touches b's window: stays apart
+        "e": _windowed("e", 12, 18, 10, 20, doc="other"),  # same offsets, another document
+        "f": _windowed("f", 12, 18, 0, 30),  # the same window as a: once
+    }
+    out = expand([c["d"], c["a"], c["e"], c["f"], c["b"], c["c"]], "window")
+    assert [(r.document_id, r.start, r.end) for r in out] == [("doc", 70, 90), ("doc", 0, 70), ("other", 10, 20)]
+    assert out[1].hits == ("a", "f", "b", "c") and out[0].hits == ("d",) and out[2].hits == ("e",)
+
+
+def test_index_window_return_and_eval_window_are_the_same_spans():
+    from chunkwise.index._expand import expand_hits
+
+    text = "Owls hunt at night. Bees make honey in hives. Whales sing long songs. Ants carry green leaves. Cats nap."
+    chunks = chunkwise.chunk(chunkwise.Document(text, id="d"), strategy="sentence", chunk_size=30, window_sentences=1)
+    rng = random.Random(5)
+    for _ in range(30):
+        hits = rng.sample(chunks, rng.randint(1, len(chunks)))
+        evaluated = [r.span for r in Expander(chunks, "window").expand(hits)]
+        indexed = expand_hits("window", [(h, 1.0) for h in hits], {"d": chunks}, {"d": text})
+        assert [(c.document_id, c.start_index, c.end_index) for c, _, _ in indexed] == evaluated
+        covered = [k for _, s, e in evaluated for k in range(s, e)]
+        assert len(covered) == len(set(covered))  # no character returned twice
 
 
 @pytest.mark.parametrize(
@@ -239,6 +274,20 @@ def test_evaluate_scores_the_windows_returned_and_counts_their_tokens():
     small = evaluate([doc], [q], chunker, Words(), budget_tokens=24)
     wide = evaluate([doc], [q], chunker, Words(), budget_tokens=24, expand="window")
     assert wide.k < small.k
+
+
+def test_evaluate_window_joins_overlapping_windows_as_index_query_does():
+    from chunkwise.evaluation import evaluate
+
+    text = "Owls hunt at night. Bees make honey in hives. Whales sing long songs. Ants carry green leaves."
+    doc = chunkwise.Document(text, id="d")
+    q = _question(text, "Whales sing long songs.")
+    q = type(q)(id="q", text="whales sing long songs bees make honey", references=q.references)
+    chunker = chunkwise.make_chunker("sentence", chunk_size=50, window_sentences=1)
+    res = evaluate([doc], [q], chunker, Words(), k=2, expand="window", token_sizer=chunkwise.get_sizer("chars"))
+    # the two best sentences (Bees, Whales) have overlapping windows: one span, the whole text
+    assert res.scores[0].tokens == len(text)
+    assert res.scores[0].precision == pytest.approx(len("Whales sing long songs.") / len(text))
 
 
 def test_evaluate_merged_stays_within_the_budget():

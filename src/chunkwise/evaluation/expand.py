@@ -6,6 +6,8 @@ named expansions, shared by ``chunkwise eval --expand`` and by the index's query
 * ``"none"``: each matched chunk's own span;
 * ``"window"``: the chunk's sentence window (``metadata["window_start"]`` to
   ``metadata["window_end"]``, from the sentence strategy's ``window_sentences``);
+  overlapping windows of one document are returned as one span, their union (neighbouring
+  sentences' windows share sentences: the reader gets that text once);
 * ``"parent"``: the span of the chunk's parent (``metadata["parent_id"]``, looked up among
   the chunks; a chunk of the top level returns itself);
 * ``"merged"``: auto-merging -- when at least ``merge_ratio`` of a parent's children
@@ -14,7 +16,8 @@ named expansions, shared by ``chunkwise eval --expand`` and by the index's query
   parents can merge into their own parent.
 
 Every expansion keeps rank order and returns a span once (at its first rank; a chunk
-inside another returned chunk of its hierarchy is dropped there too). Offsets are
+inside another returned chunk of its hierarchy is dropped there too; joined windows at the
+rank of the first of them). Offsets are
 half-open ``str`` indices into the chunk's document.
 
 Method:
@@ -123,8 +126,15 @@ class Expander:
 
     @property
     def per_hit(self) -> bool:
-        """Whether a matched chunk's span depends on it alone (all but ``merged``)."""
+        """Whether a matched chunk's span, on its own, is :meth:`one` (all but ``merged``)."""
         return self.how != "merged"
+
+    @property
+    def joint(self) -> bool:
+        """Whether the spans returned for several hits depend on them together, so that
+        :meth:`expand` must see them all (``merged``: parents replace children;
+        ``window``: overlapping windows join)."""
+        return self.how in ("merged", "window")
 
     def searchable(self) -> list[int]:
         """Indices (into ``chunks``) of the chunks to match: the leaves of a hierarchy for
@@ -153,7 +163,8 @@ class Expander:
 
     def expand(self, hits: Sequence[Chunk]) -> list[Returned]:
         """The spans returned for ``hits`` (matched chunks, best first): expanded, in rank
-        order, each span once (at its first rank, with the ids of every hit it stands for).
+        order, each span once (at its first rank, with the ids of every hit it stands for;
+        ``window``: overlapping windows of a document joined into one).
 
         Raises:
             ConfigError: a parent id that no chunk has (``parent``, ``merged``).
@@ -168,6 +179,11 @@ class Expander:
                 out[r.span] = r
             elif c.id not in prev.hits:
                 out[r.span] = Returned(prev.document_id, prev.start, prev.end, prev.chunk_id, (*prev.hits, c.id))
+        if self.how == "window":
+            rank: dict[str, int] = {}
+            for k, c in enumerate(hits):
+                rank.setdefault(c.id, k)
+            return _join(list(out.values()), rank)
         return list(out.values())
 
     # -- auto-merging --------------------------------------------------------------
@@ -228,6 +244,40 @@ def _absorb(entries: dict[str, list[Any]], pid: str, parent: Chunk, members: Seq
     taken.sort(key=lambda e: e[0])
     ids = list(dict.fromkeys(i for e in taken for i in e[2]))
     entries[pid] = [taken[0][0], parent, ids]
+
+
+def _join(returned: Sequence[Returned], rank: Mapping[str, int] | None = None) -> list[Returned]:
+    """Spans of one document that overlap (share a character) as one span, their union, at
+    the rank of the first of them, standing for all their hits (best first by ``rank``, a
+    hit id's rank; default: their order in ``returned``); a span that overlaps nothing is
+    returned as it is. Spans that only touch stay apart.
+
+    Example:
+        >>> a, b, c = Returned("d", 0, 10, None, ("x",)), Returned("d", 20, 30, None, ("y",)), Returned("d", 8, 22, None, ("z",))
+        >>> [(r.start, r.end, r.hits) for r in _join([a, b, c])]
+        [(0, 30, ('x', 'y', 'z'))]
+    """
+    if rank is None:
+        rank = {}
+        for r in returned:
+            for h in r.hits:
+                rank.setdefault(h, len(rank))
+    groups: list[list[Any]] = []  # [document_id, start, end, hits, the span when alone], by first rank
+    for r in returned:
+        # the groups are pairwise apart, so one pass finds every group the new span joins
+        near = [g for g in groups if g[0] == r.document_id and g[1] < r.end and r.start < g[2]]
+        if not near:
+            groups.append([r.document_id, r.start, r.end, list(r.hits), r])
+            continue
+        head = near[0]
+        for g in near[1:]:
+            groups.remove(g)
+        head[1] = min([r.start] + [g[1] for g in near])
+        head[2] = max([r.end] + [g[2] for g in near])
+        ids = [*r.hits, *(h for g in near for h in g[3])]
+        head[3] = sorted(dict.fromkeys(ids), key=rank.__getitem__)
+        head[4] = None
+    return [g[4] if g[4] is not None else Returned(g[0], g[1], g[2], None, tuple(g[3])) for g in groups]
 
 
 def _is_leaf(c: Chunk) -> bool:

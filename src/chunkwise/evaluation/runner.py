@@ -235,7 +235,7 @@ def evaluate(
         budget_per_question: with ``budget_tokens``: each question gets the spans of its
             best hits, in rank order, while their tokens stay within the budget (at least
             one span), instead of the same k for every question; ``k`` is then the mean
-            number of spans returned. Always so for ``expand="merged"``.
+            number of spans returned. Always so for ``expand="merged"`` and ``"window"``.
         token_sizer: counts the tokens retrieved (default cl100k, exact).
         expand: what is returned for the chunks matched, and scored: a name of
             :mod:`chunkwise.evaluation.expand` (``"none"``, ``"window"``: the sentence
@@ -245,7 +245,8 @@ def evaluate(
             the leaves of a hierarchy are embedded and matched. ``"merged"`` matches
             ``k`` leaves and merges them (fewer spans may come back); with
             ``budget_tokens`` it matches leaves, best first, while the merged spans stay
-            within the budget (at least one).
+            within the budget (at least one). ``"window"`` the same way: ``k`` sentences
+            matched, their overlapping windows joined into one span.
         merge_ratio: for ``expand="merged"``: the share of a parent's children that must
             be matched for the parent to replace them (default 0.5).
         query_vectors: the questions' vectors, ``[len(questions), dim]``, if already
@@ -318,11 +319,12 @@ def evaluate(
         return token_memo[span]
 
     index = ExactIndex(vectors)
-    merged = expander is not None and not expander.per_hit  # what returns depends on the hits together
+    merged = expander is not None and expander.joint  # what returns depends on the hits together
     if merged:
-        # what a flat run could return: the searched leaves, not every level (a merged
-        # parent enters the ideal ranking of the question it is returned for)
-        candidates = list(dict.fromkeys((c.document_id, c.start_index, c.end_index) for c in chunks))
+        # what a flat run could return: the searched chunks as each returns alone (leaves,
+        # not every level: a merged parent enters the ideal ranking of the question it is
+        # returned for; their windows, not windows joined)
+        candidates = list(dict.fromkeys(spans))
 
         def spans_of(hits: Sequence[int]) -> list[SpanRef]:
             return [r.span for r in expander.expand([chunks[i] for i in hits])]  # type: ignore[union-attr]

@@ -42,9 +42,7 @@ def expand_hits(
         pool = [c for c in pool if "window_start" in c.metadata]
     score = {c.id: s for c, s in matched}
     out: list[tuple[Chunk, float, tuple[str, ...]]] = []
-    returned = expand([c for c, _ in matched], how, chunks=pool)
-    if how == "window":
-        returned = _merge_windows(returned)
+    returned = expand([c for c, _ in matched], how, chunks=pool)  # overlapping windows joined there
     for r in returned:
         best = max((score[h] for h in r.hits if h in score), default=0.0)
         chunk: Any = by_id.get(r.chunk_id) if r.chunk_id is not None else None
@@ -62,33 +60,3 @@ def expand_hits(
         out.append((chunk, best, tuple(r.hits)))
     return out
 
-
-def _merge_windows(returned: Sequence[Any]) -> list[Any]:
-    """Overlapping sentence windows of one document as one span (their union), at the
-    rank of the first of them, standing for all their hits (first rank first):
-    neighbouring sentences' windows share sentences, and the reader gets that text once."""
-    from ..evaluation.expand import Returned
-
-    groups: list[list[Any]] = []  # [document_id, start, end, hits, original], in rank order
-    for r in returned:
-        groups.append([r.document_id, r.start, r.end, list(r.hits), r])
-        changed = True
-        while changed:  # a grown span may now reach another: merge until none overlaps
-            changed = False
-            for i, a in enumerate(groups):
-                j = next(
-                    (j for j in range(i + 1, len(groups))
-                     if groups[j][0] == a[0] and groups[j][1] < a[2] and a[1] < groups[j][2]),
-                    None,
-                )
-                if j is not None:
-                    b = groups.pop(j)
-                    a[1], a[2] = min(a[1], b[1]), max(a[2], b[2])
-                    a[3] = list(dict.fromkeys(a[3] + b[3]))
-                    a[4] = None
-                    changed = True
-                    break
-    return [
-        g[4] if g[4] is not None else Returned(g[0], g[1], g[2], None, tuple(g[3]))
-        for g in groups
-    ]
