@@ -153,75 +153,66 @@ def resolve_labels(labels: Sequence[Label], spans: Sequence[Span], text: str | N
 
 def _texts_and_ids(document_id: str, text: str, spans: Sequence[Span]) -> tuple[list[str], list[str]]:
     """The text of every span and its :func:`~chunkwise.types.chunk_id`, hashed
-    incrementally: the same digest without building each ``"id:start:end:text"`` string."""
-    blake = hashlib.blake2b
-    prefix = f"{document_id}:"
+    incrementally: the same digest without building each ``"id:start:end:text"`` string.
+
+    BLAKE2b reads its input as one stream, so hashing ``"id:"``, then ``"start:end:"``,
+    then the text gives the digest of the joined string; the state after ``"id:"`` is
+    hashed once per document and copied per chunk (the copy is cheaper than a new hash
+    with its parameters), and the offsets are formatted as bytes directly."""
+    head = hashlib.blake2b(f"{document_id}:".encode("utf-8", "surrogatepass"), digest_size=8).copy
     texts: list[str] = []
     ids: list[str] = []
+    add_text, add_id = texts.append, ids.append
     for s in spans:
         a, b = s.start, s.end
         t = text[a:b]
-        h = blake(f"{prefix}{a}:{b}:".encode("utf-8", "surrogatepass"), digest_size=8)
+        h = head()
+        h.update(b"%d:%d:" % (a, b))
         h.update(t.encode("utf-8", "surrogatepass"))
-        texts.append(t)
-        ids.append(h.hexdigest())
+        add_text(t)
+        add_id(h.hexdigest())
     return texts, ids
 
 
 _FIELDS = ("text", "start_index", "end_index", "index", "size", "unit", "document_id", "metadata", "context", "embedding", "id")
 
 
-def _chunk_maker() -> Callable[..., Chunk] | None:
-    """A constructor of :class:`Chunk` values from already valid fields (an id given,
-    read-only metadata), storing the slots directly: a third of the cost of the
-    dataclass ``__init__`` and ``__post_init__``. None when ``Chunk``'s fields are not
-    the ones expected here (then the class itself is called)."""
+class _Blank:
+    """A :class:`Chunk` under construction: the same slots in the same order, without the
+    frozen dataclass's ``__setattr__``. The enrichment pass stores the fields (already
+    valid: an id given, read-only metadata) as plain attribute stores and then makes the
+    value a ``Chunk`` by assigning ``__class__``, which Python allows between classes of
+    the same layout: about a third of the cost of storing each slot through its
+    descriptor, and a tenth of the dataclass's ``__init__`` and ``__post_init__``."""
+
+    __slots__ = _FIELDS
+
+
+def _blank_becomes_chunk() -> bool:
+    """Whether a :class:`_Blank` turns into a ``Chunk`` equal to one the constructor
+    builds (checked once, at import). False when ``Chunk``'s fields or layout are not the
+    ones expected here: then every chunk is built by the constructor (:func:`_finish`)."""
     if tuple(f.name for f in fields(Chunk)) != _FIELDS or getattr(Chunk, "__slots__", None) != _FIELDS:
-        return None
-    setters = [Chunk.__dict__[name].__set__ for name in _FIELDS]
-    s_text, s_start, s_end, s_index, s_size, s_unit, s_doc, s_meta, s_ctx, s_emb, s_id = setters
-    new = object.__new__
-
-    def make(
-        text: str, start: int, end: int, index: int, size: int, unit: str, document_id: str,
-        metadata: Mapping[str, Any], context: str, chunk_id: str,
-    ) -> Chunk:
-        c = new(Chunk)
-        s_text(c, text)
-        s_start(c, start)
-        s_end(c, end)
-        s_index(c, index)
-        s_size(c, size)
-        s_unit(c, unit)
-        s_doc(c, document_id)
-        s_meta(c, metadata)
-        s_ctx(c, context)
-        s_emb(c, None)
-        s_id(c, chunk_id)
-        return c
-
-    return make
+        return False
+    want = Chunk(text="t", start_index=0, end_index=1, index=2, size=1, unit="chars", document_id="d",
+                 metadata={"k": 1}, context="c", id="i")
+    c = _Blank()
+    for name in _FIELDS:
+        setattr(c, name, getattr(want, name))
+    try:
+        c.__class__ = Chunk  # type: ignore[assignment]
+    except TypeError:
+        return False
+    return type(c) is Chunk and c == want and c.metadata is want.metadata
 
 
-_make_chunk = _chunk_maker()
+_SWAP = _blank_becomes_chunk()
 
 
-def _slow_chunk(
-    text: str, start: int, end: int, index: int, size: int, unit: str, document_id: str,
-    metadata: Mapping[str, Any], context: str, chunk_id: str,
-) -> Chunk:
-    return Chunk(
-        text=text,
-        start_index=start,
-        end_index=end,
-        index=index,
-        size=size,
-        unit=unit,
-        document_id=document_id,
-        metadata=metadata,
-        context=context,
-        id=chunk_id,
-    )
+def _finish(blank: Any) -> Chunk:
+    """The :class:`Chunk` of a filled :class:`_Blank`, through the constructor (the path
+    when ``__class__`` cannot be assigned)."""
+    return Chunk(**{name: getattr(blank, name) for name in _FIELDS})
 
 
 def build_chunks(
@@ -253,28 +244,35 @@ def build_chunks(
         labels' keys. The keys of :data:`DOCUMENT_ONLY` stay on the document.
     """
     doc_id = doc.id
-    texts, ids = _texts_and_ids(doc_id, doc.text, spans)
+    text = doc.text
+    texts, ids = _texts_and_ids(doc_id, text, spans)
     base = document_base(doc)
-    extra = resolve_labels(labels, spans, doc.text) if labels else None
+    extra = resolve_labels(labels, spans, text) if labels else None
     pages = doc.pages
     page_starts = [p[1] for p in pages]
     page_labels = doc.metadata.get("page_labels")
     if not isinstance(page_labels, (list, tuple)) or len(page_labels) != len(pages):
         page_labels = None
     plain = extra is None and context is None and annotate is None and not pages and "context" not in base
-    make = _make_chunk or _slow_chunk
+    blank, swap, chunk_class = _Blank, _SWAP, Chunk
     proxy = MappingProxyType
-    out = []
+    copy_base = base.copy
+    out: list[Chunk] = []
     append = out.append
-    nxt: list[str | None] = [*ids[1:], None]
+    nxt: list[str | None] = ids[1:]
+    nxt.append(None)
     prev: str | None = None
-    for k, s in enumerate(spans):
-        cid = ids[k]
-        # the dict is ours alone: the read-only view needs no copy
+    k = 0
+    for s, t, cid, next_id in zip(spans, texts, ids, nxt):
+        # the dict is ours alone: the read-only view needs no copy (a copy of the base and
+        # three stores: the keys in the same order as ``{**base, "boundary": ...}``)
         if base:
-            meta = {**base, "boundary": s.boundary, "prev_id": prev, "next_id": nxt[k]}
+            meta = copy_base()
+            meta["boundary"] = s.boundary
+            meta["prev_id"] = prev
+            meta["next_id"] = next_id
         else:
-            meta = {"boundary": s.boundary, "prev_id": prev, "next_id": nxt[k]}
+            meta = {"boundary": s.boundary, "prev_id": prev, "next_id": next_id}
         if s.oversize:
             meta["oversize"] = True
         ctx = ""
@@ -290,11 +288,28 @@ def build_chunks(
             if extra is not None:
                 meta.update(extra[k])
             if annotate is not None:
-                meta.update(annotate(texts[k]))
+                meta.update(annotate(t))
             if "context" in meta:
                 ctx = meta.pop("context")
             if context is not None:
                 ctx = context(meta, s)
-        append(make(texts[k], s.start, s.end, k, s.size, unit, doc_id, proxy(meta), ctx, cid))
+        c = blank()
+        c.text = t
+        c.start_index = s.start
+        c.end_index = s.end
+        c.index = k
+        c.size = s.size
+        c.unit = unit
+        c.document_id = doc_id
+        c.metadata = proxy(meta)
+        c.context = ctx
+        c.embedding = None
+        c.id = cid
+        if swap:
+            c.__class__ = chunk_class
+        else:
+            c = _finish(c)
+        append(c)
         prev = cid
+        k += 1
     return out

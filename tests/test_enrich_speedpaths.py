@@ -1,0 +1,142 @@
+"""The enrichment pass's fast paths give the values the plain definitions give.
+
+``build_chunks`` hashes ids from a copied BLAKE2b state and byte-formatted offsets, builds
+each chunk's metadata from a copy of the document's, and makes ``Chunk`` values by filling
+a blank of the same layout and assigning its class. Here every chunk is compared with a
+reference built the slow, obvious way: ``chunk_id`` of the joined string, the metadata as
+``{**base, "boundary": ..., "prev_id": ..., "next_id": ...}`` and the ``Chunk``
+constructor -- over hostile text (surrogates, astral characters, combining marks),
+overlapping and unordered spans, oversize flags, page maps and labels.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+from bisect import bisect_left, bisect_right
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise import enrich
+from chunkwise.enrich import build_chunks, document_base, resolve_labels
+from chunkwise.merge import Span
+from chunkwise.segments import Label
+from chunkwise.types import Chunk, Document, chunk_id
+
+ALPHABET = st.sampled_from(["a", "Z", " ", "\n", "é", "\u0301", "中", "\U0001f600", "\ud800", "\udfff", "\x00", "\t"])
+texts = st.lists(ALPHABET, min_size=1, max_size=80).map("".join)
+
+
+def reference(doc, spans, unit, labels=(), context=None):
+    """The enrichment pass written plainly (the definitions the fast paths must keep)."""
+    base = document_base(doc)
+    extra = resolve_labels(labels, spans, doc.text) if labels else None
+    ids = [chunk_id(doc.id, s.start, s.end, doc.text[s.start : s.end]) for s in spans]
+    pages = doc.pages
+    starts = [p[1] for p in pages]
+    out = []
+    for k, s in enumerate(spans):
+        meta = {**base, "boundary": s.boundary, "prev_id": ids[k - 1] if k else None,
+                "next_id": ids[k + 1] if k + 1 < len(ids) else None}
+        if s.oversize:
+            meta["oversize"] = True
+        if pages:
+            first = max(bisect_right(starts, s.start) - 1, 0)
+            last = max(bisect_left(starts, s.end) - 1, first)
+            meta["page_number"], meta["page_end"] = pages[first][0], pages[last][0]
+        if extra is not None:
+            meta.update(extra[k])
+        ctx = meta.pop("context", "")
+        if context is not None:
+            ctx = context(meta, s)
+        out.append(Chunk(text=doc.text[s.start : s.end], start_index=s.start, end_index=s.end, index=k,
+                         size=s.size, unit=unit, document_id=doc.id, metadata=meta, context=ctx))
+    return out
+
+
+def fields_of(c):
+    return (type(c), c.text, c.start_index, c.end_index, c.index, c.size, c.unit, c.document_id,
+            list(c.metadata.items()), c.context, c.embedding, c.id)
+
+
+@st.composite
+def documents_and_spans(draw):
+    text = draw(texts)
+    n = len(text)
+    spans = []
+    for _ in range(draw(st.integers(0, 8))):
+        a = draw(st.integers(0, n))
+        b = draw(st.integers(a, n))
+        spans.append(Span(a, b, b - a, draw(st.sampled_from(["paragraph", "word", "end"])), draw(st.booleans())))
+    meta = draw(st.sampled_from([{}, {"format": "text", "boundary": "doc's own"}, {"context": "from the document"},
+                                 {"warnings": ["x"], "k": 1}]))
+    source = draw(st.sampled_from([None, "a/b.txt"]))
+    pages = ()
+    if n >= 2 and draw(st.booleans()):
+        cut = draw(st.integers(1, n - 1))
+        pages = ((1, 0, cut), (2, cut, n))
+    return Document(text, metadata=meta, source=source, pages=pages), spans
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents_and_spans(), st.booleans())
+def test_build_chunks_equals_the_plain_definition(case, with_labels):
+    doc, spans = case
+    labels = (Label(0, len(doc.text), "section", ("a", "b"), "common_prefix"),) if with_labels else ()
+    got = build_chunks(doc, spans, "chars", labels)
+    want = reference(doc, spans, "chars", labels)
+    assert [fields_of(c) for c in got] == [fields_of(c) for c in want]
+    assert got == want
+
+
+@settings(max_examples=100, deadline=None)
+@given(documents_and_spans())
+def test_the_constructor_path_gives_the_same_chunks(monkeypatch_case):
+    doc, spans = monkeypatch_case
+    fast = build_chunks(doc, spans, "words")
+    saved = enrich._SWAP
+    enrich._SWAP = False  # as when Chunk's layout is not the one the fast path expects
+    try:
+        slow = build_chunks(doc, spans, "words")
+    finally:
+        enrich._SWAP = saved
+    assert [fields_of(c) for c in fast] == [fields_of(c) for c in slow]
+
+
+def test_the_fast_path_is_taken_here():
+    # the blank's layout matches Chunk's today: if Chunk changes, this says so (the
+    # constructor path keeps the output right, only slower)
+    assert enrich._SWAP is True
+
+
+def test_chunks_built_fast_are_ordinary_frozen_chunks():
+    doc = Document("Alpha beta.\n\nGamma \U0001f600 delta.", metadata={"k": [1, 2]}, source="s.txt")
+    chunks = chunkwise.chunk(doc, chunk_size=12)
+    assert len(chunks) >= 2
+    for c in chunks:
+        assert type(c) is Chunk
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            c.text = "x"  # type: ignore[misc]
+        with pytest.raises(TypeError):
+            c.metadata["k"] = 3  # type: ignore[index]
+        assert pickle.loads(pickle.dumps(c)) == c
+        assert copy.deepcopy(c) == c
+        assert dataclasses.replace(c, index=c.index) == c
+        assert c.id == chunk_id(doc.id, c.start_index, c.end_index, doc.text[c.start_index : c.end_index])
+
+
+@pytest.mark.parametrize("text", ["plain ascii text " * 40, "caf\u00e9 na\u00efve " * 40, "\ud800 lone " * 40,
+                                  "\U0001f600 astral " * 40, "\u4e2d\u6587\u5b57 " * 60])
+@pytest.mark.parametrize("overlap", [0, 30])
+def test_ids_match_chunk_id_for_every_script_and_overlap(text, overlap):
+    doc = Document(text, source="t.txt")
+    chunks = chunkwise.chunk(doc, chunk_size=100, chunk_overlap=overlap)
+    assert len(chunks) > 1
+    for c in chunks:
+        assert c.id == chunk_id(doc.id, c.start_index, c.end_index, c.text)
+    assert [c.metadata["next_id"] for c in chunks[:-1]] == [c.id for c in chunks[1:]]
+    assert [c.metadata["prev_id"] for c in chunks[1:]] == [c.id for c in chunks[:-1]]
