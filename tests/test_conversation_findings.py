@@ -102,12 +102,15 @@ def test_cue_headers_are_cut_at_line_breaks_never_inside_a_time():
                 # (the first cue's, 24 characters of settings, do not below 40)
                 if size >= 20 and c.start_index > VTT.index("Fine") - 30:
                     assert c.text.strip() not in ("align:start", "position:10%"), (fmt, size, c.text)
+    # at 40 the first cue's marker (its number, timing line and "Ana:") and first word do
+    # not fit together: the cut after the timing line is the best left; the second cue's
+    # do fit (39 characters): its marker never stands alone, it leads the first word
     texts = [c.text for c in chunkwise.chunk(parse(SRT, format="srt"), strategy="conversation", chunk_size=40)]
     assert texts[:4] == [
         "1\n00:00:01,000 --> 00:00:03,500",
         "Ana: Good evening, everyone.",
-        "2\n00:00:04,000 --> 00:00:07,000",
-        "Tonight we talk about rivers.",
+        "2\n00:00:04,000 --> 00:00:07,000\nTonight",
+        "we talk about rivers.",
     ]
     texts = [c.text for c in chunkwise.chunk(parse(SRT, format="srt"), strategy="conversation", chunk_size=30)]
     assert texts[:3] == ["1", "00:00:01,000 --> 00:00:03,500", "Ana: Good evening, everyone."]

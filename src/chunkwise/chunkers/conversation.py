@@ -8,9 +8,12 @@ them:
 * a turn larger than the budget starts a chunk (no piece of it joins the text before:
   a cue's number never ends the cue before) and is split like ``recursive`` splits text
   (paragraphs, lines, sentences, words; in JSON messages also the escaped line breaks of
-  the content); its marker goes with the first word when both fit, else it is cut after
-  the marker; every chunk that starts inside it has its speaker (and time) in
-  ``chunk.context`` (``"Ana:"``, ``"[00:01:02] Ana:"``) and ``metadata["speaker"]``;
+  the content); its marker goes with the first word when both fit (never a chunk of its
+  own then: a cue's number, timing line and settings lead the cue's first word even where
+  that cuts its first line), else its speaker's label goes with the first word, else it
+  is cut after the marker; every chunk that starts inside it has its speaker (and time)
+  in ``chunk.context`` (``"Ana:"``, ``"[00:01:02] Ana:"``; less what the chunk itself
+  begins with) and ``metadata["speaker"]``;
 * a question turn stays with the answer that follows when both fit in one chunk
   (``pair_questions``; in JSON chat messages a prompt, ``user``, before a reply,
   ``assistant``, is paired as a question is); when the answer does not fit even alone and
@@ -65,7 +68,6 @@ _INNER: tuple[Level, ...] = (*DEFAULT_LEVELS[:-2], _PHRASE, *DEFAULT_LEVELS[-2:]
 # inside a cue: its lines before its sentences (a cue's number, timing line and text
 # lines are lines of their own, and a subtitle line is a unit of display)
 _CUE_INNER: tuple[Level, ...] = (*DEFAULT_LEVELS[:3], LINE, *(lv for lv in _INNER[3:] if lv is not LINE))
-_LINE_END = re.compile(r"\r?\n")
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +76,21 @@ class _Info:
 
     transcript: Transcript
     starts: tuple[int, ...]
+    parts: tuple[tuple[int, int], ...] = ()
+
+
+def _head_parts(text: str, t: Turn) -> tuple[int, int]:
+    """Where turn ``t``'s marker writes its start time and its speaker before the turn's
+    text (offsets; -1: not written there): a chunk that holds one of them needs it in no
+    context."""
+    if t.head is None:
+        return -1, -1
+    h0, h1 = t.head[0], min(t.head[1], t.body) if t.head[0] < t.body else -1
+    if h1 < 0:  # a head after the text (a message whose role follows its content)
+        return -1, -1
+    tp = text.find(t.start_time, h0, h1) if t.start_time else -1
+    np_ = text.rfind(t.speaker, h0, h1) if t.speaker else -1
+    return tp, np_
 
 
 # chat messages: a prompt's role and the roles that answer it (OpenAI, ShareGPT,
@@ -94,6 +111,20 @@ def _stamp_end(text: str, t: Turn) -> int:
     if e < t.body and text[e] in ")]":
         e += 1
     return e
+
+
+def _name_start(text: str, t: Turn, cue: bool) -> int:
+    """Where the label naming turn ``t``'s speaker starts in its marker: the speaker's
+    name in a speaker line (after its time stamp); in a cue, the line that names it
+    (``Ana: ...``, ``<v Ana>...``, ``- [Ana] ...``); -1 when the marker names nobody
+    before the text."""
+    np_ = _head_parts(text, t)[1]
+    if np_ < 0 or not cue:
+        return np_
+    s = text.rfind("\n", t.start, np_) + 1
+    while s < np_ and text[s] in " \t":
+        s += 1
+    return s if s > t.start else -1
 
 
 def _asks(t: Turn, u: Turn, chat: bool) -> bool:
@@ -170,8 +201,12 @@ class ConversationChunker(BaseChunker):
     latest time of the chunk's turns, the first turn's own when it is the only one).
     ``chunk.context`` is ``"Speaker:"`` (after ``"[time] "`` when known) for every chunk of a split turn that does not itself name
     the speaker before the turn's text (a later part of a split turn; any part of a JSON
-    message whose role comes after its content, the part holding the role included);
-    else ``""`` (always ``""`` with ``speaker_context=False``).
+    message whose role comes after its content, the part holding the role included),
+    less what of the marker the chunk holds (a chunk that begins ``Ana: ...`` after a cut
+    below a cue's timing line gets ``"[00:00:01,000]"``; one that holds the timing line
+    but not the speaker gets ``"Ana:"``); with ``include_context_in_size``, a context the
+    chunk has no room for is shortened to the speaker, else left out; else ``""``
+    (always ``""`` with ``speaker_context=False``).
 
     Raises:
         ConfigError: an invalid parameter (a pattern that does not compile, has no
@@ -263,7 +298,7 @@ class ConversationChunker(BaseChunker):
         tr = self.transcript(document)
         turns = tr.turns
         starts = tuple(t.start for t in turns)
-        label = Label(0, n, _KEY, _Info(tr, starts), "overlap")
+        label = Label(0, n, _KEY, _Info(tr, starts, tuple(_head_parts(text, t) for t in turns)), "overlap")
         inner: tuple[Level, ...] = _INNER
         if tr.kind == "json":
             inner = (_ESCAPED_PARAGRAPH, _ESCAPED_LINE, *inner)
@@ -318,22 +353,34 @@ class ConversationChunker(BaseChunker):
         # nothing, yet it is what a question searched for resembles most
         size = self._size(text, bound)
         lead = {k for k in pairs if size(turns[k + 1]) > budget and 2 * size(turns[k]) <= budget}
-        # the marker goes with the first word when both fit; when they do not (a short
-        # turn just over the budget: "Ben: Goodbye." in 12), the cut after the marker is
-        # better than one inside the word that leaves its punctuation alone
+        # the marker (a speaker line's "Name:", a cue's number, timing line, settings and
+        # speaker, a message's role) is a prefix of the turn's text, never a chunk of its
+        # own: it goes with the first word whenever both fit the budget of the turn's
+        # first chunk (which keeps no room for a context unless there is an overlap), even
+        # when that cuts the first line of a cue after a word. Only when they do not fit
+        # together (a short turn just over the budget: "Ben: Goodbye." in 12) is the cut
+        # after the marker taken, better than one inside the word that leaves its
+        # punctuation alone
+        first = budget + (0 if self.chunk_overlap else reserve)
         fits = self._word_fits
-        glue = [
-            (t.start, t.body + 1)
-            for t in big
-            if t.start < t.body < t.end
-            and fits(text, t, bound, budget)
-            and not (subtitles and self._line_fits(text, t, bound, budget))
-        ]
+        glue: list[tuple[int, int]] = []
+        for t in big:
+            if not t.start < t.body < t.end:
+                continue
+            if fits(text, t, bound, first):
+                glue.append((t.start, t.body + 1))
+                continue
+            # else the speaker's label still goes with the first word when they fit (a
+            # time stamp before it is cut off, not the name: "[00:00:00]" then "Dr. Lee:
+            # The tide", rather than "[00:00:00] Dr." then "Lee:")
+            s0 = _name_start(text, t, subtitles)
+            if s0 > t.start and fits(text, t, bound, first, s0):
+                glue.append((s0, t.body + 1))
         # a turn's time stamp is never cut inside: when the marker and first word do not
         # fit together, the stamp still holds together (a cue: its number and timing line,
         # else the timing line, else its times; see _cue_glue)
         if subtitles:
-            glue += [g for t in big for g in self._cue_glue(text, t, bound, budget)]
+            glue += [g for t in big for g in self._cue_glue(text, t, bound, first)]
         else:
             glue += [(t.start, e) for t in big if (e := _stamp_end(text, t)) > t.start + 1]
         glue += [(turns[k].start, turns[k + 1].end) for k in pairs if k not in lead]
@@ -410,19 +457,15 @@ class ConversationChunker(BaseChunker):
 
         return size
 
-    def _word_fits(self, text: str, t: Turn, bound: Callable[[int, int], int], budget: int) -> bool:
-        """Whether turn ``t``'s marker and the first word of its text (to the next
-        whitespace) fit ``budget`` together."""
+    def _word_fits(
+        self, text: str, t: Turn, bound: Callable[[int, int], int], budget: int, start: int | None = None
+    ) -> bool:
+        """Whether turn ``t``'s marker (from ``start``, default the turn's start) and the
+        first word of its text (to the next whitespace) fit ``budget`` together."""
+        s = t.start if start is None else start
         m = _WORD_END.search(text, t.body, t.end)
         e = m.start() if m is not None else t.end
-        return bound(t.start, e) <= budget or self._sizer.count(text[t.start : e]) <= budget
-
-    def _line_fits(self, text: str, t: Turn, bound: Callable[[int, int], int], budget: int) -> bool:
-        """Whether the first line of turn ``t``'s text fits ``budget`` alone (a cue then
-        starts its text on a chunk of its own rather than after its timing line)."""
-        m = _LINE_END.search(text, t.body, t.end)
-        e = m.start() if m is not None else t.end
-        return bound(t.body, e) <= budget or self._sizer.count(text[t.body : e]) <= budget
+        return bound(s, e) <= budget or self._sizer.count(text[s:e]) <= budget
 
     def _cue_glue(self, text: str, t: Turn, bound: Callable[[int, int], int], budget: int) -> list[tuple[int, int]]:
         """The ranges of a cue's header kept whole, the largest that fits: its number and
@@ -463,13 +506,14 @@ class ConversationChunker(BaseChunker):
     def pack_options(self) -> dict[str, Any]:
         return {"oversize": self.oversize}
 
-    def _label(self, t: Turn) -> str:
-        """The context naming turn ``t`` (``"[time] Speaker:"``); when it counts in the
-        size, at most half the budget: without the time, else nothing."""
+    def _label(self, t: Turn, time: bool = True, speaker: bool = True) -> str:
+        """The context naming turn ``t`` (``"[time] Speaker:"``; without the time or the
+        speaker when ``time`` or ``speaker`` is False); when it counts in the size, at
+        most half the budget: without the time, else nothing."""
         if not self.speaker_context:
             return ""
-        name = f"{t.speaker}{t.colon}" if t.speaker else ""
-        full = " ".join(p for p in (f"[{t.start_time}]" if t.start_time else "", name) if p)
+        name = f"{t.speaker}{t.colon}" if t.speaker and speaker else ""
+        full = " ".join(p for p in (f"[{t.start_time}]" if t.start_time and time else "", name) if p)
         if not self.include_context_in_size or not full:
             return full
         half = (self.chunk_size - self.chunk_overlap) // 2
@@ -538,4 +582,20 @@ class ConversationChunker(BaseChunker):
         # its content) names a turn only in a chunk that also holds the turn's start
         if t.head is not None and span.start <= min(t.head[0], t.body) and t.head[1] <= span.end:
             return ""
-        return self._label(t)
+        # a chunk that starts inside the marker (a cue's timing line or speaker after a
+        # cut): what it holds of the marker is not repeated in the context ("Ana:" over a
+        # chunk that begins "Ana: Good evening")
+        tp, np_ = info.parts[k0] if k0 < len(info.parts) else (-1, -1)
+        time = not (0 <= tp and span.start <= tp and tp + len(t.start_time or "") <= span.end)
+        speaker = not (0 <= np_ and span.start <= np_ and np_ + len(t.speaker or "") <= span.end)
+        label = self._label(t, time, speaker)
+        if label and self.include_context_in_size:
+            # counted in the size: a context the chunk has no room for (the turn's first
+            # chunk, packed without the reserve, cut inside its marker at a tiny budget)
+            # is shortened to the speaker, else left out
+            count = self._sizer.count
+            for c in (label, self._label(t, False, speaker)):
+                if c and span.size + count(c + "\n") <= self.chunk_size:
+                    return c
+            return ""
+        return label

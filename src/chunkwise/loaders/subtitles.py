@@ -8,7 +8,9 @@ are), so chunk offsets index the file and every cue keeps its times: the
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import warnings
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -23,6 +25,22 @@ _MAX_WARNINGS = 10  # warnings printed per file (metadata["warnings"] lists ever
 
 class SubtitleWarning(UserWarning):
     """A subtitle cue whose timing line is malformed or out of range (its text is kept)."""
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _warn(message: str) -> None:
+    """Warn with a :class:`SubtitleWarning` attributed to the first caller outside
+    chunkwise (the line that called ``chunkwise.load``, ``chunkwise.parse`` or a loader),
+    however deep in the package the cue was read: the stack level is counted, not fixed
+    (``skip_file_prefixes`` of Python 3.12, by hand)."""
+    level = 1
+    frame = sys._getframe(0)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, SubtitleWarning, stacklevel=level)
 
 # the start of an SRT file: a cue number, then a timing line
 _SRT_HEAD = re.compile(rb"\s*\d+[ \t]*\r?\n[ \t]*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}[ \t]+-->")
@@ -61,8 +79,9 @@ class SrtLoader(Loader):
         self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
     ) -> Document:
         """The document of ``text``, kept as it is. A malformed or out-of-range timing line
-        is reported: a :class:`SubtitleWarning` (printed on standard error by the CLI) and
-        a line of ``metadata["warnings"]``; the ``conversation`` strategy reads that cue
+        is reported: a :class:`SubtitleWarning` (printed on standard error by the CLI;
+        attributed to the line of the caller outside chunkwise) and a line of
+        ``metadata["warnings"]``; the ``conversation`` strategy reads that cue
         as a turn without times, its text kept."""
         from ..parsers.conversation import cue_problems
 
@@ -78,11 +97,9 @@ class SrtLoader(Loader):
             ]
             meta["warnings"] = [*meta.get("warnings", ()), *notes]
             for note in notes[:_MAX_WARNINGS]:
-                warnings.warn(note, SubtitleWarning, stacklevel=2)
+                _warn(note)
             if len(notes) > _MAX_WARNINGS:
-                warnings.warn(
-                    f"{name}: {len(notes) - _MAX_WARNINGS} more malformed timing lines", SubtitleWarning, stacklevel=2
-                )
+                _warn(f"{name}: {len(notes) - _MAX_WARNINGS} more malformed timing lines")
         return Document(text, id=id, source=source, metadata=meta)
 
 

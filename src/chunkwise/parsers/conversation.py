@@ -8,7 +8,9 @@ with its span, speaker, times and whether it asks a question -- with exact offse
   ``[00:01:02] Name: text``, ``(10:02) Name: text``, chat exports such as
   ``2024-01-02 10:00 - Name: text``, ``1/2/24, 10:00 - Name: text`` or
   ``[1/2/24, 10:00:00] Name: text``; ``Q:``/``A:`` and ``User:``/``Assistant:`` are
-  names like any other. Lines that start no turn continue the turn before them;
+  names like any other; invisible direction marks before the time stamp or the name
+  (U+200E, which WhatsApp for iOS writes before system and media lines) are read as
+  space, the turn starting at the line. Lines that start no turn continue the turn before them;
 * SRT and WebVTT cues (a cue is a turn; its times are the cue's; a speaker from WebVTT's
   ``<v Name>`` or a ``Name:`` at the start of the cue text; a later line of the cue that
   names another speaker, ``- JOHN: Out where?``, is a turn of its own with the cue's times);
@@ -71,12 +73,18 @@ _COLON = r"(?::(?:\*\*|__)?(?=[ \t]|$)|\uff1a(?:\*\*|__)?)"
 _CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?"
 _DATE = r"(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})"
 _STAMP = rf"(?:{_DATE},?[ \tT]+{_CLOCK}|{_CLOCK}|{_DATE})"
+# the invisible direction marks a chat export may write before a line's time stamp or
+# name (WhatsApp for iOS: U+200E before a system line or a media line), read as space:
+# left-to-right and right-to-left marks, the Arabic letter mark, the embeddings,
+# overrides and isolates, and a byte-order mark
+_BIDI = r"\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069\ufeff"
+_LEAD = rf"[ \t{_BIDI}]*"
 
 LINE_TURN = re.compile(
-    rf"""^[ \t]*
+    rf"""^{_LEAD}
     (?:
-        \[(?P<t1>{_STAMP})\][ \t]*(?:-[ \t]+)?
-      | \((?P<t2>{_STAMP})\)[ \t]*(?:-[ \t]+)?
+        \[(?P<t1>{_STAMP})\]{_LEAD}(?:-[ \t]+)?
+      | \((?P<t2>{_STAMP})\){_LEAD}(?:-[ \t]+)?
       | (?P<t3>{_STAMP})[ \t]+(?:-[ \t]+)?
     )?
     (?:
@@ -269,7 +277,7 @@ def _line_marks(text: str, pattern: re.Pattern[str], default: bool) -> list[_Mar
 # a line that starts with a time stamp but names no speaker: a chat export's system line
 # ("12/03/2024, 09:21 - Ana joined using this group's invite link")
 _STAMP_LINE = re.compile(
-    rf"^[ \t]*(?:\[(?P<t1>{_STAMP})\][ \t]*(?:-[ \t]+)?|\((?P<t2>{_STAMP})\)[ \t]*(?:-[ \t]+)?"
+    rf"^{_LEAD}(?:\[(?P<t1>{_STAMP})\]{_LEAD}(?:-[ \t]+)?|\((?P<t2>{_STAMP})\){_LEAD}(?:-[ \t]+)?"
     rf"|(?P<t3>{_STAMP})[ \t]+-[ \t]+)(?=\S)",
     re.MULTILINE,
 )
