@@ -236,3 +236,45 @@ def test_nesting_deeper_than_the_stack_is_left_to_a_parser():
     assert scan_python(text, None) is None
     shallow = "".join("    " * i + f"if x{i}:\n" for i in range(60)) + "    " * 60 + "pass\n"
     assert scan_python(shallow, None) is not None
+
+
+def test_the_mask_keeps_offsets_and_hides_strings_and_comments():
+    from chunkwise.parsers.code_scan import _mask
+
+    text = "x = {'a#': [1]}  # it's (\ny = \"\"\"\n(\"\"\" + \\\n    b'\\''\n"
+    masked, multiline = _mask(text)
+    assert len(masked) == len(text)
+    assert masked.splitlines()[0] == "x = (____: (1))  ########"
+    assert masked.count("\n") == 2  # the line break inside the string is hidden, and the one after "\"
+    assert multiline == [(text.index('"""'), text.index('"""', text.index('"""') + 3) + 3)]
+    assert _mask("x = 'open\n") is None
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("overlap", [0, 40])
+def test_line_numbers_are_those_of_the_text(newline, overlap):
+    """``start_line``/``end_line`` counted from the chunk before (``\\n`` files) or read
+    from a list of line starts (a carriage return in the file), with or without overlap."""
+    text = TRICKY.replace("\n", newline)
+    for size in (120, 400):
+        chunks = CodeChunker(language="python", chunk_size=size, chunk_overlap=overlap).chunk(text)
+        assert len(chunks) > 2
+        for c in chunks:
+            assert c.metadata["start_line"] == text.count("\n", 0, c.start_index) + 1
+            assert c.metadata["end_line"] == text.count("\n", 0, max(c.start_index, c.end_index - 1)) + 1
+
+
+def test_describe_in_any_order_gives_the_same_metadata():
+    st = scan_python(TRICKY, _fits(200))
+    spans = [(c.start_index, c.end_index) for c in CodeChunker(language="python", chunk_size=200).chunk(TRICKY)]
+    forward = [st.describe(TRICKY, s, e) for s, e in spans]
+    backward = [st.describe(TRICKY, s, e) for s, e in reversed(spans)]
+    assert forward == backward[::-1]
+
+
+@pytest.mark.parametrize("module", MODULES[:6])
+def test_statements_are_listed_in_order_outer_first(module):
+    text = _stdlib(module)
+    st = scan_python(text, _fits(1000))
+    assert list(st.statements) == sorted(st.statements, key=lambda s: (s[0], -s[1]))
+    assert all(text[s:e].strip() for s, e, _t in st.statements)

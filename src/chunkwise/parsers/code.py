@@ -131,11 +131,15 @@ class CodeStructure:
     def _prepare(self, text: str) -> dict[str, Any]:
         ix = self._index
         if not ix:
-            ix["lines"] = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+            # line numbers: counted from the last chunk's start (chunks come in order), or
+            # from a list of line starts when a carriage return can end a line
+            ix["lines"] = [0] + [m.end() for m in _LINE_BREAK.finditer(text)] if "\r" in text else None
+            ix["at"] = [0, 1]  # an offset and the line it is on
             ix["heads"] = sorted((d.head, i) for i, d in enumerate(self.definitions))
             ix["starts"] = [d.start for d in self.definitions]
             ix["item_starts"] = [s for s, _ in self.items]
-            st = sorted(self.statements, key=lambda x: (x[0], -x[1]))
+            # (the scan lists them in this order already)
+            st = self.statements if self.parser == "scan" else sorted(self.statements, key=lambda x: (x[0], -x[1]))
             ix["statements"] = st
             ix["stmt_starts"] = [s for s, _, _ in st]
             ix["imports"] = "\n".join(text[s:e] for s, e in self.imports)
@@ -150,10 +154,15 @@ class CodeStructure:
         of the definitions it continues, outermost first)."""
         ix = self._prepare(text)
         lines = ix["lines"]
-        meta: dict[str, Any] = {
-            "start_line": bisect_right(lines, start),
-            "end_line": bisect_right(lines, max(start, end - 1)),
-        }
+        if lines is not None:
+            first, last = bisect_right(lines, start), bisect_right(lines, max(start, end - 1))
+        else:
+            at = ix["at"]
+            p, line = at
+            first = line + text.count("\n", p, start) if start >= p else line - text.count("\n", start, p)
+            last = first + text.count("\n", start, max(start, end - 1))
+            at[0], at[1] = start, first
+        meta: dict[str, Any] = {"start_line": first, "end_line": last}
         # a chunk may begin with the indentation of its first line: what it holds starts
         # at its first non-whitespace character
         while start < end and text[start] in " \t\f\v":
@@ -173,10 +182,12 @@ class CodeStructure:
                 if t not in types:
                     types.append(t)
                 covered = e
-        if not types:
-            around = [t for s, e, t in st[: bisect_right(starts, start)] if s <= start and e >= end]
-            if around:
-                types.append(around[-1])
+        if not types:  # the last statement (in order) around the chunk
+            for k in range(bisect_right(starts, start) - 1, -1, -1):
+                s, e, t = st[k]
+                if e >= end:
+                    types.append(t)
+                    break
         meta["node_types"] = types
         # split parts: a chunk starting or ending strictly inside a top-level item
         item_starts = ix["item_starts"]
