@@ -792,3 +792,71 @@ def test_a_page_break_inside_a_paragraph_ends_its_line() -> None:
     assert "AlphaBeta" not in doc.text and "OneTwo" not in doc.text
     pages = {n: doc.text[a:b] for n, a, b in doc.pages}
     assert "Alpha" in pages[1] and "Beta" in pages[2] and "One" in pages[2] and "Two" in pages[3]
+
+
+_W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_RUN_PARTS = st.sampled_from([
+    "<w:t>ab</w:t>", '<w:t xml:space="preserve"> c </w:t>', "<w:t/>", "<w:tab/>", "<w:br/>", '<w:br w:type="page"/>',
+    '<w:br w:type="column"/>', "<w:cr/>", "<w:noBreakHyphen/>", "<w:lastRenderedPageBreak/>",
+    '<w:footnoteReference w:id="2"/>', '<w:endnoteReference w:id="3"/>', "<w:rPr><w:b/></w:rPr>",
+    "<w:instrText> PAGE </w:instrText>", '<w:fldChar w:fldCharType="begin"/>', "<w:sym/>",
+])
+_RUN = st.lists(_RUN_PARTS, max_size=5).map(lambda parts: "<w:r>" + "".join(parts) + "</w:r>")
+_INLINE = st.recursive(
+    _RUN,
+    lambda inner: st.tuples(
+        st.sampled_from(["w:hyperlink", "w:ins", "w:smartTag", "w:fldSimple", "w:sdt", "w:customXml"]),
+        st.lists(inner, max_size=3),
+    ).map(lambda t: f"<{t[0]}>" + "".join(t[1]) + f"</{t[0]}>"),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_INLINE, max_size=6), st.booleans(), st.booleans())
+def test_a_paragraphs_text_is_the_same_by_either_reading(inlines, tab_stops, rendered):
+    """The loader reads a plain document's paragraphs (no text box, alternate content or
+    deleted revision) by lxml's iteration over the text elements, others by its own walk:
+    the same text and notes either way, in both page modes."""
+    from lxml import etree
+
+    from chunkwise.loaders.docx import _W, _paragraph_text
+
+    ppr = '<w:pPr><w:tabs><w:tab w:val="left" w:pos="720"/></w:tabs></w:pPr>' if tab_stops else ""
+    p = etree.fromstring(f'<w:p xmlns:w="{_W_NS}">{ppr}{"".join(inlines)}</w:p>')
+    page = _W + ("lastRenderedPageBreak" if rendered else "br")
+    notes_plain: list[str] = []
+    notes_walk: list[str] = []
+    assert _paragraph_text(p, notes_plain, page, plain=True) == _paragraph_text(p, notes_walk, page, plain=False)
+    assert notes_plain == notes_walk
+
+
+def test_text_boxes_deleted_revisions_and_field_codes() -> None:
+    """A text box is read once (its alternate content's fallback copy left out), on lines
+    of its own; deleted text and field codes are left out, inserted text kept."""
+    docx = pytest.importorskip("docx")
+    from lxml import etree
+
+    d = docx.Document()
+    d.add_paragraph("placeholder")
+    body = d.element.body
+    p = body.find(f"{{{_W_NS}}}p")
+    xml = (
+        f'<w:p xmlns:w="{_W_NS}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006">'
+        "<w:r><w:t>Before </w:t></w:r>"
+        "<w:r><mc:AlternateContent><mc:Choice><w:txbxContent>"
+        "<w:p><w:r><w:t>Boxed one.</w:t></w:r></w:p><w:p><w:r><w:t>Boxed two.</w:t></w:r></w:p>"
+        "</w:txbxContent></mc:Choice><mc:Fallback><w:txbxContent><w:p><w:r><w:t>Boxed one.</w:t></w:r></w:p>"
+        "</w:txbxContent></mc:Fallback></mc:AlternateContent></w:r>"
+        "<w:del><w:r><w:delText>gone</w:delText><w:tab/></w:r></w:del>"
+        "<w:ins><w:r><w:t>kept</w:t></w:r></w:ins>"
+        '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> PAGE </w:instrText></w:r>'
+        '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>7</w:t></w:r>'
+        "</w:p>"
+    )
+    p.addprevious(etree.fromstring(xml))
+    body.remove(p)
+    buf = io.BytesIO()
+    d.save(buf)
+    doc = chunkwise.parse(buf.getvalue(), format="docx")
+    assert doc.text == "Before\nBoxed one.\nBoxed two.\nkept7\n"

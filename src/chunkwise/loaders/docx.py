@@ -163,67 +163,57 @@ def _core_properties(root: Any, meta: dict[str, Any]) -> None:
             meta.setdefault(key, text)
 
 
-def _walk_runs(el: Any, out: list[str], notes: list[str], page: str | None = None) -> None:
-    """The text of a paragraph's XML (runs, hyperlinks, insertions, text boxes), in order;
-    footnote and endnote references as ``[^n]`` / ``[^en]`` (their ids into ``notes``); the
-    elements of tag ``page`` as :data:`PAGE_BREAK`."""
-    for child in el:
-        tag = child.tag
-        if not isinstance(tag, str) or tag == _MC_FALLBACK:
-            continue
-        if tag == page and (tag != _W + "br" or child.get(_W + "type") == "page"):
-            if tag == _W + "br":  # a typed page break also ends the line (Word's rendered mark does not)
-                out.append("\n")
-            out.append(PAGE_BREAK)
-        elif tag == _W + "t":
-            out.append(child.text or "")
-        elif tag == _W + "tab" and el.tag == _W + "r":
-            out.append("\t")
-        elif tag in (_W + "br", _W + "cr"):
-            out.append(" " if child.get(_W + "type") == "page" else "\n")
-        elif tag == _W + "noBreakHyphen":
-            out.append("-")
-        elif tag == _W + "footnoteReference":
-            out.append(f"[^{child.get(_W + 'id')}]")
-            notes.append("f" + (child.get(_W + "id") or ""))
-        elif tag == _W + "endnoteReference":
-            out.append(f"[^e{child.get(_W + 'id')}]")
-            notes.append("e" + (child.get(_W + "id") or ""))
-        elif tag == _W + "p":  # a paragraph in a text box
-            out.append("\n")
-            _walk_runs(child, out, notes, page)
-            out.append("\n")
-        elif tag in (_W + "pPr", _W + "rPr", _W + "del", _W + "instrText", _W + "delText"):
-            continue
-        else:
-            _walk_runs(child, out, notes, page)
-
-
 _NOTE_REFS = (_W + "footnoteReference", _W + "endnoteReference")
 _TEXT_TAGS = tuple(
     _W + t
     for t in ("t", "tab", "br", "cr", "noBreakHyphen", "footnoteReference", "endnoteReference", "lastRenderedPageBreak")
 )
+"""The elements of a paragraph that give text, in the order :func:`_paragraph_text` tests them."""
+_SKIPPED = frozenset(_W + t for t in ("pPr", "rPr", "del", "instrText", "delText")) | {_MC_FALLBACK}
+"""Elements whose content is not the paragraph's text: properties, deleted revisions,
+field codes, the fallback copy of alternate content."""
 _WRAPPERS = (_W + "sdt", _W + "sdtContent", _W + "customXml", _W + "ins")
 """Elements looked through for the blocks, rows and cells they hold (content controls,
 custom XML, inserted revisions)."""
 _INTRICATE = (_W + "txbxContent", _W + "del", _MC_FALLBACK.replace("Fallback", "AlternateContent"))
 
 
+def _text_elements(el: Any) -> Iterator[Any]:
+    """The text elements (:data:`_TEXT_TAGS`) of a paragraph's XML in document order, past
+    the elements of :data:`_SKIPPED`; a paragraph nested in a text box given before and
+    after its own (each time as the ``w:p`` element: a line end)."""
+    for child in el:
+        tag = child.tag
+        if not isinstance(tag, str) or tag in _SKIPPED:
+            continue
+        if tag in _TEXT_TAGS:
+            yield child
+        elif tag == _W + "p":  # a paragraph in a text box
+            yield child
+            yield from _text_elements(child)
+            yield child
+        else:
+            yield from _text_elements(child)
+
+
 def _paragraph_text(p_el: Any, notes: list[str], page: str | None = None, plain: bool = False) -> str:
-    """The text of a paragraph (see :func:`_walk_runs`). ``plain``: the document has no
-    text box, alternate content or deleted revision (:data:`_INTRICATE`), so lxml's
-    iteration over the text elements gives the same text without the walk (3x faster)."""
+    """The text of a paragraph's XML (runs, hyperlinks, insertions, text boxes), in order;
+    footnote and endnote references as ``[^n]`` / ``[^en]`` (their ids into ``notes``); the
+    elements of tag ``page`` as :data:`PAGE_BREAK` (a typed break ``w:br`` of type
+    ``page``, or Word's ``w:lastRenderedPageBreak``); a paragraph of a text box on lines of
+    its own.
+
+    The elements come from :func:`_text_elements`, a walk that leaves out what is not text
+    (:data:`_SKIPPED`); ``plain``: the document has none of those but properties and field
+    codes (no text box, alternate content or deleted revision, :data:`_INTRICATE`), so
+    lxml's own iteration over the text elements gives the same ones (3x faster)."""
     out: list[str] = []
-    if not plain:
-        _walk_runs(p_el, out, notes, page)
-        return "".join(out)
-    for el in p_el.iter(_TEXT_TAGS):
+    for el in p_el.iter(_TEXT_TAGS) if plain else _text_elements(p_el):
         tag = el.tag
         if tag == _W + "t":
             out.append(el.text or "")
         elif tag == page and (tag != _W + "br" or el.get(_W + "type") == "page"):
-            if tag == _W + "br":
+            if tag == _W + "br":  # a typed page break also ends the line (Word's rendered mark does not)
                 out.append("\n")
             out.append(PAGE_BREAK)
         elif tag == _W + "tab":
@@ -239,6 +229,8 @@ def _paragraph_text(p_el: Any, notes: list[str], page: str | None = None, plain:
         elif tag == _W + "endnoteReference":
             out.append(f"[^e{el.get(_W + 'id')}]")
             notes.append("e" + (el.get(_W + "id") or ""))
+        elif tag == _W + "p":  # the start or end of a text box's paragraph
+            out.append("\n")
     return "".join(out)
 
 
