@@ -30,7 +30,7 @@ Method:
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -95,10 +95,14 @@ def _guarded(level: Level, starts: Sequence[int], ends: Sequence[int]) -> Level:
 
     ``starts``/``ends`` are sorted and the ranges do not overlap. The result keeps what
     makes ``level`` fast to search (windows, anchor, backward reading): the rule is read
-    only at the cuts a search reaches.
+    only at the cuts a search reaches. A :class:`PositionsLevel` (a parser's cuts) is
+    guarded in one loop (:class:`_GuardedPositions`), any other level through
+    :class:`FilteredLevel`; both give the same cuts.
     """
     if not starts:
         return level
+    if type(level) is PositionsLevel:
+        return _GuardedPositions(level.name, level.starts, level.ends, starts, ends)
 
     def keep(text: str, a: int, b: int) -> bool:
         k = bisect_right(starts, a) - 1
@@ -108,6 +112,53 @@ def _guarded(level: Level, starts: Sequence[int], ends: Sequence[int]) -> Level:
         return not (k >= 0 and starts[k] < b < ends[k])
 
     return FilteredLevel(level, keep)
+
+
+def _outside(ps: Sequence[int], pe: Sequence[int], a: int, b: int) -> bool:
+    """Whether neither ``a`` nor ``b`` lies strictly inside a range ``(ps[r], pe[r])``
+    (sorted, disjoint): one bisection when ``a`` and ``b`` fall after the same range start
+    (a cut's two ends are usually a few characters apart)."""
+    r = bisect_right(ps, b) - 1
+    if r >= 0 and ps[r] < b < pe[r]:
+        return False
+    if a > b or r < 0 or a <= ps[r]:
+        if a <= b and r < 0:
+            return True  # both before every range
+        k = bisect_right(ps, a) - 1
+        return not (k >= 0 and ps[k] < a < pe[k])
+    return a >= pe[r]  # ps[r] < a <= b: the last range start at or before a is ps[r]
+
+
+class _GuardedPositions:
+    """The cuts of a :class:`PositionsLevel` with no end strictly inside a protected
+    range: what ``FilteredLevel(PositionsLevel(...), keep)`` gives, read in one loop
+    (no nested generators, no rule called per cut)."""
+
+    __slots__ = ("name", "starts", "ends", "ps", "pe")
+    windowable = True
+    anchor = ""
+
+    def __init__(self, name: str, starts: Sequence[int], ends: Sequence[int], ps: Sequence[int], pe: Sequence[int]) -> None:
+        self.name, self.starts, self.ends, self.ps, self.pe = name, starts, ends, ps, pe
+
+    def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        starts, ends, ps, pe = self.starts, self.ends, self.ps, self.pe
+        for k in range(bisect_right(starts, start), bisect_left(starts, end)):
+            b = ends[k]
+            if b < end:
+                a = starts[k]
+                if _outside(ps, pe, a, b):
+                    yield a, b
+
+    def cuts_reversed(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        """The cuts of :meth:`cuts`, last first."""
+        starts, ends, ps, pe = self.starts, self.ends, self.ps, self.pe
+        for k in range(bisect_left(starts, end) - 1, bisect_right(starts, start) - 1, -1):
+            b = ends[k]
+            if b < end:
+                a = starts[k]
+                if _outside(ps, pe, a, b):
+                    yield a, b
 
 
 def _merge_ranges(ranges: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
@@ -139,9 +190,10 @@ def _lift_headings(
     if not trim_spans:
         return
     starts, ends = protected
+    find = text.find
     for i in range(len(spans) - 1):
         cur, nxt = spans[i], spans[i + 1]
-        if cur.oversize or nxt.oversize or cur.end > nxt.start or "\n" not in text[cur.end : nxt.start]:
+        if cur.oversize or nxt.oversize or cur.end > nxt.start or find("\n", cur.end, nxt.start) < 0:
             continue
         if not ends_with_title(text, cur.end):  # one character read in the common case
             continue
@@ -290,11 +342,12 @@ class _RegionPacker:
             )
         self.protected = plan.protected
         levels = plan.levels
-        gi, gj = bisect_left(self.glue_starts, reg.start), bisect_left(self.glue_starts, reg.end)
-        glue = self.glue[gi:gj]
         out: list[Span] = []
         pos = reg.start
-        keep = [b for b in big if cfg.oversize == "keep"]
+        keep = big if big and cfg.oversize == "keep" else ()
+        if keep:
+            gi, gj = bisect_left(self.glue_starts, reg.start), bisect_left(self.glue_starts, reg.end)
+            glue = self.glue[gi:gj]
         for a, s, e, n in keep:
             if a.start < pos:
                 continue  # inside an atom kept already (a code block in a list item)
@@ -411,24 +464,39 @@ def _even(
         if words[0] is WORD:  # then, as in the engine, the words of scripts without spaces
             words.append(DICTIONARY_WORDS)
         usable += words
+    start, end = left.start, right.end
+    size, exact = m.size, m.is_exact
     for level in usable:
         found: list[tuple[int, int, int]] = []  # (unevenness, piece end, next start)
+        best: tuple[int, int, int, int, int] | None = None  # exact sizes: the first most even
         avoid = getattr(level, "avoid", None)
         for a, b in level.cuts(text, lo, hi):
             if avoid is not None and avoid(text, a):
                 continue
             pe = a
             if trim_spans:
-                pe = trim_end(text, left.start, a)
-                ns = trim(text, b, right.end)[0]
+                while pe > start and text[pe - 1].isspace():  # trim_end(text, start, a)
+                    pe -= 1
+                ns = trim(text, b, end)[0]
             else:
                 ns = b
-            if pe <= left.start or ns >= right.end:
+            if pe <= start or ns >= end:
                 continue
-            n1, n2 = m.size(left.start, pe), m.size(ns, right.end)
+            n1, n2 = size(start, pe), size(ns, end)
             if n1 < floor or n2 < floor or n1 > budget or n2 > budget:
                 continue
-            found.append((abs(n1 - n2), pe, ns))
+            if exact:
+                if best is None or abs(n1 - n2) < best[0]:
+                    best = (abs(n1 - n2), pe, ns, n1, n2)
+            else:
+                found.append((abs(n1 - n2), pe, ns))
+        if best is not None:
+            # exact sizes (characters, words): the counts above are the exact counts, so
+            # the most even cut (the first of equally even ones) is the one taken below
+            _, pe, ns, n1, n2 = best
+            spans[j] = Span(start, pe, n1, level.name)
+            spans[j + 1] = Span(ns, end, n2, right.boundary)
+            return True
         # the estimates read from the token offsets may miss by a token or two at a
         # span's edge: the most even cuts are counted exactly, and one is taken only when
         # its counts keep both sides within [floor, budget] -- then the runt is gone for
@@ -436,13 +504,13 @@ def _even(
         # left the runt in place, and balancing moved the same cut forever)
         found.sort(key=lambda c: c[0])  # stable: of equally even cuts, the first
         for _, pe, ns in found[:_EXACT_TRIES]:
-            n1 = exact_size(m, left.start, pe)
+            n1 = exact_size(m, start, pe)
             if n1 < floor or n1 > budget:
                 continue
-            n2 = exact_size(m, ns, right.end)
+            n2 = exact_size(m, ns, end)
             if floor <= n2 <= budget:
-                spans[j] = Span(left.start, pe, n1, level.name)
-                spans[j + 1] = Span(ns, right.end, n2, right.boundary)
+                spans[j] = Span(start, pe, n1, level.name)
+                spans[j + 1] = Span(ns, end, n2, right.boundary)
                 return True
     return False
 
