@@ -860,3 +860,74 @@ def test_text_boxes_deleted_revisions_and_field_codes() -> None:
     d.save(buf)
     doc = chunkwise.parse(buf.getvalue(), format="docx")
     assert doc.text == "Before\nBoxed one.\nBoxed two.\nkept7\n"
+
+
+def _docx_pages(d) -> list[tuple[int, str]]:  # type: ignore[no-untyped-def]
+    buf = io.BytesIO()
+    d.save(buf)
+    doc = chunkwise.parse(buf.getvalue(), format="docx")
+    return [(n, doc.text[s:e].strip()) for n, s, e in doc.pages]
+
+
+def test_docx_page_break_before_starts_a_new_page() -> None:
+    """``w:pageBreakBefore`` (python-docx's ``paragraph_format.page_break_before``), on the
+    paragraph or through its style and the styles it is based on, starts the paragraph on
+    a new page; not at the top of a page already (the first paragraph, after a page
+    break); the paragraph's own ``False`` overrides its style's."""
+    docx = pytest.importorskip("docx")
+    from docx.enum.style import WD_STYLE_TYPE
+
+    d = docx.Document()
+    d.add_paragraph("Cover text.")
+    p = d.add_paragraph("Own break.")
+    p.paragraph_format.page_break_before = True
+    d.add_paragraph("Same page as the own break.")
+    assert _docx_pages(d) == [(1, "Cover text."), (2, "Own break.\n\nSame page as the own break.")]
+
+    d = docx.Document()
+    d.styles["Heading 1"].paragraph_format.page_break_before = True
+    chapter = d.styles.add_style("Chapter", WD_STYLE_TYPE.PARAGRAPH)
+    chapter.base_style = d.styles["Heading 1"]  # inherits the break
+    d.add_heading("One", 1)  # the first paragraph: already at the top of page 1
+    d.add_paragraph("Text of one.")
+    d.add_heading("Two", 1)
+    d.add_paragraph("Text of two.")
+    d.add_paragraph("Three", style="Chapter")
+    d.add_paragraph("Text of three.")
+    off = d.add_heading("Not a new page", 1)
+    off.paragraph_format.page_break_before = False
+    d.add_paragraph("Item", style="List Bullet")
+    d.add_page_break()
+    d.add_heading("Four", 1)  # after a page break: at the top already, no blank page
+    d.add_paragraph("Text of four.")
+    d.add_paragraph("")  # an empty paragraph takes a line: the next break turns a page
+    d.add_heading("Five", 1)
+    assert _docx_pages(d) == [
+        (1, "# One\n\nText of one."),
+        (2, "# Two\n\nText of two."),
+        (3, "# Three\n\nText of three.\n\n# Not a new page\n\n- Item"),
+        (4, "# Four\n\nText of four."),
+        (5, "# Five"),
+    ]
+    buf = io.BytesIO()
+    d.save(buf)
+    doc = chunkwise.parse(buf.getvalue(), format="docx")
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=30, unit="chars")
+    assert_invariants(doc.text, chunks)
+    assert [(c.metadata["header_path"], c.metadata["page_number"]) for c in chunks if "Text of" in c.text] == [
+        (["One"], 1), (["Two"], 2), (["Three"], 3), (["Four"], 4)
+    ]
+
+
+def test_docx_page_break_before_gives_way_to_the_breaks_word_rendered() -> None:
+    """A file with Word's rendered page breaks takes its pages from them alone: Word marks
+    the paragraph that a "page break before" moved (counting it again would turn two pages)."""
+    docx = pytest.importorskip("docx")
+    from lxml import etree
+
+    d = docx.Document()
+    d.add_paragraph("Page one.")
+    p = d.add_paragraph("Page two.")
+    p.paragraph_format.page_break_before = True
+    p.runs[0]._r.insert(0, etree.fromstring(f'<w:lastRenderedPageBreak xmlns:w="{_W_NS}"/>'))
+    assert _docx_pages(d) == [(1, "Page one."), (2, "Page two.")]

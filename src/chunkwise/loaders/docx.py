@@ -12,9 +12,10 @@ fallback copy); deleted revisions, field codes, headers and footers are left out
 
 Pages: a DOCX holds no pages, but Word records where its layout turned a page when it last
 saved the file (``w:lastRenderedPageBreak``); those marks, else the explicit page breaks
-(``w:br w:type="page"``) when the file has none, give the page map, so chunks carry
-``page_number``/``page_end`` as Word showed them. A file with neither (most files written by
-libraries) has no page map. The core
+when the file has none (``w:br w:type="page"``, and a paragraph whose properties or style
+say "page break before", ``w:pageBreakBefore``, unless it is at the top of a page already),
+give the page map, so chunks carry ``page_number``/``page_end`` as Word showed them. A file
+with neither (most files written by libraries) has no page map. The core
 properties (``title``, ``author``, ``created``, ``modified``, ``subject``, ``keywords``)
 go to the document's metadata.
 
@@ -308,6 +309,25 @@ def _num_pr_of(ppr: Any) -> tuple[str, int] | None | bool:
     return nid, level
 
 
+def _toggle(el: Any) -> bool | None:
+    """A toggle property's value (``<w:pageBreakBefore/>`` is on, ``w:val="0"``, ``"false"``
+    or ``"off"`` off), or None when the element is absent."""
+    if el is None:
+        return None
+    return el.get(_W + "val") not in ("0", "false", "off")
+
+
+def _break_of(ppr: Any) -> bool | None:
+    """Whether a paragraph's or style's properties (``w:pPr``, or None) start it on a new
+    page (``w:pageBreakBefore``), None when they say nothing."""
+    return _toggle(ppr.find(_W + "pageBreakBefore")) if ppr is not None else None
+
+
+_Style = tuple[str, int | None, Any, bool | None]
+"""A paragraph style as :meth:`_Styles.of` gives it: ``(name, outline level, numbering,
+page break before)``."""
+
+
 def _outline_of(ppr: Any) -> int | None:
     outline = ppr.find(_W + "outlineLvl") if ppr is not None else None
     if outline is not None and (outline.get(_W + "val") or "").isdigit():
@@ -317,16 +337,17 @@ def _outline_of(ppr: Any) -> int | None:
 
 class _Styles:
     """The paragraph styles of the styles part, read once: for a style id, its name (lower
-    case), outline level and numbering, inherited along ``basedOn`` (python-docx looks a
+    case), outline level, numbering and page break before, inherited along ``basedOn``
+    (python-docx looks a
     style up by an XPath query per paragraph, most of the loading time of a small file).
     Without a styles part, a style id stands for its name (``Heading1`` is "heading 1", as
     Word's built-in styles are named)."""
 
     def __init__(self, root: Any) -> None:
-        self.styles: dict[str, tuple[str, int | None, Any, str | None]] = {}
+        self.styles: dict[str, tuple[str, int | None, Any, str | None, bool | None]] = {}
         self.default: str | None = None
         self.missing = root is None
-        self.cache: dict[str | None, tuple[str, int | None, Any]] = {}
+        self.cache: dict[str | None, _Style] = {}
         self.numbered = False  # whether a style numbers its paragraphs
         if root is None:
             return
@@ -342,14 +363,15 @@ class _Styles:
                 _outline_of(st.find(_W + "pPr")),
                 _num_pr_of(st.find(_W + "pPr")),
                 based.get(_W + "val") if based is not None else None,
+                _break_of(st.find(_W + "pPr")),
             )
             if st.get(_W + "default") in ("1", "true", "on") and self.default is None:
                 self.default = sid
             self.numbered = self.numbered or bool(self.styles[sid][2])
 
-    def of(self, ppr: Any) -> tuple[str, int | None, Any]:
-        """``(name, outline level, numbering)`` of the style of a paragraph (given its
-        properties ``w:pPr``, or None); the outline level and numbering come from the
+    def of(self, ppr: Any) -> _Style:
+        """``(name, outline level, numbering, page break before)`` of the style of a
+        paragraph (given its properties ``w:pPr``, or None); all but the name come from the
         nearest style along ``basedOn`` that sets them."""
         ref = ppr.find(_W + "pStyle") if ppr is not None else None
         sid = ref.get(_W + "val") if ref is not None else self.default
@@ -358,28 +380,29 @@ class _Styles:
             found = self.cache[sid] = self._resolve(sid)
         return found
 
-    def _resolve(self, sid: str | None) -> tuple[str, int | None, Any]:
+    def _resolve(self, sid: str | None) -> _Style:
         entry = self.styles.get(sid or "")
         if entry is None and self.missing and sid:
             name = sid.lower()
             if name.startswith("heading") and name[7:].strip().isdigit():
                 name = "heading " + name[7:].strip()
-            return name, None, False
+            return name, None, False, None
         if entry is None:
             entry = self.styles.get(self.default or "")
         if entry is None:
-            return "", None, False
-        name, outline, num, based = entry
+            return "", None, False, None
+        name, outline, num, based, brk = entry
         seen = {sid}
-        while based and based not in seen and (outline is None or num is False):
+        while based and based not in seen and (outline is None or num is False or brk is None):
             seen.add(based)
             parent = self.styles.get(based)
             if parent is None:
                 break
             outline = parent[1] if outline is None else outline
             num = parent[2] if num is False else num
+            brk = parent[4] if brk is None else brk
             based = parent[3]
-        return name, outline, num
+        return name, outline, num, brk
 
 
 @lru_cache(maxsize=4)
@@ -392,7 +415,7 @@ def _styles_of(data: bytes | None) -> _Styles:
     return _Styles(_etree().fromstring(data, _etree().XMLParser(resolve_entities=False, no_network=True)))
 
 
-def _num_pr(ppr: Any, style: tuple[str, int | None, Any]) -> tuple[str, int] | None:
+def _num_pr(ppr: Any, style: _Style) -> tuple[str, int] | None:
     """``(numId, level)`` of a list paragraph (its own numbering, else its style's), from
     its properties ``w:pPr`` (or None)."""
     own = _num_pr_of(ppr)
@@ -401,7 +424,7 @@ def _num_pr(ppr: Any, style: tuple[str, int | None, Any]) -> tuple[str, int] | N
     return style[2] or None
 
 
-def _heading_level(ppr: Any, style: tuple[str, int | None, Any]) -> int:
+def _heading_level(ppr: Any, style: _Style) -> int:
     """1..6 for a heading paragraph (by style name or outline level, from its properties
     ``w:pPr`` or None), 0 otherwise."""
     name = style[0]
@@ -545,14 +568,25 @@ class DocxLoader(BinaryLoader):
             block.tag == _W + "p" and styles.of(block.find(_W + "pPr"))[0] == "title" for block in _body(body)
         ))
         w.begin_page(1)
+        top = True  # nothing laid out on the page yet: a break before a paragraph turns no page
         for block in _body(body):
             refs: list[str] = []
             if block.tag == _W + "tbl":
                 flush_list()
-                w.add(_table(_table_rows(block, refs, page, plain)))
+                table = _table(_table_rows(block, refs, page, plain))
+                w.add(table)
+                top = top and not table
                 add_notes(refs)
                 continue
             text = _paragraph_text(block, refs, page, plain)
+            ppr = block.find(_W + "pPr")
+            style = styles.of(ppr)
+            if not rendered and not top:
+                brk = _break_of(ppr)
+                if brk if brk is not None else style[3]:  # "page break before", its own or its style's
+                    text = PAGE_BREAK + text
+            # an empty paragraph takes a line too; a page break at the end leaves the page's top
+            top = text.rstrip().endswith(PAGE_BREAK)
             lines = _lines(text)
             if not lines:
                 continue
@@ -560,8 +594,6 @@ class DocxLoader(BinaryLoader):
                 flush_list()  # the list written so far is on the page this break ends
                 w.add("".join(lines))  # only page breaks: they start the next page
                 continue
-            ppr = block.find(_W + "pPr")
-            style = styles.of(ppr)
             level = _heading_level(ppr, style)
             if level and shift and style[0] != "title":
                 level = min(level + 1, 6)
