@@ -304,6 +304,14 @@ def test_bytes_and_pages_options(docs) -> None:
     assert chunkwise.load(data, pages="40-").metadata["pages_read"] == [40, 41]
 
 
+def test_a_part_is_laid_out_with_every_other_page_of_the_file() -> None:
+    from chunkwise.loaders.pdf import _context_pages
+
+    # the file's heading sizes and running heads come from all of it, in page order
+    assert _context_pages([5, 6, 8], 10) == [1, 2, 3, 4, 7, 9, 10]
+    assert _context_pages([2], 3) == [1, 3] and _context_pages([1, 2, 3], 3) == [] and _context_pages([1], 1) == []
+
+
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="the tesseract program is not installed")
 def test_ocr_reads_a_scanned_page() -> None:
     pytest.importorskip("PIL")

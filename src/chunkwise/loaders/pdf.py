@@ -16,7 +16,7 @@ Loader options (``chunkwise.load(path, password=...)``, ``chunkwise chunk -L KEY
 * ``password``: the password of an encrypted PDF;
 * ``pages``: the pages to read, ``"1-5,8"`` (1-based, inclusive; ``"7-"`` to the last
   page; the page numbers of the page map stay those of the file; a page past the last one
-  is an error, not clamped). The other pages of the file (:data:`CONTEXT_PAGES`) are
+  is an error, not clamped). The other pages of the file (:func:`_context_pages`) are
   laid out too, not written: the part gets the running heads, heading
   levels and title the file gives it. Its id is the file's with the pages chosen
   (``#pages=1-5,8``): each part of a file is a document of its own;
@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import ctypes
 import re
-from bisect import bisect_left
 import unicodedata
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -353,30 +352,20 @@ class PdfLoader(Loader):
         raise ConfigError("a PDF is read from bytes or a file, not from a str: use chunkwise.load(path_or_bytes)")
 
 
-CONTEXT_PAGES = 1_000_000
-"""How many pages around a part of a file (``pages=``) are read for its running heads and
-heading sizes (the first page too, for the title): all of them. Heading levels rank the
-font sizes of the whole file, so a part read with fewer pages around it (12 were tried)
-could rank a section heading a level lower than the whole file does and give its chunks
-another section's header path; laying out every page costs time, not correctness."""
-
-
 def _context_pages(numbers: list[int], count: int) -> list[int]:
-    """The pages read besides ``numbers`` (a part of a file of ``count`` pages): the
-    first page, and the nearest pages before and after the part, up to
-    :data:`CONTEXT_PAGES` in all."""
+    """The pages read besides ``numbers`` (a part of a file of ``count`` pages), for its
+    running heads and heading sizes (the first page too, for the title): every other page
+    of the file, in order. Heading levels rank the font sizes of the whole file, so a part
+    read with fewer pages around it (the 12 nearest were tried) could rank a section
+    heading a level lower than the whole file does and give its chunks another section's
+    header path; laying out every page costs time, not correctness.
+
+    Example:
+        >>> _context_pages([3, 4], 6), _context_pages([1, 2], 2)
+        ([1, 2, 5, 6], [])
+    """
     chosen = set(numbers)
-
-    def distance(n: int) -> int:
-        k = bisect_left(numbers, n)
-        return min(abs(numbers[j] - n) for j in (k - 1, k) if 0 <= j < len(numbers))
-
-    if len(numbers) >= count:
-        return []
-    others = sorted((n for n in range(1, count + 1) if n not in chosen), key=lambda n: (distance(n), n))
-    out = [] if 1 in chosen else [1]
-    out += [n for n in others if n != 1][: CONTEXT_PAGES - len(out)]
-    return sorted(out)
+    return [n for n in range(1, count + 1) if n not in chosen]
 
 
 _PLACEHOLDERS = frozenset({"untitled", "anonymous", "unspecified", "(unspecified)", "unknown", "(anonymous)"})
