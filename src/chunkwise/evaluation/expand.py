@@ -253,8 +253,8 @@ def _join(returned: Sequence[Returned], rank: Mapping[str, int] | None = None) -
     returned as it is. Spans that only touch stay apart.
 
     Example:
-        >>> a, b, c = Returned("d", 0, 10, None, ("x",)), Returned("d", 20, 30, None, ("y",)), Returned("d", 8, 22, None, ("z",))
-        >>> [(r.start, r.end, r.hits) for r in _join([a, b, c])]
+        >>> a, b = Returned("d", 0, 10, None, ("x",)), Returned("d", 20, 30, None, ("y",))
+        >>> [(r.start, r.end, r.hits) for r in _join([a, b, Returned("d", 8, 22, None, ("z",))])]
         [(0, 30, ('x', 'y', 'z'))]
     """
     if rank is None:

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import io
 import posixpath
-import re
 import zipfile
 from collections.abc import Iterator
 from functools import lru_cache
