@@ -140,3 +140,23 @@ def test_ids_match_chunk_id_for_every_script_and_overlap(text, overlap):
         assert c.id == chunk_id(doc.id, c.start_index, c.end_index, c.text)
     assert [c.metadata["next_id"] for c in chunks[:-1]] == [c.id for c in chunks[1:]]
     assert [c.metadata["prev_id"] for c in chunks[1:]] == [c.id for c in chunks[:-1]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(documents_and_spans(), st.sampled_from([{"strategy": "markdown"}, {"format": "override", "new": [1]}, {}]))
+def test_with_metadata_equals_dataclasses_replace(case, extra):
+    doc, spans = case
+    chunks = build_chunks(doc, spans, "tokens:cl100k_base")
+    got = enrich.with_metadata(chunks, extra)
+    want = [dataclasses.replace(c, metadata={**c.metadata, **extra}) for c in chunks]
+    assert [fields_of(c) for c in got] == [fields_of(c) for c in want]
+    assert all(c.metadata is not old.metadata for c, old in zip(got, chunks))  # the originals stay as they were
+
+
+def test_auto_names_its_strategy_last_in_every_chunk():
+    doc = Document("# Title\n\nSome text here.\n\n## Part\n\nMore text.", metadata={"format": "markdown"})
+    plain = chunkwise.chunk(doc, strategy="markdown", chunk_size=20)
+    auto = chunkwise.chunk(doc, strategy="auto", chunk_size=20)
+    assert [list(c.metadata) for c in auto] == [[*c.metadata, "strategy"] for c in plain]
+    assert {c.metadata["strategy"] for c in auto} == {"markdown"}
+    assert [fields_of(c)[:-4] for c in auto] == [fields_of(c)[:-4] for c in plain]

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 from .chunkers.base import BaseChunker
+from .enrich import with_metadata
 from .errors import ConfigError
 from .registry import AUTO, AUTO_BY_CONTENT, AUTO_BY_FORMAT, auto_strategy, get_strategy, register
 from .sizers import Sizer
@@ -111,10 +112,7 @@ class AutoChunker:
         """Chunk with the chunker of this document's format; every chunk's
         ``metadata["strategy"]`` names the strategy chosen (``"markdown"``, ``"wikitext"``, ...)."""
         name = auto_strategy(document)
-        return [
-            dataclasses.replace(c, metadata={**c.metadata, "strategy": name})
-            for c in self._chunker_named(name).chunk(document)
-        ]
+        return with_metadata(self._chunker_named(name).chunk(document), {"strategy": name})
 
     def chunk_many(self, documents: Iterable[str | Document]) -> Iterator[list[Chunk]]:
         """Chunk each document in turn (one list of chunks per document)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -19,7 +19,7 @@ from .merge import Span
 from .segments import Label
 from .types import Chunk, Document
 
-__all__ = ["DOCUMENT_ONLY", "build_chunks", "document_base", "resolve_labels"]
+__all__ = ["DOCUMENT_ONLY", "build_chunks", "document_base", "resolve_labels", "with_metadata"]
 
 DOCUMENT_ONLY = frozenset(
     {"page_labels", "page_furniture", "pages_read", "pages_without_text", "two_column_pages", "ocr_pages",
@@ -213,6 +213,39 @@ def _finish(blank: Any) -> Chunk:
     """The :class:`Chunk` of a filled :class:`_Blank`, through the constructor (the path
     when ``__class__`` cannot be assigned)."""
     return Chunk(**{name: getattr(blank, name) for name in _FIELDS})
+
+
+def with_metadata(chunks: Sequence[Chunk], extra: Mapping[str, Any]) -> list[Chunk]:
+    """The chunks with ``extra``'s keys added to their metadata, after the chunk's own (a
+    key already there keeps its place and takes the new value): the values
+    ``dataclasses.replace(c, metadata={**c.metadata, **extra})`` gives, built as the
+    enrichment pass builds chunks (about a seventh of the cost of ``replace``)."""
+    if not _SWAP:
+        return [replace(c, metadata={**c.metadata, **extra}) for c in chunks]
+    blank, chunk_class, proxy = _Blank, Chunk, MappingProxyType
+    out: list[Chunk] = []
+    append = out.append
+    for old in chunks:
+        if type(old) is not chunk_class:  # a subclass: replace keeps its class
+            append(replace(old, metadata={**old.metadata, **extra}))
+            continue
+        meta = dict(old.metadata)
+        meta.update(extra)
+        c = blank()
+        c.text = old.text
+        c.start_index = old.start_index
+        c.end_index = old.end_index
+        c.index = old.index
+        c.size = old.size
+        c.unit = old.unit
+        c.document_id = old.document_id
+        c.metadata = proxy(meta)
+        c.context = old.context
+        c.embedding = old.embedding
+        c.id = old.id
+        c.__class__ = chunk_class
+        append(c)
+    return out
 
 
 def build_chunks(
