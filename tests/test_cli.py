@@ -114,3 +114,42 @@ def test_output_file_gets_the_usual_mode(tmp_path):
         os.umask(old)
     assert result.exit_code == 0, result.output
     assert oct(out.stat().st_mode & 0o777) == oct(0o644)
+
+
+def test_option_groups_reach_a_command_as_values(tmp_path):
+    """The shared option groups hand a command one value each (chunking, reading, llm), the
+    options' defaults and given values in it, -L included; every option of a group is a
+    field of its value."""
+    import click
+
+    from chunkwise.commands._options import (
+        ChunkingOptions,
+        InputOptions,
+        LlmOptions,
+        chunking_options,
+        input_options,
+        llm_options,
+    )
+
+    got = {}
+
+    @click.command()
+    @click.argument("path")
+    @chunking_options()
+    @input_options(root=True)
+    @llm_options()
+    @click.option("--own", default=1, type=int)
+    def probe(**values):
+        got.update(values)
+
+    r = CliRunner().invoke(probe, ["x", "-n", "40", "-p", "a=1", "--include", "*.md", "-L", "pages=1-2",
+                                   "--root", str(tmp_path), "--llm-model", "m", "--dry-run", "--own", "3"])
+    assert r.exit_code == 0, r.output
+    assert set(got) == {"path", "chunking", "reading", "llm", "own"} and got["own"] == 3
+    assert got["chunking"] == ChunkingOptions("auto", 40, 0, "tokens", "cl100k_base", ("a=1",))
+    assert got["reading"] == InputOptions(include=("*.md",), root=tmp_path, loader_options={"pages": "1-2"})
+    assert got["llm"] == LlmOptions(model="m", dry_run=True)
+    names = {p.name for p in probe.params}
+    assert names >= {"strategy", "chunk_size", "chunk_overlap", "unit", "tokenizer", "params", "include", "exclude",
+                     "root", "encoding", "fmt", "llm_model", "llm_base_url", "llm_cache", "no_llm_cache",
+                     "llm_price", "llm_concurrency", "contextualize", "dry_run"}

@@ -262,3 +262,12 @@ def test_eval_table_and_csv_carry_the_recall_interval_and_both_ious(probe: dict[
         # retrieved text is counted as often as it is retrieved: never above the union-based figure
         assert float(r["iou"]) <= float(r["iou_union"]) + 1e-12
         assert float(r["precision"]) <= float(r["precision_union"]) + 1e-12
+
+
+def test_calibrate_refuses_a_base_url_that_is_not_one_before_any_work(probe: dict[str, Path]) -> None:
+    # --llm-base-url of calibrate is the option `chunk` and `index build` share: checked when parsed
+    args = ["calibrate", "--corpus", str(probe["corpus"]), "--generate-questions", "2", "--llm-model", "m",
+            "--llm-base-url", "localhost:11434", "--no-llm-cache", "--cache", str(probe["cache"])]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and "is not an http(s) URL" in result.output, result.output
+    assert "generated" not in result.output and not probe["cache"].exists()

@@ -7,7 +7,6 @@ errors exit 2."""
 
 from __future__ import annotations
 
-import os
 import re
 import socket
 
@@ -19,7 +18,7 @@ pytest.importorskip("httpx")
 
 from click.testing import CliRunner  # noqa: E402
 from llm_server import ScriptedServer  # noqa: E402
-from test_index import TOPICS, CountingEmbedder, _folder  # noqa: E402
+from test_index import CountingEmbedder, _folder  # noqa: E402
 
 import chunkwise  # noqa: E402
 from chunkwise.cli import cli  # noqa: E402

@@ -30,16 +30,16 @@ import click
 from .commands._options import (
     CLI_DEFAULTS,
     PYTHON_DEFAULTS,
+    ChunkingOptions,
+    InputOptions,
+    LlmOptions,
+    chunker_and_client,
     chunking_options,
     input_options,
-    chunker_params,
-    llm_client_or_fail,
     llm_options,
-    make_chunker_or_fail,
     parse_params,
     progress_option,
     refuse_folder,
-    uses_llm,
 )
 from .registry import get_strategy, strategy_names
 
@@ -258,31 +258,15 @@ def _format_warning(message: Any, category: type[Warning], filename: str, lineno
 def chunk_command(
     ctx: click.Context,
     paths: tuple[Path, ...],
-    strategy: str,
-    chunk_size: int,
-    chunk_overlap: int,
-    unit: str,
-    tokenizer: str,
-    params: tuple[str, ...],
-    include: tuple[str, ...],
-    exclude: tuple[str, ...],
-    root: Path | None,
-    encoding: str | None,
-    fmt: str,
+    chunking: ChunkingOptions,
+    reading: InputOptions,
     output: Path | None,
     output_format: str | None,
     workers: int | None,
     resume: bool,
     engine: str,
     ray_address: str | None,
-    llm_model: str | None,
-    llm_base_url: str | None,
-    llm_cache: Path | None,
-    no_llm_cache: bool,
-    llm_price: str | None,
-    llm_concurrency: int,
-    contextualize: bool,
-    dry_run: bool,
+    llm: LlmOptions,
     progress: bool | None,
 ) -> None:
     """Chunk files, folders (recursively: .txt, .md, .markdown, .html, .htm, .pdf and the
@@ -306,6 +290,7 @@ def chunk_command(
         raise click.UsageError(
             "--resume appends to a JSON lines file: give -o FILE.jsonl (Parquet files are written whole)"
         )
+    contextualize = llm.contextualize
     if engine == "ray" and (resume or contextualize or any(str(p) == "-" for p in paths)):
         raise click.UsageError("--engine ray chunks files into a new output: leave out --resume, --contextualize and -")
     if ray_address and engine != "ray":
@@ -313,16 +298,8 @@ def chunk_command(
     if engine == "ray" and importlib.util.find_spec("ray") is None:
         raise click.UsageError("--engine ray needs the package 'ray', which is not installed; "
                                "install the extra: pip install 'chunkwise[ray]'")
-    client = llm_client_or_fail(
-        strategy, contextualize, llm_model, llm_base_url, llm_cache, no_llm_cache, llm_price, llm_concurrency,
-        params=params, dry_run=dry_run,
-    )
+    chunker, client = chunker_and_client(chunking, llm)
     model = client.model if client is not None else None
-    extra = {"client": client} if client is not None and uses_llm(strategy, params) else {}
-    chunker = make_chunker_or_fail(
-        strategy, chunk_size, chunk_overlap, unit, tokenizer, chunker_params(strategy, params, contextualize),
-        **extra
-    )
     missing = [str(p) for p in paths if str(p) != "-" and not os.path.lexists(p)]
     if missing and len(missing) == len(paths):  # no file to read: a usage error (exit 2), nothing done
         raise click.UsageError(
@@ -332,11 +309,11 @@ def chunk_command(
     failures = Failures()
     # one folder, no progress bar (its ETA needs every file's size), nothing to settle first:
     # the files are found while the first ones are chunked
-    stream = engine == "local" and not (dry_run or show or resume or client is not None)
-    inputs = run_.find_inputs(paths, include, exclude, root, failures, stream=stream,
+    stream = engine == "local" and not (llm.dry_run or show or resume or client is not None)
+    inputs = run_.find_inputs(paths, reading.include, reading.exclude, reading.root, failures, stream=stream,
                               peek=workers or default_workers())
-    if dry_run:
-        _dry_run(chunker, client, inputs, contextualize, failures, encoding, fmt)
+    if llm.dry_run:
+        _dry_run(chunker, client, inputs, contextualize, failures, reading)
         if failures:
             click.echo(failures.summary(), err=True)
             ctx.exit(EXIT_FAILED)
@@ -348,16 +325,15 @@ def chunk_command(
 
     def run() -> None:
         if engine == "ray":
-            from .commands._options import loader_options_of
             from .ray import run_cli
 
-            run_cli(chunker, inputs, address=ray_address, workers=workers, encoding=encoding,
-                    options=loader_options_of(), out_format=out_format, write=written[0], failures=failures,
+            run_cli(chunker, inputs, address=ray_address, workers=workers, encoding=reading.encoding,
+                    options=dict(reading.loader_options), out_format=out_format, write=written[0], failures=failures,
                     stats=stats, counts=counts, show=show)
             if counts["docs"] == 0 and failures.failed(0):
                 written.append("empty")
             return
-        _chunk_files(chunker, client, model if contextualize else None, inputs, encoding, fmt, workers,
+        _chunk_files(chunker, client, model if contextualize else None, inputs, reading, workers,
                      out_format, written, failures, stats, counts, show)
 
     kept = False
@@ -446,8 +422,7 @@ def _chunk_files(
     client: Any,
     model: str | None,
     inputs: list[Any],
-    encoding: str | None,
-    fmt: str,
+    reading: InputOptions,
     workers: int | None,
     out_format: str,
     written: list[Any],
@@ -464,19 +439,19 @@ def _chunk_files(
     from tqdm import tqdm
 
     from .commands import _chunk_run as run_
-    from .commands._options import loader_options_of
     from .corpus import _Job, config_key, default_workers, ordered_map
     from .llm.options import ConfigView
 
     job = _Job(
         chunker=chunker,
-        reader=functools.partial(run_.read_item, encoding=encoding, fmt=fmt, options=loader_options_of()),
+        reader=functools.partial(run_.read_item, encoding=reading.encoding, fmt=reading.fmt,
+                                 options=dict(reading.loader_options)),
         # content ids: the chat model's name counts, not the endpoint serving it
         config=config_key(ConfigView(chunker) if client is not None else chunker,
                           *(("contextualize", model) if model else ())),
         render=run_.render_records if out_format == "parquet" else run_.render_jsonl,
         after=functools.partial(run_.situate, client=client) if model else None,
-        describe=functools.partial(_describe_or_stop, encoding=encoding),
+        describe=functools.partial(_describe_or_stop, encoding=reading.encoding),
     )
     if len(written) > 1:  # --resume: the file's last document checked (and completed) in place first
         job = dataclasses.replace(job, known=written[1].settle(job, [(i, None) for i in inputs]))
@@ -582,7 +557,7 @@ def _fallback_note(n: int, resume: bool) -> str:
 
 
 def _dry_run(
-    chunker: Any, client: Any, inputs: Any, contextualize: bool, failures: Any, encoding: str | None, fmt: str
+    chunker: Any, client: Any, inputs: Any, contextualize: bool, failures: Any, reading: InputOptions
 ) -> None:
     """``chunk --dry-run``: the requests, tokens and cost the chat model would get, on
     standard output; nothing is sent or written. With ``--contextualize`` after a strategy
@@ -596,7 +571,7 @@ def _dry_run(
     stand_in = None
     for inp in inputs:
         try:
-            doc = read(inp, encoding=encoding, fmt=fmt)
+            doc = read(inp, encoding=reading.encoding, fmt=reading.fmt)
         except Exception as exc:  # noqa: BLE001 - reported, then skipped
             failures.add(classify(exc, inp, "read"))
             continue

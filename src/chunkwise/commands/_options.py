@@ -1,21 +1,28 @@
-"""The options of the commands, declared once and shared.
+"""The options of the commands, declared once and shared, and handed to a command as
+values, not as one keyword per option.
 
-* :func:`chunking_options` (``chunk``, ``inspect``; ``stats``, ``eval``, ``calibrate`` as
-  comma-separated grids): ``--strategy``, ``--chunk-size``, ``--chunk-overlap``,
-  ``--unit``, ``--tokenizer``, ``--param`` -- the arguments of :func:`chunkwise.chunk`.
-* :func:`input_options`: ``--include``, ``--exclude``, ``--root``, ``--encoding`` and
-  ``--format`` (standard input).
-* :func:`progress_option`.
-* ``--loader-option``/``-L KEY=VALUE`` (with :func:`input_options`), read by
-  :func:`loader_options_of`: ``chunkwise.load(path, **options)``.
+* :func:`chunking_options` (``chunk``, ``inspect``, ``index build``; ``stats``, ``eval``,
+  ``calibrate`` as comma-separated grids): ``--strategy``, ``--chunk-size``,
+  ``--chunk-overlap``, ``--unit``, ``--tokenizer``, ``--param`` -- the arguments of
+  :func:`chunkwise.chunk` -- as one :class:`ChunkingOptions` (``chunking``).
+* :func:`input_options`: ``--include``, ``--exclude``, ``--root``, ``--encoding``,
+  ``--format`` (standard input) and ``--loader-option``/``-L KEY=VALUE``
+  (``chunkwise.load(path, **options)``) as one :class:`InputOptions` (``reading``).
+* :func:`llm_options`: the chat model (``--llm-*``, ``--contextualize``, ``--dry-run``)
+  as one :class:`LlmOptions` (``llm``).
+* :func:`chunker_and_client`: the one function from those values to the chunker and its
+  chat client.
+* :func:`progress_option`, :func:`json_option`.
 """
 
 from __future__ import annotations
 
 import codecs
+import functools
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +30,14 @@ import click
 
 __all__ = [
     "CLI_DEFAULTS",
+    "ChunkingOptions",
+    "InputOptions",
+    "LlmOptions",
+    "build_grid",
+    "chunker_and_client",
+    "default_llm_cache",
+    "given_explicitly",
+    "json_option",
     "EVAL_GRID_DEFAULTS",
     "GRID_DEFAULTS",
     "auto_help",
@@ -38,6 +53,7 @@ __all__ = [
     "chunker_params",
     "llm_client_or_fail",
     "llm_options",
+    "option_group",
     "uses_llm",
     "make_chunker_or_fail",
     "parse_params",
@@ -121,6 +137,33 @@ def _apply(options: list[Decorator]) -> Decorator:
     return deco
 
 
+def option_group(options: list[Decorator], into: str, make: Callable[..., Any], names: tuple[str, ...]) -> Decorator:
+    """``options``, whose parsed values (``names``) reach the command as one keyword
+    argument ``into``: ``make(**values)``. The command's signature lists ``into``, not
+    the options."""
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)  # shares the options declared below it (``__click_params__``)
+        def command(*args: Any, **kwargs: Any) -> Any:
+            kwargs[into] = make(**{name: kwargs.pop(name) for name in names if name in kwargs})
+            return fn(*args, **kwargs)
+
+        return _apply(options)(command)
+
+    return deco
+
+
+def given_explicitly(name: str, ctx: click.Context | None = None) -> bool:
+    """Whether the parameter ``name`` of the running command was given (on the command
+    line or from the environment), not left at its default."""
+    from click.core import ParameterSource
+
+    ctx = ctx or click.get_current_context(silent=True)
+    if ctx is None or name not in ctx.params:
+        return False
+    return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+
+
 def parse_params(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
     """``-p KEY=VALUE`` items as keyword arguments (the value read as JSON when it parses).
 
@@ -162,12 +205,8 @@ def make_chunker_or_fail(
             "--llm-base-url URL"
         )
     sizes = given.get("chunk_sizes") if strategy == "hierarchical" else None
-    if isinstance(sizes, list) and sizes and ctx is not None and "chunk_size" in ctx.params:
-        from click.core import ParameterSource
-
-        explicit = ctx.get_parameter_source("chunk_size") not in (None, ParameterSource.DEFAULT,
-                                                                  ParameterSource.DEFAULT_MAP)
-        if explicit and chunk_size != sizes[-1]:  # only the default gives way to the leaf size
+    if isinstance(sizes, list) and sizes:
+        if given_explicitly("chunk_size", ctx) and chunk_size != sizes[-1]:  # only the default gives way
             raise click.UsageError(
                 f"--chunk-size {chunk_size} disagrees with the leaf size chunk_sizes[-1] ({sizes[-1]}); "
                 "give chunk_sizes alone, or --chunk-size alone for levels of 16x, 4x and 1x it"
@@ -217,6 +256,81 @@ metadata_options: list[Decorator] = [
 ]
 
 
+@dataclass(frozen=True)
+class ChunkingOptions:
+    """The chunking options as given: one configuration (``chunk_size`` and
+    ``chunk_overlap`` integers, in ``unit``) or a grid (comma-separated text of each);
+    ``params`` the ``-p KEY=VALUE`` items as given."""
+
+    strategy: str
+    chunk_size: Any
+    chunk_overlap: Any
+    unit: str
+    tokenizer: str
+    params: tuple[str, ...] = ()
+
+    def chunker(self, **extra: Any) -> Any:
+        """The chunker of this configuration, every ``-p`` parameter its own (``extra``:
+        parameters the command computed); see :func:`make_chunker_or_fail`."""
+        return make_chunker_or_fail(
+            self.strategy, self.chunk_size, self.chunk_overlap, self.unit, self.tokenizer, self.params, **extra
+        )
+
+    def grid(self) -> list[Any]:
+        """The :class:`~chunkwise.evaluation.EvalConfig` of every combination of the grid."""
+        return build_grid(self.strategy, self.chunk_size, self.chunk_overlap, self.unit, self.tokenizer, self.params)
+
+    def settings(self) -> dict[str, Any]:
+        """``strategy``, ``chunk_size``, ``chunk_overlap``, ``unit``, ``tokenizer`` and the
+        parsed ``params`` (a playground configuration)."""
+        return {"strategy": self.strategy, "chunk_size": self.chunk_size, "chunk_overlap": self.chunk_overlap,
+                "unit": self.unit, "tokenizer": self.tokenizer, "params": parse_params(self.params)}
+
+
+_CHUNKING_NAMES = ("strategy", "chunk_size", "chunk_overlap", "unit", "tokenizer", "params")
+
+
+def _int_list(value: str, name: str) -> list[int]:
+    try:
+        out = list(dict.fromkeys(int(v) for v in value.split(",") if v.strip()))  # a value given twice: once
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a comma-separated list of integers", param_hint=name) from None
+    if not out:
+        raise click.BadParameter("give at least one value", param_hint=name)
+    return out
+
+
+def build_grid(
+    strategy: str, chunk_size: str, chunk_overlap: str, unit: str, tokenizer: str, params: tuple[str, ...] | list[str]
+) -> list[Any]:
+    """The list of :class:`~chunkwise.evaluation.EvalConfig` for the grid options (every
+    chunker made once: an invalid combination is a usage error before any work)."""
+    from ..errors import ChunkwiseError
+    from ..evaluation import make_grid
+    from ..registry import strategy_names
+
+    names = [s.strip() for s in strategy.split(",") if s.strip()]
+    unknown = [s for s in names if s not in strategy_names()]
+    if unknown:
+        raise click.BadParameter(
+            f"unknown strategy {', '.join(unknown)}; known: {', '.join(strategy_names())}", param_hint="--strategy"
+        )
+    try:
+        configs = make_grid(
+            names,
+            _int_list(chunk_size, "--chunk-size"),
+            _int_list(chunk_overlap, "--chunk-overlap"),
+            unit,
+            tokenizer,
+            parse_params(tuple(params)),
+        )
+        for cfg in configs:
+            cfg.make_chunker()
+    except ChunkwiseError as exc:
+        raise click.UsageError(str(exc)) from exc
+    return configs
+
+
 def chunking_options(
     *,
     grid: bool = False,
@@ -228,7 +342,8 @@ def chunking_options(
     ``--param``: one configuration (``grid=False``: ``chunk``, ``inspect``) or
     comma-separated lists whose every combination is run (``grid=True``; its defaults
     ``grid_defaults``, else :data:`GRID_DEFAULTS`); ``strategy`` and ``strategy_help``: a
-    command's own default strategy and the help that says so."""
+    command's own default strategy and the help that says so. The command gets them as
+    ``chunking``, a :class:`ChunkingOptions`."""
     if grid:
         defaults = grid_defaults or GRID_DEFAULTS
         strategy_opt = click.option(
@@ -274,7 +389,7 @@ def chunking_options(
             type=int,
             help="Overlap of consecutive chunks, in --unit.",
         )
-    return _apply(
+    return option_group(
         [
             strategy_opt,
             size_opt,
@@ -295,7 +410,10 @@ def chunking_options(
                 help="A strategy parameter (JSON value), repeatable.",
             ),
             *([] if grid else metadata_options),
-        ]
+        ],
+        "chunking",
+        ChunkingOptions,
+        _CHUNKING_NAMES,
     )
 
 
@@ -326,10 +444,30 @@ def _check_encoding(ctx: click.Context, param: click.Parameter, value: str | Non
         ) from None
 
 
+@dataclass(frozen=True)
+class InputOptions:
+    """How the files are found and read: ``include``/``exclude`` globs, the ``root`` of
+    the document ids, the ``encoding`` (None: detected), the ``fmt`` of standard input,
+    and the ``-L`` ``loader_options`` (``chunkwise.load(path, **loader_options)``). An
+    option a command does not have keeps its default here."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    root: Path | None = None
+    encoding: str | None = None
+    fmt: str = "text"
+    loader_options: Mapping[str, str] = field(default_factory=dict)
+
+
+def _input_options_of(**values: Any) -> InputOptions:
+    return InputOptions(**values, loader_options=loader_options_of())
+
+
 def input_options(*, globs: bool = True, format: bool = True, root: bool = False) -> Decorator:
     """``--include`` and ``--exclude`` (``globs=True``), ``--root`` (``root=True``: the
-    commands that read files named on the command line), ``--encoding``, and ``--format``
-    of standard input (``format=True``)."""
+    commands that read files named on the command line), ``--encoding``, ``--format`` of
+    standard input (``format=True``) and ``--loader-option``. The command gets them as
+    ``reading``, an :class:`InputOptions`."""
     options = []
     if globs:
         options += [
@@ -380,7 +518,7 @@ def input_options(*, globs: bool = True, format: bool = True, root: bool = False
             )
         )
     options.append(loader_option)
-    return _apply(options)
+    return option_group(options, "reading", _input_options_of, ("include", "exclude", "root", "encoding", "fmt"))
 
 
 LOADER_OPTIONS_KEY = "chunkwise.loader_options"
@@ -448,6 +586,17 @@ progress_option: Decorator = click.option(
     default=None,
     help="Progress bar on standard error (default: when it is a terminal).",
 )
+
+
+def json_option(what: str) -> Decorator:
+    """``--json FILE`` (the command's ``json_path``): "Also write ``what`` as JSON."."""
+    return click.option(
+        "--json",
+        "json_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help=f"Also write {what} as JSON.",
+    )
 
 
 LLM_STRATEGIES = ("agentic", "propositions")
@@ -519,32 +668,21 @@ def _check_base_url(ctx: click.Context, param: click.Parameter, value: str | Non
     return value
 
 
-def llm_options(dry_run: bool = True) -> Decorator:
-    """``--llm-model``, ``--llm-base-url``, ``--llm-cache``, ``--no-llm-cache``,
-    ``--llm-concurrency``, ``--contextualize`` and (with ``dry_run``) ``--llm-price`` and
-    ``--dry-run``: the chat model of the LLM strategies and of contextual retrieval
-    (:mod:`chunkwise.llm`)."""
-    options = [
-        click.option("--llm-model", metavar="NAME", default=None,
-                     help="Chat model of an OpenAI-compatible endpoint (agentic, propositions, --contextualize)."),
-        click.option("--llm-base-url", metavar="URL", default=None, callback=_check_base_url,
-                     help="API root, e.g. http://localhost:11434/v1 for Ollama [default: $OPENAI_BASE_URL, else "
-                     "OpenAI's]; the key is read from $OPENAI_API_KEY."),
-        click.option("--llm-cache", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE",
-                     help="Response cache [default: $XDG_CACHE_HOME/chunkwise/llm.sqlite]."),
-        click.option("--no-llm-cache", is_flag=True, help="Do not read or write the response cache."),
-        click.option("--llm-price", metavar="IN,OUT", default=None,
-                     help="USD per million input and output tokens, for the --dry-run cost."),
-        click.option("--llm-concurrency", type=click.IntRange(1, 256), default=4, show_default=True,
-                     help="Chat requests in flight at once."),
-        click.option("--contextualize", is_flag=True,
-                     help="The chat model writes a short context situating each chunk (in the chunk's context)."),
-        click.option("--dry-run", is_flag=True,
-                     help="Print the requests, tokens and cost the chat model would get; send and write nothing."),
-    ]
-    if not dry_run:
-        options = [o for o, name in zip(options, _LLM_OPTION_NAMES) if name not in ("llm_price", "dry_run")]
-    return _apply(options)
+@dataclass(frozen=True)
+class LlmOptions:
+    """The chat model's options as given: ``--llm-model``, ``--llm-base-url``,
+    ``--llm-cache``, ``--no-llm-cache``, ``--llm-price``, ``--llm-concurrency``,
+    ``--contextualize``, ``--dry-run`` (an option a command does not have keeps its
+    default here)."""
+
+    model: str | None = None
+    base_url: str | None = None
+    cache: Path | None = None
+    no_cache: bool = False
+    price: str | None = None
+    concurrency: int = 4
+    contextualize: bool = False
+    dry_run: bool = False
 
 
 _LLM_OPTION_NAMES = (
@@ -552,67 +690,124 @@ _LLM_OPTION_NAMES = (
 )
 
 
-def llm_client_or_fail(
-    strategy: str,
-    contextualize: bool,
-    model: str | None,
-    base_url: str | None,
-    cache: Path | None,
-    no_cache: bool,
-    price: str | None,
-    concurrency: int,
-    *,
-    params: tuple[str, ...] = (),
-    dry_run: bool = False,
-) -> Any:
+def _llm_options_of(**values: Any) -> LlmOptions:
+    return LlmOptions(**{name.replace("no_llm_", "no_").replace("llm_", ""): v for name, v in values.items()})
+
+
+def llm_options(
+    *, dry_run: bool = True, contextualize: bool = True, helps: Mapping[str, str] | None = None
+) -> Decorator:
+    """``--llm-model``, ``--llm-base-url``, ``--llm-cache``, ``--no-llm-cache``,
+    ``--llm-concurrency``, (with ``contextualize``) ``--contextualize`` and (with
+    ``dry_run``) ``--llm-price`` and ``--dry-run``: the chat model of the LLM strategies
+    and of contextual retrieval (:mod:`chunkwise.llm`). ``helps``: a command's own help of
+    an option, by its name (``llm_model``). The command gets them as ``llm``, an
+    :class:`LlmOptions`."""
+    helps = dict(helps or {})
+    options = {
+        "llm_model": click.option(
+            "--llm-model", metavar="NAME", default=None,
+            help=helps.get("llm_model", "Chat model of an OpenAI-compatible endpoint (agentic, propositions, "
+                                        "--contextualize).")),
+        "llm_base_url": click.option(
+            "--llm-base-url", metavar="URL", default=None, callback=_check_base_url,
+            help=helps.get("llm_base_url", "API root, e.g. http://localhost:11434/v1 for Ollama [default: "
+                                           "$OPENAI_BASE_URL, else OpenAI's]; the key is read from $OPENAI_API_KEY.")),
+        "llm_cache": click.option(
+            "--llm-cache", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE",
+            help=helps.get("llm_cache", "Response cache [default: $XDG_CACHE_HOME/chunkwise/llm.sqlite].")),
+        "no_llm_cache": click.option(
+            "--no-llm-cache", is_flag=True, help=helps.get("no_llm_cache", "Do not read or write the response cache.")),
+        "llm_price": click.option(
+            "--llm-price", metavar="IN,OUT", default=None,
+            help=helps.get("llm_price", "USD per million input and output tokens, for the --dry-run cost.")),
+        "llm_concurrency": click.option(
+            "--llm-concurrency", type=click.IntRange(1, 256), default=4, show_default=True,
+            help=helps.get("llm_concurrency", "Chat requests in flight at once.")),
+        "contextualize": click.option(
+            "--contextualize", is_flag=True,
+            help=helps.get("contextualize", "The chat model writes a short context situating each chunk (in the "
+                                            "chunk's context).")),
+        "dry_run": click.option(
+            "--dry-run", is_flag=True,
+            help=helps.get("dry_run", "Print the requests, tokens and cost the chat model would get; send and write "
+                                      "nothing.")),
+    }
+    left_out = {"llm_price", "dry_run"} if not dry_run else set()
+    if not contextualize:
+        left_out.add("contextualize")
+    return option_group([opt for name, opt in options.items() if name not in left_out], "llm", _llm_options_of,
+                   _LLM_OPTION_NAMES)
+
+
+def default_llm_cache() -> Path:
+    """``$XDG_CACHE_HOME/chunkwise/llm.sqlite`` (``~/.cache`` when unset): the response
+    cache of the chat model unless ``--llm-cache`` or ``--no-llm-cache``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "chunkwise" / "llm.sqlite"
+
+
+def chunker_and_client(chunking: ChunkingOptions, llm: LlmOptions) -> tuple[Any, Any]:
+    """``(chunker, client)`` of a command with the chunking and the chat model's options:
+    the one :class:`chunkwise.llm.ChatClient` (None when no chat model is asked for:
+    :func:`llm_client_or_fail`), given to the chunker when its strategy asks the model;
+    the ``-p`` parameters that made the client are not the chunker's
+    (:func:`chunker_params`).
+
+    Raises:
+        click.UsageError: see :func:`llm_client_or_fail` and :func:`make_chunker_or_fail`.
+    """
+    client = llm_client_or_fail(llm, chunking.strategy, chunking.params)
+    extra = {"client": client} if client is not None and uses_llm(chunking.strategy, chunking.params) else {}
+    chunker = make_chunker_or_fail(
+        chunking.strategy, chunking.chunk_size, chunking.chunk_overlap, chunking.unit, chunking.tokenizer,
+        chunker_params(chunking.strategy, chunking.params, llm.contextualize), **extra,
+    )
+    return chunker, client
+
+
+def llm_client_or_fail(llm: LlmOptions, strategy: str, params: tuple[str, ...] = ()) -> Any:
     """The one :class:`chunkwise.llm.ChatClient` of a command, or None when no chat model
     is asked for (:func:`uses_llm`, ``--contextualize``).
 
     The ``--llm-*`` options and, when the strategy asks a chat model, the ``-p``
     :data:`LLM_PARAMS` (``model``, ``base_url``, ``api_key``, ``cache``, ``concurrency``,
     ``timeout``, ``max_retries``) combine: either may give a setting; both giving it with
-    different values is a usage error. ``dry_run``: a cache file that does not exist is
+    different values is a usage error. ``--dry-run``: a cache file that does not exist is
     not created (nothing is written).
 
     Raises:
         click.UsageError: no model; neither a base URL nor ``OPENAI_API_KEY``; settings
             that disagree or are invalid; a malformed price.
     """
+    contextualize, price, dry_run = llm.contextualize, llm.price, llm.dry_run
+    model, base_url, cache, no_cache, concurrency = llm.model, llm.base_url, llm.cache, llm.no_cache, llm.concurrency
     asks = uses_llm(strategy, params)
     if not asks and not contextualize:
         return None
     keys = _endpoint_keys(strategy, params, contextualize)
     given = parse_params(params) if keys else {}
-    llm = {k: given[k] for k in LLM_PARAMS if k in given and k in keys}
-    ctx = click.get_current_context(silent=True)
-
-    def explicit(name: str) -> bool:
-        from click.core import ParameterSource
-
-        if ctx is None or name not in ctx.params:
-            return False
-        return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
-
+    from_p = {k: given[k] for k in LLM_PARAMS if k in given and k in keys}
     for key, option, value, set_ in (
         ("model", "--llm-model", model, model is not None),
         ("base_url", "--llm-base-url", base_url, base_url is not None),
         ("cache", "--llm-cache", cache, cache is not None),
-        ("concurrency", "--llm-concurrency", concurrency, explicit("llm_concurrency")),
+        ("concurrency", "--llm-concurrency", concurrency, given_explicitly("llm_concurrency")),
     ):
-        if key in llm and set_ and str(llm[key]) != str(value):
-            raise click.UsageError(f"-p {key}={llm[key]} and {option} {value} disagree; give one of them")
-    if no_cache and "cache" in llm:
-        raise click.UsageError(f"-p cache={llm['cache']} and --no-llm-cache disagree; give one of them")
-    model = model or (str(llm["model"]) if llm.get("model") else None)
-    if base_url is None and llm.get("base_url"):
+        if key in from_p and set_ and str(from_p[key]) != str(value):
+            raise click.UsageError(f"-p {key}={from_p[key]} and {option} {value} disagree; give one of them")
+    if no_cache and "cache" in from_p:
+        raise click.UsageError(f"-p cache={from_p['cache']} and --no-llm-cache disagree; give one of them")
+    model = model or (str(from_p["model"]) if from_p.get("model") else None)
+    if base_url is None and from_p.get("base_url"):
         try:
-            base_url = _check_base_url(None, None, str(llm["base_url"]))  # type: ignore[arg-type]
+            base_url = _check_base_url(None, None, str(from_p["base_url"]))  # type: ignore[arg-type]
         except click.BadParameter as exc:
             raise click.UsageError(f"-p base_url: {exc.message}") from None
-    if cache is None and llm.get("cache"):
-        cache = Path(str(llm["cache"]))
-    if not explicit("llm_concurrency") and "concurrency" in llm:
-        concurrency = llm["concurrency"]
+    if cache is None and from_p.get("cache"):
+        cache = Path(str(from_p["cache"]))
+    if not given_explicitly("llm_concurrency") and "concurrency" in from_p:
+        concurrency = from_p["concurrency"]
     if not model:
         what = "--contextualize" if contextualize and not asks else f"strategy {strategy}"
         raise click.UsageError(f"{what} needs --llm-model NAME (the chat model the server serves)")
@@ -628,11 +823,10 @@ def llm_client_or_fail(
     from ..llm import ChatClient
 
     if not no_cache and cache is None:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        cache = Path(base) / "chunkwise" / "llm.sqlite"
+        cache = default_llm_cache()
     if dry_run and cache is not None and not cache.exists():
         no_cache = True  # nothing cached to count, and a dry run writes nothing
-    extra = {k: llm[k] for k in ("api_key", "timeout", "max_retries") if k in llm}
+    extra = {k: from_p[k] for k in ("api_key", "timeout", "max_retries") if k in from_p}
     if "api_key" in extra:
         extra["api_key"] = str(extra["api_key"])
     try:

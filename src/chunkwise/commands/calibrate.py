@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+import dataclasses
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -12,16 +12,8 @@ import click
 from ..errors import ChunkwiseError
 from ._inputs import counted
 from ..evaluation.calibration import CALIBRATION_METRICS, DEFAULT_METRIC, TIE_BREAKERS
-from .eval import (
-    TABLE_COLUMNS,
-    build_grid,
-    eval_options,
-    grid_options,
-    load_corpus_files,
-    over_budget_warning,
-    retrieval_depth,
-    run_grid,
-)
+from ._options import ChunkingOptions, LlmOptions, default_llm_cache, json_option, llm_options
+from .eval import TABLE_COLUMNS, EvalOptions, eval_options, grid_options, over_budget_warning, run_grid
 
 __all__ = ["command"]
 
@@ -55,24 +47,15 @@ __all__ = ["command"]
     help="Without --questions: N probe questions generated from the corpus by the chat model (--llm-model), "
     "one per sampled passage, its answer excerpts as references. An approximation of real questions.",
 )
-@click.option("--llm-model", metavar="NAME", default=None, help="Chat model that writes the questions.")
-@click.option(
-    "--llm-base-url",
-    metavar="URL",
-    default=None,
-    help="OpenAI-compatible API root, e.g. http://localhost:11434/v1 for Ollama [default: $OPENAI_BASE_URL, else "
-    "OpenAI's]; the key is read from $OPENAI_API_KEY.",
-)
-@click.option(
-    "--llm-cache",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    metavar="FILE",
-    help="Response cache [default: $XDG_CACHE_HOME/chunkwise/llm.sqlite].",
-)
-@click.option("--no-llm-cache", is_flag=True, help="Do not read or write the response cache.")
-@click.option(
-    "--llm-concurrency", type=click.IntRange(1, 256), default=4, show_default=True, help="Chat requests at once."
+@llm_options(
+    dry_run=False,
+    contextualize=False,
+    helps={
+        "llm_model": "Chat model that writes the questions.",
+        "llm_base_url": "OpenAI-compatible API root, e.g. http://localhost:11434/v1 for Ollama [default: "
+        "$OPENAI_BASE_URL, else OpenAI's]; the key is read from $OPENAI_API_KEY.",
+        "llm_concurrency": "Chat requests at once.",
+    },
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the passages sampled for questions.")
 @click.option(
@@ -81,42 +64,16 @@ __all__ = ["command"]
     default=None,
     help="Write the generated questions here (JSON lines; reuse them with --questions).",
 )
-@click.option(
-    "--json",
-    "json_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Also write the ranked table and the winner as JSON.",
-)
+@json_option("the ranked table and the winner")
 @click.pass_context
 def command(
     ctx: click.Context,
-    corpus: Path,
-    questions: Path | None,
-    k: int | None,
-    budget_tokens: int | None,
-    model: str | None,
-    cache_path: Path | None,
-    no_cache: bool,
-    only_referenced: bool,
-    progress: bool | None,
-    include: tuple[str, ...],
-    exclude: tuple[str, ...],
-    encoding: str | None,
-    strategy: str,
-    chunk_size: str,
-    chunk_overlap: str,
-    unit: str,
-    tokenizer: str,
-    params: tuple[str, ...],
+    evaluation: EvalOptions,
+    chunking: ChunkingOptions,
     metric: str,
     max_tokens: float | None,
     generate: int | None,
-    llm_model: str | None,
-    llm_base_url: str | None,
-    llm_cache: Path | None,
-    no_llm_cache: bool,
-    llm_concurrency: int,
+    llm: LlmOptions,
     seed: int,
     save_questions: Path | None,
     json_path: Path | None,
@@ -150,61 +107,39 @@ def command(
         --llm-base-url http://localhost:11434/v1 --save-questions probes.jsonl
         --strategy auto --chunk-size 64,96,128,256
     """
-    if (questions is None) == (generate is None):
+    if (evaluation.questions is None) == (generate is None):
         raise click.UsageError("give --questions FILE or --generate-questions N (with --llm-model), one of them")
-    if questions is not None and (save_questions is not None or llm_model is not None):
+    if evaluation.questions is not None and (save_questions is not None or llm.model is not None):
         raise click.UsageError("--save-questions and --llm-model go with --generate-questions, not --questions")
-    k, budget_tokens = retrieval_depth(k, budget_tokens)
-    configs = build_grid(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
+    k, budget_tokens = evaluation.depth()
+    configs = chunking.grid()
     with tempfile.TemporaryDirectory(prefix="chunkwise-calibrate-") as tmp:
-        if questions is None:
-            questions = _generate(
-                corpus, generate or 0, llm_model, llm_base_url, llm_cache, no_llm_cache, llm_concurrency, seed,
-                save_questions or Path(tmp) / "questions.jsonl", include, exclude, encoding,
-                kept=save_questions is not None,
-            )
-        _rank(
-            ctx, corpus, questions, configs, k, budget_tokens, model, cache_path, no_cache, only_referenced, progress,
-            include, exclude, encoding, metric, max_tokens, json_path, generate is not None,
-        )
+        if evaluation.questions is None:
+            questions = _generate(evaluation, generate or 0, llm, seed, save_questions or Path(tmp) / "questions.jsonl",
+                                  kept=save_questions is not None)
+            evaluation = dataclasses.replace(evaluation, questions=questions)
+        _rank(ctx, evaluation, configs, k, budget_tokens, metric, max_tokens, json_path, generate is not None)
 
 
-def _generate(
-    corpus: Path,
-    n: int,
-    llm_model: str | None,
-    base_url: str | None,
-    cache: Path | None,
-    no_cache: bool,
-    concurrency: int,
-    seed: int,
-    out: Path,
-    include: tuple[str, ...],
-    exclude: tuple[str, ...],
-    encoding: str | None,
-    kept: bool = True,
-) -> Path:
+def _generate(evaluation: EvalOptions, n: int, llm: LlmOptions, seed: int, out: Path, kept: bool = True) -> Path:
     """Generate ``n`` questions from the corpus's documents; write them to ``out`` (named
     in the message only when ``kept``: a temporary file is gone after the run)."""
     from ..evaluation import DocumentNames
     from ..evaluation.generate import MIN_PASSAGE_WORDS, generate_questions, write_questions
     from ..llm import ChatClient
 
+    corpus, llm_model = evaluation.corpus, llm.model
     if not llm_model:
         raise click.UsageError("--generate-questions needs --llm-model NAME (the chat model the server serves)")
-    docs, failures, _ = load_corpus_files(corpus, include, exclude, encoding)
+    docs, failures, _ = evaluation.corpus_files()
     if not docs:
         click.echo(failures.summary(), err=True)
         raise click.ClickException(f"no file of {corpus} could be read")
-    if not no_cache and cache is None:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        cache = Path(base) / "chunkwise" / "llm.sqlite"
+    cache = None if llm.no_cache else llm.cache or default_llm_cache()
     names = DocumentNames(docs)
     counts: dict[str, int] = {}
     try:
-        client = ChatClient(
-            llm_model, base_url=base_url, cache=None if no_cache else cache, concurrency=concurrency
-        )
+        client = ChatClient(llm_model, base_url=llm.base_url, cache=cache, concurrency=llm.concurrency)
         qs = generate_questions(docs, client, n, seed=seed, names=[names.name_of(d.id) for d in docs], counts=counts)
     except ChunkwiseError as exc:
         message = str(exc)
@@ -234,19 +169,10 @@ def _generate(
 
 def _rank(
     ctx: click.Context,
-    corpus: Path,
-    questions: Path,
+    evaluation: EvalOptions,
     configs: list[Any],
     k: int,
     budget_tokens: int | None,
-    model: str | None,
-    cache_path: Path | None,
-    no_cache: bool,
-    only_referenced: bool,
-    progress: bool | None,
-    include: tuple[str, ...],
-    exclude: tuple[str, ...],
-    encoding: str | None,
     metric: str,
     max_tokens: float | None,
     json_path: Path | None,
@@ -256,21 +182,7 @@ def _rank(
     from ..evaluation.calibration import fixed_k_warning, indistinguishable, tie_notice
     from ..evaluation.report import format_table, write_json
 
-    results, info, failures = run_grid(
-        corpus,
-        questions,
-        configs,
-        k,
-        budget_tokens,
-        model,
-        cache_path,
-        no_cache,
-        only_referenced,
-        progress,
-        include,
-        exclude,
-        encoding,
-    )
+    results, info, failures = run_grid(evaluation, configs, k, budget_tokens)
     try:
         best, ranked = calibrate(results, metric, max_tokens)
     except ChunkwiseError as exc:

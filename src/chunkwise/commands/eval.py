@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +18,14 @@ from ..evaluation.expand import EXPANSIONS
 from ._inputs import Failures, Input, classify, counted, passed_over
 from ._options import (
     EVAL_GRID_DEFAULTS,
+    ChunkingOptions,
+    InputOptions,
+    build_grid,
     chunking_options,
+    given_explicitly,
     input_options,
     loader_options_of,
-    parse_params,
+    option_group,
     progress_option,
 )
 
@@ -27,6 +33,7 @@ __all__ = [
     "DEFAULT_BUDGET_TOKENS",
     "DEFAULT_K",
     "TABLE_COLUMNS",
+    "EvalOptions",
     "build_grid",
     "command",
     "grid_options",
@@ -59,16 +66,6 @@ per question unless ``--k`` is given (EVALUATION.md's headline budget)."""
 
 DEFAULT_K = 5
 """The k recorded when configurations are compared at a budget (each gets its own k)."""
-
-
-def _int_list(value: str, name: str) -> list[int]:
-    try:
-        out = list(dict.fromkeys(int(v) for v in value.split(",") if v.strip()))  # a value given twice: once
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not a comma-separated list of integers", param_hint=name) from None
-    if not out:
-        raise click.BadParameter("give at least one value", param_hint=name)
-    return out
 
 
 grid_options = chunking_options(grid=True, grid_defaults=EVAL_GRID_DEFAULTS)
@@ -108,9 +105,38 @@ def over_budget_warning(results: Sequence[Any]) -> str | None:
     )
 
 
+@dataclass(frozen=True)
+class EvalOptions:
+    """The options of ``eval`` and ``calibrate`` that say what is evaluated and how it is
+    retrieved: the corpus folder and how its files are read (``reading``), the probe set
+    (``questions``; None: ``calibrate`` generates them), ``k`` or ``budget_tokens``, the
+    embedding ``model`` and its cache, ``only_referenced``, ``progress``."""
+
+    corpus: Path
+    questions: Path | None
+    k: int | None
+    budget_tokens: int | None
+    model: str | None
+    cache_path: Path | None
+    no_cache: bool
+    only_referenced: bool
+    progress: bool | None
+    reading: InputOptions
+
+    def depth(self) -> tuple[int, int | None]:
+        """``(k, budget_tokens)``: :func:`retrieval_depth` of ``--k`` and ``--budget-tokens``."""
+        return retrieval_depth(self.k, self.budget_tokens)
+
+    def corpus_files(self) -> tuple[list[Any], Failures, list[Any]]:
+        """:func:`load_corpus_files` of ``--corpus``, read as ``reading`` says."""
+        r = self.reading
+        return load_corpus_files(self.corpus, r.include, r.exclude, r.encoding)
+
+
 def eval_options(fn: Callable[..., Any] | None = None, *, questions_required: bool = True) -> Any:
-    """The options of ``eval`` and ``calibrate``: data, retrieval, embedder, and the
-    shared ``--include``, ``--exclude``, ``--encoding`` for the files of --corpus.
+    """The options of ``eval`` and ``calibrate``: data, retrieval, embedder, progress, and
+    the shared ``--include``, ``--exclude``, ``--encoding``, ``-L`` for the files of
+    --corpus; the command gets them as ``evaluation``, an :class:`EvalOptions`.
 
     Used bare (``@eval_options``) or called (``@eval_options(questions_required=False)``:
     ``calibrate``, whose questions may be generated instead)."""
@@ -169,38 +195,8 @@ def eval_options(fn: Callable[..., Any] | None = None, *, questions_required: bo
         ),
         progress_option,
     ]
-    for opt in reversed(opts):
-        fn = opt(fn)
-    return input_options(format=False)(fn)
-
-
-def build_grid(
-    strategy: str, chunk_size: str, chunk_overlap: str, unit: str, tokenizer: str, params: Sequence[str]
-) -> list[Any]:
-    """The list of :class:`~chunkwise.evaluation.EvalConfig` for the grid options."""
-    from ..evaluation import make_grid
-    from ..registry import strategy_names
-
-    names = [s.strip() for s in strategy.split(",") if s.strip()]
-    unknown = [s for s in names if s not in strategy_names()]
-    if unknown:
-        raise click.BadParameter(
-            f"unknown strategy {', '.join(unknown)}; known: {', '.join(strategy_names())}", param_hint="--strategy"
-        )
-    try:
-        configs = make_grid(
-            names,
-            _int_list(chunk_size, "--chunk-size"),
-            _int_list(chunk_overlap, "--chunk-overlap"),
-            unit,
-            tokenizer,
-            parse_params(tuple(params)),
-        )
-        for cfg in configs:
-            cfg.make_chunker()
-    except ChunkwiseError as exc:
-        raise click.UsageError(str(exc)) from exc
-    return configs
+    names = tuple(f.name for f in dataclasses.fields(EvalOptions))
+    return input_options(format=False)(option_group(opts, "evaluation", EvalOptions, names)(fn))
 
 
 def default_cache_path() -> Path:
@@ -325,35 +321,30 @@ def load_inputs(
 
 
 def run_grid(
-    corpus: Path,
-    questions: Path,
+    evaluation: EvalOptions,
     configs: Sequence[Any],
     k: int,
     budget_tokens: int | None,
-    model: str | None,
-    cache_path: Path | None,
-    no_cache: bool,
-    only_referenced: bool,
-    progress: bool | None,
-    include: Sequence[str] = (),
-    exclude: Sequence[str] = (),
-    encoding: str | None = None,
     expand: str = "none",
     merge_ratio: float = 0.5,
     budget_per_question: bool = False,
 ) -> tuple[list[Any], dict[str, Any], Failures]:
-    """Evaluate the grid; returns the results, a run description (for JSON and logs) and
-    the corpus files skipped. ``expand`` names what is returned for the chunks matched
-    (:mod:`chunkwise.evaluation.expand`)."""
+    """Evaluate the grid on ``evaluation``'s corpus and questions, at ``k`` or
+    ``budget_tokens`` (:meth:`EvalOptions.depth`); returns the results, a run description
+    (for JSON and logs) and the corpus files skipped. ``expand`` names what is returned
+    for the chunks matched (:mod:`chunkwise.evaluation.expand`)."""
     from ..evaluation import DocumentNames, evaluate_grid
 
-    docs, qs, failures = load_inputs(corpus, questions, only_referenced, include, exclude, encoding)
+    corpus, questions, r = evaluation.corpus, evaluation.questions, evaluation.reading
+    if questions is None:
+        raise click.UsageError("give --questions FILE")
+    docs, qs, failures = load_inputs(corpus, questions, evaluation.only_referenced, r.include, r.exclude, r.encoding)
     names = DocumentNames(docs)
     try:
-        embedder = make_embedder(model, cache_path, no_cache)
+        embedder = make_embedder(evaluation.model, evaluation.cache_path, evaluation.no_cache)
     except ChunkwiseError as exc:
         raise click.UsageError(str(exc)) from exc
-    show = sys.stderr.isatty() if progress is None else progress
+    show = sys.stderr.isatty() if evaluation.progress is None else evaluation.progress
     t0 = time.perf_counter()
     try:
         results = evaluate_grid(
@@ -473,24 +464,8 @@ def _summary(info: dict[str, Any]) -> str:
 @click.pass_context
 def command(
     ctx: click.Context,
-    corpus: Path,
-    questions: Path,
-    k: int,
-    budget_tokens: int | None,
-    model: str | None,
-    cache_path: Path | None,
-    no_cache: bool,
-    only_referenced: bool,
-    progress: bool | None,
-    include: tuple[str, ...],
-    exclude: tuple[str, ...],
-    encoding: str | None,
-    strategy: str,
-    chunk_size: str,
-    chunk_overlap: str,
-    unit: str,
-    tokenizer: str,
-    params: tuple[str, ...],
+    evaluation: EvalOptions,
+    chunking: ChunkingOptions,
     expand: str,
     merge_ratio: float,
     budget_per_question: bool,
@@ -520,33 +495,12 @@ def command(
     """
     from ..evaluation.report import format_table, plot_results, write_csv, write_json
 
-    from click.core import ParameterSource
-
-    if expand != "merged" and ctx.get_parameter_source("merge_ratio") not in (
-        None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP
-    ):
+    if expand != "merged" and given_explicitly("merge_ratio", ctx):
         raise click.UsageError(f"--merge-ratio goes with --expand merged (not --expand {expand}); leave it out")
-    k, budget_tokens = retrieval_depth(k, budget_tokens)
-    configs = build_grid(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
+    k, budget_tokens = evaluation.depth()
+    configs = chunking.grid()
     check_expansion_fits(configs, expand)
-    results, info, failures = run_grid(
-        corpus,
-        questions,
-        configs,
-        k,
-        budget_tokens,
-        model,
-        cache_path,
-        no_cache,
-        only_referenced,
-        progress,
-        include,
-        exclude,
-        encoding,
-        expand,
-        merge_ratio,
-        budget_per_question,
-    )
+    results, info, failures = run_grid(evaluation, configs, k, budget_tokens, expand, merge_ratio, budget_per_question)
     rows = [r.row() for r in results]
     click.echo(format_table(rows, [c for c in TABLE_COLUMNS if c != "over_budget" or any(r.over_budget for r in results)]))
     warning = over_budget_warning(results)

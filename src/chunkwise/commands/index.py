@@ -16,14 +16,14 @@ import click
 from ..errors import ChunkwiseError, ConfigError, MissingDependencyError
 from ._inputs import STDIN, Failures, Skipped, classify, counted, emptiness, gather, read
 from ._options import (
-    chunker_params,
+    ChunkingOptions,
+    InputOptions,
+    LlmOptions,
+    chunker_and_client,
     chunking_options,
     input_options,
-    llm_client_or_fail,
     llm_options,
-    make_chunker_or_fail,
     progress_option,
-    uses_llm,
 )
 
 
@@ -85,25 +85,12 @@ def build_command(
     ctx: click.Context,
     paths: tuple[Path, ...],
     index_dir: Path,
-    strategy: str,
-    chunk_size: int,
-    chunk_overlap: int,
-    unit: str,
-    tokenizer: str,
-    params: tuple[str, ...],
-    include: tuple[str, ...],
-    exclude: tuple[str, ...],
-    root: Path | None,
-    encoding: str | None,
+    chunking: ChunkingOptions,
+    reading: InputOptions,
     model: str | None,
     rebuild: bool,
     batch_size: int,
-    llm_model: str | None,
-    llm_base_url: str | None,
-    llm_cache: Path | None,
-    no_llm_cache: bool,
-    llm_concurrency: int,
-    contextualize: bool,
+    llm: LlmOptions,
     progress: bool | None,
 ) -> None:
     """Index files and folders: load, chunk (the options of `chunkwise chunk`), embed, store.
@@ -139,20 +126,13 @@ def build_command(
             f"no such file or folder: {', '.join(missing)}; nothing was changed in the index "
             "(a build makes the index hold exactly the files under PATHS)"
         )
-    client = llm_client_or_fail(
-        strategy, contextualize, llm_model, llm_base_url, llm_cache, no_llm_cache, None, llm_concurrency,
-        params=params,
-    )
-    extra = {"client": client} if client is not None and uses_llm(strategy, params) else {}
-    chunker = make_chunker_or_fail(
-        strategy, chunk_size, chunk_overlap, unit, tokenizer, chunker_params(strategy, params, contextualize),
-        **extra
-    )
-    if contextualize:
+    chunker, client = chunker_and_client(chunking, llm)
+    if llm.contextualize:
         from ..llm.contextualize import Contextualized
 
         chunker = Contextualized(chunker, client)
-    inputs, skipped = gather(paths, include, exclude, root)
+    encoding, root = reading.encoding, reading.root
+    inputs, skipped = gather(paths, reading.include, reading.exclude, root)
     if not inputs:
         detail = f" ({len(skipped)} skipped, such as {skipped[0].name}: {skipped[0].reason})" if skipped else ""
         raise click.UsageError(f"no file to read under the given paths{detail}; nothing was changed in the index")

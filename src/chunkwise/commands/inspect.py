@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from ._options import chunking_options, input_options, make_chunker_or_fail, refuse_folder
+from ._options import ChunkingOptions, InputOptions, chunking_options, input_options, refuse_folder
 
 __all__ = ["command", "plot_analysis", "render_chunks"]
 
@@ -126,15 +126,8 @@ def plot_analysis(analysis: Any, threshold_type: str | None, out: Path, title: s
 def command(
     ctx: click.Context,
     path: Path,
-    strategy: str,
-    chunk_size: int,
-    chunk_overlap: int,
-    unit: str,
-    tokenizer: str,
-    params: tuple[str, ...],
-    root: Path | None,
-    encoding: str | None,
-    fmt: str,
+    chunking: ChunkingOptions,
+    reading: InputOptions,
     plot: Path | None,
     html_path: Path | None,
     width: int,
@@ -148,7 +141,8 @@ def command(
     from ..errors import ChunkwiseError, ConfigError
     from ._inputs import Failures, Input, classify, counted, emptiness, read
 
-    chunker = make_chunker_or_fail(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
+    chunker = chunking.chunker()
+    strategy, root, encoding = chunking.strategy, reading.root, reading.encoding
     if plot is not None and not hasattr(chunker, "analyze"):
         raise click.UsageError(f"--plot needs a semantic strategy ('semantic', 'semantic_cluster'), not {strategy!r}")
     if str(path) == "-":
@@ -168,7 +162,7 @@ def command(
         inp = Input(path, root=root, named=True)
     failures = Failures()
     try:
-        doc = read(inp, encoding=encoding, fmt=fmt)
+        doc = read(inp, encoding=encoding, fmt=reading.fmt)
     except Exception as exc:  # noqa: BLE001 - reported with its fix
         failures.add(classify(exc, inp, "read", encoding))
         ctx.exit(1)
@@ -209,12 +203,9 @@ def command(
         if html_path is not None:
             from ..serve import ServeError
             from ..serve.report import write_report
-            from ._options import parse_params
 
-            config = {"strategy": strategy, "chunk_size": chunk_size, "chunk_overlap": chunk_overlap, "unit": unit,
-                      "tokenizer": tokenizer, "params": parse_params(params)}
             try:
-                write_report(html_path, doc, config, inp.name if inp.path is not None else None)
+                write_report(html_path, doc, chunking.settings(), inp.name if inp.path is not None else None)
             except ServeError as exc:
                 raise click.UsageError(f"--html: {exc}") from exc
             click.echo(f"report written to {html_path}", err=True)

@@ -9,8 +9,8 @@ from typing import Any
 import click
 
 from ._inputs import Failures, Input, classify, counted, emptiness, gather, read
-from ._options import input_options
-from .eval import build_grid, grid_options
+from ._options import ChunkingOptions, InputOptions, input_options, json_option
+from .eval import grid_options
 
 __all__ = ["command"]
 
@@ -45,13 +45,7 @@ def _bars(hist: list[int]) -> str:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, allow_dash=True))
 @grid_options
 @input_options(root=True)
-@click.option(
-    "--json",
-    "json_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Also write the statistics as JSON.",
-)
+@json_option("the statistics")
 @click.option(
     "--csv",
     "csv_path",
@@ -63,17 +57,8 @@ def _bars(hist: list[int]) -> str:
 def command(
     ctx: click.Context,
     paths: tuple[Path, ...],
-    strategy: str,
-    chunk_size: str,
-    chunk_overlap: str,
-    unit: str,
-    tokenizer: str,
-    params: tuple[str, ...],
-    include: tuple[str, ...],
-    exclude: tuple[str, ...],
-    root: Path | None,
-    encoding: str | None,
-    fmt: str,
+    chunking: ChunkingOptions,
+    reading: InputOptions,
     json_path: Path | None,
     csv_path: Path | None,
 ) -> None:
@@ -92,17 +77,17 @@ def command(
     from ..evaluation import chunk_stats
     from ..evaluation.report import format_table, write_csv, write_json
 
-    configs = build_grid(strategy, chunk_size, chunk_overlap, unit, tokenizer, params)
-    inputs, skipped = gather(paths, include, exclude, root)
+    configs = chunking.grid()
+    inputs, skipped = gather(paths, reading.include, reading.exclude, reading.root)
     failures = Failures()
     failures.extend(skipped)
     docs: list[Any] = []
     names: dict[int, Input] = {}
     for inp in inputs:
         try:
-            doc = read(inp, encoding=encoding, fmt=fmt)
+            doc = read(inp, encoding=reading.encoding, fmt=reading.fmt)
         except Exception as exc:  # noqa: BLE001 - reported with its fix, then skipped
-            failures.add(classify(exc, inp, "read", encoding))
+            failures.add(classify(exc, inp, "read", reading.encoding))
             continue
         why = emptiness(doc, inp)
         if why:  # nothing to measure: reported, not counted as a document of no chunks
