@@ -160,3 +160,41 @@ def test_auto_names_its_strategy_last_in_every_chunk():
     assert [list(c.metadata) for c in auto] == [[*c.metadata, "strategy"] for c in plain]
     assert {c.metadata["strategy"] for c in auto} == {"markdown"}
     assert [fields_of(c)[:-4] for c in auto] == [fields_of(c)[:-4] for c in plain]
+
+
+@st.composite
+def range_labels(draw):
+    """Non-overlapping labels of the key "window" whose values are ranges (sentence
+    windows), shuffled, and spans anywhere."""
+    n = 60
+    cuts = sorted(set(draw(st.lists(st.integers(0, n), min_size=2, max_size=12))))
+    labels = []
+    for a, b in zip(cuts, cuts[1:]):
+        lo = draw(st.integers(0, n))
+        labels.append(Label(a, b, "window", (lo, draw(st.integers(lo, n))), "range"))
+    labels.append(Label(0, n, "section", ("x",), "overlap"))
+    order = draw(st.permutations(range(len(labels))))
+    spans = []
+    for _ in range(draw(st.integers(1, 6))):
+        a = draw(st.integers(0, n - 1))
+        b = draw(st.integers(a + 1, n))
+        spans.append(Span(a, b, b - a, "sentence"))
+    return [labels[i] for i in order], spans
+
+
+@settings(max_examples=300, deadline=None)
+@given(range_labels())
+def test_range_labels_resolve_to_the_union_of_the_ranges_overlapped(case):
+    labels, spans = case
+    text = "".join(chr(ord("a") + i % 26) for i in range(60))
+    got = resolve_labels(labels, spans, text)
+    windows = [lb for lb in labels if lb.key == "window"]
+    first_key = labels[0].key  # keys come in the order their first label comes
+    for sp, meta in zip(spans, got):
+        hit = [lb.value for lb in windows if lb.start < sp.end and lb.end > sp.start]
+        want = {"section": ["x"]}
+        if hit:
+            a, b = min(v[0] for v in hit), max(v[1] for v in hit)
+            want.update({"window": text[a:b], "window_start": a, "window_end": b})
+        assert meta == want
+        assert list(meta)[0] == (first_key if hit or first_key == "section" else "section")

@@ -12,6 +12,7 @@ import hashlib
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -55,12 +56,13 @@ def _common_prefix(values: list[Any]) -> tuple[Any, ...]:
 
 
 _MISSING = object()
+_BY_RANGE = attrgetter("start", "end")
 
 
 def _resolver(labels: list[Label]) -> Any:
     """A function ``(start, end) -> value or _MISSING`` for the labels of one key (sorted,
     not overlapping one another), by their rule."""
-    labels.sort(key=lambda lb: (lb.start, lb.end))
+    labels.sort(key=_BY_RANGE)
     starts = [lb.start for lb in labels]
     ends = [lb.end for lb in labels]
     values = [lb.value for lb in labels]
@@ -93,12 +95,17 @@ def _resolver(labels: list[Label]) -> Any:
 
     if rule == "range":
 
+        lows = [v[0] for v in values]
+        highs = [v[1] for v in values]
+
         def range_rule(s: int, e: int) -> Any:
             lo = bisect_right(ends, s)
             hi = bisect_left(starts, e, lo)
             if hi <= lo:
                 return _MISSING
-            return min(v[0] for v in values[lo:hi]), max(v[1] for v in values[lo:hi])
+            if hi - lo == 1:
+                return lows[lo], highs[lo]
+            return min(lows[lo:hi]), max(highs[lo:hi])
 
         return range_rule
 
@@ -131,20 +138,22 @@ def resolve_labels(labels: Sequence[Label], spans: Sequence[Span], text: str | N
     by_key: dict[str, list[Label]] = {}
     for lb in labels:
         by_key.setdefault(lb.key, []).append(lb)
-    resolvers = [(k, _resolver(v), v[0].rule == "range") for k, v in by_key.items()]
+    resolvers = [(k, _resolver(v), v[0].rule == "range", f"{k}_start", f"{k}_end") for k, v in by_key.items()]
     out: list[dict[str, Any]] = []
+    missing = _MISSING
     for sp in spans:
         meta: dict[str, Any] = {}
         s, e = sp.start, sp.end
-        for key, resolve, is_range in resolvers:
+        for key, resolve, is_range, key_start, key_end in resolvers:
             value = resolve(s, e)
-            if value is _MISSING:
+            if value is missing:
                 continue
             if is_range:
                 a, b = value
                 if text is not None:
                     meta[key] = text[a:b]
-                meta[f"{key}_start"], meta[f"{key}_end"] = a, b
+                meta[key_start] = a
+                meta[key_end] = b
             else:
                 meta[key] = list(value) if isinstance(value, tuple) else value
         out.append(meta)
