@@ -122,14 +122,8 @@ def test_option_groups_reach_a_command_as_values(tmp_path):
     field of its value."""
     import click
 
-    from chunkwise.commands._options import (
-        ChunkingOptions,
-        InputOptions,
-        LlmOptions,
-        chunking_options,
-        input_options,
-        llm_options,
-    )
+    from chunkwise.commands._llm_options import LlmOptions, llm_options
+    from chunkwise.commands._options import ChunkingOptions, InputOptions, chunking_options, input_options
 
     got = {}
 

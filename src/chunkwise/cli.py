@@ -27,16 +27,15 @@ from typing import IO, Any
 
 import click
 
+from .commands._llm_options import LlmOptions, llm_options
 from .commands._options import (
     CLI_DEFAULTS,
     PYTHON_DEFAULTS,
     ChunkingOptions,
     InputOptions,
-    LlmOptions,
     chunker_and_client,
     chunking_options,
     input_options,
-    llm_options,
     parse_params,
     progress_option,
     refuse_folder,

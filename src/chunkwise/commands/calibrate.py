@@ -12,7 +12,8 @@ import click
 from ..errors import ChunkwiseError
 from ._inputs import counted
 from ..evaluation.calibration import CALIBRATION_METRICS, DEFAULT_METRIC, TIE_BREAKERS
-from ._options import ChunkingOptions, LlmOptions, default_llm_cache, json_option, llm_options
+from ._llm_options import LlmOptions, default_llm_cache, llm_options
+from ._options import ChunkingOptions, json_option
 from .eval import TABLE_COLUMNS, EvalOptions, eval_options, grid_options, over_budget_warning, run_grid
 
 __all__ = ["command"]

@@ -15,14 +15,13 @@ import click
 
 from ..errors import ChunkwiseError, ConfigError, MissingDependencyError
 from ._inputs import STDIN, Failures, Skipped, classify, counted, emptiness, gather, read
+from ._llm_options import LlmOptions, llm_options
 from ._options import (
     ChunkingOptions,
     InputOptions,
-    LlmOptions,
     chunker_and_client,
     chunking_options,
     input_options,
-    llm_options,
     progress_option,
 )
 
