@@ -196,3 +196,16 @@ def test_fluency_counts_the_common_characters_of_the_encodings_language():
     assert _fluency("日本語の文章です", "euc_jp") == 1.0 and _fluency("ｮﾑｩｱ", "shift_jis") == 0.0
     assert _fluency("オ늘은 날씨", "cp949") == 0.8  # katakana is not Korean; ASCII and spaces not counted
     assert _fluency("Naïve", "cp1252") == 0.0  # not an East Asian encoding
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [("Straße", "cp1252"), ("Café", "cp1252"), ("Привет мир", "cp1251"), ("繁體中文", "big5"), ("简体中文", "gb2312")],
+)
+def test_the_text_is_the_named_codecs_reading(text, encoding):
+    # the detector's "could be from" list may name code pages that read the bytes otherwise
+    # (cp1252 beside UTF-16-LE for b"Stra\xdfe"): the text is always the named codec's
+    data = text.encode(encoding)
+    found = decode_text(data)
+    assert found.text == data.decode(found.encoding)
+    assert found.text == text

@@ -442,6 +442,7 @@ def _detect(data: bytes, source: str, quiet: bool = False) -> tuple[str, str, in
 def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
     try:
         from charset_normalizer import from_bytes
+        from charset_normalizer.md import mess_ratio
     except ImportError:
         if quiet:
             raise
@@ -468,8 +469,19 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
                 name = codecs.lookup(raw).name
             except LookupError:
                 continue
-            if name not in cands:
-                cands[name] = (implausible(_sample(text)), r.chaos, _rank(name), order, text, name, r.coherence)
+            if name in cands:
+                continue
+            own, chaos, coherence = text, r.chaos, r.coherence
+            if raw != r.encoding:
+                # the detector's "could be from" may name code pages that read the bytes
+                # otherwise (cp1252 beside UTF-16-LE for b"Stra\xdfe"): their own text, measured
+                try:
+                    own = data.decode(name)
+                except UnicodeDecodeError:
+                    continue
+                if own != text:
+                    chaos, coherence = by_text.get(own) or (mess_ratio(own[:_SAMPLE]), 0.0)
+            cands[name] = (implausible(_sample(own)), chaos, _rank(name), order, own, name, coherence)
     try:
         western = data.decode("cp1252")
     except UnicodeDecodeError:
