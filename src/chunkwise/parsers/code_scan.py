@@ -57,7 +57,8 @@ _TYPES = {
 _CLAUSES = frozenset({"elif", "else", "except", "finally"})
 _SOFT = frozenset({"match", "case"})  # keywords only as block headers
 _NAME = re.compile(r"(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)")
-_INNER_DEF = re.compile(r"^[ ]+(?:async[ \t]+)?(?:def|class)[ \t]", re.M)
+# (a line break, not "^": the engine then skips to the next line break at once)
+_INNER_DEF = re.compile(r"\n( +)(?:async[ \t]+)?(?:def|class)[ \t]")
 _HEADER = re.compile(r"[():]")
 _TOKEN = re.compile(
     rf"{_STRING}|#[^\r\n]*|(?:\d|\.\d)(?:[eE][+-]|[\w.])*|\w+(?:{_STRING})?"
@@ -446,7 +447,7 @@ class _Scanner:
         starts, inds = self.starts, self.inds
         chain: list[_Node] = [node]
         for m in _INNER_DEF.finditer(self.masked, starts[k], node.end):
-            s = m.start() + len(m.group()) - len(m.group().lstrip(" "))
+            s = m.end(1)
             i = bisect_left(starts, s)
             if i >= len(starts) or starts[i] != s:
                 continue  # not a statement (inside brackets)
@@ -578,7 +579,7 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
     items = tuple((g[0], g[1]) for g in groups)
     imports = tuple((c[0], c[1]) for g in groups if (c := g[2]) is not None and c[2] in _IMPORTS)
     cuts = tuple(sorted((a, b, ind, kind) for (a, b), (ind, kind) in sc.cuts.items() if a < b and text[a:b].isspace()))
-    sc.statements.sort(key=_span_key2)
+    # (statements, like cuts and definitions, are found in document order, outer first)
     return CodeStructure(
         language="python",
         parser="scan",
@@ -595,7 +596,3 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
 
 def _span_key(d: Definition) -> tuple[int, int]:
     return d.start, -d.end
-
-
-def _span_key2(s: tuple[int, int, str]) -> tuple[int, int]:
-    return s[0], -s[1]
