@@ -348,6 +348,7 @@ class _Styles:
         self.missing = root is None
         self.cache: dict[str | None, _Style] = {}
         self.numbered = False  # whether a style numbers its paragraphs
+        self.breaking = False  # whether a style starts its paragraphs on a new page
         if root is None:
             return
         for st in root.iterchildren(_W + "style"):
@@ -367,6 +368,7 @@ class _Styles:
             if st.get(_W + "default") in ("1", "true", "on") and self.default is None:
                 self.default = sid
             self.numbered = self.numbered or bool(self.styles[sid][2])
+            self.breaking = self.breaking or bool(self.styles[sid][4])
 
     def of(self, ppr: Any) -> _Style:
         """``(name, outline level, numbering, page break before)`` of the style of a
@@ -561,6 +563,8 @@ class DocxLoader(BinaryLoader):
         rendered = next(body.iter(_W + "lastRenderedPageBreak"), None) is not None
         page = _W + "lastRenderedPageBreak" if rendered else _W + "br"
         plain = next(body.iter(_INTRICATE), None) is None
+        # "page break before" counts where the explicit breaks do (no rendered breaks)
+        breaking = not rendered and (styles.breaking or next(body.iter(_W + "pageBreakBefore"), None) is not None)
         # a paragraph of the Title style is the root of the breadcrumbs: one level above
         # Heading 1, whose level (and every heading's) goes one down
         shift = int(any(
@@ -574,18 +578,20 @@ class DocxLoader(BinaryLoader):
                 flush_list()
                 table = _table(_table_rows(block, refs, page, plain))
                 w.add(table)
-                top = top and not table
+                top = top and not table.strip()
                 add_notes(refs)
                 continue
             text = _paragraph_text(block, refs, page, plain)
-            ppr = block.find(_W + "pPr")
-            style = styles.of(ppr)
-            if not rendered and not top:
-                brk = _break_of(ppr)
-                if brk if brk is not None else style[3]:  # "page break before", its own or its style's
-                    text = PAGE_BREAK + text
-            # an empty paragraph takes a line too; a page break at the end leaves the page's top
-            top = text.rstrip().endswith(PAGE_BREAK)
+            ppr = style = None
+            if breaking:
+                if not top:
+                    ppr = block.find(_W + "pPr")
+                    style = styles.of(ppr)
+                    brk = _break_of(ppr)
+                    if brk if brk is not None else style[3]:  # "page break before", its own or its style's
+                        text = PAGE_BREAK + text
+                # an empty paragraph takes a line too; a page break at its end leaves the page's top
+                top = PAGE_BREAK in text and text.rstrip().endswith(PAGE_BREAK)
             lines = _lines(text)
             if not lines:
                 continue
@@ -593,6 +599,9 @@ class DocxLoader(BinaryLoader):
                 flush_list()  # the list written so far is on the page this break ends
                 w.add("".join(lines))  # only page breaks: they start the next page
                 continue
+            if style is None:
+                ppr = block.find(_W + "pPr")
+                style = styles.of(ppr)
             level = _heading_level(ppr, style)
             if level and shift and style[0] != "title":
                 level = min(level + 1, 6)
