@@ -31,7 +31,7 @@ from typing import Any
 from dataclasses import dataclass
 
 from ._text import first_cluster_end, grapheme_floor, is_extender, trim, trim_end
-from .boundaries import WORD, HardLineLevel, Level, PositionsLevel, RegexLevel, _run_start
+from .boundaries import LINE, PARAGRAPH, WORD, HardLineLevel, Level, PositionsLevel, RegexLevel, _meant, _run_start
 from .sizers import Measure, _CharMeasure
 from .words import DICTIONARY_WORDS
 
@@ -62,14 +62,27 @@ def last_cut(text: str, level: Level, pos: int, p: int, end: int, trim_spans: bo
     that gives its cuts last first (``cuts_reversed``) is read back from ``p`` and the
     search stops at the first cut that fits; the answer is the same.
     """
-    hi = min(end, p + _SLACK)
+    hi = p + _SLACK
+    if hi > end:
+        hi = end
+    if type(level) is RegexLevel and level.whitespace:
+        pattern = level.pattern
+        if pattern is _WORD_PATTERN:
+            return _last_word_cut(text, pos, p, hi)
+        if trim_spans:
+            if pattern is _PARAGRAPH_PATTERN:
+                return _last_run_cut(text, _LAST_BLANK_LINE, pos, p, hi)
+            if pattern is _LINE_PATTERN:
+                return _last_run_cut(text, _LAST_LINE_BREAK, pos, p, hi)
+        anchor = level.anchor
+        if anchor and text.find(anchor, pos, hi) < 0:
+            return None  # every cut of the level holds this character: none here
+        return _last_whitespace_cut(text, pattern.finditer, anchor, pos, p, hi, trim_spans)
     anchor = getattr(level, "anchor", "")
     if anchor and text.find(anchor, pos, hi) < 0:
         return None  # every cut of the level holds this character: none here
-    if type(level) is RegexLevel and level.whitespace:
-        if level.pattern is _WORD_PATTERN:
-            return _last_word_cut(text, pos, p, hi)
-        return _last_whitespace_cut(text, level.pattern.finditer, anchor, pos, p, hi, trim_spans)
+    if type(level) is HardLineLevel and trim_spans:
+        return _last_hard_line_cut(text, pos, p, hi)
     # start with a quarter of the span: one search usually finds a cut, however dense
     window = max(64, (p - pos) >> 2) if getattr(level, "windowable", False) else None
     backward = getattr(level, "cuts_reversed", None)
@@ -128,6 +141,109 @@ def _last_word_cut(text: str, pos: int, p: int, hi: int) -> tuple[int, int] | No
         stop = a  # the run reaches ``hi``: not a cut of the span, take the one before
 
 
+# Levels whose every cut is a whole whitespace run holding line breaks, and the pattern
+# that finds the last place in a span where such a run begins to qualify: a blank line
+# (paragraph: two line breaks with only other whitespace between) or a line break (line).
+# ``.*`` takes the span at once and gives back from its end, stopping only at line breaks
+# (a literal), so the search reads the span once and the distance back to the cut.
+_PARAGRAPH_PATTERN = PARAGRAPH.pattern
+_LINE_PATTERN = LINE.pattern
+_LAST_BLANK_LINE = re.compile(r".*\n[^\S\n]*\n", re.DOTALL)
+_LAST_LINE_BREAK = re.compile(r".*\n", re.DOTALL)
+
+
+def _runs_of(level: Level, trim_spans: bool) -> re.Pattern[str] | None:
+    """The pattern of :func:`_last_run_cut` for ``level`` (the paragraph and line levels,
+    or a copy of them with ``avoid``, when spans are trimmed), or None."""
+    if trim_spans and type(level) is RegexLevel and level.whitespace:
+        if level.pattern is _PARAGRAPH_PATTERN:
+            return _LAST_BLANK_LINE
+        if level.pattern is _LINE_PATTERN:
+            return _LAST_LINE_BREAK
+    return None
+
+
+def _last_run_cut(text: str, last: re.Pattern[str], pos: int, p: int, hi: int) -> tuple[int, int] | None:
+    """:func:`last_cut` for the paragraph and line levels with trimmed spans, searched
+    back from ``hi``: the last whitespace run of the level whose trimmed piece end ``e``
+    (the run's start) lies in ``(pos, p]`` and which ends before ``hi``. The same cut as
+    the windowed search of :func:`_last_whitespace_cut`: a match of these patterns is a
+    whole whitespace run (from its first qualifying line break), its piece end the run's
+    start, its next start the run's end."""
+    match = last.match
+    pair = last is _LAST_BLANK_LINE
+    window = (p - pos) >> 2
+    if window < 64:
+        window = 64
+    stop = hi
+    while True:
+        lo = stop - window
+        if lo < pos:
+            lo = pos
+        m = match(text, lo, stop)
+        if m is None:
+            if lo <= pos:
+                return None
+            window <<= 2
+            continue
+        k = m.end() - 1  # a line break of the run (the second of a blank line's pair)
+        if pair:
+            k = text.rfind("\n", lo, k)  # the first of the pair
+        e = k
+        while e > pos and text[e - 1].isspace():
+            e -= 1
+        if e <= pos:
+            return None
+        if e <= p:
+            b = _SPACES.match(text, k, hi).end()  # type: ignore[union-attr]
+            if b < hi:
+                return e, b
+        stop = e  # the run starts after ``p`` or reaches ``hi``: the one before it
+
+
+def _last_hard_line_cut(text: str, pos: int, p: int, hi: int) -> tuple[int, int] | None:
+    """:func:`last_cut` for :class:`~chunkwise.boundaries.HardLineLevel` with trimmed
+    spans: the windows of the general search, each read back from ``hi`` one line-break
+    run at a time (no list of the window's matches), with the level's rule
+    (:func:`~chunkwise.boundaries._meant`, read from the window's start as
+    ``cuts_reversed`` reads it) only at the runs reached."""
+    window = (p - pos) >> 2
+    if window < 64:
+        window = 64
+    match = _LAST_LINE_BREAK.match
+    while True:
+        lo = p - window
+        if lo < pos:
+            lo = pos
+        stop = hi
+        while True:
+            m = match(text, lo, stop)
+            if m is None:
+                break
+            # the run holding the window's last line break ``k``: its start ``rs`` (not
+            # before ``lo``) and its first line break ``a`` (where LINE's match starts)
+            k = a = rs = m.end() - 1
+            while rs > lo and text[rs - 1].isspace():
+                rs -= 1
+                if text[rs] == "\n":
+                    a = rs
+            if a <= lo:
+                break  # the level's own bound: start < a
+            b = _SPACES.match(text, k, hi).end()  # type: ignore[union-attr]
+            if b < hi and _meant(text, lo, a, b):
+                e = rs
+                while e > pos and text[e - 1].isspace():
+                    e -= 1
+                if e <= p:
+                    if e > pos:
+                        return e, b
+                    break
+            stop = rs
+        if lo <= pos:
+            return None
+        window <<= 2
+
+
 def _last_whitespace_cut(
     text: str, finditer: Callable[..., Any], anchor: str, pos: int, p: int, hi: int, trim_spans: bool
 ) -> tuple[int, int] | None:
@@ -183,8 +299,11 @@ def _unavoided(
 ) -> tuple[int, int] | None:
     """The last cut before ``cut`` that ``avoid`` does not reject (it fits, being earlier),
     or None."""
+    # a level of whole whitespace runs (:func:`_last_run_cut`) has no cut before ``cut``
+    # that ends at or after its start: the search back can stop there
+    runs = _runs_of(level, trim_spans) is not None
     while cut is not None and avoid(text, cut[0]):
-        cut = last_cut(text, level, pos, cut[0] - 1, end, trim_spans)  # type: ignore[assignment]
+        cut = last_cut(text, level, pos, cut[0] - 1, cut[0] if runs else end, trim_spans)  # type: ignore[assignment]
     return cut
 
 
@@ -321,13 +440,17 @@ class _Packer:
         text, budget, trim_spans = self.text, self.budget, self.trim
         out = self.out
         name = level.name
+        runs = _runs_of(level, trim_spans)  # the paragraph and line levels: searched directly
         pos = start
         while pos < end:
             p = pos + budget
             if p >= end:
                 out.append(Span(pos, end, end - pos, end_cut))
                 return
-            cut = last_cut(text, level, pos, p, end, trim_spans)
+            if runs is not None:
+                cut = _last_run_cut(text, runs, pos, p, p + _SLACK if p + _SLACK < end else end)
+            else:
+                cut = last_cut(text, level, pos, p, end, trim_spans)
             if cut is not None and avoid is not None and avoid(text, cut[0]):
                 cut = _unavoided(text, level, pos, cut, end, trim_spans, avoid)
             if cut is None:  # the first piece does not fit on its own: split it finer

@@ -50,18 +50,24 @@ def title_start(text: str, start: int, end: int) -> int:
         return -1
     # a title line is short: look for its start no further back than that
     ls = text.rfind("\n", max(start, end - _MAX_TITLE - 1), end) + 1
-    if ls <= start:
+    if ls <= start or ls == end:  # (an empty last line: no title)
         return -1
-    head = ls
-    underline = text[ls] in _UNDERLINE_FIRST or text[ls] == " "
-    if not underline:  # the common rejection first: the line before is not blank
+    c = text[ls]
+    if c not in _UNDERLINE_FIRST and c != " ":
+        # neither an underline nor an ATX heading (both start with one of those): the
+        # common rejection first, the line before is not blank
         k = ls - 2
         while k >= start and text[k] in " \t\r":
             k -= 1
-        if k >= start and text[k] != "\n":
+        if k < start or text[k] != "\n":
+            # a blank line before the title needs a second line break inside the span
             return -1
+        if text[end - 1] in _TITLE_END or (c.isspace() and not text[ls:end].strip()):
+            return -1  # ends like a sentence, or a blank line
+        return ls  # the two line breaks at ``k`` and ``ls - 1``: a blank line before it
+    head = ls
     line = text[ls:end]
-    if underline and _UNDERLINE.fullmatch(line):  # "Title" / "=====": the title is the line before
+    if _is_underline(line):  # "Title" / "=====": the title is the line before
         head = text.rfind("\n", max(start, ls - _MAX_TITLE - 2), ls - 1) + 1
         if head <= start or not text[head : ls - 1].strip():
             return -1
@@ -75,6 +81,17 @@ def title_start(text: str, start: int, end: int) -> int:
     return head if breaks >= 2 else -1
 
 
+def _is_underline(line: str) -> bool:
+    """``_UNDERLINE.fullmatch(line)`` without the regular expression (a back-reference
+    repeated is slow to match): up to three spaces, one of ``=-~^*#+`` three times or
+    more, spaces and tabs."""
+    body = line.lstrip(" ")
+    if len(line) - len(body) > 3:
+        return False
+    body = body.rstrip(" \t")
+    return len(body) >= 3 and body[0] in _UNDERLINE_FIRST and not body.strip(body[0])
+
+
 def ends_with_title(text: str, end: int) -> bool:
     """Whether the paragraph ending at ``end`` is a title (heading-like, see the module
     docstring), at the start of the text or after a blank line.
@@ -86,8 +103,14 @@ def ends_with_title(text: str, end: int) -> bool:
     k = end - 1
     while k >= 0 and text[k] in " \t\r":
         k -= 1
-    if k < 0 or (text[k] in _TITLE_END and not _atx_line(text, k + 1)):
-        return False  # ends like a sentence (the common case: one character read)
+    if k < 0:
+        return False
+    if text[k] in _TITLE_END:
+        # ends like a sentence (the common case): a title only on an ATX heading line,
+        # which starts with "#" or a space (:func:`_atx_line`, its first character read)
+        ls = text.rfind("\n", max(0, k - _MAX_TITLE), k + 1) + 1
+        if ls > k or text[ls] not in "# " or _ATX.match(text, ls, k + 1) is None:
+            return False
     if title_start(text, max(0, end - 300), end) >= 0:
         return True
     if end > 300:
