@@ -321,53 +321,60 @@ class _Scanner:
         return out
 
     def walk(self, children: list[tuple[int, int, Any, int, Any, int]], node_start: int, listing: bool, parent: int,
-             prefix: str, attached: bool) -> list[tuple[int, int, Any]]:
-        """The analysis of one node's ``children``: its groups (comments go with the node
-        right below them), the statements it lists, the cuts between its groups and the
-        definitions; then each child's own children. ``attached``: the children of a
+             prefix: str, attached: bool, keep: list[tuple[int, int, Any]] | None = None) -> None:
+        """The analysis of one node's ``children``, in one pass: its groups (comments go
+        with the node right below them, a comment after a node on its line with that
+        node), the statements it lists, the cuts between its groups and the definitions;
+        each child's own children right after its group. ``attached``: the children of a
         block (or the module), where a definition that fits with the comments right
-        above it is left closed. Returns the groups."""
-        text, defs, statements, cuts, nxt = self.text, self.defs, self.statements, self.cuts, self.nxt
-        groups: list[list[Any]] = []
-        pending = pind = -1
-        lead = -1
+        above it is left closed. ``keep``: a list that gets the groups ``(start, end,
+        child)``."""
+        text, defs, statements, cuts, nxt, fits = self.text, self.defs, self.statements, self.cuts, self.nxt, self.fits
         n = len(children)
-        for i, c in enumerate(children):
-            if c[2] is None:  # a comment
+        i = gi = 0
+        prev_def = False
+        pending = pind = lead = -1
+        while i < n:
+            c = children[i]
+            i += 1
+            if c[2] is None:  # a comment: with the node below it unless a blank line follows
                 if lead < 0:
                     lead = c[0]
-                if pending < 0 and groups:
-                    gap = text[groups[-1][1] : c[0]]
-                    if "\n" not in gap and "\r" not in gap:
-                        if c[1] > groups[-1][1]:
-                            groups[-1][1] = c[1]
-                        continue
                 if pending < 0:
                     pending = c[0]
                     pind = c[5]
-                if i + 1 < n:
-                    gap = text[c[1] : children[i + 1][0]]
+                if i < n:
+                    gap = text[c[1] : children[i][0]]
                     if gap.count("\n") + gap.count("\r") - gap.count("\r\n") <= 1:
                         continue
-                groups.append([pending, c[1], None, -1, pind])
+                gs, ge, ind, group = pending, c[1], pind, -1
                 pending = -1
-            elif pending >= 0:
-                groups.append([pending, c[1], c, lead if lead >= 0 else c[0], pind])
-                pending = -1
-                lead = -1
+                c = None
             else:
-                groups.append([c[0], c[1], c, lead if lead >= 0 else c[0], c[5]])
+                if pending >= 0:
+                    gs, ind = pending, pind
+                    pending = -1
+                else:
+                    gs, ind = c[0], c[5]
+                group = lead if lead >= 0 else c[0]  # (where a definition's comments start)
                 lead = -1
-        prev_def = False
-        fits = self.fits
-        for gi, (gs, ge, c, group, ind) in enumerate(groups):
+                ge = c[1]
+                while i < n and children[i][2] is None:  # comments after it on its line
+                    m = children[i]
+                    gap = text[ge : m[0]]
+                    if "\n" in gap or "\r" in gap:
+                        break
+                    if lead < 0:
+                        lead = m[0]
+                    if m[1] > ge:
+                        ge = m[1]
+                    i += 1
             is_def = c is not None and c[4].__class__ is _Node
             if ind >= 0:  # the group starts its line (after ``ind`` spaces: no tabs in indentation)
-                ls = gs - ind
                 if listing:
                     statements.append((gs, ge, c[4].def_type if is_def else (c[2] if c is not None else "comment")))
                 if gs > 0:
-                    a = ls
+                    a = gs - ind
                     while a > 0 and text[a - 1].isspace():
                         a -= 1
                     if a > 0 and (gi > 0 or a > node_start):
@@ -376,6 +383,9 @@ class _Scanner:
                         old = cuts.get(key)
                         cuts[key] = (ind, kind if old is None or kind < old[1] else old[1])
             prev_def = is_def
+            gi += 1
+            if keep is not None:
+                keep.append((gs, ge, c))
             if c is None:
                 continue
             k = c[3]
@@ -395,13 +405,12 @@ class _Scanner:
                 continue
             typ = c[2]
             if typ == "block":
-                i = k + 1
-                self.walk(self.listed(self.kids(i, nxt[k]), self.starts[i], c[1]), c[0], True, parent, prefix, True)
+                j = k + 1
+                self.walk(self.listed(self.kids(j, nxt[k]), self.starts[j], c[1]), c[0], True, parent, prefix, True)
             elif nxt[k] > k + 1:
                 self.body(k, c[0], c[4], typ.endswith("clause"), parent, prefix)
             elif c[4] is not None:
                 self.walk(c[4], c[0], typ.endswith("clause"), parent, prefix, False)
-        return groups
 
     def body(self, k: int, node_start: int, clauses: Any, listing: bool, parent: int, prefix: str) -> None:
         """The children of the node whose header is line ``k`` (followed by its block):
@@ -556,7 +565,8 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
     try:
         sc.lines()
         n = len(text)
-        groups = sc.walk(sc.listed(sc.kids(0, len(sc.starts)), 0, n), 0, True, -1, "", True)
+        groups: list[tuple[int, int, Any]] = []
+        sc.walk(sc.listed(sc.kids(0, len(sc.starts)), 0, n), 0, True, -1, "", True, groups)
     except (_Fail, IndexError, ValueError, RecursionError):  # (nesting deeper than the stack)
         return None
     closed = sorted(sc.closed)
