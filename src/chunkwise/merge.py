@@ -297,14 +297,19 @@ def _first_cut(
 def _unavoided(
     text: str, level: Level, pos: int, cut: tuple[int, int], end: int, trim_spans: bool, avoid: Callable[[str, int], bool]
 ) -> tuple[int, int] | None:
-    """The last cut before ``cut`` that ``avoid`` does not reject (it fits, being earlier),
-    or None."""
+    """The last cut before ``cut`` (one that ``avoid`` rejects: the caller has asked)
+    that ``avoid`` does not reject (it fits, being earlier), or None."""
     # a level of whole whitespace runs (:func:`_last_run_cut`) has no cut before ``cut``
     # that ends at or after its start: the search back can stop there
-    runs = _runs_of(level, trim_spans) is not None
-    while cut is not None and avoid(text, cut[0]):
-        cut = last_cut(text, level, pos, cut[0] - 1, cut[0] if runs else end, trim_spans)  # type: ignore[assignment]
-    return cut
+    runs = _runs_of(level, trim_spans)
+    while True:
+        if runs is not None:
+            found = _last_run_cut(text, runs, pos, cut[0] - 1, cut[0])
+        else:
+            found = last_cut(text, level, pos, cut[0] - 1, end, trim_spans)
+        if found is None or not avoid(text, found[0]):
+            return found
+        cut = found
 
 
 def _precomputed(text: str, level: Level, start: int, end: int, exact: bool = False) -> Level:
