@@ -27,7 +27,8 @@ Measures, CPU time of this process (``time.process_time``), the best of ``--roun
 interleaved rounds: ``chunk`` (the whole ``chunker.chunk`` of every document), ``pack``
 (``packer.pack_segments`` with the parse done beforehand) and ``enrich``
 (``enrich.build_chunks`` with parse and packing done beforehand, the strategy's context
-callback included), and the shares of packing and enrichment inside ``chunk``.
+callback included; ``enrich-ctx``: without it, the shared pass alone), and the shares of
+packing and enrichment inside ``chunk``.
 """
 
 from __future__ import annotations
@@ -140,8 +141,8 @@ class Runner:
             self.pack(doc.text, m, segs, cfg)
         return time.process_time() - t
 
-    def enrich_only(self) -> float:
-        unit, ctx = self.inner.sizer.unit, self.inner._context_fn()
+    def enrich_only(self, with_context: bool = True) -> float:
+        unit, ctx = self.inner.sizer.unit, self.inner._context_fn() if with_context else None
         t = time.process_time()
         for doc, _, segs, spans in self.prepared:
             self.build(doc, spans, unit, segs.labels, ctx, None)
@@ -189,11 +190,11 @@ def main() -> None:
     if args.before:
         versions["before"] = load_before(args.before, args.files.split(",") if args.files else [])
     print(f"load average {os.getloadavg()}; CPU seconds (process_time), best of {args.rounds} interleaved rounds")
-    print("| workload | version | chunks | chunk() ms | pack ms | enrich ms | pack share | enrich share |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("| workload | version | chunks | chunk() ms | pack ms | enrich ms | enrich-ctx ms | pack share | enrich share |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for workload in args.only.split(","):
         runners = {v: Runner(cw, workload) for v, cw in versions.items()}
-        best: dict[str, list[float]] = {v: [1e9, 1e9, 1e9] for v in runners}
+        best: dict[str, list[float]] = {v: [1e9, 1e9, 1e9, 1e9] for v in runners}
         counts: dict[str, int] = {}
         order = list(runners)
         for r in range(args.rounds):
@@ -202,14 +203,16 @@ def main() -> None:
                 total, counts[v] = run.chunk()
                 b = best[v]
                 b[0], b[1], b[2] = min(b[0], total), min(b[1], run.pack_only()), min(b[2], run.enrich_only())
+                b[3] = min(b[3], run.enrich_only(with_context=False))
         for v, run in runners.items():
             shares = min((run.shares() for _ in range(3)), key=sum)
-            c, p, e = best[v]
-            print(f"| {workload} | {v} | {counts[v]} | {c * 1e3:.1f} | {p * 1e3:.1f} | {e * 1e3:.1f} | "
+            c, p, e, e0 = best[v]
+            print(f"| {workload} | {v} | {counts[v]} | {c * 1e3:.1f} | {p * 1e3:.1f} | {e * 1e3:.1f} | {e0 * 1e3:.1f} | "
                   f"{shares[0]:.0%} | {shares[1]:.0%} |", flush=True)
         if "before" in best:
-            (c0, p0, e0), (c1, p1, e1) = best["before"], best["now"]
-            print(f"| {workload} | before / now | | {c0 / c1:.2f}x | {p0 / p1:.2f}x | {e0 / e1:.2f}x | | |", flush=True)
+            (c0, p0, e0, x0), (c1, p1, e1, x1) = best["before"], best["now"]
+            print(f"| {workload} | before / now | | {c0 / c1:.2f}x | {p0 / p1:.2f}x | {e0 / e1:.2f}x | {x0 / x1:.2f}x | | |",
+                  flush=True)
 
 
 if __name__ == "__main__":
