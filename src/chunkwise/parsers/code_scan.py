@@ -29,6 +29,8 @@ from .code import _CLAUSE, CodeStructure, Definition, _line_cuts, _line_start, _
 
 __all__ = ["scan_python"]
 
+_Child = tuple[int, int, Any, int, Any, int]  # see _Scanner.kids
+
 _STRING = (  # unrolled loops: linear, also where a string does not end
     r"'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*'''"
     r'|"""[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*"""'
@@ -232,11 +234,12 @@ class _Scanner:
     # header); ``extra`` a definition's node, or a compound statement's clauses (children
     # too); ``indent`` the spaces before it on its line (-1: it does not start its line).
 
-    def kids(self, i: int, j: int) -> list[tuple[int, int, Any, int, Any, int]]:
+    def kids(self, i: int, j: int) -> list[_Child]:
         """The statements of lines ``[i, j)`` (one indentation level); a compound
         statement's clauses (``elif``, ``else``, ``except``, ``finally``) are its own."""
-        nxt, kinds, starts, inds, stop, code_ends = self.nxt, self.kind, self.starts, self.inds, self.stop, self.code_ends
-        kids: list[tuple[int, int, Any, int, Any, int]] = []
+        nxt, kinds, starts, inds, stop = self.nxt, self.kind, self.starts, self.inds, self.stop
+        code_ends = self.code_ends
+        kids: list[_Child] = []
         append = kids.append
         k = i
         while k < j:
@@ -277,19 +280,19 @@ class _Scanner:
             k = nxt[k]
         return kids
 
-    def header(self, k: int) -> list[tuple[int, int, Any, int, Any, int]]:
+    def header(self, k: int) -> list[_Child]:
         """The comment lines between the header on line ``k`` and the first statement of
         its block, then the block (the grammar's children of a compound statement)."""
         cstarts, cends, cinds = self.cstarts, self.cends, self.cinds
         i = k + 1
-        out: list[tuple[int, int, Any, int, Any, int]] = [
+        out: list[_Child] = [
             (cstarts[c], cends[c], None, -1, None, cinds[c])
             for c in range(bisect_left(cstarts, self.ends[k]), bisect_left(cstarts, self.starts[i]))
         ]
         out.append((self.starts[i], self.stop(k), "block", k, None, self.inds[i]))
         return out
 
-    def listed(self, kids: list[tuple[int, int, Any, int, Any, int]], lo: int, end: int) -> list[tuple[int, int, Any, int, Any, int]]:
+    def listed(self, kids: list[_Child], lo: int, end: int) -> list[_Child]:
         """``kids`` with the comments after a statement on its line and the comment lines
         in ``[lo, end]`` that no kid holds, in order."""
         nxt, ends, code_ends = self.nxt, self.ends, self.code_ends
@@ -305,7 +308,7 @@ class _Scanner:
         ci, cj = bisect_left(cstarts, lo), bisect_right(cstarts, end)
         if ci < cj:  # comment lines not inside a kid (a kid reads its own)
             cends, cinds = self.cends, self.cinds
-            merged: list[tuple[int, int, Any, int, Any, int]] = []
+            merged: list[_Child] = []
             x = 0
             n = len(out)
             for c in range(ci, cj):
@@ -320,7 +323,7 @@ class _Scanner:
             out = merged
         return out
 
-    def walk(self, children: list[tuple[int, int, Any, int, Any, int]], node_start: int, listing: bool, parent: int,
+    def walk(self, children: list[_Child], node_start: int, listing: bool, parent: int,
              prefix: str, attached: bool, keep: list[tuple[int, int, Any]] | None = None) -> None:
         """The analysis of one node's ``children``, in one pass: its groups (comments go
         with the node right below them, a comment after a node on its line with that
@@ -393,7 +396,8 @@ class _Scanner:
                 node = c[4]
                 name = node.name
                 qual = f"{prefix}.{name}" if prefix else name
-                defs.append(Definition(gs, node.head, node.end, name, qual, node.def_type, _signature(text, node), parent))
+                sig = _signature(text, node)
+                defs.append(Definition(gs, node.head, node.end, name, qual, node.def_type, sig, parent))
                 idx = len(defs) - 1
                 if attached and fits is not None and fits(_line_start(text, group), node.end):
                     self.closed.append((node.start, node.end))
