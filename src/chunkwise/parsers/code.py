@@ -134,7 +134,7 @@ class CodeStructure:
             # line numbers: counted from the last chunk's start (chunks come in order), or
             # from a list of line starts when a carriage return can end a line
             ix["lines"] = [0] + [m.end() for m in _LINE_BREAK.finditer(text)] if "\r" in text else None
-            ix["at"] = [0, 1]  # an offset and the line it is on
+            ix["at"] = (0, 1)  # an offset and the line it is on (one value: replaced whole)
             ix["heads"] = sorted((d.head, i) for i, d in enumerate(self.definitions))
             ix["starts"] = [d.start for d in self.definitions]
             ix["item_starts"] = [s for s, _ in self.items]
@@ -157,11 +157,10 @@ class CodeStructure:
         if lines is not None:
             first, last = bisect_right(lines, start), bisect_right(lines, max(start, end - 1))
         else:
-            at = ix["at"]
-            p, line = at
+            p, line = ix["at"]
             first = line + text.count("\n", p, start) if start >= p else line - text.count("\n", start, p)
             last = first + text.count("\n", start, max(start, end - 1))
-            at[0], at[1] = start, first
+            ix["at"] = (start, first)
         meta: dict[str, Any] = {"start_line": first, "end_line": last}
         # a chunk may begin with the indentation of its first line: what it holds starts
         # at its first non-whitespace character
