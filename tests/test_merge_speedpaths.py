@@ -45,8 +45,8 @@ def _general(levels):
 
 def test_the_default_levels_take_the_fast_path():
     paragraph = DEFAULT_LEVELS[1]
-    assert merge._runs_of(paragraph, True) is merge._LAST_BLANK_LINE
-    assert merge._runs_of(LINE, True) is merge._LAST_LINE_BREAK
+    assert merge._runs_of(paragraph, True) is merge._BLANK_RUNS
+    assert merge._runs_of(LINE, True) is merge._LINE_RUNS
     assert merge._runs_of(LINE, False) is None  # untrimmed spans: the general search
     assert merge._runs_of(_clone(paragraph), True) is None
 

@@ -71,9 +71,9 @@ def last_cut(text: str, level: Level, pos: int, p: int, end: int, trim_spans: bo
             return _last_word_cut(text, pos, p, hi)
         if trim_spans:
             if pattern is _PARAGRAPH_PATTERN:
-                return _last_run_cut(text, _LAST_BLANK_LINE, pos, p, hi)
+                return _last_run_cut(text, _BLANK_RUNS, pos, p, hi)
             if pattern is _LINE_PATTERN:
-                return _last_run_cut(text, _LAST_LINE_BREAK, pos, p, hi)
+                return _last_run_cut(text, _LINE_RUNS, pos, p, hi)
         anchor = level.anchor
         if anchor and text.find(anchor, pos, hi) < 0:
             return None  # every cut of the level holds this character: none here
@@ -141,37 +141,54 @@ def _last_word_cut(text: str, pos: int, p: int, hi: int) -> tuple[int, int] | No
         stop = a  # the run reaches ``hi``: not a cut of the span, take the one before
 
 
-# Levels whose every cut is a whole whitespace run holding line breaks, and the pattern
-# that finds the last place in a span where such a run begins to qualify: a blank line
+# Levels whose every cut is a whole whitespace run holding line breaks: a blank line
 # (paragraph: two line breaks with only other whitespace between) or a line break (line).
-# ``.*`` takes the span at once and gives back from its end, stopping only at line breaks
-# (a literal), so the search reads the span once and the distance back to the cut.
+# The last blank line of a span is found by ``_LAST_BLANK_LINE``: ``.*`` takes the span at
+# once and gives back from its end, stopping only at line breaks (a literal), so the
+# search reads the span once and the distance back to the cut; line breaks by
+# ``str.rfind``.
 _PARAGRAPH_PATTERN = PARAGRAPH.pattern
 _LINE_PATTERN = LINE.pattern
+_BLANK_RUNS, _LINE_RUNS = "blank lines", "line breaks"
 _LAST_BLANK_LINE = re.compile(r".*\n[^\S\n]*\n", re.DOTALL)
-_LAST_LINE_BREAK = re.compile(r".*\n", re.DOTALL)
+_BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
 
 
-def _runs_of(level: Level, trim_spans: bool) -> re.Pattern[str] | None:
-    """The pattern of :func:`_last_run_cut` for ``level`` (the paragraph and line levels,
-    or a copy of them with ``avoid``, when spans are trimmed), or None."""
+def _runs_of(level: Level, trim_spans: bool) -> str | None:
+    """The kind of runs :func:`_last_run_cut` reads for ``level`` (the paragraph and line
+    levels, or a copy of them with ``avoid``, when spans are trimmed), or None."""
     if trim_spans and type(level) is RegexLevel and level.whitespace:
         if level.pattern is _PARAGRAPH_PATTERN:
-            return _LAST_BLANK_LINE
+            return _BLANK_RUNS
         if level.pattern is _LINE_PATTERN:
-            return _LAST_LINE_BREAK
+            return _LINE_RUNS
     return None
 
 
-def _last_run_cut(text: str, last: re.Pattern[str], pos: int, p: int, hi: int) -> tuple[int, int] | None:
+def _last_run_cut(text: str, runs: str, pos: int, p: int, hi: int) -> tuple[int, int] | None:
     """:func:`last_cut` for the paragraph and line levels with trimmed spans, searched
     back from ``hi``: the last whitespace run of the level whose trimmed piece end ``e``
     (the run's start) lies in ``(pos, p]`` and which ends before ``hi``. The same cut as
     the windowed search of :func:`_last_whitespace_cut`: a match of these patterns is a
     whole whitespace run (from its first qualifying line break), its piece end the run's
     start, its next start the run's end."""
-    match = last.match
-    pair = last is _LAST_BLANK_LINE
+    if runs is _LINE_RUNS:  # every line break: read back one at a time
+        stop = hi
+        while True:
+            k = text.rfind("\n", pos, stop)
+            if k < 0:
+                return None
+            e = k
+            while e > pos and text[e - 1].isspace():
+                e -= 1
+            if e <= pos:
+                return None
+            if e <= p:
+                b = _SPACES.match(text, k, hi).end()  # type: ignore[union-attr]
+                if b < hi:
+                    return e, b
+            stop = e
+    match = _LAST_BLANK_LINE.match
     window = (p - pos) >> 2
     if window < 64:
         window = 64
@@ -186,9 +203,7 @@ def _last_run_cut(text: str, last: re.Pattern[str], pos: int, p: int, hi: int) -
                 return None
             window <<= 2
             continue
-        k = m.end() - 1  # a line break of the run (the second of a blank line's pair)
-        if pair:
-            k = text.rfind("\n", lo, k)  # the first of the pair
+        k = text.rfind("\n", lo, m.end() - 1)  # the first line break of the blank line
         e = k
         while e > pos and text[e - 1].isspace():
             e -= 1
@@ -210,19 +225,18 @@ def _last_hard_line_cut(text: str, pos: int, p: int, hi: int) -> tuple[int, int]
     window = (p - pos) >> 2
     if window < 64:
         window = 64
-    match = _LAST_LINE_BREAK.match
     while True:
         lo = p - window
         if lo < pos:
             lo = pos
         stop = hi
         while True:
-            m = match(text, lo, stop)
-            if m is None:
+            k = text.rfind("\n", lo, stop)
+            if k < 0:
                 break
             # the run holding the window's last line break ``k``: its start ``rs`` (not
             # before ``lo``) and its first line break ``a`` (where LINE's match starts)
-            k = a = rs = m.end() - 1
+            a = rs = k
             while rs > lo and text[rs - 1].isspace():
                 rs -= 1
                 if text[rs] == "\n":
@@ -738,6 +752,10 @@ def _overlap_choice(
     for level in levels:
         if need >= 0 and (type(level) is RegexLevel and level.whitespace or type(level) is HardLineLevel):
             if level.anchor and text.find(level.anchor, need, hi) < 0:
+                skipped = True
+                continue
+            # a paragraph cut ending at or after ``need`` is a blank line inside [need, hi)
+            if _runs_of(level, trim_spans) is _BLANK_RUNS and _BLANK_LINE.search(text, need, hi) is None:
                 skipped = True
                 continue
         p = limit
