@@ -465,7 +465,7 @@ def _chunk_files(
             return 0
 
     sizes = [size(i) for i in inputs] if isinstance(inputs, list) else None  # streamed: no bar
-    items = ((inp, sys.stdin.buffer.read() if inp.path is None else None) for inp in inputs)
+    items = run_.pool_items(inputs)
     write = written[0]
     bar = tqdm(total=sum(sizes or ()), unit="B", unit_scale=True, desc="chunking", disable=not show or sizes is None,
                file=sys.stderr)

@@ -140,16 +140,22 @@ class Outcome:
     changed: bool = False
     stage: str = ""
     failure: Any = None
+    spooled: int = -1
+    """Between a worker and the parent only: the payload's length in the task's spool file
+    (-1: the payload travelled itself)."""
 
 
 _JOB: _Job | None = None
+_SLOTS: tuple[int, ...] = ()
+"""A forked worker's spool files (descriptors inherited from the parent), by slot."""
 
 
-def _init(job: _Job) -> None:
-    """A worker's start: its job; Ctrl-C and SIGTERM are the parent's to handle (it stops
-    the pool), so the worker ignores SIGINT and dies plainly on SIGTERM."""
-    global _JOB
+def _init(job: _Job, slots: tuple[int, ...] = ()) -> None:
+    """A worker's start: its job and spool files; Ctrl-C and SIGTERM are the parent's to
+    handle (it stops the pool), so the worker ignores SIGINT and dies plainly on SIGTERM."""
+    global _JOB, _SLOTS
     _JOB = job
+    _SLOTS = slots
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -210,11 +216,87 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods and sys.platform != "darwin" else "spawn")
 
 
-def _work_batch(items: list[Any]) -> list[Outcome]:
+def _work_batch(items: list[Any], slot: int | None = None) -> list[Outcome]:
+    """:func:`_work` over a task's items. With a ``slot``, the payloads that are bytes (JSON
+    lines) are written one after another into that slot's spool file, from its start, and
+    only their lengths travel back (see :class:`_Spool`)."""
     out = [_work(item) for item in items]
+    spooled: list[bytes] = []
     for o in out:  # the parent has the items: they do not travel back
         o.item = None
+        if slot is not None and type(o.payload) is bytes:
+            o.spooled = len(o.payload)
+            spooled.append(o.payload)
+            o.payload = None
+    if spooled:
+        _write_at(_SLOTS[slot], spooled)  # type: ignore[index]
     return out
+
+
+def _write_at(fd: int, buffers: list[bytes]) -> None:
+    """``buffers`` one after another into ``fd`` from offset 0 (``pwritev``, no joining
+    copy; partial writes continued)."""
+    views = [memoryview(b) for b in buffers if b]
+    offset = 0
+    while views:
+        n = os.pwritev(fd, views[:512], offset)
+        offset += n
+        while views and n >= len(views[0]):
+            n -= len(views.pop(0))
+        if n:
+            views[0] = views[0][n:]
+
+
+class _Spool:
+    """The files a forked pool's results come back through: one unnamed temporary file per
+    task in flight (a slot), opened before the workers fork (they inherit the descriptors).
+    A worker writes a task's JSON lines into the task's slot from offset 0 and sends back
+    only their lengths; the parent reads each document's bytes with ``pread`` and frees the
+    slot. Against sending them through the pool's pipe (pickled, read in pieces, unpickled)
+    this halves the parent's CPU per byte and saves the workers' pickling: 250 MB of
+    results cost the parent 0.12-0.18 CPU s instead of 0.28-0.33 s. The files hold at most
+    one task's lines each (rewritten in place), are never named on disk (``O_TMPFILE``
+    where there is one) and go when the run ends."""
+
+    SHRINK = 8 * 1024 * 1024
+    """A slot file grown past this (a large document) is cut back once read."""
+
+    def __init__(self, slots: int) -> None:
+        import tempfile
+
+        self.files = [tempfile.TemporaryFile() for _ in range(slots)]
+        self.fds = tuple(f.fileno() for f in self.files)
+        self.free = list(range(slots))[::-1]
+
+    @staticmethod
+    def usable(context: Any) -> bool:
+        return context.get_start_method() == "fork" and hasattr(os, "pwritev") and hasattr(os, "pread")
+
+    def take(self, results: list[Outcome], slot: int) -> None:
+        """Put each spooled payload of ``results`` back from ``slot``'s file; free the slot."""
+        fd, offset = self.fds[slot], 0
+        for out in results:
+            n = out.spooled
+            if n < 0:
+                continue
+            parts = [os.pread(fd, n, offset)]
+            got = len(parts[0])
+            while got < n:  # a short read (a payload over 2 GB)
+                more = os.pread(fd, n - got, offset + got)
+                if not more:
+                    raise OSError(f"spool file ended {n - got} bytes short")
+                parts.append(more)
+                got += len(more)
+            out.payload = parts[0] if len(parts) == 1 else b"".join(parts)
+            out.spooled = -1
+            offset += n
+        if offset > self.SHRINK:
+            os.ftruncate(fd, 0)
+        self.free.append(slot)
+
+    def close(self) -> None:
+        for f in self.files:
+            f.close()
 
 
 def _batches(items: Iterator[Any], batch: int, weight: Callable[[Any], int] | None) -> Iterator[list[Any]]:
@@ -278,27 +360,45 @@ def ordered_map(
 
     window = max(workers, window or WINDOW_PER_WORKER * workers)
     tasks = _batches(iter(items), max(1, batch), weight)
-    pool = ProcessPoolExecutor(workers, mp_context=_context(), initializer=_init, initargs=(job,))
+    context = _context()
+    spool = _Spool(window) if _Spool.usable(context) else None
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init,
+                               initargs=(job, spool.fds if spool is not None else ()))
 
     def submit() -> bool:
         chunk = next(tasks, None)
         if chunk:
-            pending.append((chunk, pool.submit(_work_batch, chunk)))
+            slot = spool.free.pop() if spool is not None else None
+            pending.append((chunk, pool.submit(_work_batch, chunk, slot), slot))
         return bool(chunk)
 
+    import gc
+
+    frozen = context.get_start_method() == "fork"
+    if frozen:  # the workers fork at the first submit: what the parent holds now, they never collect
+        gc.freeze()
     try:
         pending: deque[Any] = deque()
+        try:
+            submit()
+        finally:
+            if frozen:
+                gc.unfreeze()
         while len(pending) < window and submit():
             pass
         while pending:
-            chunk, future = pending.popleft()
+            chunk, future, slot = pending.popleft()
             results = future.result()
+            if slot is not None:
+                spool.take(results, slot)  # type: ignore[union-attr]
             submit()  # one in, one out: the window stays full
             for item, out in zip(chunk, results):
                 out.item = item
                 yield out
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        if spool is not None:
+            spool.close()
 
 
 # -- the Python API --------------------------------------------------------------------

@@ -40,7 +40,6 @@ import os
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, islice
 from pathlib import Path
 from typing import IO, Any
 
@@ -49,8 +48,9 @@ import click
 from ..corpus import CONTENT_ID_KEY, content_id
 from ._inputs import STDIN, STDIN_SOURCE, Input, Skipped, classify, gather, passed_over
 
-__all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "Resume", "ResumePoint", "StreamedInputs", "describe",
-           "find_inputs", "output_format", "read_item", "render_jsonl", "render_records", "resume_point", "weight"]
+__all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "FolderEntry", "PassedOver", "Resume", "ResumePoint",
+           "StreamedInputs", "describe", "find_inputs", "output_format", "pool_items", "read_item", "render_jsonl",
+           "render_records", "resume_point", "weight"]
 
 OUTPUT_FORMATS = ("jsonl", "parquet")
 SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
@@ -83,44 +83,103 @@ def output_format(output: Path | None, given: str | None) -> str:
     return fmt
 
 
-class StreamedInputs:
-    """The inputs of one folder, found while the first ones are chunked: iterating yields
-    the ``head`` found already, then the rest as the walk goes on
-    (:func:`chunkwise.loaders.find_files` streams one folder), reporting each file passed
-    over to ``failures`` when it is met. ``count`` is the number of inputs when the head
-    holds them all, else None (more may come)."""
+class FolderEntry:
+    """A file of a streamed folder as the parent hands it to a worker: the folder, the
+    file's path relative to it and its size, nothing read yet. The worker classifies it
+    (:func:`chunkwise.loaders.files.classify_entry`: first bytes, format, id -- the same
+    :class:`~chunkwise.loaders.FoundFile` as :func:`~chunkwise.loaders.find_files` gives),
+    then reads it. Pickles as a tuple of its fields."""
 
-    def __init__(self, found: Iterator[Input], peek: int) -> None:
-        self.head = list(islice(found, max(1, peek)))
-        self.count: int | None = len(self.head) if len(self.head) < max(1, peek) else None
-        self._rest = found
+    __slots__ = ("folder", "relative", "size", "root", "found", "_path")
+    named = False
 
-    def __iter__(self) -> Iterator[Input]:
-        head, self.head = self.head, []
-        return chain(head, self._rest)
+    def __init__(self, folder: str, relative: str, size: int = 0, root: str | None = None) -> None:
+        self.folder, self.relative, self.size, self.root = folder, relative, size, root
+        self.found: Any = None
+        self._path: Path | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return FolderEntry, (self.folder, self.relative, self.size, self.root)
 
-def _stream_folder(folder: str, include: Sequence[str], exclude: Sequence[str], root: Any,
-                   failures: Any) -> Iterator[Input]:
-    """:func:`~chunkwise.commands._inputs.gather` of one folder, as a generator: each file
-    passed over is reported when the walk meets it."""
-    from ..errors import ConfigError
-    from ..loaders import find_files
+    @property
+    def path(self) -> Path:
+        if self._path is None:
+            self._path = Path(self.folder) / self.relative
+        return self._path
 
-    passed: list[Any] = []
-    found = find_files([folder], include=list(include) or None, exclude=list(exclude) or None, skipped=passed,
-                       root=root)
-    while True:
-        try:
-            f = next(found, None)
-        except ConfigError as exc:
-            raise click.UsageError(f"{exc} (--root must contain every path named)") from exc
-        for s in passed:
-            failures.add(passed_over(Path(s.path), s.reason, s.relative))
-        passed.clear()
+    @property
+    def name(self) -> str:
+        return self.path.as_posix()
+
+    def classify(self) -> Any:
+        """Its :class:`~chunkwise.loaders.FoundFile` (classified once)."""
+        if self.found is None:
+            from ..loaders.files import classify_entry
+
+            self.found = classify_entry(self.folder, self.relative, self.root)
+        return self.found
+
+    def as_input(self) -> Input:
+        """The :class:`~chunkwise.commands._inputs.Input` that a listed folder gives this
+        file (its failures are described alike)."""
+        f = self.found
         if f is None:
-            return
-        yield Input(f.path, root=f.root, found=f, named=False)  # its Paths shared: built and pickled once
+            return Input(self.path, root=Path(self.root or self.folder), named=False)
+        return Input(f.path, root=f.root, found=f, named=False)
+
+
+class PassedOver(Exception):
+    """A file of a streamed folder that no loader reads (or that cannot be opened), found
+    so in a worker: ``skipped`` is its report, as :func:`find_inputs` makes it for a
+    listed folder."""
+
+    def __init__(self, skipped: Skipped) -> None:
+        super().__init__(skipped)
+        self.skipped = skipped
+
+
+class StreamedInputs:
+    """The files of one folder, listed (a ``scandir`` walk, nothing read) but not
+    classified: iterating yields a :class:`FolderEntry` per file, in
+    :func:`chunkwise.loaders.find_files`'s order; the workers classify and read them, and
+    a file that no loader reads comes back as a :class:`PassedOver` failure, reported in
+    order. ``count`` is the number of entries (an upper bound of the documents)."""
+
+    def __init__(self, entries: list[FolderEntry]) -> None:
+        self.entries = entries
+        self.count: int | None = len(entries)
+
+    def __iter__(self) -> Iterator[FolderEntry]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+def _stream_folder(folder: str, include: Sequence[str], exclude: Sequence[str], root: Any) -> StreamedInputs | None:
+    """The entries of one folder (:func:`chunkwise.loaders.files.list_folder`) without
+    reading a file, or None when the folder holds symbolic links (a file may be reached
+    twice: :func:`~chunkwise.commands._inputs.gather` resolves that).
+
+    Raises:
+        click.UsageError: ``root`` does not contain the folder's files.
+    """
+    from ..errors import ConfigError
+    from ..loaders.files import list_folder, relative_id_path
+
+    listed = list_folder(folder, include=list(include) or None, exclude=list(exclude) or None)
+    if listed is None:
+        return None
+    top = os.fspath(folder)
+    base = None
+    if root is not None:
+        base = os.fspath(root)
+        try:  # every file of the folder is inside root when one path below the folder is
+            relative_id_path(os.path.join(top, "x"), base)
+        except ConfigError as exc:
+            if listed:
+                raise click.UsageError(f"{exc} (--root must contain every path named)") from exc
+    return StreamedInputs([FolderEntry(top, rel, size, base) for rel, size in listed])
 
 
 def find_inputs(
@@ -134,9 +193,11 @@ def find_inputs(
     peek: int = 1,
 ) -> list[Input] | StreamedInputs:
     """The inputs of ``chunkwise chunk``; the files of folders passed over are added to
-    ``failures``. ``stream`` and a single folder named: a :class:`StreamedInputs` that
-    finds the files while the first are chunked (``peek`` of them found before it
-    returns); otherwise the list of :func:`~chunkwise.commands._inputs.gather`.
+    ``failures``. ``stream`` and a single folder named (without symbolic links): a
+    :class:`StreamedInputs` of its files, listed but not read (the workers classify them
+    and report those passed over, in order); otherwise the list of
+    :func:`~chunkwise.commands._inputs.gather`. ``peek`` is kept for callers (unused: the
+    listing is whole).
 
     Raises:
         click.UsageError: no file at all under ``paths`` (none to read, none passed over),
@@ -148,16 +209,27 @@ def find_inputs(
         )
 
     if stream and len(paths) == 1 and str(paths[0]) != STDIN and Path(paths[0]).is_dir():
-        before = len(failures)
-        inputs = StreamedInputs(_stream_folder(str(paths[0]), include, exclude, root, failures), peek)
-        if inputs.count == 0 and len(failures) == before:
-            raise nothing()
-        return inputs
+        inputs = _stream_folder(str(paths[0]), include, exclude, root)
+        if inputs is not None:
+            if not inputs.count:
+                raise nothing()
+            return inputs
     found, skipped = gather(paths, include, exclude, root)
     if not found and not skipped:
         raise nothing()
     failures.extend(skipped)
     return found
+
+
+def pool_items(inputs: list[Input] | StreamedInputs) -> Iterator[tuple[Any, bytes | None]]:
+    """The pool's items: ``(input, None)``, or ``(input, its bytes)`` for standard input
+    (read when the pool reaches it). A streamed folder's entries go as they are (no
+    :class:`~pathlib.Path` built in the parent)."""
+    if isinstance(inputs, StreamedInputs):
+        return ((e, None) for e in inputs)
+    import sys
+
+    return ((inp, sys.stdin.buffer.read() if inp.path is None else None) for inp in inputs)
 
 
 def read_item(item: tuple[Input, bytes | None], encoding: str | None, fmt: str, options: dict[str, Any]) -> Any:
@@ -166,6 +238,14 @@ def read_item(item: tuple[Input, bytes | None], encoding: str | None, fmt: str, 
     from ..loaders import load, parse
 
     inp, data = item
+    if type(inp) is FolderEntry:  # a streamed folder's file: classified here, in the worker
+        found = inp.classify()
+        if not found.supported:
+            import logging
+
+            logging.getLogger("chunkwise.loaders.files").info("skipped %s: %s", found.path, found.reason)
+            raise PassedOver(passed_over(Path(found.path), found.reason, found.relative))
+        return load(found, found.format or None, encoding=encoding, **options)
     if data is not None or inp.path is None:
         return parse(data or b"", fmt, source=STDIN_SOURCE, encoding=encoding, **options)
     if inp.found is not None:  # its format was detected when the folder was walked
@@ -177,6 +257,8 @@ def weight(item: tuple[Input, bytes | None]) -> int:
     """The bytes of an input (its file's size; standard input's length), for the pool's
     batches (:func:`chunkwise.corpus.ordered_map`); 0 when it cannot be told."""
     inp, data = item
+    if type(inp) is FolderEntry:
+        return inp.size  # from the walk
     if data is not None or inp.path is None:
         return len(data or b"")
     try:
@@ -186,8 +268,14 @@ def weight(item: tuple[Input, bytes | None]) -> int:
 
 
 def describe(exc: BaseException, item: tuple[Input, Any], stage: str, encoding: str | None = None) -> Skipped:
-    """:func:`classify` in the worker (the exception's chain does not cross processes)."""
-    return classify(exc, item[0], stage, encoding if stage == "read" else None)
+    """:func:`classify` in the worker (the exception's chain does not cross processes); a
+    streamed folder's file that no loader reads: its :class:`PassedOver` report."""
+    if isinstance(exc, PassedOver):
+        return exc.skipped
+    inp = item[0]
+    if type(inp) is FolderEntry:
+        inp = inp.as_input()
+    return classify(exc, inp, stage, encoding if stage == "read" else None)
 
 
 def _record(chunk: Any, doc: Any, cid: str) -> dict[str, Any]:
