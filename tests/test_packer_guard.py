@@ -58,3 +58,22 @@ def test_other_levels_keep_the_general_filter():
     text = "ab\ncd\nef\ngh\nij"
     assert list(guarded.cuts(text, 0, len(text))) == [(2, 3), (11, 12)]
     assert packer._guarded(LINE, [], []) is LINE
+
+
+def test_a_level_may_guard_itself():
+    seen = []
+
+    class Lazy:
+        name = "lazy"
+
+        def cuts(self, text, start, end):
+            yield from ((a, a + 1) for a in (2, 5, 8) if start < a and a + 1 < end)
+
+        def guarded(self, starts, ends):
+            seen.append((list(starts), list(ends)))
+            return _filtered(self, starts, ends)
+
+    level = packer._guarded(Lazy(), [4], [7])
+    assert seen == [([4], [7])]
+    assert list(level.cuts("x" * 12, 0, 12)) == [(2, 3), (8, 9)]
+    assert packer._guarded(Lazy(), [], []).name == "lazy" and seen == [([4], [7])]  # nothing to guard

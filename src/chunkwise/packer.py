@@ -97,12 +97,17 @@ def _guarded(level: Level, starts: Sequence[int], ends: Sequence[int]) -> Level:
     makes ``level`` fast to search (windows, anchor, backward reading): the rule is read
     only at the cuts a search reaches. A :class:`PositionsLevel` (a parser's cuts) is
     guarded in one loop (:class:`_GuardedPositions`), any other level through
-    :class:`FilteredLevel`; both give the same cuts.
+    :class:`FilteredLevel`; both give the same cuts. A level may guard itself: a method
+    ``guarded(starts, ends)`` returns a level with exactly the cuts ``FilteredLevel``
+    would keep (a parser's level whose positions are read on demand, say).
     """
     if not starts:
         return level
     if type(level) is PositionsLevel:
         return _GuardedPositions(level.name, level.starts, level.ends, starts, ends)
+    own = getattr(level, "guarded", None)
+    if own is not None:
+        return own(starts, ends)  # type: ignore[no-any-return]
 
     def keep(text: str, a: int, b: int) -> bool:
         k = bisect_right(starts, a) - 1
