@@ -367,3 +367,30 @@ def test_size_statistics_of_whole_documents_equal_those_of_one_chunk_at_a_time()
     floats = _Stats()
     floats.add_many([1.5, 2.5])  # sizes of a custom measure need not be integers
     assert (floats.n, floats.mean, floats.min) == (2, 2.0, 1.5)
+
+
+def _render_repeated(chunks: list, doc: chunkwise.Document, cid: str) -> bytes:
+    """A payload of bytes whose length follows the text (the spool's case: JSON lines)."""
+    if not chunks:
+        return b""
+    times = 40_000 if doc.text.startswith("Large") else 1
+    return (cid + "|" + "|".join(c.text for c in chunks) + "\n").encode() * times
+
+
+def test_payloads_that_are_bytes_come_back_through_the_spool_files_whole_and_in_order() -> None:
+    from chunkwise.corpus import _context, _Spool
+
+    texts = [_text(i, 1 + i % 5) for i in range(150)]
+    texts[40] = "Large " + texts[40]  # about 10 MB of lines: its slot file is cut back once read
+    texts[41] = ""  # no chunk: an empty payload
+    job = _Job(chunker=chunkwise.make_chunker("recursive", chunk_size=80), reader=_read_text, config="k",
+               render=_render_repeated)
+    one = list(ordered_map(job, iter(texts), workers=1))
+    two = list(ordered_map(job, iter(texts), workers=2, weight=len))
+    assert [o.payload for o in two] == [o.payload for o in one]
+    assert len(two[40].payload) > _Spool.SHRINK and two[41].payload == b"" and two[41].sizes == []
+    assert all(o.spooled == -1 and o.item == t for o, t in zip(two, texts))
+    if _Spool.usable(_context()):  # POSIX with fork: the slots are unnamed files, closed after the run
+        spool = _Spool(2)
+        assert [os.fstat(fd).st_nlink for fd in spool.fds] == [0, 0]
+        spool.close()

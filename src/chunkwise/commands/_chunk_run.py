@@ -174,11 +174,11 @@ def _stream_folder(folder: str, include: Sequence[str], exclude: Sequence[str], 
     base = None
     if root is not None:
         base = os.fspath(root)
-        try:  # every file of the folder is inside root when one path below the folder is
-            relative_id_path(os.path.join(top, "x"), base)
-        except ConfigError as exc:
+        try:  # every file of the folder is inside root when its first one is
             if listed:
-                raise click.UsageError(f"{exc} (--root must contain every path named)") from exc
+                relative_id_path(os.path.join(top, listed[0][0]), base)
+        except ConfigError as exc:
+            raise click.UsageError(f"{exc} (--root must contain every path named)") from exc
     return StreamedInputs([FolderEntry(top, rel, size, base) for rel, size in listed])
 
 
