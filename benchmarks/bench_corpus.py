@@ -204,7 +204,8 @@ def measure(cmd: list[str], info: dict[str, Any] | None = None) -> tuple[float, 
     """(seconds, peak resident bytes of the process tree, last line of standard error,
     CPU seconds -- user + system -- of the process and the children it waited for).
     ``info`` receives ``parent_cpu`` (the process's own CPU at the last sample, every 50
-    ms) and ``load`` (the 1-minute load average at the start and at the end)."""
+    ms), ``user`` and ``system`` (the CPU of the process and its children, split) and
+    ``load`` (the 1-minute load average at the start and at the end)."""
     load0 = os.getloadavg()[0]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -225,6 +226,7 @@ def measure(cmd: list[str], info: dict[str, Any] | None = None) -> tuple[float, 
     elapsed = time.perf_counter() - t0
     if info is not None:
         info["parent_cpu"] = own
+        info["user"], info["system"] = usage.ru_utime, usage.ru_stime
         info["load"] = (load0, os.getloadavg()[0])
     proc.returncode = os.waitstatus_to_exitcode(status)
     reader.join()
@@ -406,7 +408,9 @@ def stages(size: int, repeat: int) -> None:
 
 def workers(size: int, rounds: int, profile: bool) -> None:
     """``--workers 1`` against ``--workers 2`` on the ``size`` MB corpus, interleaved (see the
-    module's usage): medians and the ratio, with the load average of every run."""
+    module's usage): medians and the ratio, with the load average of every run and the
+    control after every round; the rounds whose control showed two free cores (1.7x or
+    more) are summed up apart."""
     corpus = CORPUS / str(size)
     if not corpus.is_dir():
         build([size])
@@ -414,7 +418,8 @@ def workers(size: int, rounds: int, profile: bool) -> None:
     mb = sum(p.stat().st_size for p in files) / 1e6
     print(f"{corpus}: {len(files)} files, {mb:.1f} MB; CPUs: {os.cpu_count()}; Python {sys.version.split()[0]}")
     print(f"load average before: {os.getloadavg()}")
-    print(f"control before: a CPU-bound loop in 2 processes / 1 process = {control():.2f}x", flush=True)
+    controls = [control()]
+    print(f"control before: a CPU-bound loop in 2 processes / 1 process = {controls[0]:.2f}x", flush=True)
     runs: dict[int, list[dict[str, float]]] = {1: [], 2: []}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.jsonl"
@@ -424,28 +429,42 @@ def workers(size: int, rounds: int, profile: bool) -> None:
                 info: dict[str, Any] = {}
                 secs, peak, tail, cpu_s = measure(cmds[f"chunkwise-{w}"], info)
                 m = re.search(r"MB in ([0-9.]+) s", tail)
-                row = {"wall": secs, "cpu": cpu_s, "parent": info["parent_cpu"], "peak": peak / 2**20,
+                row = {"wall": secs, "cpu": cpu_s, "user": info["user"], "system": info["system"],
+                       "parent": info["parent_cpu"], "peak": peak / 2**20,
                        "inner": float(m.group(1)) if m else float("nan"),
                        "load0": info["load"][0], "load1": info["load"][1]}
                 runs[w].append(row)
-                print(f"  round {r + 1} --workers {w}: wall {secs:.2f} s (after finding the first files "
-                      f"{row['inner']:.2f} s), CPU {cpu_s:.2f} s (parent {row['parent']:.2f} s), "
-                      f"peak {row['peak']:.0f} MiB, load {row['load0']:.2f} -> {row['load1']:.2f}", flush=True)
+                print(f"  round {r + 1} --workers {w}: wall {secs:.2f} s (after listing the files "
+                      f"{row['inner']:.2f} s), CPU {cpu_s:.2f} s (user {row['user']:.2f} + system "
+                      f"{row['system']:.2f}; parent {row['parent']:.2f} s), peak {row['peak']:.0f} MiB, "
+                      f"load {row['load0']:.2f} -> {row['load1']:.2f}", flush=True)
                 out.unlink(missing_ok=True)
+            controls.append(control())
+            print(f"  control after round {r + 1}: {controls[-1]:.2f}x", flush=True)
     print(f"load average after: {os.getloadavg()}")
-    print(f"control after: a CPU-bound loop in 2 processes / 1 process = {control():.2f}x")
     med = {w: {k: statistics.median(x[k] for x in runs[w]) for k in runs[w][0]} for w in runs}
-    print("\n| workers | runs | wall s (median) | MB/s (median) | CPU s (median) | parent CPU s | peak MiB | "
-          "load average during the runs |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("\n| workers | runs | wall s (median) | MB/s (median) | CPU s (median) | user + system s | parent CPU s | "
+          "peak MiB | load average during the runs |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for w in (1, 2):
         loads = [x["load0"] for x in runs[w]] + [x["load1"] for x in runs[w]]
         print(f"| {w} | {len(runs[w])} | {med[w]['wall']:.2f} | {mb / med[w]['wall']:.1f} | {med[w]['cpu']:.2f} | "
-              f"{med[w]['parent']:.2f} | {med[w]['peak']:.0f} | {min(loads):.2f}-{max(loads):.2f} |")
+              f"{med[w]['user']:.2f} + {med[w]['system']:.2f} | {med[w]['parent']:.2f} | {med[w]['peak']:.0f} | "
+              f"{min(loads):.2f}-{max(loads):.2f} |")
     pairs = [a["wall"] / b["wall"] for a, b in zip(runs[1], runs[2])]
     print(f"\n{size} MB, {len(files)} files: 2 workers / 1 worker = {med[1]['wall'] / med[2]['wall']:.2f}x "
           f"(median wall clocks); rounds: {', '.join(f'{x:.2f}' for x in pairs)} (median "
-          f"{statistics.median(pairs):.2f}x); CPU 2 workers / 1 = {med[2]['cpu'] / med[1]['cpu']:.2f}x")
+          f"{statistics.median(pairs):.2f}x); CPU 2 workers / 1 = {med[2]['cpu'] / med[1]['cpu']:.2f}x; "
+          f"controls: {', '.join(f'{c:.2f}' for c in controls)}")
+    # a round counts as run on two free cores when the controls before and after it both showed them
+    free = [k for k in range(len(pairs)) if min(controls[k], controls[k + 1]) >= 1.7]
+    if free:
+        ratio = statistics.median(pairs[k] for k in free)
+        print(f"rounds with the control at 1.7x or more before and after: {len(free)} of {len(pairs)} "
+              f"(rounds {', '.join(str(k + 1) for k in free)}), median ratio {ratio:.2f}x")
+    else:
+        print("no round had the control at 1.7x or more before and after it: these wall clocks do not show "
+              "what two free cores give")
     if profile:
         profile_runs(corpus)
 

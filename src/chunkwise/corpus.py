@@ -8,8 +8,10 @@
   flight (``4 x workers`` tasks, each of up to 512 KB of files and 64 files -- a larger
   file alone); results come back in submission order. Memory is bounded by the window,
   never by the corpus: no list of chunks or texts is kept. The inputs are consumed as
-  tasks are submitted, so the workers start on the first files of a folder while
-  :func:`chunkwise.loaders.find_files` still classifies the rest (it streams one folder).
+  tasks are submitted (``chunk_corpus`` streams :func:`chunkwise.loaders.find_files`;
+  ``chunkwise chunk`` hands out the entries of one folder listed but not read, which the
+  workers classify). Results that are bytes (JSON lines) come back through unnamed spool
+  files (:class:`_Spool`), not the pool's pipe.
 * :func:`content_id` / :func:`config_key` -- what ``--resume`` recognises a document by.
 
 Content ids: ``content_id = blake2b(config_key(chunker) + "\\0" + document.text)`` (16 hex
@@ -19,7 +21,9 @@ strategy and every parameter; memory addresses removed) plus any step after chun
 content id in any run; a changed text or configuration changes it.
 
 The pool forks on POSIX (the chunker and the reader reach the workers once, through the
-initializer) and spawns elsewhere; ``workers=1`` runs in the calling process.
+initializer; the parent's objects are frozen for the garbage collector while it forks, so
+that the workers' collections never walk them) and spawns elsewhere; ``workers=1`` runs in
+the calling process.
 """
 
 from __future__ import annotations
@@ -374,8 +378,10 @@ def ordered_map(
 
     import gc
 
-    frozen = context.get_start_method() == "fork"
-    if frozen:  # the workers fork at the first submit: what the parent holds now, they never collect
+    # the workers fork at the first submit: what the parent holds then, they never collect (no
+    # collection of theirs walks, and copies, the parent's pages); not when the caller froze objects
+    frozen = context.get_start_method() == "fork" and gc.get_freeze_count() == 0
+    if frozen:
         gc.freeze()
     try:
         pending: deque[Any] = deque()
