@@ -5,7 +5,8 @@ the content as CommonMark: headings ``h1``-``h6`` as ATX headings, paragraphs wi
 inline text in place (link text kept, URLs dropped; ``code``, ``tt``, ``kbd``, ``samp`` and
 docutils' ``span.literal`` as code spans), lists (nested, ordered or not), tables (GFM pipe
 tables, the first row as header; a layout table -- one row, or a cell holding a code block,
-a table or a heading, as texi2html indents its examples -- renders its cells as blocks),
+a table or a heading, as texi2html indents its examples -- renders its cells as blocks; a table
+nested in a cell is rendered once, where it stands, by the same rule),
 ``pre`` as fenced code (language from a ``language-*``/``lang-*`` class, docutils'
 ``pre.code.<language>`` or Sphinx's ``div.highlight-<language>``), block quotes, thematic
 breaks, definition lists (each term on its line, its definition's first paragraph right
@@ -211,16 +212,34 @@ def _texinfo_header(el: Any) -> bool:
 def _link_bar(el: Any) -> bool:
     """texi2html's navigation table (``[ << ] [ >> ] [Top] [Contents] [Index] [ ? ]``):
     every cell that holds text holds one bracketed link, and there are at least two."""
-    texts = [" ".join(td.text_content().split()) for td in el.iter("td", "th")]
+    texts = [" ".join(td.text_content().split()) for tr in _rows(el) for td in _cells(tr)]
     texts = [t for t in texts if t]
     return len(texts) >= 2 and all(t.startswith("[") and t.endswith("]") for t in texts)
+
+
+def _rows(table: Any) -> list[Any]:
+    """The rows of ``table`` itself (``tr`` children, or in its ``thead``/``tbody``/``tfoot``),
+    not those of a table nested in one of its cells."""
+    rows: list[Any] = []
+    for child in table:
+        tag = _tag(child)
+        if tag == "tr":
+            rows.append(child)
+        elif tag in ("thead", "tbody", "tfoot"):
+            rows.extend(x for x in child if _tag(x) == "tr")
+    return rows
+
+
+def _cells(tr: Any) -> list[Any]:
+    return [c for c in tr if _tag(c) in ("td", "th")]
 
 
 def _layout_table(el: Any) -> bool:
     """A table used for layout, not data: one row (texi2html indents its examples with a
     one-row table: an empty cell, then the ``pre``), or a cell holding a code block, a table
-    or a heading. Its cells are rendered as blocks, in order."""
-    rows = [tr for tr in el.iter("tr")]
+    or a heading. Its cells are rendered as blocks, in order (a table nested in a cell is
+    rendered where it stands, once, as a layout or a data table by the same rule)."""
+    rows = _rows(el)
     if len(rows) == 1:
         return True
     return any(_tag(x) in ("pre", "table", "h1", "h2", "h3", "h4", "h5", "h6") for x in el.iterdescendants())
@@ -363,9 +382,9 @@ class _Renderer:
         elif tag in ("ul", "ol", "menu", "dir"):
             self.add(self.list_block(el, tag == "ol"))
         elif tag == "table" and _layout_table(el):
-            for tr in el.iter("tr"):
-                for cell in tr:
-                    if _tag(cell) in ("td", "th") and not _skipped(cell):
+            for tr in _rows(el):
+                for cell in _cells(tr):
+                    if not _skipped(cell):
                         self.render(cell)
         elif tag == "table":
             self.add(self.table(el))
@@ -436,8 +455,8 @@ class _Renderer:
 
     def table(self, el: Any) -> str:
         rows: list[list[str]] = []
-        for tr in el.iter("tr"):
-            cells = [self.title_of(c).replace("|", "\\|") for c in tr if _tag(c) in ("td", "th")]
+        for tr in _rows(el):
+            cells = [self.title_of(c).replace("|", "\\|") for c in _cells(tr)]
             if cells:
                 rows.append(cells)
         if not rows:
