@@ -343,9 +343,73 @@ def test_cli_no_readable_file_creates_no_index(tmp_path, offline_default):
     (src / "pumps.txt").write_text(LONG["pumps.txt"], encoding="utf-8")
     r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(ix), "-n", "20"])
     assert r.exit_code == 1 and "1 added" in r.output and (ix / "index.sqlite").is_file(), r.output  # bad.pdf
+    # when later no file reads, nothing changes: the build would remove every document
     (src / "pumps.txt").unlink()
     r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(ix), "-n", "20"])
-    assert r.exit_code == 1 and "1 removed" in r.output and "not created" not in r.output, r.output
+    assert r.exit_code == 1 and "nothing was changed in the index" in r.output, r.output
+    assert "removed" not in r.output and "not created" not in r.output
+    assert Index(ix).info()["documents"] == 1
+
+
+def _snapshot(ix):
+    """The index's files and their bytes: nothing written shows as the same snapshot."""
+    return {p.name: p.read_bytes() for p in sorted(ix.iterdir())}
+
+
+def test_cli_unreadable_folder_leaves_an_existing_index_as_it_was(tmp_path, offline_default):
+    src = _folder(tmp_path, {**LONG, "gears.txt": "Gears turn. " * 20})
+    ix = tmp_path / "ix"
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(ix), "-n", "40"])
+    assert r.exit_code == 0 and "3 added" in r.output, r.output
+    before = _snapshot(ix)
+    bad = tmp_path / "unreadable"
+    bad.mkdir()
+    (bad / "prog").write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 4)  # an executable
+    (bad / "blob.txt").write_bytes(b"\x00\x01\xff\xfe" * 300)  # binary under a text suffix
+    (bad / "empty.md").write_bytes(b"")
+    r = CliRunner().invoke(cli, ["index", "build", str(bad), "--index", str(ix), "-n", "40"])
+    assert r.exit_code == 1, r.output
+    assert "nothing indexed: no file gave a document with text" in r.output, r.output
+    assert f"nothing was changed in the index {ix}" in r.output
+    assert all(name in r.output for name in ("prog", "blob.txt", "empty.md"))  # each one said
+    assert "removed" not in r.output and "generation" not in r.output
+    assert _snapshot(ix) == before  # no removal, no new generation
+    info = Index(ix).info()
+    assert info["documents"] == 3 and int(info["generation"]) == 1
+
+
+def test_cli_a_folder_that_gives_no_document_is_refused_with_the_others(tmp_path, offline_default):
+    src = _folder(tmp_path, LONG)
+    ix = tmp_path / "ix"
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(ix), "-n", "40"])
+    assert r.exit_code == 0 and "2 added" in r.output, r.output
+    before = _snapshot(ix)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "empty.md").write_bytes(b"")
+    (src / "new.txt").write_text("A new file. " * 10, encoding="utf-8")
+    # the folder that reads is not indexed alone: the other one's documents would be removed
+    r = CliRunner().invoke(cli, ["index", "build", str(src), str(other), "--index", str(ix), "-n", "40"])
+    assert r.exit_code == 1, r.output
+    assert f"no file under {other.as_posix()} gave a document" in r.output and "empty.md" in r.output, r.output
+    assert "added" not in r.output and _snapshot(ix) == before
+    # a folder that gives a document: the build goes on, the empty file named and skipped
+    (other / "notes.txt").write_text("Notes on pumps. " * 10, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["index", "build", str(src), str(other), "--index", str(ix), "-n", "40"])
+    assert r.exit_code == 0 and "2 added" in r.output and "empty.md" in r.output, r.output
+    assert Index(ix).info()["documents"] == 4
+
+
+def test_cli_skipped_files_are_reported_in_the_order_found(tmp_path, offline_default):
+    src = _folder(tmp_path, {})
+    (src / "a.odt").write_bytes(b"PK")  # passed over by the walk
+    (src / "b.txt").write_text("Bees buzz. " * 10, encoding="utf-8")
+    (src / "c.txt").write_bytes(b"")  # read: empty
+    (src / "d.odt").write_bytes(b"PK")
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(tmp_path / "ix"), "-n", "40"])
+    assert r.exit_code == 1, r.output  # the .odt files failed
+    said = [line.split(":")[0].rsplit("/", 1)[-1] for line in r.output.splitlines() if line.startswith("skipped ")]
+    assert said[:3] == ["a.odt", "c.txt", "d.odt"], r.output
 
 
 # -- what changed, said as old -> new -------------------------------------------------------

@@ -3,19 +3,19 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..errors import ChunkwiseError, ConfigError, MissingDependencyError
-from ._inputs import STDIN, Failures, Skipped, classify, counted, emptiness, gather, read
+from ._inputs import STDIN, Failures, Input, Skipped, classify, counted, emptiness, gather, read
 from ._llm_options import LlmOptions, llm_options
+from ._order import in_found_order
 from ._options import (
     ChunkingOptions,
     InputOptions,
@@ -95,7 +95,9 @@ def build_command(
     """Index files and folders: load, chunk (the options of `chunkwise chunk`), embed, store.
 
     Incremental: a file whose text (and the options) did not change since the last build
-    is not re-embedded; files no longer under PATHS are removed from the index. A build is
+    is not re-embedded; files no longer under PATHS are removed from the index. A build in
+    which no file gives a document, or no file under one of the folders named, changes
+    nothing (exit 1): it would remove what the index holds for them. A build is
     atomic: a query during it sees the index before it, and an interrupted build leaves the
     index as it was. A file that cannot be read or chunked this time (a dangling link, no
     permission) is reported and skipped (what the index held for it is kept); the exit
@@ -136,31 +138,91 @@ def build_command(
         detail = f" ({len(skipped)} skipped, such as {skipped[0].name}: {skipped[0].reason})" if skipped else ""
         raise click.UsageError(f"no file to read under the given paths{detail}; nothing was changed in the index")
     failures = Failures()
-    failures.extend(skipped)
     # a file that is there but cannot be read this time keeps what the index holds for it;
     # a file that is gone is removed
     keep: list[str] = _unreadable_ids(skipped, paths, root)
     names: dict[str, Any] = {}
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=len(inputs), desc="indexing", unit="file", disable=not show, file=sys.stderr)
+    order = in_found_order(paths, inputs, skipped)  # skipped files reported in the order found
 
-    def documents() -> Iterator[Any]:
-        for inp in inputs:
-            try:
-                doc = read(inp, encoding=encoding)
-            except Exception as exc:  # noqa: BLE001 - every per-file failure is reported, then skipped
-                bar.update()
-                if isinstance(exc, FileNotFoundError) and inp.path is not None and not os.path.lexists(inp.path):
-                    continue  # gone since the folder was read: removed like any file no longer there
+    def attempt(inp: Any) -> tuple[Any, Callable[[], None] | None]:
+        """The document of ``inp``, or None and how its failure is reported (None: a file
+        gone since the folder was read, removed like any file no longer there)."""
+        try:
+            doc = read(inp, encoding=encoding)
+        except Exception as exc:  # noqa: BLE001 - every per-file failure is reported, then skipped
+            if isinstance(exc, FileNotFoundError) and inp.path is not None and not os.path.lexists(inp.path):
+                return None, None
+
+            def failed(exc: BaseException = exc) -> None:
                 failures.add(classify(exc, inp, "read", encoding))
                 keep.append(inp.found.id if inp.found is not None else document_id_for_path(inp.path.name))
+
+            return None, failed
+        why = emptiness(doc, inp)
+        if why is not None:  # named and skipped, as chunk does
+            return None, lambda: failures.add_empty(inp.name, why)
+        return doc, None
+
+    # Before the index is touched, every folder named gives a document, and so does the
+    # build: a build makes the index hold exactly the files read, so one that read nothing
+    # (or nothing under a folder) would remove what the index holds for them. The files
+    # read ahead (the first document of each folder) are kept for the build below.
+    ahead: dict[int, tuple[Any, Callable[[], None] | None]] = {}
+
+    def gives_document(positions: list[int]) -> bool:
+        for pos in positions:
+            if pos not in ahead:
+                ahead[pos] = attempt(order[pos])
+            if ahead[pos][0] is not None:
+                return True
+        return False
+
+    inputs_at = [i for i, item in enumerate(order) if isinstance(item, Input)]
+    silent = [] if gives_document(inputs_at) else [None]
+    for folder in dict.fromkeys(p for p in paths if p.is_dir()):
+        under = _under(folder, [(i, order[i]) for i in inputs_at])
+        if not gives_document(under):
+            silent.append(folder)
+    if silent:
+        bar.close()
+        for i, item in enumerate(order):  # what was read, reported in order
+            if isinstance(item, Skipped):
+                failures.add(item)
+            elif i in ahead and ahead[i][1] is not None:
+                ahead[i][1]()
+        exists = (index_dir / DB_NAME).is_file()
+        if silent[0] is None:
+            what = "no file gave a document with text"
+        else:
+            what = f"no file under {', '.join(f.as_posix() for f in silent)} gave a document with text"
+        click.echo(
+            f"nothing indexed: {what}; "
+            + (
+                f"nothing was changed in the index {index_dir} (a build makes the index hold exactly the "
+                "documents read: it would remove the others; leave a folder out of PATHS to remove its documents)"
+                if exists
+                else f"the index {index_dir} was not created"
+            ),
+            err=True,
+        )
+        if failures.summary():
+            click.echo(failures.summary(), err=True)
+        ctx.exit(1)
+
+    def documents() -> Iterator[Any]:
+        for i, item in enumerate(order):
+            if isinstance(item, Skipped):
+                failures.add(item)
                 continue
-            why = emptiness(doc, inp)
-            if why is not None:  # named and skipped, as chunk does
-                failures.add_empty(inp.name, why)
+            doc, report = ahead.pop(i) if i in ahead else attempt(item)
+            if doc is None:
                 bar.update()
+                if report is not None:
+                    report()
                 continue
-            names[doc.id] = inp
+            names[doc.id] = item
             yield doc
 
     def on_error(doc: Any, exc: BaseException) -> bool:
@@ -173,19 +235,9 @@ def build_command(
         failures.add(classify(exc, names.get(doc.id, doc.source or doc.id), "chunk"))
         return True
 
-    docs = documents()
-    first = next(docs, None)  # read before the index is touched
-    if first is None and not (index_dir / DB_NAME).is_file():
-        # no file gave a document: a new index is not created (an existing one is built:
-        # it removes the documents of files no longer there)
-        bar.close()
-        click.echo(f"nothing indexed: no file gave a document with text; the index {index_dir} was not created",
-                   err=True)
-        click.echo(failures.summary(), err=True)
-        ctx.exit(1)
     try:
         report = Index(index_dir).build(
-            docs if first is None else itertools.chain([first], docs),
+            documents(),
             chunker=chunker,
             model=model,
             rebuild=rebuild,
@@ -212,6 +264,12 @@ def build_command(
         click.echo(failures.summary(), err=True)
     if failures.failed(len(names)):
         ctx.exit(1)
+
+
+def _under(folder: Path, items: list[tuple[int, Input]]) -> list[int]:
+    """The positions of the inputs found under ``folder``."""
+    top = os.path.abspath(folder).rstrip(os.sep) + os.sep
+    return [i for i, inp in items if inp.path is not None and os.path.abspath(inp.path).startswith(top)]
 
 
 def _unreadable_ids(skipped: list[Skipped], paths: tuple[Path, ...], root: Path | None) -> list[str]:
