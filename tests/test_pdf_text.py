@@ -278,6 +278,41 @@ def test_numbered_headings_under_a_cover_block_and_the_title(docs) -> None:
     assert "# The Big Title" not in layout.text  # a cover block is not an outline
 
 
+
+def test_an_author_block_with_an_e_mail_address_is_not_a_heading() -> None:
+    # libtasn1's manual: "Fabio Fiorina / Simon Josefsson / Nikos Mavrogiannopoulos
+    # (help-libtasn1@gnu.org)" in the chapters' size on the title page became a heading
+    # that every chunk of the front matter had in its header path
+    title_page = _page(
+        1,
+        _line("Libtasn1", 200, size=21),
+        _line("A library for the GNU system", 240),
+        _line("Ann Author", 600, size=14),
+        _line("Bo Writer", 617, size=14),
+        _line("Cy Editor (help-lib@example.org)", 634, size=14),
+    )
+    chapters = [
+        _page(n, _line(f"{n - 1} Chapter {n - 1}", 72, size=14), *[_line(f"Body {k} of chapter {n - 1}.", 100 + 12 * k) for k in range(8)])
+        for n in (2, 3)
+    ]
+    layout = layout_pages([title_page, *chapters])
+    assert _headings(layout.text) == ["Libtasn1", "1 Chapter 1", "2 Chapter 2"]
+    assert "Ann Author\nBo Writer\nCy Editor (help-lib@example.org)" in layout.text
+    doc = chunkwise.Document(layout.text)
+    paths = [c.metadata.get("header_path") for c in chunkwise.chunk(doc, strategy="markdown", chunk_size=60, unit="chars")]
+    assert ["Libtasn1"] in paths and not any(len(p or []) > 1 and "Author" in p[1] for p in paths)
+    # a heading right after the block, apart from it, stays one; so does a heading that
+    # names a mail-less contact
+    after = _page(
+        1,
+        _line("Ann Author <ann@example.org>", 60, size=14),
+        _line("Contact and Support", 120, size=14),
+        *[_line(f"Body line {k} of the section on support.", 150 + 12 * k) for k in range(8)],
+        _line("Another Section", 300, size=14),
+        *[_line(f"More line {k} of the other section here.", 330 + 12 * k) for k in range(8)],
+    )
+    assert _headings(layout_pages([after]).text) == ["Contact and Support", "Another Section"]
+
 # -- 7. standard input ------------------------------------------------------------------------
 
 

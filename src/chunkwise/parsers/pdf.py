@@ -15,8 +15,8 @@ into one text whose structure the markdown strategy reads:
   ranked size on one page only, which is ``#``; a short line set wholly in bold at body size is a heading one
   level below the size headings; consecutive heading lines of one size are one heading;
   a run of three heading lines or more (the labels of a drawing; a numbered heading, ``2.3
-  Foo``, is never taken for one), a caption and a line of a table of contents are not
-  headings; the title is the first page's first line in its largest font;
+  Foo``, is never taken for one), a caption, a line of a table of contents and a block of
+  heading lines holding an e-mail address (a title page's authors) are not headings; the title is the first page's first line in its largest font;
 * **page furniture**: a line in the top or bottom tenth of a page whose text, digits
   aside, recurs in that band on at least three pages (and a quarter of them) is a running
   header or footer (so is one met once, in a place where many pages have their
@@ -66,6 +66,8 @@ _HYPHEN_END = re.compile(r"(?<=[^\W\d_])[-\u00ad\u0002\ufffe]$")
 _SOFT_END = re.compile(r"\u00ad$")
 _LEADERS = re.compile(r"(?:\.\s?){4,}\s*\S{0,8}\s*$")
 _NUMBERED = re.compile(r"(?:\d+\.)*\d+\.?\s|[A-Z]\.\d")
+# an e-mail address: a line holding one is an author's or a contact's, never a heading
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _CAPTION = re.compile(r"(?:figure|fig\.|table|listing|example)\s*[\dA-Z][\w.-]*\s*[:.]", re.IGNORECASE)
 _SECTION_NUMBER = re.compile(r"(?:chapter|appendix|part|section)\s+\w|\d+(?:\.\d+)*\.?\s+\S|[A-Z](?:\.\d+)+\.?\s", re.I)
 _BARE_NUMBER = re.compile(r"(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]+)\.?")
@@ -409,14 +411,31 @@ def _page_levels(lines: Sequence[PdfLine], level_of: Callable[[PdfLine], int], w
     three heading lines or more with no body line between them, scattered over the page
     (not aligned on one left edge, or side by side), is body text (a numbered heading,
     ``2.3 Foo``, is never part of such a run); so is a
-    caption (``Figure 2-1: ...``), and a line ending in a number on a page of contents
-    (three lines or more with dot leaders)."""
+    caption (``Figure 2-1: ...``), a line ending in a number on a page of contents
+    (three lines or more with dot leaders), and a block of heading lines (one size, each
+    right under the one before, as a heading on two lines is set) of which a line holds
+    an e-mail address: a title page's authors (``Simon Josefsson`` /
+    ``Nikos Mavrogiannopoulos (help-libtasn1@gnu.org)``), not a heading."""
     levels = [level_of(ln) for ln in lines]
     contents = sum(1 for ln in lines if _LEADERS.search(ln.text)) >= 3
     for k, ln in enumerate(lines):
         text = ln.text.strip()
         if levels[k] and (_CAPTION.match(text) or (contents and re.search(r"\d\s*$", text))):
             levels[k] = 0
+    k = 0
+    while k < len(levels):
+        j = k + 1
+        if levels[k]:
+            while (
+                j < len(levels)
+                and levels[j] == levels[k]
+                and _size(lines[j].size) == _size(lines[k].size)
+                and 0 <= lines[j].top - lines[j - 1].bottom <= lines[j - 1].bottom - lines[j - 1].top
+            ):
+                j += 1
+            if any(_EMAIL.search(ln.text) for ln in lines[k:j]):
+                levels[k:j] = [0] * (j - k)
+        k = j
     # a numbered heading ("2.3 Foo", "1. Introduction") in a heading's font is one
     # whatever surrounds it: it ends a run and is never taken for a drawing's label
     numbered = [bool(levels[k]) and bool(_SECTION_NUMBER.match(ln.text.strip())) for k, ln in enumerate(lines)]
