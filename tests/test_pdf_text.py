@@ -292,14 +292,19 @@ def test_an_author_block_with_an_e_mail_address_is_not_a_heading() -> None:
         _line("Cy Editor (help-lib@example.org)", 634, size=14),
     )
     chapters = [
-        _page(n, _line(f"{n - 1} Chapter {n - 1}", 72, size=14), *[_line(f"Body {k} of chapter {n - 1}.", 100 + 12 * k) for k in range(8)])
+        _page(
+            n,
+            _line(f"{n - 1} Chapter {n - 1}", 72, size=14),
+            *[_line(f"Body {k} of chapter {n - 1}.", 100 + 12 * k) for k in range(8)],
+        )
         for n in (2, 3)
     ]
     layout = layout_pages([title_page, *chapters])
     assert _headings(layout.text) == ["Libtasn1", "1 Chapter 1", "2 Chapter 2"]
     assert "Ann Author\nBo Writer\nCy Editor (help-lib@example.org)" in layout.text
     doc = chunkwise.Document(layout.text)
-    paths = [c.metadata.get("header_path") for c in chunkwise.chunk(doc, strategy="markdown", chunk_size=60, unit="chars")]
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=60, unit="chars")
+    paths = [c.metadata.get("header_path") for c in chunks]
     assert ["Libtasn1"] in paths and not any(len(p or []) > 1 and "Author" in p[1] for p in paths)
     # a heading right after the block, apart from it, stays one; so does a heading that
     # names a mail-less contact

@@ -16,7 +16,8 @@ into one text whose structure the markdown strategy reads:
   level below the size headings; consecutive heading lines of one size are one heading;
   a run of three heading lines or more (the labels of a drawing; a numbered heading, ``2.3
   Foo``, is never taken for one), a caption, a line of a table of contents and a block of
-  heading lines holding an e-mail address (a title page's authors) are not headings; the title is the first page's first line in its largest font;
+  heading lines holding an e-mail address (a title page's authors) are not headings;
+  the title is the first page's first line in its largest font;
 * **page furniture**: a line in the top or bottom tenth of a page whose text, digits
   aside, recurs in that band on at least three pages (and a quarter of them) is a running
   header or footer (so is one met once, in a place where many pages have their
