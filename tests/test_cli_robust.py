@@ -399,3 +399,47 @@ def test_inspect_exits_1_for_a_document_the_strategy_fails_on(tmp_path: Path) ->
     )
     assert result.exit_code == 1, result.output
     assert "code.md" in result.output and "oversize" in result.output
+
+
+# -- a reader of standard output that leaves early (`| head`) -------------------------------
+
+
+def _run_with_stdout_closed_by_reader(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the command with standard output a pipe whose reader has already left: every
+    write to it fails with EPIPE (BrokenPipeError), as after `| head` stops reading."""
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run(
+            [*_cli_command(), *args], stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=cwd, timeout=120
+        )
+    finally:
+        os.close(write_end)
+
+
+def test_a_reader_that_leaves_stops_no_report_file(tmp_path: Path) -> None:
+    src = tmp_path / "notes.md"
+    src.write_text(("# Part\n\n" + "A sentence about pumps and valves. " * 30 + "\n\n") * 40, encoding="utf-8")
+    html = tmp_path / "insp.html"
+    r = _run_with_stdout_closed_by_reader(
+        ["inspect", str(src), "-s", "recursive", "-u", "chars", "-n", "60", "--html", str(html)], tmp_path
+    )
+    assert r.returncode == 0, r.stderr  # the view was cut short, the command did its work
+    assert html.is_file() and html.stat().st_size > 0 and "report written to" in r.stderr
+    assert "Traceback" not in r.stderr and "Exception ignored" not in r.stderr and "Broken pipe" not in r.stderr
+    csv_path, json_path = tmp_path / "s.csv", tmp_path / "s.json"
+    r = _run_with_stdout_closed_by_reader(
+        ["stats", str(src), "-s", "recursive,sentence", "-u", "chars", "-n", "100,200",
+         "--csv", str(csv_path), "--json", str(json_path)],
+        tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    assert len(json.loads(json_path.read_text(encoding="utf-8"))) == 4 and csv_path.stat().st_size > 0
+    assert "Traceback" not in r.stderr and "Exception ignored" not in r.stderr
+    # chunk's output is standard output itself: it stops, quietly, with status 1 (Python's
+    # status for EPIPE), and writes no file
+    r = _run_with_stdout_closed_by_reader(["chunk", str(src), "-u", "chars", "-n", "60"], tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr and "Exception ignored" not in r.stderr, r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["insp.html", "notes.md", "s.csv", "s.json"]

@@ -271,3 +271,58 @@ def test_calibrate_refuses_a_base_url_that_is_not_one_before_any_work(probe: dic
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2 and "is not an http(s) URL" in result.output, result.output
     assert "generated" not in result.output and not probe["cache"].exists()
+
+
+def _reader_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Printing on standard output fails as after `| head` stopped reading (EPIPE)."""
+    import errno
+
+    import click
+
+    real = click.echo
+
+    def echo(message=None, file=None, nl=True, err=False, color=None):  # type: ignore[no-untyped-def]
+        if not err and file is None:
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+        return real(message, file=file, nl=nl, err=err, color=color)
+
+    monkeypatch.setattr(click, "echo", echo)
+
+
+def test_eval_writes_its_results_when_the_reader_of_the_table_left(
+    probe: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _reader_left(monkeypatch)
+    result = CliRunner().invoke(cli, _eval_args(probe, "--no-plot"))
+    assert result.exit_code == 0, result.output  # the table was not read; the results are written
+    assert len(json.loads((probe["out"] / "results.json").read_text(encoding="utf-8"))["results"]) == 8
+    assert (probe["out"] / "results.csv").stat().st_size > 0
+    assert f"results written to {probe['out'].as_posix()}/: results.csv, results.json" in result.output
+
+
+def test_eval_says_where_the_default_folder_is(probe: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    work = probe["corpus"].parent / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    args = _eval_args(probe, "--no-plot")
+    del args[args.index("-o") : args.index("-o") + 2]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    line = "results written to chunkwise-eval/ (the default folder; -o DIR for another): results.csv, results.json"
+    assert line in result.output
+    assert sorted(p.name for p in (work / "chunkwise-eval").iterdir()) == ["results.csv", "results.json"]
+    # given -o, the folder is named without the note
+    result = CliRunner().invoke(cli, _eval_args(probe, "--no-plot"))
+    assert "results written to" in result.output and "default folder" not in result.output
+
+
+def test_stats_writes_its_files_when_the_reader_of_the_table_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a.md").write_text(A, encoding="utf-8")
+    _reader_left(monkeypatch)
+    out = tmp_path / "s.json"
+    args = ["stats", str(tmp_path / "a.md"), "-s", "recursive", "-u", "chars", "-n", "30,60", "--json", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert [r["config"] for r in json.loads(out.read_text(encoding="utf-8"))] == ["recursive/30/0", "recursive/60/0"]

@@ -210,6 +210,36 @@ def test_cli_return_the_index_cannot_serve_is_exit_2(tmp_path, offline_default):
     assert r.exit_code == 2 and "supports --return chunks." in r.output and "-s hierarchical" in r.output
 
 
+def test_cli_query_when_the_reader_left_is_quiet(tmp_path, offline_default, monkeypatch):
+    import errno
+
+    import click
+
+    from chunkwise import embeddings
+
+    known = embeddings.get_embedder
+    monkeypatch.setattr(
+        embeddings, "get_embedder", lambda m=None, **kw: offline_default if m == "hash" else known(m, **kw)
+    )
+    src = _folder(tmp_path)
+    ix = str(tmp_path / "ix")
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", ix, "-n", "20", "--model", "hash"])
+    assert r.exit_code == 0, r.output
+    real, printed = click.echo, []
+
+    def echo(message=None, file=None, nl=True, err=False, color=None):
+        if not err and file is None:  # standard output, as after `| head` stopped reading
+            printed.append(message)
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+        return real(message, file=file, nl=nl, err=err, color=color)
+
+    monkeypatch.setattr(click, "echo", echo)
+    for extra in ([], ["--json"]):
+        r = CliRunner().invoke(cli, ["index", "query", "pump", "--index", ix, "-k", "2", *extra])
+        assert r.exit_code == 0 and r.exception is None, r.output
+    assert len(printed) == 2 and '"rank": 2' in printed[1]  # each view tried once, whole
+
+
 # -- usage errors ---------------------------------------------------------------------------
 
 

@@ -39,6 +39,7 @@ from .commands._options import (
     parse_params,
     progress_option,
     refuse_folder,
+    silence_stdout,
 )
 from .registry import get_strategy, strategy_names
 
@@ -78,12 +79,7 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _silence_stdout() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
+_silence_stdout = silence_stdout  # the name this module used before the options module had it
 
 
 class _Cli(click.Group):

@@ -13,6 +13,8 @@ values, not as one keyword per option.
 * :func:`chunker_and_client`: the one function from those values to the chunker and its
   chat client.
 * :func:`progress_option`, :func:`json_option`.
+* :func:`echo_view`, :func:`silence_stdout`: printing on standard output when its reader
+  may leave (``| head``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import codecs
 import functools
 import json
 import os
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +47,7 @@ __all__ = [
     "build_grid",
     "chunker_and_client",
     "chunking_options",
+    "echo_view",
     "given_explicitly",
     "input_options",
     "json_option",
@@ -55,6 +59,7 @@ __all__ = [
     "parse_params",
     "progress_option",
     "refuse_folder",
+    "silence_stdout",
 ]
 
 UNITS = ("chars", "words", "tokens")
@@ -614,3 +619,31 @@ def chunker_and_client(chunking: ChunkingOptions, llm: LlmOptions) -> tuple[Any,
         chunker_params(chunking.strategy, chunking.params, llm.contextualize), **extra,
     )
     return chunker, client
+
+
+def silence_stdout() -> None:
+    """Send what is still to be written on standard output to the null device: its reader
+    left (a broken pipe), so the buffered rest and the interpreter's flush at exit raise no
+    second error (the recipe of the Python documentation's "Note on SIGPIPE")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def echo_view(text: str) -> bool:
+    """Print ``text`` (a view: a table, chunks, results) on standard output and flush it;
+    False when the reader left (``| head``: a broken pipe). Then standard output goes to
+    the null device for the rest of the command, which carries on quietly: the files it
+    writes are written, its messages on standard error are said, and its exit status is
+    the one it would have had."""
+    try:
+        click.echo(text)
+        if sys.stdout is not None:  # None: started with standard output closed (click writes nothing)
+            sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        return False
+    return True

@@ -22,6 +22,7 @@ from ._options import (
     InputOptions,
     build_grid,
     chunking_options,
+    echo_view,
     given_explicitly,
     input_options,
     loader_options_of,
@@ -502,11 +503,7 @@ def command(
     check_expansion_fits(configs, expand)
     results, info, failures = run_grid(evaluation, configs, k, budget_tokens, expand, merge_ratio, budget_per_question)
     rows = [r.row() for r in results]
-    click.echo(format_table(rows, [c for c in TABLE_COLUMNS if c != "over_budget" or any(r.over_budget for r in results)]))
-    warning = over_budget_warning(results)
-    if warning:
-        click.echo(warning, err=True)
-    click.echo(_summary(info), err=True)
+    # the files first: a reader of the table that leaves early (`| head`) stops none of them
     write_csv(rows, output_dir / "results.csv")
     payload = {
         "run": info,
@@ -517,13 +514,25 @@ def command(
     }
     write_json(payload, output_dir / "results.json")
     written = [output_dir / "results.csv", output_dir / "results.json"]
+    no_plot = None
     if plot:
         try:
             plot_results(rows, output_dir / "results.png")
             written.append(output_dir / "results.png")
         except ImportError as exc:
-            click.echo(f"warning: no plot: {exc}", err=True)
-    click.echo("written: " + ", ".join(str(p) for p in written), err=True)
+            no_plot = f"warning: no plot: {exc}"
+    columns = [c for c in TABLE_COLUMNS if c != "over_budget" or any(r.over_budget for r in results)]
+    echo_view(format_table(rows, columns))
+    warning = over_budget_warning(results)
+    if warning:
+        click.echo(warning, err=True)
+    click.echo(_summary(info), err=True)
+    if no_plot:
+        click.echo(no_plot, err=True)
+    where = f"{output_dir.as_posix().rstrip('/')}/"
+    if not given_explicitly("output_dir", ctx):  # a folder made where the command runs: said where
+        where += " (the default folder; -o DIR for another)"
+    click.echo(f"results written to {where}: " + ", ".join(p.name for p in written), err=True)
     if failures:
         click.echo(failures.summary(), err=True)
         ctx.exit(1)

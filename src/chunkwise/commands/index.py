@@ -21,6 +21,7 @@ from ._options import (
     InputOptions,
     chunker_and_client,
     chunking_options,
+    echo_view,
     input_options,
     progress_option,
 )
@@ -335,13 +336,14 @@ def query_command(index_dir: Path, question: str, k: int, returns: str, as_json:
     except (ChunkwiseError, ImportError) as exc:
         raise _fail(exc) from exc
     if as_json:
-        for h in hits:
-            click.echo(json.dumps(h.to_dict(), ensure_ascii=False))
+        if hits:
+            echo_view("\n".join(json.dumps(h.to_dict(), ensure_ascii=False) for h in hits))
         return
     if not hits:
         click.echo("no result (the index is empty)", err=True)
         return
+    lines = []
     for h in hits:
         where = f"{h.source or h.chunk.document_id}:{h.chunk.start_index}-{h.chunk.end_index}"
-        click.echo(f"{h.rank:>3}  {h.score:.3f}  {where}")
-        click.echo(f"     {_preview(h.chunk.text, 100)}")
+        lines += [f"{h.rank:>3}  {h.score:.3f}  {where}", f"     {_preview(h.chunk.text, 100)}"]
+    echo_view("\n".join(lines))

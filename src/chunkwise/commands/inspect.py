@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from ._options import ChunkingOptions, InputOptions, chunking_options, input_options, refuse_folder
+from ._options import ChunkingOptions, InputOptions, chunking_options, echo_view, input_options, refuse_folder
 
 __all__ = ["command", "plot_analysis", "render_chunks"]
 
@@ -185,7 +185,22 @@ def command(
         except Exception as exc:  # noqa: BLE001 - this document: reported with its fix
             failures.add(classify(exc, inp, "chunk"))
             ctx.exit(1)
-        click.echo(render_chunks(chunks, width))
+        # the files first: a reader of the view that leaves early (`| head`) stops none of them
+        written = []
+        if plot is not None and analysis is not None:
+            title = f"{inp.name.rsplit('/', 1)[-1]}: {strategy}"
+            plot_analysis(analysis, getattr(chunker, "threshold_type", None), plot, title=title)
+            written.append(f"plot written to {plot}")
+        if html_path is not None:
+            from ..serve import ServeError
+            from ..serve.report import write_report
+
+            try:
+                write_report(html_path, doc, chunking.settings(), inp.name if inp.path is not None else None)
+            except ServeError as exc:
+                raise click.UsageError(f"--html: {exc}") from exc
+            written.append(f"report written to {html_path}")
+        echo_view(render_chunks(chunks, width))
         summary = f"{counted(len(chunks), 'chunk')}, strategy {strategy}, unit {chunker.sizer.unit}"
         if analysis is not None:
             summary += f"; {len(analysis.sentences)} sentences, {len(analysis.cuts)} semantic cut(s)"
@@ -196,19 +211,8 @@ def command(
                 else:  # a distance threshold: report it as a similarity, as the plot does
                     summary += f", threshold: similarity {1 - analysis.threshold:.4f} ({kind})"
         click.echo(summary, err=True)
-        if plot is not None and analysis is not None:
-            title = f"{inp.name.rsplit('/', 1)[-1]}: {strategy}"
-            plot_analysis(analysis, getattr(chunker, "threshold_type", None), plot, title=title)
-            click.echo(f"plot written to {plot}", err=True)
-        if html_path is not None:
-            from ..serve import ServeError
-            from ..serve.report import write_report
-
-            try:
-                write_report(html_path, doc, chunking.settings(), inp.name if inp.path is not None else None)
-            except ServeError as exc:
-                raise click.UsageError(f"--html: {exc}") from exc
-            click.echo(f"report written to {html_path}", err=True)
+        for line in written:
+            click.echo(line, err=True)
     except ChunkwiseError as exc:
         raise click.UsageError(str(exc)) from exc
     except ImportError as exc:

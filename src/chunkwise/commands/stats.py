@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ._inputs import Failures, Input, classify, counted, emptiness, gather, read
-from ._options import ChunkingOptions, InputOptions, input_options, json_option
+from ._options import ChunkingOptions, InputOptions, echo_view, input_options, json_option
 from .eval import grid_options
 
 __all__ = ["command"]
@@ -110,15 +110,16 @@ def command(
     kinds = sorted({k for s in stats for k in s.boundaries})
     cut_cols = [f"cut_{k}" for k in kinds]
     table_rows = [dict(r, histogram=_bars(s.histogram)) for r, s in zip(rows, stats)]
-    click.echo(format_table(table_rows, list(_COLUMNS) + cut_cols + ["histogram"]))
-    click.echo(
-        f"{counted(len(docs), 'document')}; sizes in {stats[0].unit}; histogram: 10 bins of chunk size, then oversize",
-        err=True,
-    )
+    # the files first: a reader of the table that leaves early (`| head`) stops neither
     if json_path is not None:
         write_json([dict(r, boundaries=s.boundaries) for r, s in zip(rows, stats)], json_path)
     if csv_path is not None:
         write_csv(rows, csv_path)
+    echo_view(format_table(table_rows, list(_COLUMNS) + cut_cols + ["histogram"]))
+    click.echo(
+        f"{counted(len(docs), 'document')}; sizes in {stats[0].unit}; histogram: 10 bins of chunk size, then oversize",
+        err=True,
+    )
     if failures.summary():
         click.echo(failures.summary(), err=True)
     if failures:
