@@ -147,3 +147,30 @@ def test_option_groups_reach_a_command_as_values(tmp_path):
     assert names >= {"strategy", "chunk_size", "chunk_overlap", "unit", "tokenizer", "params", "include", "exclude",
                      "root", "encoding", "fmt", "llm_model", "llm_base_url", "llm_cache", "no_llm_cache",
                      "llm_price", "llm_concurrency", "contextualize", "dry_run"}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["chunk"],
+        ["inspect", "-s", "recursive"],
+        ["stats", "-s", "recursive"],
+    ],
+)
+@pytest.mark.parametrize("unit", ["chars", "words"])
+def test_tokenizer_with_a_unit_that_counts_no_tokens_is_a_usage_error(tmp_path, command, unit):
+    src = tmp_path / "a.txt"
+    src.write_text("First sentence here. Second one follows.", encoding="utf-8")
+    out = tmp_path / "chunks.jsonl"
+    args = [*command, str(src), "-u", unit, "-n", "20", "--tokenizer", "o200k_base"]
+    if command[0] == "chunk":
+        args += ["-o", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output  # nothing done
+    assert f"--tokenizer o200k_base goes with --unit tokens, not --unit {unit}" in result.output
+    assert not out.exists()
+    # without --tokenizer, or with --unit tokens, the same command runs
+    del args[args.index("--tokenizer") : args.index("--tokenizer") + 2]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    args[args.index("-u") + 1] = "tokens"
+    assert CliRunner().invoke(cli, [*args, "--tokenizer", "cl100k_base"]).exit_code == 0

@@ -291,6 +291,19 @@ class ChunkingOptions:
 _CHUNKING_NAMES = ("strategy", "chunk_size", "chunk_overlap", "unit", "tokenizer", "params")
 
 
+def _chunking_options_of(**values: Any) -> ChunkingOptions:
+    """The :class:`ChunkingOptions` of a command; ``--tokenizer`` given with a unit that
+    counts no tokens is a usage error (it would be ignored: sizes in chars or words, and
+    the token counts of ``eval`` and ``calibrate`` are cl100k whatever the option)."""
+    options = ChunkingOptions(**values)
+    if options.unit != "tokens" and given_explicitly("tokenizer"):
+        raise click.UsageError(
+            f"--tokenizer {options.tokenizer} goes with --unit tokens, not --unit {options.unit} (sizes in "
+            f"{options.unit} count no tokens); give --unit tokens, or leave --tokenizer out"
+        )
+    return options
+
+
 def _int_list(value: str, name: str) -> list[int]:
     try:
         out = list(dict.fromkeys(int(v) for v in value.split(",") if v.strip()))  # a value given twice: once
@@ -413,7 +426,7 @@ def chunking_options(
             *([] if grid else metadata_options),
         ],
         "chunking",
-        ChunkingOptions,
+        _chunking_options_of,
         _CHUNKING_NAMES,
     )
 
