@@ -443,3 +443,24 @@ def test_a_reader_that_leaves_stops_no_report_file(tmp_path: Path) -> None:
     r = _run_with_stdout_closed_by_reader(["chunk", str(src), "-u", "chars", "-n", "60"], tmp_path)
     assert r.returncode == 1 and "Traceback" not in r.stderr and "Exception ignored" not in r.stderr, r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["insp.html", "notes.md", "s.csv", "s.json"]
+
+
+def test_chunk_and_stats_say_the_skipped_files_in_the_same_order_the_order_found(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a.odt").write_bytes(b"PK")  # passed over by the walk
+    (folder / "b.txt").write_text(TEXT, encoding="utf-8")
+    (folder / "c.txt").write_bytes(b"")  # read: empty
+    (folder / "d.odt").write_bytes(b"PK")
+    (folder / "sub" / "e.txt").write_bytes(b"\xff\xfe\x00\xd8 broken")  # read: undecodable
+    (folder / "sub" / "f.odt").write_bytes(b"PK")
+    found = [f"{folder.as_posix()}/{name}" for name in ("a.odt", "c.txt", "d.odt", "sub/e.txt", "sub/f.odt")]
+
+    def said(args: list[str]) -> list[str]:
+        result = CliRunner().invoke(cli, [*args, str(folder), "-u", "chars", "-n", "40"])
+        assert result.exit_code == 1, result.output
+        return [line.split(": ")[0].removeprefix("skipped ") for line in result.output.splitlines()
+                if line.startswith("skipped /")]
+
+    assert said(["chunk", "-o", str(tmp_path / "out.jsonl")]) == found
+    assert said(["stats", "-s", "recursive"]) == found

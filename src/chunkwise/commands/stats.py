@@ -8,7 +8,8 @@ from typing import Any
 
 import click
 
-from ._inputs import Failures, Input, classify, counted, emptiness, gather, read
+from ._inputs import Failures, Input, Skipped, classify, counted, emptiness, gather, read
+from ._order import in_found_order
 from ._options import ChunkingOptions, InputOptions, echo_view, input_options, json_option
 from .eval import grid_options
 
@@ -80,10 +81,12 @@ def command(
     configs = chunking.grid()
     inputs, skipped = gather(paths, reading.include, reading.exclude, reading.root)
     failures = Failures()
-    failures.extend(skipped)
     docs: list[Any] = []
     names: dict[int, Input] = {}
-    for inp in inputs:
+    for inp in in_found_order(paths, inputs, skipped):  # skipped files said in the order found
+        if isinstance(inp, Skipped):
+            failures.add(inp)
+            continue
         try:
             doc = read(inp, encoding=reading.encoding, fmt=reading.fmt)
         except Exception as exc:  # noqa: BLE001 - reported with its fix, then skipped
