@@ -394,3 +394,21 @@ def test_payloads_that_are_bytes_come_back_through_the_spool_files_whole_and_in_
         spool = _Spool(2)
         assert [os.fstat(fd).st_nlink for fd in spool.fds] == [0, 0]
         spool.close()
+
+
+def test_chunk_corpus_of_one_folder_classifies_in_the_workers_what_find_files_finds(mixed: Path) -> None:
+    from chunkwise.corpus import _listed
+
+    (mixed / "sub" / "bad.txt").unlink()
+    (mixed / "sub" / "img.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 40)  # passed over, never raised
+    root = mixed.parent
+    assert _listed([mixed], None, None, root) is not None  # the workers classify the listed files
+    for kwargs in ({}, {"root": root}, {"include": ["*.txt", "sub"], "exclude": ["t1.txt"]}):
+        expected = []
+        for f in chunkwise.loaders.find_files([mixed], **kwargs):
+            expected += chunkwise.chunk(chunkwise.load(f), chunk_size=100)
+        for workers in (1, 2):
+            got = list(chunkwise.chunk_corpus(mixed, chunk_size=100, workers=workers, **kwargs))
+            assert [c.to_dict() for c in got] == [c.to_dict() for c in expected]
+    with pytest.raises(chunkwise.ConfigError, match="not inside root"):
+        list(chunkwise.chunk_corpus(mixed, chunk_size=100, workers=2, root=mixed / "sub"))

@@ -8,10 +8,11 @@
   flight (``4 x workers`` tasks, each of up to 512 KB of files and 64 files -- a larger
   file alone); results come back in submission order. Memory is bounded by the window,
   never by the corpus: no list of chunks or texts is kept. The inputs are consumed as
-  tasks are submitted (``chunk_corpus`` streams :func:`chunkwise.loaders.find_files`;
-  ``chunkwise chunk`` hands out the entries of one folder listed but not read, which the
-  workers classify). Results that are bytes (JSON lines) come back through unnamed spool
-  files (:class:`_Spool`), not the pool's pipe.
+  tasks are submitted: one folder without symbolic links is listed but not read
+  (:func:`chunkwise.loaders.files.list_folder`) and the workers classify its files (first
+  bytes, format, id: what :func:`chunkwise.loaders.find_files` gives); other inputs are
+  found by :func:`~chunkwise.loaders.find_files` first. Results that are bytes (JSON lines)
+  come back through unnamed spool files (:class:`_Spool`), not the pool's pipe.
 * :func:`content_id` / :func:`config_key` -- what ``--resume`` recognises a document by.
 
 Content ids: ``content_id = blake2b(config_key(chunker) + "\\0" + document.text)`` (16 hex
@@ -30,13 +31,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import operator
 import os
 import re
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .types import Chunk, Document
 
@@ -423,6 +425,57 @@ def _load_found(item: Any, encoding: str | None = None, options: dict[str, Any] 
     return load(item, encoding=encoding, **(options or {}))
 
 
+class _Listed(NamedTuple):
+    """A file of a folder listed by :func:`chunkwise.loaders.files.list_folder`, not yet
+    read: the worker that gets it classifies it (:func:`_load_listed`)."""
+
+    folder: str
+    relative: str
+    size: int
+    root: str | None
+
+    def __fspath__(self) -> str:
+        return os.path.join(self.folder, self.relative)
+
+
+class _NotRead(Exception):
+    """A listed file that no loader reads: passed over, as :func:`~chunkwise.loaders.find_files`
+    passes it over (logged, never yielded nor raised)."""
+
+
+def _load_listed(item: _Listed, encoding: str | None = None) -> Document:
+    from .loaders import load
+    from .loaders.files import classify_entry
+
+    found = classify_entry(item.folder, item.relative, item.root)
+    if not found.supported:
+        logging.getLogger("chunkwise.loaders.files").info("skipped %s: %s", found.path, found.reason)
+        raise _NotRead(found.reason)
+    return load(found, found.format or None, encoding=encoding)
+
+
+def _listed(paths: list[Any], include: list[str] | None, exclude: list[str] | None, root: Any) -> list[_Listed] | None:
+    """One folder without symbolic links named: its files as :func:`find_files` would find
+    them, listed but not read (the workers classify them); otherwise None.
+
+    Raises:
+        ConfigError: the folder's files are not inside ``root``.
+    """
+    from pathlib import Path
+
+    from .loaders.files import list_folder, relative_id_path
+
+    if len(paths) != 1 or not Path(paths[0]).is_dir():
+        return None
+    listed = list_folder(paths[0], include=include, exclude=exclude)
+    if listed is None:
+        return None
+    top, base = os.fspath(paths[0]), None if root is None else os.fspath(root)
+    if base is not None and listed:
+        relative_id_path(os.path.join(top, listed[0][0]), base)  # the first inside root: every one
+    return [_Listed(top, rel, size, base) for rel, size in listed]
+
+
 def chunk_corpus(
     paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     strategy: str = "recursive",
@@ -479,20 +532,24 @@ def chunk_corpus(
         raise ConfigError(f"give either chunker= or parameters ({', '.join(sorted(params))}), not both")
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    found = (
-        f
-        for f in find_files(
-            list(paths),
-            include=list(include) if include else None,
-            exclude=list(exclude) if exclude else None,
-            root=root,
-        )
-    )
     import functools
 
-    job = _Job(chunker=chunker, reader=functools.partial(_load_found, encoding=encoding), config=config_key(chunker))
+    paths = list(paths)
+    include = list(include) if include else None
+    exclude = list(exclude) if exclude else None
+    listed = _listed(paths, include, exclude, root)
+    if listed is not None:  # one folder: the workers classify its files
+        found: Iterable[Any] = listed
+        reader: Callable[[Any], Document] = functools.partial(_load_listed, encoding=encoding)
+        weigh: Callable[[Any], int] = operator.attrgetter("size")
+    else:
+        found = (f for f in find_files(paths, include=include, exclude=exclude, root=root))
+        reader, weigh = functools.partial(_load_found, encoding=encoding), _file_size
+    job = _Job(chunker=chunker, reader=reader, config=config_key(chunker))
     n = workers or default_workers()
-    for out in ordered_map(job, found, n, weight=_file_size):
+    for out in ordered_map(job, found, n, weight=weigh):
+        if isinstance(out.failure, _NotRead):  # a file no loader reads: passed over
+            continue
         if out.failure is not None:
             if errors == "raise":
                 raise out.failure
