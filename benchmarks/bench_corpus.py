@@ -13,10 +13,12 @@ Usage (from the repository root)::
 
 ``workers`` builds the corpus when it is missing, then runs ``--workers 1`` and ``--workers 2``
 alternately (the first of each round alternating too), ``--rounds`` times, and prints each run
-(wall clock, CPU of the parent and of the whole tree, load average at its start and end), the
-medians, the ratio of the median wall clocks and the median of the rounds' ratios, with the
-control before and after. ``--profile`` adds one run of each under cProfile (the parent's and
-the workers' functions by own time, the workers' profiles summed).
+(wall clock, CPU of the whole tree as user + system and of the parent alone, load average at
+its start and end), the control before the first round and after every round, the medians,
+the ratio of the median wall clocks, the median of the rounds' ratios, the CPU ratio, and
+the median ratio of the rounds whose controls before and after both reached 1.7x (two free
+cores). ``--profile`` adds one run of each under cProfile (the parent's and the workers'
+functions by own time, the workers' profiles summed).
 
 The corpus: the documentation of Debian packages (``apt-get download`` then ``dpkg-deb
 -x``: python3.11-doc, perl-doc, postgresql-doc-15, git-doc, python-django-doc,
