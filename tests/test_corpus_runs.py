@@ -412,3 +412,20 @@ def test_chunk_corpus_of_one_folder_classifies_in_the_workers_what_find_files_fi
             assert [c.to_dict() for c in got] == [c.to_dict() for c in expected]
     with pytest.raises(chunkwise.ConfigError, match="not inside root"):
         list(chunkwise.chunk_corpus(mixed, chunk_size=100, workers=2, root=mixed / "sub"))
+
+
+def test_without_spool_files_the_payloads_travel_through_the_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chunkwise import corpus
+
+    texts = [_text(i, 2) for i in range(30)]
+    job = _Job(chunker=chunkwise.make_chunker("recursive", chunk_size=80), reader=_read_text, config="k",
+               render=_render_repeated)
+    one = [o.payload for o in ordered_map(job, iter(texts), workers=1)]
+
+    def full(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(corpus, "_write_at", full)  # the forked workers inherit it: every task's write fails
+    assert [o.payload for o in ordered_map(job, iter(texts), workers=2)] == one
+    monkeypatch.setattr(corpus._Spool, "__init__", full)  # no temporary folder at all
+    assert [o.payload for o in ordered_map(job, iter(texts), workers=2)] == one

@@ -227,15 +227,19 @@ def _work_batch(items: list[Any], slot: int | None = None) -> list[Outcome]:
     lines) are written one after another into that slot's spool file, from its start, and
     only their lengths travel back (see :class:`_Spool`)."""
     out = [_work(item) for item in items]
-    spooled: list[bytes] = []
+    spooled: list[Outcome] = []
     for o in out:  # the parent has the items: they do not travel back
         o.item = None
         if slot is not None and type(o.payload) is bytes:
-            o.spooled = len(o.payload)
-            spooled.append(o.payload)
-            o.payload = None
+            spooled.append(o)
     if spooled:
-        _write_at(_SLOTS[slot], spooled)  # type: ignore[index]
+        try:
+            _write_at(_SLOTS[slot], [o.payload for o in spooled])  # type: ignore[index]
+        except OSError:  # the temporary folder full or gone: these payloads travel themselves
+            return out
+        for o in spooled:
+            o.spooled = len(o.payload)
+            o.payload = None
     return out
 
 
@@ -367,7 +371,12 @@ def ordered_map(
     window = max(workers, window or WINDOW_PER_WORKER * workers)
     tasks = _batches(iter(items), max(1, batch), weight)
     context = _context()
-    spool = _Spool(window) if _Spool.usable(context) else None
+    spool = None
+    if _Spool.usable(context):
+        try:
+            spool = _Spool(window)
+        except OSError:  # no temporary folder to write in: the results travel through the pipe
+            spool = None
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init,
                                initargs=(job, spool.fds if spool is not None else ()))
 
