@@ -4,7 +4,8 @@ The turn parser (:mod:`chunkwise.parsers.conversation`) finds every turn with ex
 offsets -- its speaker, its times, whether it asks a question -- and the one packer packs
 them:
 
-* a turn is atomic while it fits: a chunk ends between turns (the strongest boundary);
+* a turn is atomic while it fits (its exact size in the unit: a cheap upper bound only
+  rules turns in, never out): a chunk ends between turns (the strongest boundary);
 * a turn larger than the budget starts a chunk (no piece of it joins the text before:
   a cue's number never ends the cue before) and is split like ``recursive`` splits text
   (paragraphs, lines, sentences, words; in JSON messages also the escaped line breaks of
@@ -91,6 +92,15 @@ def _head_parts(text: str, t: Turn) -> tuple[int, int]:
     tp = text.find(t.start_time, h0, h1) if t.start_time else -1
     np_ = text.rfind(t.speaker, h0, h1) if t.speaker else -1
     return tp, np_
+
+
+def _span(t: Turn) -> tuple[int, int]:
+    return t.start, t.end
+
+
+# a WebVTT file's header line (a title may follow it): with the "Kind:" and "Language:"
+# lines under it, the header that leads the first cue
+_VTT_HEADER = re.compile(r"\ufeff?WEBVTT(?=[ \t\r\n]|$)")
 
 
 # chat messages: a prompt's role and the roles that answer it (OpenAI, ShareGPT,
@@ -188,7 +198,11 @@ class ConversationChunker(BaseChunker):
             (EVALUATION.md, "Conversations").
 
     Text with no turns is packed as ``"recursive"`` packs it; text before the first turn
-    (a title, a ``WEBVTT`` header) is packed with the turns.
+    (a title) is packed with the turns. A WebVTT header (``WEBVTT``, a title after it,
+    ``Kind:``/``Language:`` lines) not followed by a ``NOTE``, ``STYLE`` or ``REGION`` block
+    leads the first cue: it is in the chunk of that cue whenever the two fit (with the
+    cue's marker and first word when the cue is too big for a chunk), and a question pair
+    that starts at the first cue starts at the header.
 
     Chunk metadata: ``speakers`` (the speakers of the chunk's turns in order of first
     appearance), ``speaker`` (the speaker of the turn the chunk starts in, None outside
@@ -307,13 +321,18 @@ class ConversationChunker(BaseChunker):
         if not turns:
             return Segments(levels=inner, labels=(label,))
         reserve = self._reserve(text, turns) if self.include_context_in_size else 0
-        # a turn that certainly fits has no cut inside (turns are atomic while they fit):
-        # the inner levels cut only the text before the first turn and the turns that may
-        # not fit, and only those need an atom (for the oversize policy) and their
-        # marker's glue (a turn's speaker and time go with its first word)
+        # a turn that fits has no cut inside (turns are atomic while they fit): the inner
+        # levels cut only the text before the first turn and the turns that do not fit,
+        # and only those need an atom (for the oversize policy), start a chunk and glue
+        # their marker (a turn's speaker and time go with its first word). The cheap
+        # bound only rules turns in: a bound over the budget says nothing of the size
+        # ("assistant: Hello! How can I help?" is 34 characters, 9 tokens), so such a
+        # turn is measured as the packer measures an atom (a turn taken for too big on
+        # its bound was cut while it fitted, and its prompt was parted from it)
         bound = size_bound(self._sizer, text)
         budget = self.chunk_size - self.chunk_overlap - reserve
-        big = [t for t in turns if bound(t.start, t.end) > budget]
+        size = self._size(text, bound, measure)
+        big = [t for t in turns if bound(t.start, t.end) > budget and size(t.start, t.end, budget) > budget]
         inside_s = [t.start for t in big]
         inside_e = [t.end for t in big]
         if turns[0].start > 0:
@@ -328,6 +347,18 @@ class ConversationChunker(BaseChunker):
         subtitles = tr.kind == "subtitles"
         if subtitles and VTT_BLOCK.search(text, 0, turns[0].start):
             apart.append(turns[0].start)
+        # a bare WebVTT header ("WEBVTT", a title, "Kind:" and "Language:" lines) leads
+        # the first cue: it is a prefix of that cue for the glue below (the header with
+        # the cue when both fit, with its marker and first word when the cue does not
+        # fit; a question pair that starts at the first cue starts at the header), so it
+        # is never a chunk of its own where the cue fits with it
+        lead_in = turns[0].start
+        if subtitles and not apart:
+            h = _SPACE.match(text, 0, lead_in).end()  # type: ignore[union-attr]
+            if _VTT_HEADER.match(text, h, lead_in) is not None and (
+                (big and big[0] is turns[0]) or size(h, turns[0].end, budget) <= budget
+            ):
+                lead_in = h
         gaps = [(t.end, u.start) for t, u in zip(turns, turns[1:])]
         gaps.append((turns[-1].end, n))
         for g0, g1 in gaps:
@@ -351,8 +382,7 @@ class ConversationChunker(BaseChunker):
         # a question whose answer does not fit goes with the answer's first part, when the
         # question takes at most half the budget: a question alone is a chunk that answers
         # nothing, yet it is what a question searched for resembles most
-        size = self._size(text, bound)
-        lead = {k for k in pairs if size(turns[k + 1]) > budget and 2 * size(turns[k]) <= budget}
+        lead = {k for k in pairs if size(*_span(turns[k + 1]), budget) > budget >= 2 * size(*_span(turns[k]), budget)}
         # the marker (a speaker line's "Name:", a cue's number, timing line, settings and
         # speaker, a message's role) is a prefix of the turn's text, never a chunk of its
         # own: it goes with the first word whenever both fit the budget of the turn's
@@ -367,6 +397,11 @@ class ConversationChunker(BaseChunker):
         for t in big:
             if not t.start < t.body < t.end:
                 continue
+            if t is turns[0] and lead_in < t.start:
+                if fits(text, t, bound, first, lead_in):
+                    glue.append((lead_in, t.body + 1))
+                    continue
+                lead_in = t.start  # the header does not fit with the cue's first word
             if fits(text, t, bound, first):
                 glue.append((t.start, t.body + 1))
                 continue
@@ -383,8 +418,14 @@ class ConversationChunker(BaseChunker):
             glue += [g for t in big for g in self._cue_glue(text, t, bound, first)]
         else:
             glue += [(t.start, e) for t in big if (e := _stamp_end(text, t)) > t.start + 1]
-        glue += [(turns[k].start, turns[k + 1].end) for k in pairs if k not in lead]
-        glue += [(turns[k].start, turns[k + 1].body + 1) for k in lead if turns[k + 1].body < turns[k + 1].end]
+        if lead_in < turns[0].start:
+            glue.append((lead_in, turns[0].end))  # binds only where the two fit
+
+        def begin(k: int) -> int:
+            return lead_in if k == 0 else turns[k].start
+
+        glue += [(begin(k), turns[k + 1].end) for k in pairs if k not in lead]
+        glue += [(begin(k), turns[k + 1].body + 1) for k in lead if turns[k + 1].body < turns[k + 1].end]
         # regions: each conversation after the first, and each group of max_turns turns
         firsts = set(tr.conversations)
         if self.max_turns is not None:
@@ -398,7 +439,8 @@ class ConversationChunker(BaseChunker):
                 k = j
         # a turn that does not fit starts a chunk: no piece of it joins the text before
         # (a cue's number at the end of the cue before, "everyone.\nBen:" ending a chunk)
-        led = {turns[k + 1].start: turns[k].start for k in lead}
+        led = {turns[k + 1].start: begin(k) for k in lead}
+        led.setdefault(turns[0].start, lead_in)
         heads = (led.get(t.start, t.start) for t in big)
         cuts = sorted({*(starts[k] for k in firsts if k > 0), *apart, *(h for h in heads if h > 0)})
         regions = None
@@ -445,15 +487,25 @@ class ConversationChunker(BaseChunker):
                 out.append(r)
         return tuple(out)
 
-    def _size(self, text: str, bound: Callable[[int, int], int]) -> Callable[[Turn], int]:
-        """A turn's size: exact where the cheap bound does not settle it (never above the
-        budget's double, which is all the callers compare against)."""
+    def _size(
+        self, text: str, bound: Callable[[int, int], int], measure: Measure | None
+    ) -> Callable[[int, int, int], int]:
+        """``size(start, end, budget)``: the size of ``text[start:end]`` (a turn) as the
+        packer sizes an atom against ``budget`` -- the cheap bound where it is at most
+        half the budget (then the size is too, and all the callers ask is whether it
+        fits, or fits twice), else the measure's size where that is within the budget or
+        exact, else a count (an estimate from token offsets over the budget is counted).
+        The bound is an upper bound only: a bound over the budget settles nothing."""
         count = self._sizer.count
-        top = 2 * self.chunk_size
 
-        def size(t: Turn) -> int:
-            b = bound(t.start, t.end)
-            return b if b > top or 2 * b <= self.chunk_size - self.chunk_overlap else count(text[t.start : t.end])
+        def size(s: int, e: int, budget: int) -> int:
+            b = bound(s, e)
+            if 2 * b <= budget:
+                return b
+            if measure is None:
+                return count(text[s:e])
+            n = measure.size(s, e)
+            return n if n <= budget or measure.is_exact else measure.exact(s, e)
 
         return size
 
