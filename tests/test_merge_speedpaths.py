@@ -163,3 +163,50 @@ def test_an_empty_last_line_is_no_title():
 @given(line=st.text(alphabet=" \t=-~^*#+x\u00a0\r", max_size=12))
 def test_underline_matches_its_regular_expression(line):
     assert titles._is_underline(line) == bool(_UNDERLINE.fullmatch(line))
+
+
+# -- a cut inside the cluster that starts a piece -----------------------------------------
+
+
+def _in_time(seconds, fn, *args):
+    """``fn(*args)``, failing (not hanging) when it runs past ``seconds``."""
+    import signal
+
+    def stop(signum, frame):
+        raise AssertionError(f"still packing after {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        return fn(*args)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@given(
+    text=st.lists(st.sampled_from(["x", "word", " ", "\n", "\n\n", "    code line\n", "\n\u0300\u0301", "\u0300"]), max_size=30)
+    .map("".join)
+    .map(lambda t: "x\n\n" + t),
+    chunk_size=st.integers(4, 40),
+    strategy=st.sampled_from(["markdown", "recursive"]),
+)
+def test_a_mark_on_the_whitespace_at_a_cut_does_not_stop_packing(text, chunk_size, strategy):
+    # an indented code block's line cuts fall right after a line break that carries a
+    # combining mark; trimming keeps the mark with its line break, so the piece after the
+    # cut started where the piece before it did, and packing read that cut forever
+    from chunkwise import chunk
+    from chunkwise.sizers import get_sizer as sizer_of
+    from invariants import check_invariants
+
+    chunks = _in_time(20, lambda: chunk(text, strategy=strategy, chunk_size=chunk_size))
+    check_invariants(text, chunks, chunk_size, sizer_of("chars"))
+
+
+def test_the_mark_case_that_looped():
+    from chunkwise import chunk
+
+    text = "x\n\n    code one\n\u0300\u0301 combining at start word\n    code two\n"
+    got = _in_time(20, lambda: [c.text for c in chunk(text, strategy="markdown", chunk_size=10)])
+    assert got == [c.text for c in chunk(text, strategy="recursive", chunk_size=10)]
+    assert "\n\u0300\u0301" in got  # the line break that carries the marks, kept as its cluster

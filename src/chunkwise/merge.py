@@ -382,6 +382,17 @@ class _Packer:
         """Start of the piece after a cut ending at ``b`` (leading whitespace trimmed)."""
         return trim(self.text, b, end)[0] if self.trim else b
 
+    def past_start(
+        self, level: Level, pos: int, first: tuple[int, int], end: int, avoid: Callable[[str, int], bool] | None
+    ) -> tuple[int, int] | None:
+        """``first``, the first cut of ``level`` after ``pos``, unless it lies inside the
+        cluster that starts the piece (a combining mark on the whitespace at ``pos``, which
+        trimming keeps): then the cut after it, so that packing goes on past ``pos`` (it
+        read the same cut again and again)."""
+        if self.tend(pos, first[0]) <= pos and self.tstart(first[1], end) <= pos:
+            return _first_cut(self.text, level, first[0], end, avoid)
+        return first
+
     # -- recursion ------------------------------------------------------------------
 
     def split(self, start: int, end: int, li: int, end_cut: str, top: bool = False) -> None:
@@ -431,6 +442,8 @@ class _Packer:
                     n = m.size(pos, cut[0]) if exact else m.exact(pos, cut[0])
             if cut is None:  # the first piece does not fit on its own: split it finer
                 first = _first_cut(text, level, pos, end, avoid)
+                if first is not None:
+                    first = self.past_start(level, pos, first, end, avoid)
                 if first is None:
                     self.split(pos, end, li + 1, end_cut)
                     return
@@ -474,6 +487,8 @@ class _Packer:
                 cut = _unavoided(text, level, pos, cut, end, trim_spans, avoid)
             if cut is None:  # the first piece does not fit on its own: split it finer
                 first = _first_cut(text, level, pos, end, avoid)
+                if first is not None:
+                    first = self.past_start(level, pos, first, end, avoid)
                 if first is None:
                     self.split(pos, end, li + 1, end_cut)
                     return
