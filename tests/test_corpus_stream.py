@@ -3,7 +3,8 @@ yields it (a folder without symbolic links); ``chunkwise chunk`` lists the folde
 reading a file (:func:`chunkwise.loaders.files.list_folder`) and its workers classify each
 file (:func:`~chunkwise.loaders.files.classify_entry`: the same files, formats and ids),
 writing the same bytes and reporting the same skipped files (in input order, with any
-number of workers) as when it finds every file first (``--progress``)."""
+number of workers, with the progress bar or without) as when it finds every file first
+(several paths, or a folder with symbolic links)."""
 
 from __future__ import annotations
 
@@ -75,15 +76,16 @@ def test_streamed_and_listed_folders_give_the_same_output_and_report(tmp_path: P
     root = _tree(tmp_path / "docs")
     (root / "b" / "fake.docx").write_bytes(b"PK\x03\x04 not really a zip")  # fails in the worker
     outs = []
-    for bar in ("--no-progress", "--progress"):  # the bar needs every file's size: the files are listed first
-        out = tmp_path / f"o{bar}.jsonl"
-        code, _, err = _chunk(str(root), "-u", "chars", "-n", "40", "-j", workers, bar, "-o", str(out))
+    # streamed (one folder: listed, classified by the workers), with and without the progress bar
+    # (its sizes from the walk); listed and classified first (the folder named twice: found once)
+    for k, (paths, bar) in enumerate((([root], "--no-progress"), ([root], "--progress"), ([root, root], "--progress"))):
+        out = tmp_path / f"o{k}.jsonl"
+        code, _, err = _chunk(*map(str, paths), "-u", "chars", "-n", "40", "-j", workers, bar, "-o", str(out))
         assert code == 1, err
-        # the same files reported, with the same reasons (a streamed folder reports a file passed
-        # over when the walk meets it; the progress bar shares the lines of standard error)
+        # the same files reported, with the same reasons (the progress bar shares standard error)
         assert "skipped 2 files: " in err
         outs.append((out.read_bytes(), sorted(re.findall(r"skipped (/[^:]+: [^;]+); fix", err))))
-    assert outs[0] == outs[1]
+    assert outs[0] == outs[1] == outs[2]
     assert any("img.png" in x for x in outs[0][1]) and any("fake.docx" in x for x in outs[0][1])
 
 
@@ -164,9 +166,9 @@ def test_streamed_folder_with_root_and_filters_writes_what_a_listed_one_writes(t
     root = _odd_tree(tmp_path / "docs")
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     outs = []
-    for bar in ("--no-progress", "--progress"):
-        out = tmp_path / f"o{bar}.jsonl"
-        code, _, err = _chunk(str(root), *args, "-u", "chars", "-n", "40", "-j", "2", bar, "-o", str(out))
+    for k, paths in enumerate(([root], [root, root])):  # streamed; listed (the folder named twice)
+        out = tmp_path / f"o{k}.jsonl"
+        code, _, err = _chunk(*map(str, paths), *args, "-u", "chars", "-n", "40", "-j", "2", "-o", str(out))
         assert code in (0, 1), err
         outs.append(out.read_bytes())
     assert outs[0] == outs[1] and outs[0]

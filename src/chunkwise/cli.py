@@ -302,9 +302,9 @@ def chunk_command(
         )
     show = sys.stderr.isatty() if progress is None else progress
     failures = Failures()
-    # one folder, no progress bar (its ETA needs every file's size), nothing to settle first:
-    # the files are found while the first ones are chunked
-    stream = engine == "local" and not (llm.dry_run or show or resume or client is not None)
+    # one folder, nothing to settle first: listed (with every file's size, for the bar), its files
+    # classified by the workers
+    stream = engine == "local" and not (llm.dry_run or resume or client is not None)
     inputs = run_.find_inputs(paths, reading.include, reading.exclude, reading.root, failures, stream=stream,
                               peek=workers or default_workers())
     if llm.dry_run:
@@ -460,7 +460,9 @@ def _chunk_files(
         except OSError:
             return 0
 
-    sizes = [size(i) for i in inputs] if isinstance(inputs, list) else None  # streamed: no bar
+    sizes = None  # the bar's: each file's size (a streamed folder's from its walk)
+    if show:
+        sizes = [size(i) for i in inputs] if isinstance(inputs, list) else [e.size for e in inputs]
     items = run_.pool_items(inputs)
     write = written[0]
     bar = tqdm(total=sum(sizes or ()), unit="B", unit_scale=True, desc="chunking", disable=not show or sizes is None,
