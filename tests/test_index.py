@@ -122,6 +122,23 @@ def test_deleted_file_loses_its_chunks(tmp_path):
         assert con.execute("select count(*) from chunks where document_id = ?", (report.removed[0],)).fetchone()[0] == 0
 
 
+def test_paths_under_which_no_file_reads_change_nothing(tmp_path):
+    src = _folder(tmp_path)
+    emb = CountingEmbedder()
+    first = build_index([src], tmp_path / "ix", chunker=_chunker(), model=emb)
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "prog.odt").write_bytes(b"PK\x03\x04")  # a format no loader reads: passed over
+    (bad / "empty.md").write_bytes(b"")  # a document without text
+    with pytest.raises(ConfigError, match=r"no file under .*bad gave a document with text; nothing was changed"):
+        build_index([bad], tmp_path / "ix", chunker=_chunker(), model=emb)
+    with Index(tmp_path / "ix", model=emb) as index:
+        info = index.info()
+        assert info["documents"] == first.documents == 3 and int(info["generation"]) == first.generation
+    # Documents given as values are the caller's: an empty list empties the index
+    assert build_index([], tmp_path / "ix", chunker=_chunker(), model=emb).documents == 0
+
+
 def test_changed_configuration_is_refused_then_rebuilt(tmp_path):
     src = _folder(tmp_path)
     build_index([src], tmp_path / "ix", chunker=_chunker(), model=CountingEmbedder())

@@ -163,8 +163,16 @@ def _documents(sources: Iterable[Any], root: Any = None) -> Iterator[Document]:
         else:
             raise ConfigError(f"sources must be Documents or paths, not {type(s).__name__}")
     if paths:
+        read = 0
         for f in find_files(paths, root=root):
-            yield load(f)
+            doc = load(f)
+            read += bool(doc.text.strip())
+            yield doc
+        if not read:  # raised inside the build's transaction: nothing is changed
+            raise ConfigError(
+                f"no file under {', '.join(os.fspath(p) for p in paths)} gave a document with text; nothing was "
+                "changed in the index (a build makes it hold exactly its sources: it would remove the others)"
+            )
 
 
 class Index:
@@ -447,7 +455,9 @@ class Index:
 
         Raises:
             ConfigError: another configuration or model than the index's without
-                ``rebuild``; two documents with one id; an invalid argument.
+                ``rebuild``; two documents with one id; paths among ``sources`` under
+                which no file gave a document with text (nothing is changed); an
+                invalid argument.
             ChunkwiseError: another build of the same folder is running; the index's
                 database is damaged or cannot be written.
             MissingDependencyError: usearch (``chunkwise[index]``) or the model's extra.
