@@ -639,9 +639,14 @@ class _Packer:
                 if (s, e) != (pos, p):
                     n = m.exact(s, e)
                 self.emit(s, e, n, end_cut if p >= end else HARD, oversize and n > budget)
-            pos = p
             if self.trim:
-                pos = trim(text, pos, end)[0]
+                # trimming keeps a combining mark with the whitespace before it; where that
+                # whitespace is where this span began, the mark starts the next span (it
+                # began here again and again)
+                q = trim(text, p, end)[0]
+                pos = q if q > pos else p
+            else:
+                pos = p
 
 
 def pack(
