@@ -28,16 +28,28 @@ def is_extender(ch: str) -> bool:
     return unicodedata.category(ch) in _EXTEND_CATEGORIES
 
 
+def carries_marks(ch: str) -> bool:
+    """Whether a combining mark after the whitespace ``ch`` attaches to it (UAX #29 GB9).
+
+    True for the space separators (category Zs: SPACE, NO-BREAK SPACE, ...). False for
+    the whitespace that is a line break or a control character (CR, LF, TAB, FF, VT,
+    U+001C..U+001F, NEL, LINE/PARAGRAPH SEPARATOR): UAX #29 GB4/GB5 always break after
+    those, so a mark that follows one starts a cluster of its own.
+    """
+    return ch == " " or (ch > "\x7f" and unicodedata.category(ch) == "Zs")
+
+
 def trim(text: str, start: int, end: int) -> tuple[int, int]:
     """Shrink ``[start, end)`` to begin and end on a non-whitespace grapheme cluster.
 
     Only offsets move, never text. Returns ``(start, end)`` with ``start >= end`` when the
     span holds only whitespace. A whitespace character that carries a combining mark is
-    the base of a visible cluster and is kept.
+    the base of a visible cluster and is kept, unless it is a line break or control
+    character, after which the mark begins a cluster of its own (:func:`carries_marks`).
     """
     while start < end and text[start].isspace():
         start += 1
-    if start < end and start > 0 and text[start - 1].isspace() and is_extender(text[start]):
+    if start < end and start > 0 and carries_marks(text[start - 1]) and is_extender(text[start]):
         start -= 1  # the mark sits on the whitespace before it: keep the cluster whole
     while end > start and text[end - 1].isspace():
         end -= 1

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from dataclasses import dataclass
 
-from ._text import first_cluster_end, grapheme_floor, is_extender, trim, trim_end
+from ._text import carries_marks, first_cluster_end, grapheme_floor, is_extender, trim, trim_end
 from .boundaries import LINE, PARAGRAPH, WORD, HardLineLevel, Level, PositionsLevel, RegexLevel, _meant, _run_start
 from .sizers import Measure, _CharMeasure
 from .words import DICTIONARY_WORDS
@@ -511,7 +511,7 @@ class _Packer:
             if trim_spans:  # trim(text, pos, end)[0], inline
                 while pos < end and text[pos].isspace():
                     pos += 1
-                if pos < end and text[pos] >= "\u0300" and pos > 0 and text[pos - 1].isspace() and is_extender(text[pos]):
+                if pos < end and text[pos] >= "\u0300" and pos > 0 and carries_marks(text[pos - 1]) and is_extender(text[pos]):
                     pos -= 1
 
     def split_windows(self, level: Level, start: int, end: int, li: int, end_cut: str) -> None:
