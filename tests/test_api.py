@@ -30,6 +30,41 @@ def test_import_is_light():
     assert out.stdout.strip() == "[]"
 
 
+def test_import_leaves_unneeded_subpackages_unloaded():
+    """``chunkwise embed``/``evaluate`` and the embeddings, evaluation, LLM, index,
+    integrations and server packages load on first use, not with the package."""
+    code = (
+        "import sys, chunkwise\n"
+        "lazy = ('chunkwise.embeddings', 'chunkwise.evaluation', 'chunkwise.llm', 'chunkwise.index',"
+        " 'chunkwise.integrations', 'chunkwise.serve')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(lazy)))\n"
+        "print('embed' in dir(chunkwise), 'evaluate' in dir(chunkwise))\n"
+        "from chunkwise import embed\n"
+        "print(embed.__module__, 'chunkwise.embeddings' in sys.modules, 'chunkwise.evaluation' in sys.modules)\n"
+        "print(chunkwise.evaluate.__module__, type(chunkwise.llm).__name__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == [
+        "[]",
+        "True True",
+        "chunkwise.embeddings True False",
+        "chunkwise.evaluation.runner module",
+    ]
+
+
+def test_lazy_names_are_the_real_ones_and_unknown_names_raise():
+    from chunkwise.embeddings import embed_chunks
+    from chunkwise.evaluation import evaluate
+
+    assert chunkwise.embed is embed_chunks
+    assert chunkwise.evaluate is evaluate
+    assert set(chunkwise.__all__) <= set(dir(chunkwise))
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        chunkwise.no_such_name  # noqa: B018
+    with pytest.raises(ImportError):
+        from chunkwise import no_such_name  # noqa: F401
+
+
 @pytest.mark.parametrize(
     ("params", "fragment"),
     [
