@@ -42,7 +42,7 @@ from typing import Any
 from ..boundaries import LINE, PARAGRAPH, Level, PositionsLevel
 from ..errors import ConfigError, MissingDependencyError
 from ..merge import Span
-from ..parsers.code import CodeStructure, grammar_available, parse_code
+from ..parsers.code import CodeStructure, _line_start, _rstrip_pos, grammar_available, parse_code
 from ..parsers.code_languages import LANGUAGES, resolve_language
 from ..registry import register
 from ..sizers import Measure
@@ -54,6 +54,7 @@ __all__ = ["CodeChunker", "supported_languages"]
 
 _PARSERS = ("auto", "scan", "tree-sitter", "ast")
 _INDENT = re.compile(r"^[ \t]+(?=\S)", re.M)
+_COMMENT_LINE = ("#", "//", "/*", "*", "--", "<!--")
 
 
 MAX_NESTING = 64
@@ -219,6 +220,12 @@ class CodeChunker(BaseChunker):
             if deepest is not None and indent > deepest:
                 indent = deepest
             by_rank.setdefault((indent, kind), []).append((a, b))
+        fits = self._fits_budget(measure)
+        atoms, extra = self._atoms(structure, text, fits)
+        for a, b, indent in extra:  # between a definition and the comments above it
+            if deepest is not None and indent > deepest:
+                indent = deepest
+            by_rank.setdefault((indent, 0), []).append((a, b))
         levels: list[Level] = []
         for indent, kind in sorted(by_rank):
             name = ("definition" if indent == 0 else "member", "statement", "clause")[kind]
@@ -235,10 +242,9 @@ class CodeChunker(BaseChunker):
         else:
             levels.append(_positions("token", list(structure.token_cuts)))
         levels.append(LINE)  # inside multi-line strings and comments
-        regions = self._regions(structure, n)
+        regions = self._regions(structure, n, text, fits)
         if self.include_context_in_size:
             regions = tuple(replace(r, reserve=self._reserve(structure, text, r)) for r in regions)
-        atoms = tuple(Atom(d.start, d.end, d.node_type) for d in structure.definitions if not d.container)
         return Segments(levels=tuple(levels), regions=regions, atoms=atoms, labels=(label,))
 
     def _fits(self, measure: Measure | None) -> Callable[[int, int], bool] | None:
@@ -255,11 +261,84 @@ class CodeChunker(BaseChunker):
         size = measure.size
         return lambda s, e: size(s, e) <= limit
 
+    def _fits_budget(self, measure: Measure | None) -> Callable[[int, int], bool] | None:
+        """Whether ``text[start:end]`` (trimmed) fits ``chunk_size - chunk_overlap`` exactly,
+        as the packer decides whether an atom fits; None without a measure."""
+        if measure is None:
+            return None
+        limit = self.chunk_size - self.chunk_overlap
+
+        def fits(s: int, e: int) -> bool:
+            return measure.size(s, e) <= limit or measure.exact(s, e) <= limit
+
+        return fits
+
     @staticmethod
-    def _regions(structure: CodeStructure, n: int) -> tuple[Region, ...]:
+    def _own_start(text: str, start: int, head: int) -> int:
+        """Where a definition starts without the comment lines above it (its decorators and
+        attributes kept): the first non-blank character of the first line of
+        ``text[start:head]`` that is not a comment line, else ``head``."""
+        p = start
+        while p < head:
+            eol = text.find("\n", p, head)
+            line = text[p : eol if eol >= 0 else head].strip()
+            if line and not (line.startswith(_COMMENT_LINE) and not line.startswith(("#[", "#!["))):
+                return p
+            if eol < 0:
+                break
+            p = eol + 1
+            while p < head and text[p] in " \t\f\v\r\n":
+                p += 1
+        return head
+
+    def _atoms(self, structure: CodeStructure, text: str, fits: Callable[[int, int], bool] | None
+               ) -> tuple[tuple[Atom, ...], list[tuple[int, int, int]]]:
+        """An atom per definition (never cut while it fits) and the cuts ``(a, b, indent)``
+        between a definition and the comment lines above it where both do not fit together
+        but the definition does: its atom then leaves the comments out, and the cut lets
+        the packer put them with the chunk before or alone."""
+        atoms: list[Atom] = []
+        extra: list[tuple[int, int, int]] = []
+        for d in structure.definitions:
+            if d.container:
+                continue
+            s = d.start
+            if fits is not None and d.start < d.head and not fits(d.start, d.end):
+                own = self._own_start(text, d.start, d.head)
+                ls = _line_start(text, own)
+                if own > d.start and not text[ls:own].strip() and fits(own, d.end):
+                    a = _rstrip_pos(text, d.start, ls)
+                    if a > d.start:
+                        s = own
+                        extra.append((a, own, len(text[ls:own].expandtabs(4))))
+            atoms.append(Atom(s, d.end, d.node_type))
+        return tuple(atoms), extra
+
+    @staticmethod
+    def _regions(structure: CodeStructure, n: int, text: str = "",
+                 fits: Callable[[int, int], bool] | None = None) -> tuple[Region, ...]:
         """A region per top-level definition (with the comments just above it) and per run
-        of other statements between definitions."""
+        of other statements between definitions; with ``fits``, also a region per nested
+        definition too big for a chunk (it starts a chunk, and the chunk after it starts
+        after it: no chunk holds the end of one definition and the header of another)."""
         starts = [0]
+        if fits is not None:
+            for d in structure.definitions:
+                if d.container or d.parent < 0 or fits(d.start, d.end):
+                    continue
+                ls = _line_start(text, d.start)
+                if text[ls : d.start].strip():
+                    continue  # (a definition that does not start its line)
+                starts.append(ls)
+                q = d.end
+                while q < n and text[q].isspace():
+                    q += 1
+                tail = text[q : structure.definitions[d.parent].end]
+                # (not before the closing brace of the class around it alone)
+                if q < n and ("\n" in text[d.end : q] or "\r" in text[d.end : q]) and any(
+                    ch.isalnum() for ch in tail
+                ):
+                    starts.append(_line_start(text, q))
         pending = -1
         prev = ""
         for s, _e, kind in structure.top:
