@@ -200,6 +200,34 @@ def _format_warning(message: Any, category: type[Warning], filename: str, lineno
     return _PLAIN_FORMAT(message, category, filename, lineno, line)
 
 
+def _stdin_code(chunking: ChunkingOptions, reading: InputOptions, paths: tuple[Path, ...]) -> ChunkingOptions:
+    """Source code on standard input (``--format code``) has no file name to tell its
+    language: strategies ``auto`` and ``code`` need ``-p language=NAME`` (a usage error
+    without it, before any work); with it, ``auto`` reads standard input as code."""
+    if chunking.strategy not in ("auto", "code") or not any(str(p) == "-" for p in paths):
+        return chunking
+    from .loaders.base import get_loader
+
+    try:
+        fmt = get_loader(reading.fmt).format
+    except Exception:  # (an unknown format is reported where it is read)
+        return chunking
+    if fmt != "code":
+        return chunking
+    if "language" not in parse_params(chunking.params):
+        from .chunkers.code import supported_languages
+
+        raise click.UsageError(
+            "--format code on standard input needs the language: add -p language=NAME (one of: "
+            f"{', '.join(supported_languages())})"
+        )
+    if chunking.strategy == "auto" and all(str(p) == "-" for p in paths):
+        import dataclasses
+
+        return dataclasses.replace(chunking, strategy="code")
+    return chunking
+
+
 @cli.command("chunk")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path, allow_dash=True))
 @chunking_options()
@@ -293,6 +321,7 @@ def chunk_command(
     if engine == "ray" and importlib.util.find_spec("ray") is None:
         raise click.UsageError("--engine ray needs the package 'ray', which is not installed; "
                                "install the extra: pip install 'chunkwise[ray]'")
+    chunking = _stdin_code(chunking, reading, paths)
     chunker, client = chunker_and_client(chunking, llm)
     model = client.model if client is not None else None
     missing = [str(p) for p in paths if str(p) != "-" and not os.path.lexists(p)]

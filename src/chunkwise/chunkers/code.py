@@ -9,7 +9,12 @@ the one packer packs them:
   constants, a ``__main__`` block) are packed together; ``merge_small_definitions`` also
   packs small definitions with their neighbours while they fit;
 * a definition is never cut while it fits (an atom, at every depth: a method that fits
-  stays whole inside a class that does not);
+  stays whole inside a class that does not); when it fits alone but not with the comment
+  lines above it, the atom leaves them out and a cut between them lets the packer put
+  them with the chunk before (or alone);
+* a definition too big for a chunk, at any depth, is a region of its own: it starts a
+  chunk, and the chunk after it starts after it (no chunk ends with a header whose body
+  is in the next one);
 * a definition too big is cut between its members (methods), then between the statements
   of its body (outer before inner), then between lines, then between tokens -- never
   inside a token while a token boundary fits;
@@ -33,7 +38,9 @@ Method:
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -50,7 +57,7 @@ from ..segments import Atom, Label, Region, Segments
 from ..types import Document
 from .base import BaseChunker
 
-__all__ = ["CodeChunker", "supported_languages"]
+__all__ = ["CodeChunker", "CodeWarning", "supported_languages"]
 
 _PARSERS = ("auto", "scan", "tree-sitter", "ast")
 _INDENT = re.compile(r"^[ \t]+(?=\S)", re.M)
@@ -60,6 +67,25 @@ _COMMENT_LINE = ("#", "//", "/*", "*", "--", "<!--")
 MAX_NESTING = 64
 """Distinct indentations that get statement levels of their own; deeper statements share
 the last one (code nested 600 deep exhausted the recursion limit)."""
+
+
+class CodeWarning(UserWarning):
+    """The code strategy cannot read a text as code (no language given or recorded)."""
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _warn(message: str) -> None:
+    """Warn with a :class:`CodeWarning` attributed to the first caller outside chunkwise
+    (the line that called ``chunkwise.chunk`` or ``chunker.chunk``), however deep in the
+    package the text was chunked (the stack level is counted, not fixed)."""
+    level = 1
+    frame = sys._getframe(0)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, CodeWarning, stacklevel=level)
 
 
 def supported_languages() -> list[str]:
@@ -198,10 +224,10 @@ class CodeChunker(BaseChunker):
         text = document.text
         lang = self.language_of(document)
         if lang is None:
-            warnings.warn(
+            _warn(
                 "strategy 'code' got a text without language= (one of: "
-                f"{', '.join(supported_languages())}); it is split at blank lines and lines only",
-                stacklevel=4,
+                f"{', '.join(supported_languages())}); it is split at blank lines and lines only; give the "
+                "language (language=NAME, on the command line -p language=NAME)"
             )
             structure = CodeStructure(language="", parser="lines")
         else:
