@@ -150,3 +150,18 @@ def test_stdlib_definitions_that_fit_stay_whole(module, size, qualname):
             if e - s <= size and not any(c.start_index <= s and e <= c.end_index for c in chunks)
         ]
         assert qualname not in split, (parser, split)
+
+
+@pytest.mark.parametrize("size", [400, 1500])
+def test_a_chunk_starts_at_its_line_unless_the_indentation_would_take_it_over(size):
+    """The documented rule: a chunk after the indentation of its line is one that the
+    indentation would take over ``chunk_size``."""
+    text = _stdlib("poplib.py")
+    chunks = chunkwise.chunk(chunkwise.Document(text, metadata={"format": "code", "language": "python"}),
+                             strategy="code", chunk_size=size, unit="chars")
+    check_invariants(text, chunks, size, CharSizer(), trimmed=False, overlap_allowed=False)
+    for c in chunks:
+        ls = text.rfind("\n", 0, c.start_index) + 1
+        if ls < c.start_index:
+            assert not text[ls : c.start_index].strip(" \t"), "a chunk starts mid-line after a token"
+            assert c.end_index - ls > size, (c.start_index, c.text[:80])

@@ -18,7 +18,9 @@ the one packer packs them:
 * a definition too big is cut between its members (methods), then between the statements
   of its body (outer before inner), then between lines, then between tokens -- never
   inside a token while a token boundary fits;
-* a chunk starts at the beginning of its first line, so indentation is kept.
+* a chunk starts at the beginning of its first line, so indentation is kept -- unless
+  the chunk fills ``chunk_size`` without it and the indentation would take it over (the
+  packer packs to the budget, then adds the indentation back where it fits).
 
 Chunk metadata: ``language``, ``symbols`` (qualified names of the definitions that begin
 in the chunk, ``Store.__init__``), ``node_types`` (the outermost syntax nodes it holds),
