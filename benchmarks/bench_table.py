@@ -1,26 +1,45 @@
-"""The table strategy on a generated CSV: time and peak memory, 5,000 against 50,000 rows.
+"""The table strategy on generated CSVs: time and peak memory of load + chunk.
 
-    .venv/bin/python benchmarks/bench_table.py [--rows 5000,50000] [--units chars,words,tokens]
+    .venv/bin/python benchmarks/bench_table.py [--rows 10000,50000,200000]
+        [--shapes wide,mixed,short] [--runs chars:500,chars:500:kv,tokens:96,tokens:512]
 
-Time is the best of three runs of ``TableChunker.chunk``; peak memory is ``tracemalloc``'s
-peak during one run (Python allocations: the text itself is allocated before), given as a
-multiple of the file's size in bytes. Linear time shows as a time ratio near the row ratio.
+File shapes (all written by this script, seeded):
+
+* ``wide``: 6 columns, about 73 bytes a row, ASCII but for one city (``São Paulo``);
+* ``mixed``: 5 columns, about 45 bytes a row: quoted commas, quoted line breaks, doubled
+  quotes, Latin and CJK city names (``Zürich``, ``北京``), so Python keeps the text at 2
+  bytes a character;
+* ``short``: 3 short columns (``12,34,x5``), about 12 bytes a row.
+
+For each file: ``chunkwise.load`` of the file on disk and ``chunkwise.chunk(doc,
+strategy="table", ...)`` under ``tracemalloc`` (started after a first run has loaded the
+tokenizer). Reported, as multiples of the file's size in bytes:
+
+* ``peak``: the peak of Python allocations from the start of the load to the end of the
+  chunking -- the document, the returned chunks (each holding its text, context and
+  metadata) and everything made on the way;
+* ``doc`` and ``out``: what the document and the list of chunks hold after the call;
+* ``work``: ``peak - doc - out``, the working memory of chunking above what it returns.
+
+Time: the CPU time of load + chunk, best of ``--repeat`` runs, per row (linear time shows
+as a flat column).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import random
+import tempfile
 import time
 import tracemalloc
 
 import chunkwise
 
-SIZES = {"chars": 2000, "words": 300, "tokens": 512}
-
 
 def make_csv(rows: int, seed: int = 0) -> str:
+    """``wide``: 6 columns (about 73 bytes a row)."""
     r = random.Random(seed)
     cities = ["Paris", "Rome", "Berlin", "New York, NY", "São Paulo"]
     lines = ["id,name,city,amount,date,note"]
@@ -34,38 +53,70 @@ def make_csv(rows: int, seed: int = 0) -> str:
     return "\n".join(lines) + "\n"
 
 
+def make_mixed(rows: int, seed: int = 0) -> str:
+    """``mixed``: quoted commas, line breaks and quotes, non-ASCII cells (about 45 bytes)."""
+    r = random.Random(seed)
+    cities = ["São Paulo", "北京", "Tokyo", "Zürich"]
+    notes = ["plain", '"multi\nline"', '"has, comma"', '"has ""quotes"""']
+    out = ["id,name,city,note,amount\r\n"]
+    for i in range(rows):
+        out.append(f"{i},name {i},{r.choice(cities)},{r.choice(notes)},{r.random() * 1000:.2f}\r\n")
+    return "".join(out)
+
+
+def make_short(rows: int, seed: int = 0) -> str:
+    """``short``: 3 short columns (about 12 bytes a row)."""
+    r = random.Random(seed)
+    return "a,b,c\n" + "".join(f"{i},{r.randint(0, 99)},x{r.randint(0, 9)}\n" for i in range(rows))
+
+
+SHAPES = {"wide": make_csv, "mixed": make_mixed, "short": make_short}
+
+
+def run_once(path: str, params: dict) -> tuple[float, int, int, int, int]:
+    """CPU seconds, peak, document and output bytes (tracemalloc), chunk count."""
+    gc.collect()
+    tracemalloc.start()
+    t = time.process_time()
+    doc = chunkwise.load(path)
+    d = tracemalloc.get_traced_memory()[0]
+    chunks = chunkwise.chunk(doc, strategy="table", **params)
+    cpu = time.process_time() - t
+    cur, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return cpu, peak, d, cur - d, len(chunks)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rows", default="5000,50000")
-    ap.add_argument("--units", default="chars,words,tokens")
-    ap.add_argument("--row-format", default="text", choices=["text", "kv"])
+    ap.add_argument("--rows", default="10000,50000,200000")
+    ap.add_argument("--shapes", default="wide,mixed,short")
+    ap.add_argument("--runs", default="chars:500,chars:500:kv,tokens:96,tokens:512")
+    ap.add_argument("--repeat", type=int, default=2)
     args = ap.parse_args()
-    for unit in args.units.split(","):
-        chunker = chunkwise.make_chunker("table", chunk_size=SIZES[unit], unit=unit, row_format=args.row_format)
-        chunker.chunk(chunkwise.parse(make_csv(100), format="csv"))  # load the tokenizer
-        previous = None
-        for n in map(int, args.rows.split(",")):
-            text = make_csv(n)
-            doc = chunkwise.parse(text, format="csv")
-            best = float("inf")
-            for _ in range(3):
-                gc.collect()
-                t = time.perf_counter()
-                chunks = chunker.chunk(doc)
-                best = min(best, time.perf_counter() - t)
-                del chunks
-            gc.collect()
-            tracemalloc.start()
-            chunks = chunker.chunk(doc)
-            peak = tracemalloc.get_traced_memory()[1]
-            tracemalloc.stop()
-            size = len(text.encode("utf-8"))
-            ratio = f"  x{best / previous[1]:.1f} time for x{n / previous[0]:.0f} rows" if previous else ""
-            print(
-                f"{unit:6} rows={n:>7,} file={size / 1e6:5.2f} MB chunks={len(chunks):>6,} "
-                f"time={best:6.3f} s peak={peak / 1e6:6.2f} MB ({peak / size:.2f}x the file){ratio}"
-            )
-            previous = (n, best)
+    runs = []
+    for spec in args.runs.split(","):
+        unit, size, *rf = spec.split(":")
+        runs.append((spec, {"unit": unit, "chunk_size": int(size), "row_format": rf[0] if rf else "text"}))
+    for _spec, params in runs:  # load the tokenizer before measuring
+        chunkwise.chunk(chunkwise.parse("a,b\n1,2\n", format="csv"), strategy="table", **params)
+    with tempfile.TemporaryDirectory() as tmp:
+        for shape in args.shapes.split(","):
+            for n in map(int, args.rows.split(",")):
+                path = os.path.join(tmp, f"{shape}-{n}.csv")
+                with open(path, "w", encoding="utf-8", newline="") as f:
+                    f.write(SHAPES[shape](n))
+                size = os.path.getsize(path)
+                for spec, params in runs:
+                    results = [run_once(path, params) for _ in range(max(args.repeat, 1))]
+                    cpu = min(r[0] for r in results)
+                    _, peak, d, out, count = results[-1]
+                    print(
+                        f"{shape:5} rows={n:>7,} file={size / 1e6:5.2f} MB {spec:13} chunks={count:>6,} "
+                        f"cpu={cpu:6.3f} s ({cpu / n * 1e6:4.1f} us/row) peak={peak / size:5.2f}x "
+                        f"(doc {d / size:4.2f}x, out {out / size:4.2f}x, work {(peak - d - out) / size:4.2f}x)",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":

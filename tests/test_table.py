@@ -375,3 +375,36 @@ def test_markdown_strategy_gives_real_tables_the_table_metadata(request, name, k
             if c.metadata.get("table_index") == k:
                 named.update(range(c.metadata["row_start"], c.metadata["row_end"]))
         assert named == set(range(len(t.rows))) or not t.rows
+
+
+def test_body_row_offsets_are_compact_and_header_rows_apart():
+    """The row offsets of a CSV are one compact array (4 bytes an offset for any text
+    under 2**31 characters) holding the body rows only; each names its record."""
+    text = 'h1,h2\nsub1,sub2\n1,"a\nb"\n2,c\n\n3,d\n'
+    t = delimited_table(text, header_rows=2)
+    assert t.rows.itemsize == 4
+    assert list(t.rows) == [text.index("1,\""), text.index("2,c"), text.index("3,d")]
+    assert t.header_starts == (0, text.index("sub1"))
+    assert t.columns == ("h1 sub1", "h2 sub2")
+    assert [t.values(text, *t.row_span(k)) for k in range(3)] == [["1", "a\nb"], ["2", "c"], ["3", "d"]]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "md"])
+def test_chunks_of_one_table_share_its_header_context_and_columns(fmt):
+    """The header context and the column list are made once per table, not per chunk
+    (equal values; thousands of chunks of a big table hold one copy)."""
+    rows = [(str(i), f"value {i}") for i in range(60)]
+    if fmt == "csv":
+        doc = chunkwise.parse("id,name\n" + "".join(f"{a},{b}\n" for a, b in rows), format="csv")
+        header = "id,name"
+    else:
+        doc = chunkwise.parse("| id | name |\n|---|---|\n" + "".join(f"| {a} | {b} |\n" for a, b in rows), format="markdown")
+        header = "| id | name |\n|---|---|"
+    chunks = chunkwise.chunk(doc, strategy="table", chunk_size=60, unit="chars")
+    later = chunks[1:]
+    assert len(later) > 5
+    assert all(c.context == header for c in later)
+    assert len({id(c.context) for c in later}) == 1
+    assert all(c.metadata["columns"] == ["id", "name"] for c in chunks)
+    assert len({id(c.metadata["columns"]) for c in chunks}) == 1
+    check_invariants(doc.text, chunks, 60, CharSizer())

@@ -92,8 +92,12 @@ class Table:
     def values(self, text: str, start: int, end: int) -> list[str]:
         """The values of the cells of the row ``[start, end)``: spaces stripped, CSV quotes
         removed (``""`` read as ``"``), ``\\|`` read as ``|``."""
+        return self.cell_values(text, self.cells(text, start, end))
+
+    def cell_values(self, text: str, cells: Sequence[tuple[int, int]]) -> list[str]:
+        """The values (as :meth:`values` reads them) of cells whose spans are known."""
         out = []
-        for s, e in self.cells(text, start, end):
+        for s, e in cells:
             v = text[s:e].strip()
             if self.kind == "pipe":
                 v = v.replace("\\|", "|")
@@ -248,7 +252,7 @@ def pipe_table(
         header_starts.append(pos)
     d_end = _NEWLINE.search(text, delimiter_row, end)
     body = d_end.end() if d_end else end
-    rows = array("q")
+    rows = _offsets(end)
     pos = body
     while pos < end:
         rows.append(pos)
@@ -385,12 +389,15 @@ def delimited_table(
     nl = _NEWLINE.match(text, tend, end)
     tend = nl.end() if nl else tend
     body = starts[h] if h < len(starts) else tend
-    table = Table(tstart, tend, (tstart, body), starts[h:], "delimited", d, q, (), tuple(starts[:h]))
-    head = [table.values(text, s, starts[k + 1] if k + 1 < len(starts) else tend) for k, s in enumerate(starts[:h])]
+    header_starts = tuple(starts[:h])
+    del starts[:h]  # the body rows, in place (a slice would copy every offset)
+    table = Table(tstart, tend, (tstart, body), starts, "delimited", d, q, (), header_starts)
+    hs = (*header_starts, body)
+    head = [table.values(text, hs[k], hs[k + 1]) for k in range(h)]
     if not head:  # no header: columns named by number, as many as the first row has
         first = table.values(text, *table.row_span(0)) if len(table.rows) else []
         head = [[""] * len(first)]
-    return Table(tstart, tend, (tstart, body), starts[h:], "delimited", d, q, _names(head), tuple(starts[:h]))
+    return Table(tstart, tend, (tstart, body), starts, "delimited", d, q, _names(head), header_starts)
 
 
 _QUOTED = re.compile(r'"(?:[^"]|"")*"')
@@ -413,10 +420,16 @@ def _count_delimiter(sample: str) -> str:
     return best
 
 
+def _offsets(end: int) -> array:
+    """An empty array for offsets up to ``end``: 4 bytes an offset where they fit, else 8."""
+    small = array("i")
+    return small if small.itemsize >= 4 and end < 2**31 else array("q")
+
+
 def _records(text: str, start: int, end: int, quote: str) -> array:
     """The start of every non-blank record of ``text[start:end]``: a line break inside
-    quotes does not end a record."""
-    out = array("q")
+    quotes does not end a record (4-byte offsets while the text allows them)."""
+    out = _offsets(end)
     count = text.count
     quoted = bool(quote) and text.find(quote, start, end) >= 0
     inside = False
