@@ -165,3 +165,27 @@ def test_a_chunk_starts_at_its_line_unless_the_indentation_would_take_it_over(si
         if ls < c.start_index:
             assert not text[ls : c.start_index].strip(" \t"), "a chunk starts mid-line after a token"
             assert c.end_index - ls > size, (c.start_index, c.text[:80])
+
+
+def _nested(depth: int) -> str:
+    lines = ["def nested():"]
+    for i in range(1, depth + 1):
+        lines.append("    " * i + f"if x{i}:")
+    lines.append("    " * (depth + 1) + "return 1")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("parser", PARSERS)
+def test_lines_before_tokens_when_every_line_fits(parser):
+    """A function nested 40 ``if`` deep (lines of up to 170 characters with their
+    indentation) at 200 characters: every line fits, so no chunk is cut between two tokens
+    of a line (evening out two chunks once moved cuts in front of the colons)."""
+    text = _nested(40)
+    size = 200
+    assert max(len(line) for line in text.splitlines()) <= size
+    chunks = CodeChunker(language="python", chunk_size=size, parser=parser).chunk(text)
+    check_invariants(text, chunks, size, CharSizer(), trimmed=False, overlap_allowed=False)
+    for c in chunks:
+        assert c.end_index == len(text) or text[c.end_index] == "\n", (c.text[-40:], c.metadata["boundary"])
+        ls = text.rfind("\n", 0, c.start_index) + 1
+        assert not text[ls : c.start_index].strip(), c.text[:40]

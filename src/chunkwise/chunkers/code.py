@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..boundaries import LINE, PARAGRAPH, Level, PositionsLevel
+from ..boundaries import LINE, PARAGRAPH, WORD, Level, PositionsLevel
 from ..errors import ConfigError, MissingDependencyError
 from ..merge import Span
 from ..parsers.code import CodeStructure, _line_start, _rstrip_pos, grammar_available, parse_code
@@ -63,6 +63,10 @@ __all__ = ["CodeChunker", "CodeWarning", "supported_languages"]
 
 _PARSERS = ("auto", "scan", "tree-sitter", "ast")
 _INDENT = re.compile(r"^[ \t]+(?=\S)", re.M)
+_TOKEN = WORD.name
+"""The name of the level of cuts between two tokens on one line: the packer's word level
+(``boundary: "word"``), so that evening out two chunks moves a cut to a token boundary
+only where the cut was between tokens already -- never when a line boundary was there."""
 _COMMENT_LINE = ("#", "//", "/*", "*", "--", "<!--")
 
 
@@ -266,10 +270,12 @@ class CodeChunker(BaseChunker):
         else:
             levels.append(_positions("line", list(structure.line_cuts)))
         if structure.lazy_tokens is not None and not structure.token_cuts:
-            levels.append(_LazyLevel("token", structure.lazy_tokens))
+            levels.append(_LazyLevel(_TOKEN, structure.lazy_tokens))
         else:
-            levels.append(_positions("token", list(structure.token_cuts)))
-        levels.append(LINE)  # inside multi-line strings and comments
+            levels.append(_positions(_TOKEN, list(structure.token_cuts)))
+        # inside multi-line strings and comments: lines, then words (given here: the packer
+        # adds its word level only when no level has that name, and the token level has it)
+        levels += [LINE, WORD]
         regions = self._regions(structure, n, text, fits)
         if self.include_context_in_size:
             regions = tuple(replace(r, reserve=self._reserve(structure, text, r)) for r in regions)
