@@ -358,16 +358,16 @@ class CodeChunker(BaseChunker):
         starts = [0]
         if fits is not None:
             for d in structure.definitions:
-                if d.container or d.parent < 0 or fits(d.start, d.end):
+                if d.container or fits(d.start, d.end):
                     continue
                 ls = _line_start(text, d.start)
-                if text[ls : d.start].strip():
-                    continue  # (a definition that does not start its line)
+                if text[ls : d.start].strip() or (d.parent < 0 and ls == d.start):
+                    continue  # (one that does not start its line; a top-level one: a region already)
                 starts.append(ls)
                 q = d.end
                 while q < n and text[q].isspace():
                     q += 1
-                tail = text[q : structure.definitions[d.parent].end]
+                tail = text[q : structure.definitions[d.parent].end if d.parent >= 0 else n]
                 # (not before the closing brace of the class around it alone)
                 if q < n and ("\n" in text[d.end : q] or "\r" in text[d.end : q]) and any(
                     ch.isalnum() for ch in tail
