@@ -8,6 +8,10 @@ invalid configuration is a :class:`ValueError`, a missing optional dependency an
 
 from __future__ import annotations
 
+import os
+import sys
+import warnings
+
 __all__ = [
     "ChunkwiseError",
     "ConfigError",
@@ -16,6 +20,7 @@ __all__ = [
     "OversizeError",
     "ParseError",
     "UnsupportedFormatError",
+    "warn_at_caller",
 ]
 
 
@@ -76,3 +81,19 @@ class UnsupportedFormatError(LoadError):
 class OversizeError(ChunkwiseError, ValueError):
     """An atomic block (a code block, a table) is larger than chunk_size under
     ``oversize="raise"``."""
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def warn_at_caller(message: str, category: type[Warning]) -> None:
+    """Warn with ``category``, attributed to the first caller outside chunkwise (the line
+    that called ``chunkwise.load``, ``chunkwise.chunk`` or a chunker), however deep in the
+    package the warning arose: the stack level is counted, not fixed (what Python 3.12's
+    ``skip_file_prefixes`` does, by hand)."""
+    level = 1
+    frame = sys._getframe(0)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)

@@ -40,16 +40,13 @@ Method:
 
 from __future__ import annotations
 
-import os
 import re
-import sys
-import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..boundaries import LINE, PARAGRAPH, WORD, Level, PositionsLevel
-from ..errors import ConfigError, MissingDependencyError
+from ..errors import ConfigError, MissingDependencyError, warn_at_caller
 from ..merge import Span
 from ..parsers.code import CodeStructure, _line_start, _rstrip_pos, grammar_available, parse_code
 from ..parsers.code_languages import LANGUAGES, resolve_language
@@ -79,19 +76,9 @@ class CodeWarning(UserWarning):
     """The code strategy cannot read a text as code (no language given or recorded)."""
 
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
 def _warn(message: str) -> None:
-    """Warn with a :class:`CodeWarning` attributed to the first caller outside chunkwise
-    (the line that called ``chunkwise.chunk`` or ``chunker.chunk``), however deep in the
-    package the text was chunked (the stack level is counted, not fixed)."""
-    level = 1
-    frame = sys._getframe(0)
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
-        frame = frame.f_back
-        level += 1
-    warnings.warn(message, CodeWarning, stacklevel=level)
+    """Warn with a :class:`CodeWarning` attributed to the caller outside chunkwise."""
+    warn_at_caller(message, CodeWarning)
 
 
 def supported_languages() -> list[str]:

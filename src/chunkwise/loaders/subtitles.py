@@ -8,13 +8,11 @@ are), so chunk offsets index the file and every cue keeps its times: the
 
 from __future__ import annotations
 
-import os
 import re
-import sys
-import warnings
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..errors import warn_at_caller
 from ..types import Document
 from .base import Loader, register_loader
 
@@ -27,20 +25,10 @@ class SubtitleWarning(UserWarning):
     """A subtitle cue whose timing line is malformed or out of range (its text is kept)."""
 
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
 def _warn(message: str) -> None:
-    """Warn with a :class:`SubtitleWarning` attributed to the first caller outside
-    chunkwise (the line that called ``chunkwise.load``, ``chunkwise.parse`` or a loader),
-    however deep in the package the cue was read: the stack level is counted, not fixed
-    (``skip_file_prefixes`` of Python 3.12, by hand)."""
-    level = 1
-    frame = sys._getframe(0)
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
-        frame = frame.f_back
-        level += 1
-    warnings.warn(message, SubtitleWarning, stacklevel=level)
+    """Warn with a :class:`SubtitleWarning` attributed to the caller outside chunkwise."""
+    warn_at_caller(message, SubtitleWarning)
+
 
 # the start of an SRT file: a cue number, then a timing line
 _SRT_HEAD = re.compile(rb"\s*\d+[ \t]*\r?\n[ \t]*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}[ \t]+-->")
