@@ -401,6 +401,21 @@ def _line_cuts(text: str, opaque: Sequence[tuple[int, int]], closed: Sequence[tu
     return cuts
 
 
+def _link_parents(defs: list[Definition]) -> None:
+    """Sort ``defs`` in document order (outer first) and set each one's ``parent``, the
+    index of the enclosing definition (-1 at the top), in place: definitions nest or lie
+    apart, so the enclosing one is on a stack of the open ones."""
+    defs.sort(key=lambda d: (d.start, -d.end))
+    open_defs: list[int] = []
+    for i, d in enumerate(defs):
+        while open_defs and defs[open_defs[-1]].end <= d.start:
+            open_defs.pop()
+        parent = open_defs[-1] if open_defs else -1
+        if parent != d.parent:
+            defs[i] = replace(d, parent=parent)
+        open_defs.append(i)
+
+
 def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tuple[int, int]] | None,
              has_errors: bool, import_types: frozenset[str], all_lists: bool = False,
              opaque: list[tuple[int, int]] | None = None, lazy_tokens: Any = None,
@@ -464,17 +479,7 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
                 stack.append((c, idx, qual))
             elif c.children:
                 stack.append((c, parent, prefix))
-    defs.sort(key=lambda d: (d.start, -d.end))
-    # parents in the sorted order: definitions nest (or are apart), so the enclosing one
-    # is on a stack of the open ones
-    open_defs: list[int] = []
-    for i, d in enumerate(defs):
-        while open_defs and defs[open_defs[-1]].end <= d.start:
-            open_defs.pop()
-        parent = open_defs[-1] if open_defs else -1
-        if parent != d.parent:
-            defs[i] = replace(d, parent=parent)
-        open_defs.append(i)
+    _link_parents(defs)
     top_nodes = _expand(root.children, text)
     top: list[tuple[int, int, str]] = []
     for g in _groups(text, top_nodes):

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import replace
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .code import _CLAUSE, CodeStructure, Definition, _line_cuts, _line_start, _Node, _signature, _token_cut
+from .code import (
+    _CLAUSE, CodeStructure, Definition, _line_cuts, _line_start, _link_parents, _Node, _signature, _token_cut,
+)
 
 __all__ = ["scan_python"]
 
@@ -575,17 +576,7 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
         return None
     closed = sorted(sc.closed)
     defs = sc.defs
-    defs.sort(key=_span_key)
-    # parents in the sorted order: definitions nest (or are apart), so the enclosing one
-    # is on a stack of the open ones
-    open_defs: list[int] = []
-    for i, d in enumerate(defs):
-        while open_defs and defs[open_defs[-1]].end <= d.start:
-            open_defs.pop()
-        parent = open_defs[-1] if open_defs else -1
-        if parent != d.parent:
-            defs[i] = replace(d, parent=parent)
-        open_defs.append(i)
+    _link_parents(defs)
     top = tuple(
         (g[0], g[1], "comment" if g[2] is None else ("definition" if g[2][4].__class__ is _Node else "statement"))
         for g in groups
@@ -607,6 +598,3 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
         lazy_lines=_line_cuts(text, opaque, closed),
     )
 
-
-def _span_key(d: Definition) -> tuple[int, int]:
-    return d.start, -d.end
