@@ -165,6 +165,20 @@ def _runs_of(level: Level, trim_spans: bool) -> str | None:
     return None
 
 
+
+def _run_cut(text: str, k: int, pos: int, p: int, hi: int) -> tuple[int, tuple[int, int] | None]:
+    """The whitespace run around the line break at ``k``: its piece end ``e`` (the run's
+    start, not before ``pos``) and the cut ``(e, b)`` it gives when ``e`` lies in
+    ``(pos, p]`` and the run ends (at ``b``) before ``hi``, else None."""
+    e = k
+    while e > pos and text[e - 1].isspace():
+        e -= 1
+    if pos < e <= p:
+        b = _SPACES.match(text, k, hi).end()  # type: ignore[union-attr]
+        if b < hi:
+            return e, (e, b)
+    return e, None
+
 def _last_run_cut(text: str, runs: str, pos: int, p: int, hi: int) -> tuple[int, int] | None:
     """:func:`last_cut` for the paragraph and line levels with trimmed spans, searched
     back from ``hi``: the last whitespace run of the level whose trimmed piece end ``e``
@@ -178,15 +192,9 @@ def _last_run_cut(text: str, runs: str, pos: int, p: int, hi: int) -> tuple[int,
             k = text.rfind("\n", pos, stop)
             if k < 0:
                 return None
-            e = k
-            while e > pos and text[e - 1].isspace():
-                e -= 1
-            if e <= pos:
-                return None
-            if e <= p:
-                b = _SPACES.match(text, k, hi).end()  # type: ignore[union-attr]
-                if b < hi:
-                    return e, b
+            e, cut = _run_cut(text, k, pos, p, hi)
+            if cut is not None or e <= pos:
+                return cut
             stop = e
     match = _LAST_BLANK_LINE.match
     window = (p - pos) >> 2
@@ -204,15 +212,9 @@ def _last_run_cut(text: str, runs: str, pos: int, p: int, hi: int) -> tuple[int,
             window <<= 2
             continue
         k = text.rfind("\n", lo, m.end() - 1)  # the first line break of the blank line
-        e = k
-        while e > pos and text[e - 1].isspace():
-            e -= 1
-        if e <= pos:
-            return None
-        if e <= p:
-            b = _SPACES.match(text, k, hi).end()  # type: ignore[union-attr]
-            if b < hi:
-                return e, b
+        e, cut = _run_cut(text, k, pos, p, hi)
+        if cut is not None or e <= pos:
+            return cut
         stop = e  # the run starts after ``p`` or reaches ``hi``: the one before it
 
 
