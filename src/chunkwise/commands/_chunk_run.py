@@ -291,7 +291,10 @@ def render_jsonl(chunks: list[Any], doc: Any, cid: str) -> bytes:
     (:func:`chunkwise.export.jsonl_lines`)."""
     from ..export import jsonl_lines
 
-    return jsonl_lines(chunks, doc, cid)
+    try:
+        return jsonl_lines(chunks, doc, cid)
+    except UnicodeEncodeError as exc:
+        raise _unencodable(exc, chunks, doc) from exc
 
 
 def render_records(chunks: list[Any], doc: Any, cid: str) -> list[dict[str, Any]]:
@@ -299,9 +302,43 @@ def render_records(chunks: list[Any], doc: Any, cid: str) -> list[dict[str, Any]
     from ..export import dumps
 
     records = [_record(c, doc, cid) for c in chunks]
-    for r in records:
-        dumps(r["metadata"])  # a value that cannot be written fails this document alone
+    try:
+        for r in records:  # a value that cannot be written fails this document alone
+            dumps(r["metadata"]).encode("utf-8")
+            for key in _TEXT_FIELDS:
+                v = r.get(key)
+                if type(v) is str:
+                    v.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise _unencodable(exc, chunks, doc) from exc
     return records
+
+
+_TEXT_FIELDS = ("id", "document_id", "source", "text", "context", "unit", CONTENT_ID_KEY)
+
+
+def _unencodable(exc: UnicodeEncodeError, chunks: list[Any], doc: Any) -> ValueError:
+    """A ``ValueError`` naming the value (the text, the source, a metadata key) that holds
+    a character UTF-8 cannot hold (a lone surrogate), instead of a bare codec message."""
+
+    def bad(v: Any) -> bool:
+        try:
+            (v if isinstance(v, str) else repr(v)).encode("utf-8")
+            return False
+        except UnicodeEncodeError:
+            return True
+
+    where = "a value"
+    if bad(doc.source):
+        where = "the source path"
+    elif bad(doc.text) or any(bad(c.text) for c in chunks):
+        where = "the text"
+    else:
+        keys = [k for k, v in doc.metadata.items() if bad(k) or bad(v)]
+        keys += [k for c in chunks for k, v in c.metadata.items() if (bad(k) or bad(v)) and k not in keys]
+        if keys:
+            where = "metadata " + ", ".join(repr(k) for k in keys[:3])
+    return ValueError(f"{where} holds {exc.object[exc.start:exc.end]!r}, a lone surrogate that UTF-8 cannot hold")
 
 
 def situate(chunks: list[Any], doc: Any, client: Any) -> list[Any]:

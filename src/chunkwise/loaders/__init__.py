@@ -44,7 +44,7 @@ from .base import (
     unsupported_format,
 )
 from .decoding import decode, looks_like_text
-from .files import FoundFile, find_files, relative_id_path
+from .files import FoundFile, display_path, find_files, relative_id_path
 
 __all__ = [
     "FORMATS",
@@ -284,7 +284,9 @@ def load(
         raise LoadError(f"{p}: cannot read ({exc.strerror or exc})") from exc
     loader = detect_loader(str(p), data[:HEAD_BYTES], format)
     opts = _options_for(loader, options, p.as_posix())
-    meta: dict[str, Any] = {"filename": p.name, "relative_path": relative, **(metadata or {})}
+    # the path as valid UTF-8 (a name's undecodable bytes as \\xNN); the id hashes the path itself
+    meta: dict[str, Any] = {"filename": display_path(p.name), "relative_path": display_path(relative), **(metadata or {})}
     return _load_bytes(
-        loader, data, source=p.as_posix(), encoding=encoding, metadata=meta, id=document_id_for_path(relative), options=opts
+        loader, data, source=display_path(p.as_posix()), encoding=encoding, metadata=meta,
+        id=document_id_for_path(relative), options=opts,
     )

@@ -33,9 +33,33 @@ from ..errors import ConfigError, UnsupportedFormatError
 from ..types import document_id_for_path
 from .base import HEAD_BYTES, detect_loader
 
-__all__ = ["FoundFile", "classify_entry", "find_files", "list_folder", "relative_id_path"]
+__all__ = ["FoundFile", "classify_entry", "display_path", "find_files", "list_folder", "relative_id_path"]
 
 logger = logging.getLogger(__name__)
+
+
+def display_path(path: str) -> str:
+    """``path`` as valid UTF-8 text for metadata and output (``source``, ``filename``,
+    ``relative_path``): unchanged when it already is; a name with bytes that are not UTF-8
+    (Python holds them as surrogate escapes) has each such byte written ``\\xNN``
+    (``'backslashreplace'`` over :func:`os.fsencode`), so it stays readable and distinct.
+
+    Ids do not use this form: they hash the path itself, so they stay stable.
+
+    Example:
+        >>> display_path("a/caf\\udce9.txt"), display_path("a/café.txt")
+        ('a/caf\\\\xe9.txt', 'a/café.txt')
+    """
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        pass
+    try:
+        raw = os.fsencode(path)
+    except UnicodeEncodeError:  # a lone surrogate that no file system byte gave
+        raw = path.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "backslashreplace")
 
 
 def relative_id_path(path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> str:
