@@ -82,3 +82,57 @@ def test_a_value_that_utf8_cannot_hold_is_named_in_the_skip_message() -> None:
         assert "metadata 'title'" in str(e)
     else:
         raise AssertionError("render_records accepted a lone surrogate")
+
+
+def _locked_tree(root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder whose subfolder ``locked`` cannot be listed (as mode 000 for a user who is
+    not root; simulated, since tests may run as root)."""
+    top = root / "U"
+    (top / "locked").mkdir(parents=True)
+    (top / "a.txt").write_text("readable\n")
+    (top / "locked" / "x.txt").write_text("never seen\n")
+    real = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if os.path.basename(os.fspath(path)) == "locked":  # type: ignore[arg-type]
+            raise PermissionError(13, "Permission denied", os.fspath(path))  # type: ignore[arg-type]
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    return top
+
+
+def test_find_files_reports_a_subfolder_it_cannot_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from chunkwise.loaders import find_files
+
+    top = _locked_tree(tmp_path, monkeypatch)
+    for paths in ([top], [top, top / "a.txt"]):  # streamed (one folder) and collected
+        skipped: list = []
+        found = [f.relative for f in find_files(paths, skipped=skipped)]
+        assert found == ["a.txt"]
+        assert [(s.relative, s.reason) for s in skipped] == [("locked", "cannot read (Permission denied)")]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_subfolder_that_cannot_be_read_is_reported_and_fails_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: str
+) -> None:
+    top = _locked_tree(tmp_path, monkeypatch)
+    code, out, err = _chunk(str(top), "--workers", workers)
+    assert code == 1, err
+    assert f"skipped {(top / 'locked').as_posix()}: cannot read (Permission denied); fix: check the folder" in err
+    assert "1 unreadable" in err
+    assert [json.loads(line)["metadata"]["filename"] for line in out.splitlines()] == ["a.txt"]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads a folder of mode 000")
+def test_a_subfolder_of_mode_000_is_reported(tmp_path: Path) -> None:
+    top = tmp_path / "U"
+    (top / "locked").mkdir(parents=True)
+    (top / "a.txt").write_text("readable\n")
+    os.chmod(top / "locked", 0)
+    try:
+        code, _, err = _chunk(str(top))
+    finally:
+        os.chmod(top / "locked", 0o755)
+    assert code == 1 and "cannot read (Permission denied)" in err

@@ -275,7 +275,8 @@ def passed_over(path: Path, reason: str, relative: str | None = None) -> Skipped
     ``--exclude`` hint)."""
     reason = str(reason or "not a supported format")
     if reason.startswith("cannot read"):
-        return Skipped(path.as_posix(), "unreadable", reason, "check the file and its permissions")
+        what = "folder" if path.is_dir() else "file"
+        return Skipped(path.as_posix(), "unreadable", reason, f"check the {what} and its permissions")
     if reason.startswith("dangling"):
         glob = _glob_literal(relative or path.name)
         return Skipped(

@@ -199,7 +199,12 @@ def _special(path: Path) -> str:
         return "not a regular file (a socket)"
     if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
         return "not a regular file (a device)"
-    if stat.S_ISDIR(st.st_mode):
+    if stat.S_ISDIR(st.st_mode):  # only a subfolder that could not be listed is classified
+        try:
+            with os.scandir(path):
+                pass
+        except OSError as exc:
+            return f"cannot read ({exc.strerror or exc})"
         return "is a folder"
     return "not a regular file"
 
@@ -229,7 +234,8 @@ def _walk_relative(
     """Every entry under ``folder`` that is not a folder (files, links, pipes), as its POSIX
     path relative to ``folder`` and, with ``sizes``, its size in bytes (``stat``; 0 when it
     cannot be told; else 0), following symbolic links to folders; a link back to a folder
-    being walked (a cycle) is not followed again. Hidden names are passed over unless
+    being walked (a cycle) is not followed again. A subfolder that cannot be listed
+    (permission denied) is itself an entry, so that the caller reports it. Hidden names are passed over unless
     ``hidden``. Sorted as ``sorted(folder.rglob("*"))`` sorts (by path components).
     ``links`` receives every symbolic link met (to a file or a folder). Strings, not
     :class:`~pathlib.Path` objects: a ``scandir`` walk of 6,455 files takes about 0.02 s."""
@@ -241,6 +247,8 @@ def _walk_relative(
                 entries = list(it)
         except OSError as exc:
             logger.info("cannot list %s: %s", d, exc.strerror or exc)
+            if prefix:  # a subfolder: listed as an entry, so that it is reported, not lost
+                out.append((prefix[:-1], 0))
             return
         for entry in entries:
             name = entry.name
@@ -381,8 +389,9 @@ def find_files(
     ``.html``, ``.htm``, ...; a file without a suffix whose bytes look like text); every
     other file is **not** silently dropped: it is appended to ``skipped`` as a
     :class:`FoundFile` with ``supported=False`` and its reason, and logged; so are
-    dangling symbolic links and entries that are not regular files (named pipes, sockets,
-    devices: never opened). Symbolic links to folders are followed, except one that leads
+    dangling symbolic links, entries that are not regular files (named pipes, sockets,
+    devices: never opened) and subfolders that cannot be listed (reason
+    ``cannot read (Permission denied)``). Symbolic links to folders are followed, except one that leads
     back to a folder being walked (a cycle). Hidden files and folders (names starting with
     ``.``) inside a folder are passed over unless ``hidden``.
 
