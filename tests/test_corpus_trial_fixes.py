@@ -136,3 +136,24 @@ def test_a_subfolder_of_mode_000_is_reported(tmp_path: Path) -> None:
     finally:
         os.chmod(top / "locked", 0o755)
     assert code == 1 and "cannot read (Permission denied)" in err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_file_deleted_during_the_run_is_unreadable_not_unsupported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: str
+) -> None:
+    from chunkwise.loaders import files as files_mod
+
+    top = tmp_path / "D"
+    top.mkdir()
+    (top / "a.txt").write_text("still here\n")
+    real = files_mod._walk_relative
+
+    def walk(folder: Path, *args: object, **kwargs: object) -> list[tuple[str, int]]:
+        return sorted([*real(folder, *args, **kwargs), ("gone.txt", 5)])  # listed, then deleted
+
+    monkeypatch.setattr(files_mod, "_walk_relative", walk)
+    code, _, err = _chunk(str(top), "--workers", workers)
+    assert code == 1, err
+    assert f"skipped {(top / 'gone.txt').as_posix()}: does not exist" in err
+    assert "1 unreadable" in err and "unsupported" not in err and "convert it" not in err

@@ -277,6 +277,9 @@ def passed_over(path: Path, reason: str, relative: str | None = None) -> Skipped
     if reason.startswith("cannot read"):
         what = "folder" if path.is_dir() else "file"
         return Skipped(path.as_posix(), "unreadable", reason, f"check the {what} and its permissions")
+    if reason == "does not exist":  # listed, then gone before it was read (deleted during the run)
+        return Skipped(path.as_posix(), "unreadable", "does not exist (removed after the folder was listed)",
+                       "check the path; run again once the folder has stopped changing")
     if reason.startswith("dangling"):
         glob = _glob_literal(relative or path.name)
         return Skipped(
