@@ -157,3 +157,69 @@ def test_a_file_deleted_during_the_run_is_unreadable_not_unsupported(
     assert code == 1, err
     assert f"skipped {(top / 'gone.txt').as_posix()}: does not exist" in err
     assert "1 unreadable" in err and "unsupported" not in err and "convert it" not in err
+
+
+def _children(pid: int) -> dict[int, str]:
+    """The live (not zombie) processes whose parent is ``pid``, with their state letter."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out[int(entry)] = fields[0]
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal: Linux only")
+def test_workers_exit_when_the_parent_is_killed(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import time
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    body = ("Alpha beta gamma delta. " * 40 + "\n\n") * 30
+    for i in range(400):
+        (root / f"f{i:04d}.txt").write_text(f"{i}\n{body}", encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chunkwise.cli", "chunk", str(root), "-u", "chars", "-n", "100", "-j", "2",
+         "--no-progress", "-o", str(tmp_path / "out.jsonl")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    workers: dict[int, str] = {}
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+            workers = _children(proc.pid)
+        if proc.poll() is not None:
+            pytest.skip("the run ended before its workers were seen")
+        assert len(workers) >= 2
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = [w for w in workers if _alive(w)]
+        assert not left, f"workers still alive after their parent was killed: {left}"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for w in workers:  # never leave one behind, whatever the outcome
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)

@@ -156,9 +156,11 @@ _SLOTS: tuple[int, ...] = ()
 """A forked worker's spool files (descriptors inherited from the parent), by slot."""
 
 
-def _init(job: _Job, slots: tuple[int, ...] = ()) -> None:
+def _init(job: _Job, slots: tuple[int, ...] = (), parent: int | None = None) -> None:
     """A worker's start: its job and spool files; Ctrl-C and SIGTERM are the parent's to
-    handle (it stops the pool), so the worker ignores SIGINT and dies plainly on SIGTERM."""
+    handle (it stops the pool), so the worker ignores SIGINT and dies plainly on SIGTERM.
+    On Linux it also asks for SIGTERM when its parent (pid ``parent``) dies, even by
+    ``kill -9``, so that no worker outlives the run (:func:`_die_with_parent`)."""
     global _JOB, _SLOTS
     _JOB = job
     _SLOTS = slots
@@ -167,6 +169,27 @@ def _init(job: _Job, slots: tuple[int, ...] = ()) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGTERM"):
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if parent is not None:
+        _die_with_parent(parent)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Linux only (a no-op elsewhere): ``prctl(PR_SET_PDEATHSIG, SIGTERM)``, so the kernel
+    sends this process SIGTERM when its parent dies; then, to close the race of a parent
+    that died before the call, exit at once if the parent is no longer ``parent``."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl to call: the worker ends with the pool
+        return
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _fail(job: _Job, exc: BaseException, item: Any, stage: str) -> Outcome:
@@ -378,7 +401,7 @@ def ordered_map(
         except OSError:  # no temporary folder to write in: the results travel through the pipe
             spool = None
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init,
-                               initargs=(job, spool.fds if spool is not None else ()))
+                               initargs=(job, spool.fds if spool is not None else (), os.getpid()))
 
     def submit() -> bool:
         chunk = next(tasks, None)
