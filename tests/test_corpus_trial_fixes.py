@@ -223,3 +223,36 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path: Path) -> None:
         for w in workers:  # never leave one behind, whatever the outcome
             if _alive(w):
                 os.kill(w, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("two_paths", [False, True])
+def test_chunk_corpus_reports_what_it_leaves_out(tmp_path: Path, workers: int, two_paths: bool) -> None:
+    import chunkwise
+    from chunkwise.errors import LoadError
+
+    top = tmp_path / "C"
+    top.mkdir()
+    (top / "a.txt").write_text("Some text here.\n")
+    (top / "b.odt").write_bytes(b"PK\x03\x04 not really a document")
+    (top / "empty.txt").write_text("")
+    other = tmp_path / "z.txt"
+    other.write_text("Another file.\n")
+    paths = [top, other] if two_paths else [top]
+    skipped: list[tuple[str, str]] = []
+    chunks = list(chunkwise.chunk_corpus(paths, workers=workers, chunk_size=50, skipped=skipped))
+    assert [c.metadata["filename"] for c in chunks] == ["a.txt"] + (["z.txt"] if two_paths else [])
+    reasons = dict(skipped)
+    assert set(reasons) == {str(top / "b.odt"), str(top / "empty.txt")}
+    assert "not a supported format" in reasons[str(top / "b.odt")]
+    assert reasons[str(top / "empty.txt")] == "empty: no text to chunk"
+
+    missing = tmp_path / "missing.txt"
+    skipped = []
+    with pytest.raises(LoadError):
+        list(chunkwise.chunk_corpus([*paths, missing], workers=workers, chunk_size=50, skipped=skipped))
+    assert skipped[-1][0] == str(missing) and skipped[-1][1].startswith("read failed: LoadError")
+    skipped = []
+    kept = list(chunkwise.chunk_corpus([*paths, missing], workers=workers, chunk_size=50, errors="skip", skipped=skipped))
+    assert [c.text for c in kept] == [c.text for c in chunks]
+    assert str(missing) in dict(skipped) and str(top / "b.odt") in dict(skipped)

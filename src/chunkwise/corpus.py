@@ -519,6 +519,7 @@ def chunk_corpus(
     root: str | os.PathLike[str] | None = None,
     encoding: str | None = None,
     errors: str = "raise",
+    skipped: list[tuple[str, str]] | None = None,
     **params: Any,
 ) -> Iterator[Chunk]:
     """The chunks of every file under ``paths``, yielded lazily, file after file in the
@@ -537,7 +538,15 @@ def chunk_corpus(
         encoding: a codec instead of detecting one.
         errors: ``"raise"``: the first file that cannot be read or chunked raises its
             error (the files before it were yielded); ``"skip"``: it is logged (logger
-            ``chunkwise``, warning) and skipped.
+            ``chunkwise``, warning) and skipped. Either way, files of a folder that no
+            loader reads (a format not supported, a subfolder that cannot be listed, a
+            special file) are passed over without raising, as the CLI passes them over.
+        skipped: a list that receives every file left out, as ``(path, reason)``: those
+            passed over (``reason`` as :func:`~chunkwise.loaders.find_files` gives it,
+            e.g. ``"odt is not a supported format"``), empty ones (``"empty: no text to
+            chunk"``) and, with ``errors="skip"``, failed ones (``"read failed:
+            LoadError: ..."``; with ``"raise"`` the failed file is appended, then its
+            error raised). Filled as the iteration goes: complete once it is exhausted.
 
     Raises:
         ConfigError: an invalid parameter or ``errors`` value (before any file is read).
@@ -575,16 +584,36 @@ def chunk_corpus(
         reader: Callable[[Any], Document] = functools.partial(_load_listed, encoding=encoding)
         weigh: Callable[[Any], int] = operator.attrgetter("size")
     else:
-        found = (f for f in find_files(paths, include=include, exclude=exclude, root=root))
+        passed: list[Any] = []
+
+        def files() -> Iterator[Any]:
+            for f in find_files(paths, include=include, exclude=exclude, root=root, skipped=passed):
+                while passed:  # streamed: the files passed over before this one
+                    p = passed.pop(0)
+                    if skipped is not None:
+                        skipped.append((os.fspath(p.path), p.reason))
+                yield f
+            if skipped is not None:
+                skipped.extend((os.fspath(p.path), p.reason) for p in passed)
+            passed.clear()
+
+        found = files()
         reader, weigh = functools.partial(_load_found, encoding=encoding), _file_size
     job = _Job(chunker=chunker, reader=reader, config=config_key(chunker))
     n = workers or default_workers()
     for out in ordered_map(job, found, n, weight=weigh):
         if isinstance(out.failure, _NotRead):  # a file no loader reads: passed over
+            if skipped is not None:
+                skipped.append((os.fspath(out.item), str(out.failure)))
             continue
         if out.failure is not None:
+            if skipped is not None:
+                failure = out.failure
+                skipped.append((os.fspath(out.item), f"{out.stage} failed: {type(failure).__name__}: {failure}"))
             if errors == "raise":
                 raise out.failure
             log.warning("skipped %s (%s): %s", os.fspath(out.item), out.stage, out.failure)
             continue
+        if not out.chunks and skipped is not None:
+            skipped.append((os.fspath(out.item), "empty: no text to chunk"))
         yield from out.chunks or ()
