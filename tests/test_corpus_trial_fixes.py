@@ -106,9 +106,9 @@ def test_find_files_reports_a_subfolder_it_cannot_read(tmp_path: Path, monkeypat
     from chunkwise.loaders import find_files
 
     top = _locked_tree(tmp_path, monkeypatch)
-    for paths in ([top], [top, top / "a.txt"]):  # streamed (one folder) and collected
-        skipped: list = []
-        found = [f.relative for f in find_files(paths, skipped=skipped)]
+    for paths, include in (([top], None), ([top, top / "a.txt"], None), ([top], ["*.txt"]), ([top, top], ["*.txt"])):
+        skipped: list = []  # streamed (one folder) and collected; --include does not hide it
+        found = [f.relative for f in find_files(paths, include=include, skipped=skipped)]
         assert found == ["a.txt"]
         assert [(s.relative, s.reason) for s in skipped] == [("locked", "cannot read (Permission denied)")]
 
@@ -118,11 +118,12 @@ def test_a_subfolder_that_cannot_be_read_is_reported_and_fails_the_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: str
 ) -> None:
     top = _locked_tree(tmp_path, monkeypatch)
-    code, out, err = _chunk(str(top), "--workers", workers)
-    assert code == 1, err
-    assert f"skipped {(top / 'locked').as_posix()}: cannot read (Permission denied); fix: check the folder" in err
-    assert "1 unreadable" in err
-    assert [json.loads(line)["metadata"]["filename"] for line in out.splitlines()] == ["a.txt"]
+    for include in ([], ["--include", "*.txt"]):  # --include does not hide it either
+        code, out, err = _chunk(str(top), "--workers", workers, *include)
+        assert code == 1, err
+        assert f"skipped {(top / 'locked').as_posix()}: cannot read (Permission denied); fix: check the folder" in err
+        assert "1 unreadable" in err
+        assert [json.loads(line)["metadata"]["filename"] for line in out.splitlines()] == ["a.txt"]
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads a folder of mode 000")
@@ -253,6 +254,8 @@ def test_chunk_corpus_reports_what_it_leaves_out(tmp_path: Path, workers: int, t
         list(chunkwise.chunk_corpus([*paths, missing], workers=workers, chunk_size=50, skipped=skipped))
     assert skipped[-1][0] == str(missing) and skipped[-1][1].startswith("read failed: LoadError")
     skipped = []
-    kept = list(chunkwise.chunk_corpus([*paths, missing], workers=workers, chunk_size=50, errors="skip", skipped=skipped))
+    kept = list(
+        chunkwise.chunk_corpus([*paths, missing], workers=workers, chunk_size=50, errors="skip", skipped=skipped)
+    )
     assert [c.text for c in kept] == [c.text for c in chunks]
     assert str(missing) in dict(skipped) and str(top / "b.odt") in dict(skipped)

@@ -285,7 +285,9 @@ def load(
     loader = detect_loader(str(p), data[:HEAD_BYTES], format)
     opts = _options_for(loader, options, p.as_posix())
     # the path as valid UTF-8 (a name's undecodable bytes as \\xNN); the id hashes the path itself
-    meta: dict[str, Any] = {"filename": display_path(p.name), "relative_path": display_path(relative), **(metadata or {})}
+    meta: dict[str, Any] = {
+        "filename": display_path(p.name), "relative_path": display_path(relative), **(metadata or {})
+    }
     return _load_bytes(
         loader, data, source=display_path(p.as_posix()), encoding=encoding, metadata=meta,
         id=document_id_for_path(relative), options=opts,

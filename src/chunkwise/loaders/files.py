@@ -322,7 +322,12 @@ def list_folder(
     keep, drop = _matcher(include), _matcher(exclude)
     if keep is None and drop is None:
         return entries
-    return [e for e in entries if (keep is None or keep(e[0])) and (drop is None or not drop(e[0]))]
+    # a folder among the entries is one that could not be listed: reported whatever include says
+    return [
+        e for e in entries
+        if (keep is None or keep(e[0]) or os.path.isdir(os.path.join(folder, e[0])))
+        and (drop is None or not drop(e[0]))
+    ]
 
 
 def classify_entry(
@@ -506,7 +511,7 @@ def find_files(
         if not links:  # each file once, under one folder: ids unique, classified as yielded
             for f in listed:
                 rel = relative_id_path(f, folder)
-                if (keep is not None and not keep(rel)) or (drop is not None and drop(rel)):
+                if (keep is not None and not keep(rel) and not f.is_dir()) or (drop is not None and drop(rel)):
                     continue
                 item = _classify(f, *((folder, rel) if base is None else under(f, folder)), wanted=wanted)
                 if item.supported:
@@ -521,7 +526,7 @@ def find_files(
         if p.is_dir():
             for f in listed if listed is not None else _walk(p, hidden):
                 rel = relative_id_path(f, p)
-                if (keep is not None and not keep(rel)) or (drop is not None and drop(rel)):
+                if (keep is not None and not keep(rel) and not f.is_dir()) or (drop is not None and drop(rel)):
                     continue
                 item = _classify(f, *((p, rel) if base is None else under(f, p)), wanted=wanted)
                 if item.supported:
