@@ -8,8 +8,10 @@ directory, by relative or absolute path:
 * a file named directly: relative to its parent folder, i.e. its name (``docs/a.md`` →
   ``a.md``);
 * a file reached twice in one run (named directly and inside a named folder, or through
-  two folders) is found once, keeping the path relative to the folder (the longest
-  relative path), whatever the order of the arguments;
+  two folders) is found once, whatever the order of the arguments: by the path through
+  the fewest symbolic links below the folder named (a folder reached directly and through
+  a link: the direct path; a file reached only through links keeps a link's path), then
+  the path relative to the folder (the longest relative path);
 * two different files with the same relative path (``docs/a.md`` and ``other/a.md`` named
   directly) take, both, their path relative to their nearest common folder
   (``docs/a.md``, ``other/a.md``), so no two documents of one run share an id;
@@ -401,8 +403,9 @@ def find_files(
     ``.``) inside a folder are passed over unless ``hidden``.
 
     Ids: see the module's documentation: a folder's files are relative to the folder, a
-    file named directly to its parent; a file reached twice is found once (the longest
-    relative path wins); different files with the same relative path both fall back to
+    file named directly to its parent; a file reached twice is found once (the path
+    through the fewest symbolic links below its folder wins, then the longest relative
+    path); different files with the same relative path both fall back to
     their path relative to their nearest common folder. With ``root``, every file's id is
     its path relative to ``root`` instead (stable across runs that name files one by one).
 
@@ -465,11 +468,33 @@ def find_files(
         except (OSError, RuntimeError):  # RuntimeError: a loop of symbolic links (Path.resolve)
             return os.path.abspath(f.path)
 
+    def links_in(f: FoundFile) -> int:
+        """The symbolic links the path of ``f`` passes through from its root's parent down
+        (the root's own name, then each component of its relative path), so that links
+        above the root (how its path was typed) do not count."""
+        parent, name = os.path.split(os.path.abspath(f.root))
+        here = real_dirs.get(parent)
+        if here is None:
+            here = real_dirs[parent] = os.path.realpath(parent)
+        n = 0
+        for part in (name, *f.relative.split("/")):
+            if not part:
+                continue
+            step = os.path.join(here, part)
+            if os.path.islink(step):
+                n += 1
+                step = os.path.realpath(step)
+            here = step
+        return n
+
     def better(new: FoundFile, old: FoundFile, key: str) -> bool:
-        """The deeper relative path wins; at equal depth, the path without a symbolic link."""
-        if _depth_key(new) != _depth_key(old):
-            return _depth_key(new) > _depth_key(old)
-        return os.path.abspath(new.path) == key != os.path.abspath(old.path)
+        """Of two paths to one file: the one through fewer symbolic links (below its root)
+        wins; then the deeper relative path; then the smaller relative path, then the smaller
+        absolute path (so the choice does not depend on the order of the arguments)."""
+        a, b = (links_in(new), -_depth_key(new)), (links_in(old), -_depth_key(old))
+        if a != b:
+            return a < b
+        return (new.relative, os.path.abspath(new.path)) < (old.relative, os.path.abspath(old.path))
 
     def add(f: FoundFile) -> None:
         key = key_of(f)
