@@ -931,3 +931,64 @@ def test_docx_page_break_before_gives_way_to_the_breaks_word_rendered() -> None:
     p.paragraph_format.page_break_before = True
     p.runs[0]._r.insert(0, etree.fromstring(f'<w:lastRenderedPageBreak xmlns:w="{_W_NS}"/>'))
     assert _docx_pages(d) == [(1, "Page one."), (2, "Page two.")]
+
+
+def test_docx_a_section_break_starts_a_new_page_unless_continuous() -> None:
+    """A paragraph holding a ``w:sectPr`` ends a section; the next section's own
+    ``w:sectPr`` says how it starts: ``nextPage`` (also when no type is given),
+    ``oddPage`` and ``evenPage`` turn a page, ``continuous`` does not. The section
+    mark takes a line: after a page break it leaves a blank page, as Word shows it; a
+    table can start the new page."""
+    docx = pytest.importorskip("docx")
+    from docx.enum.section import WD_SECTION
+
+    d = docx.Document()
+    d.add_paragraph("One.")
+    d.add_section(WD_SECTION.NEW_PAGE)
+    d.add_paragraph("Two.")
+    d.add_section(WD_SECTION.CONTINUOUS)
+    d.add_paragraph("Still two.")
+    d.add_section(WD_SECTION.ODD_PAGE)
+    d.add_paragraph("Three.")
+    d.add_page_break()
+    d.add_section(WD_SECTION.EVEN_PAGE)  # its mark alone on page 4
+    d.add_paragraph("Five.")
+    d.add_section(WD_SECTION.NEW_PAGE)
+    table = d.add_table(rows=2, cols=1)
+    table.cell(0, 0).text = "head"
+    table.cell(1, 0).text = "cell"
+    assert _docx_pages(d) == [
+        (1, "One."),
+        (2, "Two.\n\nStill two."),
+        (3, "Three."),
+        (5, "Five."),
+        (6, "| head |\n|---|\n| cell |"),
+    ]
+
+    d = docx.Document()  # a section break in a paragraph with text: the break follows the text
+    d.add_paragraph("Only section.")
+    d.add_section(WD_SECTION.CONTINUOUS)
+    d.add_paragraph("Same page.")
+    assert _docx_pages(d) == []  # one page: no page map
+
+
+def test_docx_section_breaks_give_the_pages_word_rendered() -> None:
+    """A real file (two sections, the second starting on a new page, page breaks in
+    both) read without its rendered page marks: the explicit breaks and the section
+    break number the pages as Word laid them out."""
+    path = CORPUS / "sct-first-page-hdrftr.docx"
+    data = path.read_bytes()
+    rendered = chunkwise.parse(data, format="docx")
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            part = src.read(info)
+            if info.filename == "word/document.xml":
+                assert b"<w:lastRenderedPageBreak/>" in part
+                part = part.replace(b"<w:lastRenderedPageBreak/>", b"")
+            dst.writestr(info, part)
+    explicit = chunkwise.parse(out.getvalue(), format="docx")
+    assert explicit.text == rendered.text
+    assert [p[0] for p in rendered.pages] == [1, 2, 3, 4, 6]
+    assert explicit.pages == rendered.pages
+

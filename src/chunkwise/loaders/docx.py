@@ -12,9 +12,11 @@ fallback copy); deleted revisions, field codes, headers and footers are left out
 
 Pages: a DOCX holds no pages, but Word records where its layout turned a page when it last
 saved the file (``w:lastRenderedPageBreak``); those marks, else the explicit page breaks
-when the file has none (``w:br w:type="page"``, and a paragraph whose properties or style
-say "page break before", ``w:pageBreakBefore``, unless it is at the top of a page already),
-give the page map, so chunks carry ``page_number``/``page_end`` as Word showed them. A file
+when the file has none (``w:br w:type="page"``; a paragraph whose properties or style
+say "page break before", ``w:pageBreakBefore``, unless it is at the
+top of a page already; a section break whose next section starts on a new page, ``nextPage``,
+``oddPage`` or ``evenPage``, the blank page Word may add for the odd or even one not
+counted), give the page map, so chunks carry ``page_number``/``page_end`` as Word showed them. A file
 with neither (most files written by libraries) has no page map. The core
 properties (``title``, ``author``, ``created``, ``modified``, ``subject``, ``keywords``)
 go to the document's metadata.
@@ -565,6 +567,10 @@ class DocxLoader(BinaryLoader):
         plain = next(body.iter(_INTRICATE), None) is None
         # "page break before" counts where the explicit breaks do (no rendered breaks)
         breaking = not rendered and (styles.breaking or next(body.iter(_W + "pageBreakBefore"), None) is not None)
+        # a section break that starts the next section on a new page, by its paragraph
+        sections = set() if rendered else _page_sections(body)
+        breaking = breaking or bool(sections)
+        section = False  # the paragraph before ended a section: this block starts a page
         # a paragraph of the Title style is the root of the breadcrumbs: one level above
         # Heading 1, whose level (and every heading's) goes one down
         shift = int(any(
@@ -576,6 +582,9 @@ class DocxLoader(BinaryLoader):
             refs: list[str] = []
             if block.tag == _W + "tbl":
                 flush_list()
+                if section:
+                    w.add(PAGE_BREAK)  # written before the table: its page starts at it
+                    section = False
                 table = _table(_table_rows(block, refs, page, plain))
                 w.add(table)
                 top = top and not table.strip()
@@ -584,7 +593,10 @@ class DocxLoader(BinaryLoader):
             text = _paragraph_text(block, refs, page, plain)
             ppr = style = None
             if breaking:
-                if not top:
+                if section:
+                    text = PAGE_BREAK + text
+                    section = False
+                elif not top:
                     ppr = block.find(_W + "pPr")
                     style = styles.of(ppr)
                     brk = _break_of(ppr)
@@ -592,6 +604,10 @@ class DocxLoader(BinaryLoader):
                         text = PAGE_BREAK + text
                 # an empty paragraph takes a line too; a page break at its end leaves the page's top
                 top = PAGE_BREAK in text and text.rstrip().endswith(PAGE_BREAK)
+                if sections and block in sections:
+                    # the next section starts a page; its mark is on a line of its own,
+                    # after a page break too (the blank page Word shows then)
+                    section = top = True
             lines = _lines(text)
             if not lines:
                 continue
@@ -650,6 +666,34 @@ def _body(body: Any) -> Iterator[Any]:
                 yield from walk(child)
 
     yield from walk(body)
+
+
+_NEW_PAGE_SECTIONS = frozenset(["nextPage", "oddPage", "evenPage"])
+
+
+def _page_sections(body: Any) -> set[Any]:
+    """The paragraphs that end a section (a ``w:sectPr`` in their properties) after which
+    the next section starts on a new page: the next section's own ``w:sectPr`` (the next
+    paragraph's, or the body's for the last section) says how that section starts (its
+    ``w:type``: ``nextPage``, the default, ``oddPage`` or ``evenPage``; ``continuous`` and
+    ``nextColumn`` turn no page)."""
+    ends = [
+        sect for sect in body.iter(_W + "sectPr")
+        if sect.getparent().tag == _W + "body" or (
+            sect.getparent().tag == _W + "pPr" and sect.getparent().getparent().tag == _W + "p"
+        )
+    ]
+    out = set()
+    for k, sect in enumerate(ends):
+        if sect.getparent().tag == _W + "body":
+            continue
+        kind = None
+        if k + 1 < len(ends):
+            el = ends[k + 1].find(_W + "type")
+            kind = el.get(_W + "val") if el is not None else None
+        if kind is None or kind in _NEW_PAGE_SECTIONS:
+            out.add(sect.getparent().getparent())
+    return out
 
 
 def _owned(el: Any, tag: str, owner: Any) -> Iterator[Any]:
