@@ -992,3 +992,43 @@ def test_docx_section_breaks_give_the_pages_word_rendered() -> None:
     assert [p[0] for p in rendered.pages] == [1, 2, 3, 4, 6]
     assert explicit.pages == rendered.pages
 
+
+def test_docx_page_break_before_of_the_default_style_and_document_defaults() -> None:
+    """"Page break before" set on the default paragraph style reaches the paragraphs
+    that name no style (no ``w:pStyle`` in the whole body), and the styles based on it;
+    set in the document defaults (``w:pPrDefault``), every paragraph whose styles say
+    nothing."""
+    docx = pytest.importorskip("docx")
+    from docx.enum.style import WD_STYLE_TYPE
+    from lxml import etree
+
+    d = docx.Document()
+    d.styles["Normal"].paragraph_format.page_break_before = True
+    d.add_paragraph("One.")
+    d.add_paragraph("Two.")
+    assert _docx_pages(d) == [(1, "One."), (2, "Two.")]
+
+    d = docx.Document()
+    d.styles["Normal"].paragraph_format.page_break_before = True
+    mine = d.styles.add_style("Mine", WD_STYLE_TYPE.PARAGRAPH)
+    mine.base_style = d.styles["Normal"]
+    d.add_paragraph("One.")
+    d.add_paragraph("Two.", style="Mine")
+    d.add_paragraph("Three.")
+    assert _docx_pages(d) == [(1, "One."), (2, "Two."), (3, "Three.")]
+
+    d = docx.Document()
+    defaults = d.styles.element.find(f"{{{_W_NS}}}docDefaults")
+    ppr = defaults.find(f"{{{_W_NS}}}pPrDefault/{{{_W_NS}}}pPr")
+    if ppr is None:
+        ppr_default = defaults.find(f"{{{_W_NS}}}pPrDefault")
+        if ppr_default is None:
+            ppr_default = etree.SubElement(defaults, f"{{{_W_NS}}}pPrDefault")
+        ppr = etree.SubElement(ppr_default, f"{{{_W_NS}}}pPr")
+    etree.SubElement(ppr, f"{{{_W_NS}}}pageBreakBefore")
+    d.add_paragraph("One.")
+    d.add_paragraph("Two.")
+    off = d.add_paragraph("Still two.")
+    off.paragraph_format.page_break_before = False
+    d.add_heading("Three", 1)
+    assert _docx_pages(d) == [(1, "One."), (2, "Two.\n\nStill two."), (3, "# Three")]

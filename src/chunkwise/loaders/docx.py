@@ -12,8 +12,8 @@ fallback copy); deleted revisions, field codes, headers and footers are left out
 
 Pages: a DOCX holds no pages, but Word records where its layout turned a page when it last
 saved the file (``w:lastRenderedPageBreak``); those marks, else the explicit page breaks
-when the file has none (``w:br w:type="page"``; a paragraph whose properties or style
-say "page break before", ``w:pageBreakBefore``, unless it is at the
+when the file has none (``w:br w:type="page"``; a paragraph whose properties, style or
+the document defaults say "page break before", ``w:pageBreakBefore``, unless it is at the
 top of a page already; a section break whose next section starts on a new page, ``nextPage``,
 ``oddPage`` or ``evenPage``, the blank page Word may add for the odd or even one not
 counted), give the page map, so chunks carry ``page_number``/``page_end`` as Word showed them. A file
@@ -86,6 +86,10 @@ def _etree() -> Any:
     return etree
 
 
+_MENTIONS: dict[tuple[int, int, int, bytes], bool] = {}
+"""What :meth:`_Package.mentions` found in the parts it read, by their CRC and sizes."""
+
+
 class _Package:
     """The parts of an OPC package (a ZIP) by name, and their relationships.
 
@@ -111,6 +115,21 @@ class _Package:
             for strict, transitional in _STRICT:
                 data = data.replace(strict, transitional)
         return data
+
+    def mentions(self, part: str | None, word: bytes) -> bool:
+        """Whether the bytes of a part hold ``word``; known without reading the part for a
+        part seen before (by its CRC and sizes: the files made from one template)."""
+        member = self.names.get((part or "").lower()) if part else None
+        if member is None:
+            return False
+        info = self.zf.getinfo(member)
+        key = (info.CRC, info.file_size, info.compress_size, word)
+        found = _MENTIONS.get(key)
+        if found is None:
+            if len(_MENTIONS) >= 64:
+                _MENTIONS.clear()
+            found = _MENTIONS[key] = word in (self.read(part) or b"")
+        return found
 
     def xml(self, part: str | None) -> Any:
         """The root element of a part, or None when the package has no such part."""
@@ -351,8 +370,12 @@ class _Styles:
         self.cache: dict[str | None, _Style] = {}
         self.numbered = False  # whether a style numbers its paragraphs
         self.breaking = False  # whether a style starts its paragraphs on a new page
+        self.base_break: bool | None = None  # the document defaults' page break before
         if root is None:
             return
+        defaults = root.find(f"{_W}docDefaults/{_W}pPrDefault/{_W}pPr")
+        self.base_break = _break_of(defaults)
+        self.breaking = bool(self.base_break)
         for st in root.iterchildren(_W + "style"):
             if st.get(_W + "type") not in (None, "paragraph"):
                 continue
@@ -393,7 +416,7 @@ class _Styles:
         if entry is None:
             entry = self.styles.get(self.default or "")
         if entry is None:
-            return "", None, False, None
+            return "", None, False, self.base_break
         name, outline, num, based, brk = entry
         seen = {sid}
         while based and based not in seen and (outline is None or num is False or brk is None):
@@ -405,7 +428,7 @@ class _Styles:
             num = parent[2] if num is False else num
             brk = parent[4] if brk is None else brk
             based = parent[3]
-        return name, outline, num, brk
+        return name, outline, num, self.base_break if brk is None else brk
 
 
 @lru_cache(maxsize=4)
@@ -508,7 +531,13 @@ class DocxLoader(BinaryLoader):
             # parts are parsed only when the body needs them (the styles part of a Word
             # template is 15-450 KB: most of the time of loading a small file)
             used = {el.tag for el in (body.iter(_W + "pStyle", _W + "numPr", *_NOTE_REFS) if body is not None else ())}
-            styles = _styles_of(package.read(parts.get("styles"))) if _W + "pStyle" in used else _Styles(None)
+            if _W + "pStyle" in used:
+                styles = _styles_of(package.read(parts.get("styles")))
+            elif body is not None and package.mentions(parts.get("styles"), b"pageBreakBefore"):
+                # every paragraph has the default style: only its "page break before" matters
+                styles = _styles_of(package.read(parts.get("styles")))
+            else:
+                styles = _Styles(None)
             numbering = _Numbering(
                 package.xml(parts.get("numbering")) if _W + "numPr" in used or styles.numbered else None
             )
