@@ -162,3 +162,45 @@ def test_cjk_text_is_split_at_cjk_punctuation():
     chunks = chunkwise.chunk(text, chunk_size=12)
     # the second sentence is too big: cut at its comma, and its rest goes on with the next
     assert [c.text for c in chunks] == ["今天天气很好。", "我们去公园散步，", "然后吃午饭。晚上看电影！"]
+
+
+def test_chunk_defaults_to_auto_as_the_command_line_does():
+    import inspect
+
+    from chunkwise.commands._options import CLI_DEFAULTS, PYTHON_DEFAULTS
+
+    signature = inspect.signature(chunkwise.chunk).parameters
+    assert signature["strategy"].default == CLI_DEFAULTS["strategy"] == "auto"
+    assert {k: signature[k].default for k in PYTHON_DEFAULTS} == PYTHON_DEFAULTS
+    assert '``"auto"`` (the default' in chunkwise.chunk.__doc__
+
+    md = chunkwise.parse("# Setup\n\nInstall it.\n\n## Run\n\nRun it.\n", format="markdown")
+    chunks = chunkwise.chunk(md, chunk_size=40)
+    assert [c.metadata["strategy"] for c in chunks] == ["markdown", "markdown"]
+    assert [c.metadata["header_path"] for c in chunks] == [["Setup"], ["Setup", "Run"]]
+    table = chunkwise.parse("name,age\nAda,36\nAlan,41\n", format="csv")
+    assert {c.metadata["strategy"] for c in chunkwise.chunk(table, chunk_size=40)} == {"table"}
+
+
+def test_auto_on_plain_text_gives_the_recursive_chunks():
+    """A str that is neither MediaWiki markup nor speaker turns gets recursive's chunks, with
+    metadata["strategy"] == "recursive" appended: the same text, offsets, ids and context."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    texts = [
+        (root / "tests/corpus/structure/sqlite-testing.md").read_text(encoding="utf-8"),
+        (root / "data/chroma_eval/corpora/state_of_the_union.md").read_text(encoding="utf-8")[:60_000],
+        (root / "tests/corpus/structure/service-agreement.txt").read_text(encoding="utf-8"),
+        "Dr. Lee paid 2.5 dollars. She left.\r\n\r\nMr. Diaz stayed late. 会議は終わった。",
+    ]
+    for text in texts:
+        for params in ({}, {"chunk_size": 60, "unit": "words", "chunk_overlap": 10}):
+            default = chunkwise.chunk(text, **params)
+            recursive = chunkwise.chunk(text, strategy="recursive", **params)
+            assert len(default) == len(recursive) >= 1
+            for d, r in zip(default, recursive):
+                assert list(d.metadata.items()) == [*r.metadata.items(), ("strategy", "recursive")]
+                assert (d.text, d.start_index, d.end_index, d.size, d.unit, d.context, d.id) == (
+                    r.text, r.start_index, r.end_index, r.size, r.unit, r.context, r.id
+                )

@@ -145,7 +145,7 @@ def make_chunker(strategy: str = "recursive", **params: Any) -> Any:
 
 def chunk(
     text_or_document: str | Document,
-    strategy: str = "recursive",
+    strategy: str = AUTO,
     chunk_size: int = 512,
     chunk_overlap: int = 0,
     unit: Any = "chars",
@@ -158,10 +158,15 @@ def chunk(
 
     Args:
         text_or_document: a ``str`` or a :class:`Document`.
-        strategy: a registered strategy name (``"recursive"``, ``"sentence"``,
-            ``"fixed"``, ...; see ``chunkwise.strategy_names()``), or ``"auto"``:
-            ``"markdown"`` for a :class:`Document` whose ``metadata["format"]`` is
-            ``"markdown"`` or ``"html"``, ``"recursive"`` otherwise (a ``str`` is text).
+        strategy: ``"auto"`` (the default, as on the command line) or a registered
+            strategy name (``"recursive"``, ``"sentence"``, ``"fixed"``, ...; see
+            ``chunkwise.strategy_names()``). ``"auto"`` picks one per document
+            (:func:`chunkwise.registry.auto_strategy`): ``"markdown"`` for Markdown,
+            HTML and the formats that load as Markdown, ``"table"`` for CSV and TSV,
+            ``"code"`` for source files, ``"conversation"`` for chats, subtitles and
+            speaker turns, ``"wikitext"`` for MediaWiki text, ``"recursive"`` for the rest
+            (most ``str`` texts), and names its choice in each chunk's
+            ``metadata["strategy"]``. A parameter goes to the strategies that have it.
         chunk_size: the largest chunk, in ``unit``.
         chunk_overlap: how much consecutive chunks share, in ``unit``.
         unit: ``"chars"`` (code points), ``"words"`` or ``"tokens"``.

@@ -75,7 +75,7 @@ def _stdin_formats() -> tuple[str, ...]:
 FORMATS = _stdin_formats()
 
 PYTHON_DEFAULTS = {
-    "strategy": "recursive",
+    "strategy": "auto",
     "chunk_size": 512,
     "chunk_overlap": 0,
     "unit": "chars",
