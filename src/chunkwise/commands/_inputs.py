@@ -4,7 +4,6 @@ every per-file failure reported (the file, what went wrong, the fix) and skipped
 from __future__ import annotations
 
 import dataclasses
-import fnmatch
 import os
 import re
 import sys
@@ -157,35 +156,16 @@ class Failures:
 # -- finding files ---------------------------------------------------------------------
 
 
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """A glob over a ``/`` path: ``*`` and ``?`` stay inside a folder, ``**`` spans folders."""
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        else:
-            c = pattern[i]
-            out.append("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
+def matches(rel: str, patterns: Sequence[str], *, folders: bool = False) -> bool:
+    """Whether a glob of ``patterns`` matches the file ``rel`` (its path under the folder
+    given): one without ``/`` matches the file's name (``*.md``), or with ``folders`` (the
+    rule of ``--exclude``) also a folder's name on the way (``drafts``); one with ``/`` the
+    whole path (``guide/*.md``, ``**/api/*``) -- the rule of
+    :func:`chunkwise.loaders.find_files`."""
+    from ..loaders.files import _matcher
 
-
-def matches(rel: str, patterns: Sequence[str]) -> bool:
-    """Whether a glob of ``patterns`` matches the path ``rel``: one without ``/`` matches
-    any component (``*.md``, ``drafts``), one with ``/`` the whole path (``guide/*.md``,
-    ``**/api/*``) -- the rule of :func:`chunkwise.loaders.find_files`."""
-    parts = rel.split("/")
-    for p in patterns:
-        if "/" in p:
-            if _glob_regex(p.lstrip("/")).match(rel):
-                return True
-        elif any(fnmatch.fnmatchcase(part, p) for part in parts):
-            return True
-    return False
+    match = _matcher(list(patterns), folders)
+    return match is not None and bool(match(rel))
 
 
 def _glob_literal(path: str) -> str:
@@ -228,10 +208,11 @@ def gather(
     cannot open them).
 
     ``include`` and ``exclude`` globs choose among the files of folders (files named
-    directly are always read): a glob without ``/`` matches a file or folder name
-    (``*.md``, ``drafts``), one with ``/`` the path under the folder given
-    (``guide/*.md``, ``**/api/*``). A file named directly that does not exist or that
-    chunkwise does not read is kept, so that reading it reports it. ``root`` (``--root``):
+    directly are always read): a glob without ``/`` matches a file's name (``*.md``; for
+    ``exclude`` also a folder's name, leaving out the files under it: ``drafts``), one
+    with ``/`` the path under the folder given (``guide/*.md``, ``**/api/*``). A file
+    named directly that does not exist or that chunkwise does not read is kept, so that
+    reading it reports it. ``root`` (``--root``):
     every file's id derives from its path relative to that folder.
 
     Raises:

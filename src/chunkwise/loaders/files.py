@@ -163,7 +163,11 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out) + r"\Z")
 
 
-def _matcher(patterns: Sequence[str] | None) -> Any:
+def _matcher(patterns: Sequence[str] | None, folders: bool = False) -> Any:
+    """A test of a file's POSIX path relative to its folder against glob ``patterns``: one
+    with ``/`` matches the whole path; one without, the file's name, or with ``folders``
+    (``exclude``) also the name of any folder on the way (``drafts``: every file under
+    it). None when there is no pattern."""
     if not patterns:
         return None
     if isinstance(patterns, str):
@@ -172,7 +176,7 @@ def _matcher(patterns: Sequence[str] | None) -> Any:
     paths = [_glob_regex(p.lstrip("/")) for p in patterns if "/" in p]
 
     def match(rel: str) -> bool:
-        parts = rel.split("/")
+        parts = rel.split("/") if folders else (rel.rpartition("/")[2],)
         return any(fnmatchcase(part, p) for p in names for part in parts) or any(r.match(rel) for r in paths)
 
     return match
@@ -321,7 +325,7 @@ def list_folder(
     entries = _walk_relative(Path(folder), hidden, links, sizes=True)
     if links:
         return None
-    keep, drop = _matcher(include), _matcher(exclude)
+    keep, drop = _matcher(include), _matcher(exclude, folders=True)
     if keep is None and drop is None:
         return entries
     # a folder among the entries is one that could not be listed: reported whatever include says
@@ -418,10 +422,13 @@ def find_files(
         suffixes: in folders, only files with these endings (``".md"``); the others go
             to ``skipped``. Default: every file a loader handles.
         include: glob patterns; in folders, only files matching one are kept. A pattern
-            without ``/`` matches any single path component (``"*.md"``, ``"drafts"``);
-            one with ``/`` matches the whole path relative to the folder (``"guide/*.md"``,
-            ``"**/api/*.md"``; ``**`` spans folders).
-        exclude: glob patterns, as ``include``; matching files are left out (not reported).
+            without ``/`` matches the file's name (``"*.md"``; a folder named ``x.md`` is
+            still searched, its files matched by their own names); one with ``/`` matches
+            the whole path relative to the folder (``"guide/*.md"``, ``"**/api/*.md"``;
+            ``**`` spans folders).
+        exclude: glob patterns, as ``include``; matching files are left out (not
+            reported). A pattern without ``/`` also matches a folder's name, leaving out
+            every file under it (``"drafts"``).
         skipped: a list that receives the files of the folders that were not yielded
             because no loader handles them or their suffix was not asked for.
         hidden: also search hidden files and folders.
@@ -448,7 +455,7 @@ def find_files(
         (['a.md'], ['odt is not a supported format'])
     """
     wanted = frozenset(s.lower() if s.startswith(".") else "." + s.lower() for s in suffixes) if suffixes else None
-    keep, drop = _matcher(include), _matcher(exclude)
+    keep, drop = _matcher(include), _matcher(exclude, folders=True)
     found: list[FoundFile] = []
     seen: dict[str, int] = {}
 
