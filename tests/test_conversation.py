@@ -251,6 +251,31 @@ def test_context_counted_in_the_size(unit):
         assert any(c.context for c in cs)
 
 
+
+@pytest.mark.parametrize(
+    ("unit", "size", "other"),
+    [
+        ("chars", 80, "[00:00:09] Dr. Elizabeth Montgomery-Smith: Thank you, that is clear to me.\n"),
+        ("chars", 100, "[00:00:09] Dr. Elizabeth Montgomery-Smith: Thank you, that is clear to me.\n"),
+        # tokens: the cheap bound (UTF-8 bytes) is over half the budget, the size is not
+        ("tokens", 60, "[00:00:09] Доктор Елизавета Монтгомери: Спасибо, всё понятно.\n"),
+    ],
+)
+def test_the_context_reserve_comes_from_the_turns_that_are_split(unit, size, other):
+    """With ``include_context_in_size`` the room kept for the context is that of the
+    turns that are split: a turn that fits, however long its speaker's name, leaves the
+    chunks of another speaker's split turn as they are without it."""
+    long_turn = "Ana: " + " ".join(f"Step {k} restarts the link." for k in range(12)) + "\n"
+
+    def spans(text):
+        chunks = _chunks(text, chunk_size=size, unit=unit, include_context_in_size=True)
+        assert any(c.context == "Ana:" for c in chunks)
+        return [(c.start_index, c.end_index, c.context) for c in chunks if c.end_index < len(long_turn)]
+
+    assert spans(long_turn + other) == spans(long_turn)
+    fits = _chunks(long_turn + other, chunk_size=size, unit=unit, include_context_in_size=True)
+    assert fits[-1].text == other.strip() and fits[-1].context == ""
+
 def test_oversize_policies_for_a_long_turn():
     text = "Ana: " + "a b c d e f g h. " * 10 + "\nBen: ok.\n"
     kept = _chunks(text, chunk_size=40, oversize="keep")

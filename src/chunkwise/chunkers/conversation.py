@@ -320,7 +320,9 @@ class ConversationChunker(BaseChunker):
             inner = _CUE_INNER
         if not turns:
             return Segments(levels=inner, labels=(label,))
-        reserve = self._reserve(text, turns) if self.include_context_in_size else 0
+        bound = size_bound(self._sizer, text)
+        size = self._size(text, bound, measure)
+        reserve = self._reserve(turns, bound, size) if self.include_context_in_size else 0
         # a turn that fits has no cut inside (turns are atomic while they fit): the inner
         # levels cut only the text before the first turn and the turns that do not fit,
         # and only those need an atom (for the oversize policy), start a chunk and glue
@@ -329,9 +331,7 @@ class ConversationChunker(BaseChunker):
         # ("assistant: Hello! How can I help?" is 34 characters, 9 tokens), so such a
         # turn is measured as the packer measures an atom (a turn taken for too big on
         # its bound was cut while it fitted, and its prompt was parted from it)
-        bound = size_bound(self._sizer, text)
         budget = self.chunk_size - self.chunk_overlap - reserve
-        size = self._size(text, bound, measure)
         big = [t for t in turns if bound(t.start, t.end) > budget and size(t.start, t.end, budget) > budget]
         inside_s = [t.start for t in big]
         inside_e = [t.end for t in big]
@@ -574,20 +574,33 @@ class ConversationChunker(BaseChunker):
                 return c
         return ""
 
-    def _reserve(self, text: str, turns: tuple[Turn, ...]) -> int:
-        """Units of the budget kept for the context: the largest context of a turn that
-        may be split (larger than half the budget, an upper bound of its size)."""
+    def _reserve(
+        self, turns: tuple[Turn, ...], bound: Callable[[int, int], int], size: Callable[[int, int, int], int]
+    ) -> int:
+        """Units of the budget kept for the context (at most half the budget): the
+        largest context of a turn that is split, a turn whose size is over the budget
+        less the reserve. The least such reserve: from none, the reserve grows to the
+        largest context of the turns over the budget it leaves until no other turn is
+        over it (a turn that fits is never split, and its context takes no room from
+        the turns that are)."""
         budget = self.chunk_size - self.chunk_overlap
-        bound = size_bound(self._sizer, text)
-        most = 0
-        seen: set[str] = set()
-        for t in turns:
-            if 2 * bound(t.start, t.end) > budget:
-                c = self._label(t)
-                if c and c not in seen:
-                    seen.add(c)
-                    most = max(most, self._sizer.count(c + "\n"))
-        return min(most, budget // 2)
+        counts: dict[str, int] = {}
+        reserve = 0
+        while True:
+            b = budget - reserve
+            most = reserve
+            for t in turns:
+                if bound(t.start, t.end) > b and size(t.start, t.end, b) > b:
+                    c = self._label(t)
+                    if c:
+                        n = counts.get(c)
+                        if n is None:
+                            n = counts[c] = self._sizer.count(c + "\n")
+                        most = max(most, n)
+            most = min(most, budget // 2)
+            if most <= reserve:
+                return reserve
+            reserve = most
 
     def context(self, metadata: Mapping[str, Any], span: Span) -> str:
         """Sets the chunk's ``speakers``, ``speaker``, ``turn_start``/``turn_end`` and
