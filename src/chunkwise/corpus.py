@@ -457,6 +457,15 @@ def _load_found(item: Any, encoding: str | None = None, options: dict[str, Any] 
     return load(item, encoding=encoding, **(options or {}))
 
 
+def _unreadable(found: Any) -> bool:
+    """Whether a file that :func:`~chunkwise.loaders.find_files` passed over is one that
+    could not be opened -- gone since its folder was listed (deleted during the run), or no
+    permission to read it: a failed read (raised with ``errors="raise"``), not a file that
+    no loader reads. A subfolder that cannot be listed, a dangling or looping symbolic link
+    and a special file stay passed over."""
+    return found.reason == "does not exist" or (found.reason.startswith("cannot read") and os.path.isfile(found.path))
+
+
 class _Listed(NamedTuple):
     """A file of a folder listed by :func:`chunkwise.loaders.files.list_folder`, not yet
     read: the worker that gets it classifies it (:func:`_load_listed`)."""
@@ -480,6 +489,8 @@ def _load_listed(item: _Listed, encoding: str | None = None) -> Document:
     from .loaders.files import classify_entry
 
     found = classify_entry(item.folder, item.relative, item.root)
+    if not found.supported and _unreadable(found):  # deleted since the listing, or no permission
+        return load(found, encoding=encoding)  # raises the LoadError of any file that cannot be read
     if not found.supported:
         logging.getLogger("chunkwise.loaders.files").info("skipped %s: %s", found.path, found.reason)
         raise _NotRead(found.reason)
@@ -537,10 +548,13 @@ def chunk_corpus(
         include, exclude, root: as :func:`~chunkwise.loaders.find_files`.
         encoding: a codec instead of detecting one.
         errors: ``"raise"``: the first file that cannot be read or chunked raises its
-            error (the files before it were yielded); ``"skip"``: it is logged (logger
-            ``chunkwise``, warning) and skipped. Either way, files of a folder that no
-            loader reads (a format not supported, a subfolder that cannot be listed, a
-            special file) are passed over without raising, as the CLI passes them over.
+            error (the files before it were yielded) -- a file deleted after its folder
+            was listed, or one without read permission, raises
+            :class:`~chunkwise.errors.LoadError` as a missing file named directly does;
+            ``"skip"``: it is logged (logger ``chunkwise``, warning) and skipped. Either
+            way, files of a folder that no loader reads (a format not supported, a
+            subfolder that cannot be listed, a dangling symbolic link, a special file)
+            are passed over without raising.
         skipped: a list that receives every file left out, as ``(path, reason)``: those
             passed over (``reason`` as :func:`~chunkwise.loaders.find_files` gives it,
             e.g. ``"odt is not a supported format"``), empty ones (``"empty: no text to
@@ -587,15 +601,18 @@ def chunk_corpus(
         passed: list[Any] = []
 
         def files() -> Iterator[Any]:
+            def left(p: Any) -> Iterator[Any]:  # a file that could not be opened fails in the pool
+                if _unreadable(p):
+                    yield p
+                elif skipped is not None:
+                    skipped.append((os.fspath(p.path), p.reason))
+
             for f in find_files(paths, include=include, exclude=exclude, root=root, skipped=passed):
                 while passed:  # streamed: the files passed over before this one
-                    p = passed.pop(0)
-                    if skipped is not None:
-                        skipped.append((os.fspath(p.path), p.reason))
+                    yield from left(passed.pop(0))
                 yield f
-            if skipped is not None:
-                skipped.extend((os.fspath(p.path), p.reason) for p in passed)
-            passed.clear()
+            while passed:
+                yield from left(passed.pop(0))
 
         found = files()
         reader, weigh = functools.partial(_load_found, encoding=encoding), _file_size
