@@ -81,6 +81,40 @@ def test_android_lines_still_read_the_same():
     assert looks_like_conversation(ANDROID)
 
 
+
+def test_a_phone_number_names_its_speaker():
+    """WhatsApp writes a participant who is not a contact by phone number: on iOS between
+    U+202A and U+202C (often after U+200E), with no-break spaces; on Android as it is.
+    The number is the speaker; a number without a time stamp or a ``+`` is not one."""
+    num = "\u202a+44\u00a07700\u00a0900123\u202c"
+    ios = (
+        f"[12/03/2024, 09:15:02] {LRM}{num}: hello, who is bringing the keys?\n"
+        "[12/03/2024, 09:15:40] Ana: I am.\n"
+        f"[12/03/2024, 09:16:10] {num}: {LRM}image omitted\n"
+        "[12/03/2024, 09:17:00] Ana: See you at nine.\n"
+    )
+    phone = "+44\u00a07700\u00a0900123"
+    turns = find_turns(ios).turns
+    assert [t.speaker for t in turns] == [phone, "Ana", phone, "Ana"]
+    assert [t.start_time[-8:] for t in turns] == ["09:15:02", "09:15:40", "09:16:10", "09:17:00"]
+    assert ios[turns[0].body :].startswith("hello") and ios[turns[2].body :].startswith(LRM + "image")
+    assert looks_like_conversation(ios)
+    chunks = chunkwise.chunk(ios, strategy="auto", chunk_size=40)
+    check_invariants(ios, chunks, 40, CharSizer())
+    assert chunks[0].metadata["speakers"] == [phone]
+    assert {c.metadata["speaker"] for c in chunks} == {phone, "Ana"}
+    assert any(c.context.endswith(phone + ":") for c in chunks)  # the later part of the split first turn
+
+    android = (
+        "12/03/2024, 10:14 - +44 7700 900123: Are we still on?\n"
+        "12/03/2024, 10:15 - Ben: Yes.\n"
+        "12/03/2024, 10:16 - 07700 900123: Good.\n"
+    )
+    assert [t.speaker for t in find_turns(android).turns] == ["+44 7700 900123", "Ben", "07700 900123"]
+    # without a time stamp only a number with its "+" names a speaker; short numbers never
+    plain = "+44 7700 900123: hello\n07700 900123: not a speaker\n[00:01] 2024: a year\n"
+    assert [(t.speaker, t.end) for t in find_turns(plain).turns] == [("+44 7700 900123", len(plain) - 1)]
+
 def test_the_cli_reads_an_ios_export_with_times_on_every_line(tmp_path):
     from click.testing import CliRunner
 

@@ -10,7 +10,10 @@ with its span, speaker, times and whether it asks a question -- with exact offse
   ``[1/2/24, 10:00:00] Name: text``; ``Q:``/``A:`` and ``User:``/``Assistant:`` are
   names like any other; invisible direction marks before the time stamp or the name
   (U+200E, which WhatsApp for iOS writes before system and media lines) are read as
-  space, the turn starting at the line. Lines that start no turn continue the turn before them;
+  space, the turn starting at the line; a phone number after a time stamp (or starting with
+  ``+``) is a speaker too (a chat export's participant who is not a contact:
+  ``[12/03/2024, 09:15:02] +44 7700 900123: text``, on iOS between direction marks).
+  Lines that start no turn continue the turn before them;
 * SRT and WebVTT cues (a cue is a turn; its times are the cue's; a speaker from WebVTT's
   ``<v Name>`` or a ``Name:`` at the start of the cue text; a later line of the cue that
   names another speaker, ``- JOHN: Out where?``, is a turn of its own with the cue's times);
@@ -79,6 +82,9 @@ _STAMP = rf"(?:{_DATE},?[ \tT]+{_CLOCK}|{_CLOCK}|{_DATE})"
 # overrides and isolates, and a byte-order mark
 _BIDI = r"\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069\ufeff"
 _LEAD = rf"[ \t{_BIDI}]*"
+# a phone number that names a speaker (WhatsApp writes the number of a participant who is
+# not a contact: "+44 7700 900123", between U+202A and U+202C on iOS, with no-break spaces)
+_PHONE = r"\+?\d[\d \u00a0\u202f().-]{4,22}\d"
 
 LINE_TURN = re.compile(
     rf"""^{_LEAD}
@@ -90,11 +96,26 @@ LINE_TURN = re.compile(
     (?:
         (?:\*\*|__)?(?P<speaker>{_NAME}?)(?:\*\*|__)?[ \t]*{_COLON}
       | <(?P<nick>[\w.@|-]{{1,30}})>(?=[ \t])
+      | [{_BIDI}]*(?P<phone>{_PHONE})[{_BIDI}]*[ \t]*{_COLON}
     )""",
     re.MULTILINE | re.VERBOSE,
 )
 """A line that starts a turn (the default line format): an optional time stamp, then a
-speaker name (1 to 4 words, at most 40 characters) and a colon, or an IRC ``<nick>``."""
+speaker name (1 to 4 words, at most 40 characters) and a colon, an IRC ``<nick>``, or a
+phone number and a colon (a speaker only after a time stamp or with its ``+``: see
+:func:`_phone`)."""
+
+
+def _phone(m: re.Match[str]) -> str | None:
+    """The phone number a :data:`LINE_TURN` match names as its speaker (a chat export's
+    participant who is not a contact: ``[12/03/2024, 09:15:02] +44 7700 900123: hi``), or
+    None: seven digits or more, after a time stamp or starting with ``+``."""
+    phone = m.group("phone")
+    if phone is None or sum(c.isdigit() for c in phone) < 7:
+        return None
+    if phone[0] != "+" and not (m.group("t1") or m.group("t2") or m.group("t3")):
+        return None
+    return phone
 
 _MAX_NAME = 40
 _QUESTION_SPEAKERS = frozenset({"q", "question"})
@@ -238,7 +259,9 @@ def _line_marks(text: str, pattern: re.Pattern[str], default: bool) -> list[_Mar
         for m in pattern.finditer(text):
             speaker = m.group("speaker") or m.group("nick")
             if not _is_name(speaker):
-                continue
+                speaker = _phone(m)
+                if speaker is None:
+                    continue
             s, e = m.span()
             while text[s] in " \t":
                 s += 1
@@ -753,7 +776,9 @@ def looks_like_conversation(text: str, *, max_chars: int = 20_000) -> bool:
         nick = m.group("nick")
         speaker = m.group("speaker") or nick
         if not _is_name(speaker):
-            continue
+            speaker = nick = _phone(m)  # a phone number reads as a person, as a nick does
+            if speaker is None:
+                continue
         key = speaker.strip().casefold()
         if nick is None and speaker[:1].islower() and key not in _ROLE_NAMES:
             continue  # ``cli:``, ``tests:``: a topic of a changelog line
