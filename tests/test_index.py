@@ -665,3 +665,53 @@ def test_an_empty_question_and_leaves_only_parents_are_refused(tmp_path):
         assert r.exit_code == 2 and "the question is empty" in r.output, r.output
     with pytest.raises(ConfigError, match="without -p leaves_only=true"):
         query(tmp_path / "ix", "pump", returns="parents", model=emb)
+
+
+class _NoChunks:
+    """A chunker that finds nothing to keep in any document."""
+
+    def chunk(self, doc):
+        return []
+
+
+def test_a_build_whose_documents_give_no_chunk_creates_nothing(tmp_path):
+    src = _folder(tmp_path)
+    emb = CountingEmbedder()
+    ix = tmp_path / "new" / "ix"
+    with pytest.raises(ConfigError, match=r"none of the 3 documents read gave a chunk \(3 chunked into none\); "
+                       r"the index .*ix was not created"):
+        build_index([src], ix, chunker=_NoChunks(), model=emb)
+    assert not ix.exists() and emb.texts == []
+    # nor does a build whose files give no document with text
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "empty.md").write_bytes(b"")
+    with pytest.raises(ConfigError, match=r"no file under .*bad gave a document with text; the index .* was not"):
+        build_index([bad], ix, chunker=_chunker(), model=emb)
+    assert not ix.exists()
+    # a folder that was there is kept, without the files of the build
+    ix.mkdir(parents=True)
+    with pytest.raises(ConfigError, match="gave a chunk"):
+        build_index([src], ix, chunker=_NoChunks(), model=emb)
+    assert ix.is_dir() and list(ix.iterdir()) == []
+
+
+def test_a_build_whose_documents_give_no_chunk_changes_nothing(tmp_path):
+    src = _folder(tmp_path)
+    emb = CountingEmbedder()
+    first = build_index([src], tmp_path / "ix", chunker=_chunker(), model=emb)
+    before = {p.name: p.read_bytes() for p in sorted((tmp_path / "ix").iterdir())}
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("Notes on gears.", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"none of the 1 document read gave a chunk .*; nothing was changed"):
+        build_index([other], tmp_path / "ix", chunker=_NoChunks(), model=emb, rebuild=True)
+    docs = [chunkwise.Document("Gears turn.", id="g"), chunkwise.Document("Belts run.", id="b")]
+    with pytest.raises(ConfigError, match=r"none of the 2 documents read gave a chunk"):
+        build_index(docs, tmp_path / "ix", chunker=_NoChunks(), model=emb, rebuild=True)
+    assert {p.name: p.read_bytes() for p in sorted((tmp_path / "ix").iterdir())} == before
+    with Index(tmp_path / "ix", model=emb) as index:
+        assert index.info()["documents"] == first.documents == 3
+    # a document that gives no chunk beside others that do is stored, without chunks
+    mixed = build_index([*docs, chunkwise.Document("   ", id="w")], tmp_path / "ix", chunker=_chunker(), model=emb)
+    assert mixed.documents == 3 and mixed.chunks == 2

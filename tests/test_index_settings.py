@@ -489,3 +489,29 @@ def test_cli_contextualized_index_says_what_changed(tmp_path, offline_default):
             r = CliRunner().invoke(cli, args)
             assert r.exit_code == 2 and f"another configuration ({said}); rebuild it" in r.output, r.output
             assert " now " not in r.output and "Contextualized" not in r.output
+
+
+def test_cli_files_that_read_but_give_no_chunk_create_no_index(tmp_path, offline_default):
+    """Every file reads, every one fails to chunk (a row larger than chunk_size, with
+    oversize=raise): no index is created, and an existing one is left as it was."""
+    src = tmp_path / "tables"
+    src.mkdir()
+    for name in ("a.csv", "b.csv"):
+        (src / name).write_text("name,notes\nAda," + "word " * 60 + "\n", encoding="utf-8")
+    ix = tmp_path / "ix"
+    args = ["index", "build", str(src), "--index", str(ix), "-s", "table", "-p", "oversize=raise", "-n", "10"]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 1, r.output
+    said = f"nothing indexed: none of the 2 documents read gave a chunk (2 failed to chunk); the index {ix} was not created"
+    assert said in r.output, r.output
+    assert "a.csv (oversize)" in r.output and "b.csv (oversize)" in r.output
+    assert "generation" not in r.output and not ix.exists()
+    r = CliRunner().invoke(cli, [*args[:-1], "100"])
+    assert r.exit_code == 0 and "2 added" in r.output, r.output
+    before = _snapshot(ix)
+    (src / "a.csv").write_text("name,notes\nAda," + "other " * 60 + "\n", encoding="utf-8")
+    (src / "b.csv").unlink()
+    r = CliRunner().invoke(cli, [*args, "--rebuild"])
+    assert r.exit_code == 1, r.output
+    assert "none of the 1 document read gave a chunk (1 failed to chunk); nothing was changed in the index" in r.output
+    assert _snapshot(ix) == before and Index(ix).info()["documents"] == 2

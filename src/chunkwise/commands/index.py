@@ -97,8 +97,9 @@ def build_command(
 
     Incremental: a file whose text (and the options) did not change since the last build
     is not re-embedded; files no longer under PATHS are removed from the index. A build in
-    which no file gives a document, or no file under one of the folders named, changes
-    nothing (exit 1): it would remove what the index holds for them. A build is
+    which no file gives a document, or no file under one of the folders named, or no
+    document a chunk, changes nothing and creates no index (exit 1): it would remove what
+    the index holds for them. A build is
     atomic: a query during it sees the index before it, and an interrupted build leaves the
     index as it was. A file that cannot be read or chunked this time (a dangling link, no
     permission) is reported and skipped (what the index held for it is kept); the exit
@@ -117,6 +118,7 @@ def build_command(
     from tqdm import tqdm
 
     from ..index import Index
+    from ..index._index import _NothingToIndex
     from ..index._store import DB_NAME
     from ..types import document_id_for_path
 
@@ -247,6 +249,12 @@ def build_command(
             on_document=lambda doc, what: bar.update(),
             on_error=on_error,
         )
+    except _NothingToIndex as exc:  # every file read, none gave a chunk: said as a failure (exit 1)
+        bar.close()
+        click.echo(f"nothing indexed: {' '.join(str(exc).split())}", err=True)
+        if failures.summary():
+            click.echo(failures.summary(), err=True)
+        ctx.exit(1)
     except (ChunkwiseError, ImportError) as exc:
         raise _fail(exc) from exc
     finally:

@@ -110,6 +110,8 @@ class _Pending:
     vectors: list[tuple[int, Any]] = field(default_factory=list)
     removed_keys: list[int] = field(default_factory=list)
     embedded: int = 0
+    chunkless: int = 0
+    """Documents chunked into no chunk."""
 
 
 def _embedder_spec(model: Any) -> str | None:
@@ -151,6 +153,27 @@ def _build_lock(folder: Path) -> Iterator[None]:
             fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
 
+class _NothingToIndex(ConfigError):
+    """A build whose sources gave nothing to index: no document with text, or documents
+    of which none gave a chunk. Raised inside the build's transaction: nothing is changed,
+    and an index that did not exist is not created (``not_created``: its folder)."""
+
+    def __init__(self, reason: str, not_created: str | None = None) -> None:
+        self.reason = reason
+        self.not_created = not_created
+        if not_created is None:
+            what = (
+                "nothing was changed in the index (a build makes it hold exactly its sources: it would remove the "
+                "others)"
+            )
+        else:
+            what = f"the index {not_created} was not created"
+        super().__init__(f"{reason}; {what}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.reason, self.not_created))
+
+
 def _documents(sources: Iterable[Any], root: Any = None) -> Iterator[Document]:
     from ..loaders import find_files, load
 
@@ -169,10 +192,7 @@ def _documents(sources: Iterable[Any], root: Any = None) -> Iterator[Document]:
             read += bool(doc.text.strip())
             yield doc
         if not read:  # raised inside the build's transaction: nothing is changed
-            raise ConfigError(
-                f"no file under {', '.join(os.fspath(p) for p in paths)} gave a document with text; nothing was "
-                "changed in the index (a build makes it hold exactly its sources: it would remove the others)"
-            )
+            raise _NothingToIndex(f"no file under {', '.join(os.fspath(p) for p in paths)} gave a document with text")
 
 
 class Index:
@@ -431,7 +451,7 @@ class Index:
             sources: :class:`Document` values or paths (files or folders, read by the
                 loaders: :func:`chunkwise.loaders.find_files` and :func:`chunkwise.load`).
             chunker: a chunker (:func:`chunkwise.make_chunker`); default: the default of
-                :func:`chunkwise.chunk` (recursive, 512 characters).
+                :func:`chunkwise.make_chunker` (recursive, 512 characters).
             model: the embedder (anything :func:`chunkwise.embeddings.get_embedder`
                 takes); default: the model the index was built with, else
                 :data:`chunkwise.embeddings.RETRIEVAL_MODEL` (all-MiniLM-L6-v2, the offline
@@ -456,14 +476,14 @@ class Index:
         Raises:
             ConfigError: another configuration or model than the index's without
                 ``rebuild``; two documents with one id; paths among ``sources`` under
-                which no file gave a document with text (nothing is changed); an
-                invalid argument.
+                which no file gave a document with text, or documents of which none gave
+                a chunk (nothing is changed; a new index is not created); an invalid
+                argument.
             ChunkwiseError: another build of the same folder is running; the index's
                 database is damaged or cannot be written.
             MissingDependencyError: usearch (``chunkwise[index]``) or the model's extra.
         """
         from ..api import make_chunker
-        from ..embeddings import RETRIEVAL_MODEL
 
         t0 = time.perf_counter()
         if chunker is None:
@@ -472,7 +492,37 @@ class Index:
             raise ConfigError(f"batch_size must be an integer of 1 or more, not {batch_size!r}")
         given = _get_embedder(model) if model is not None else None  # an unknown model: refused before any write
         self.close()
+        created = [p for p in (self.path, self.path / "build.lock", self.path / store.DB_NAME) if not p.exists()]
         self.path.mkdir(parents=True, exist_ok=True)
+        try:
+            report, embedder, settled = self._build(
+                sources, chunker, model, given, rebuild, keep, root, batch_size, on_document, on_error
+            )
+        except _NothingToIndex as exc:
+            if self.path / store.DB_NAME in created:
+                _remove_created(created)
+                raise _NothingToIndex(exc.reason, os.fspath(self.path)) from None
+            raise
+        self._embedder = embedder if self._model is None or self._model is model else None
+        return _replace(report, seconds=time.perf_counter() - t0, rebuilt=report.rebuilt and settled)
+
+    def _build(
+        self,
+        sources: Iterable[Any],
+        chunker: Any,
+        model: Any,
+        given: Any,
+        rebuild: bool,
+        keep: Sequence[str],
+        root: Any,
+        batch_size: int,
+        on_document: Callable[[Document, str], None] | None,
+        on_error: Callable[[Document, BaseException], bool] | None,
+    ) -> tuple[BuildReport, Any, bool]:
+        """The build in the index's folder, under its lock: the report, the embedder and
+        whether the index held documents before."""
+        from ..embeddings import RETRIEVAL_MODEL
+
         with _build_lock(self.path), store.database_errors(self.path):
             con = store.connect(self.path, create=True)
             try:
@@ -528,8 +578,7 @@ class Index:
                 )
             finally:
                 con.close()
-        self._embedder = embedder if self._model is None or self._model is model else None
-        return _replace(report, seconds=time.perf_counter() - t0, rebuilt=report.rebuilt and settled)
+        return report, embedder, settled
 
     def _write(
         self,
@@ -579,6 +628,7 @@ class Index:
                         raise
                     failed.add(doc.id)  # reported by on_error; what the index held is kept
                     continue
+                p.chunkless += not chunks
                 p.embedded += len(leaves)
                 if any(c.metadata.get(FALLBACK_KEY) for c in chunks):
                     digest = store.not_final(digest)  # never equal to a content hash: chunked again next time
@@ -592,6 +642,8 @@ class Index:
                 p.vectors += store.insert_chunks(con, chunks, vectors)
                 if on_document:
                     on_document(doc, "changed" if doc.id in stored else "added")
+            if seen and not p.unchanged and len(failed) + p.chunkless == len(seen):
+                raise _NothingToIndex(_no_chunk(len(seen), len(failed)))
             kept = tuple(d for d in (*keep, *sorted(failed)) if d in stored and (d not in seen or d in failed))
             removed = sorted(set(stored) - seen - set(kept) - failed)
             for doc_id in removed:
@@ -672,6 +724,26 @@ class Index:
         if keys:
             vf.add(keys, np.stack(vecs))
         return vf
+
+
+def _no_chunk(read: int, failed: int) -> str:
+    """Why a build whose documents gave no chunk changes nothing."""
+    why = [f"{failed} failed to chunk"] if failed else []
+    if read - failed:
+        why.append(f"{read - failed} chunked into none")
+    return f"none of the {_counted(read, 'document')} read gave a chunk ({', '.join(why)})"
+
+
+def _remove_created(paths: list[Path]) -> None:
+    """Remove what a build that changed nothing created: the database (and its write-ahead
+    log), the lock file, the folder; deepest first, the folder only when empty."""
+    for path in reversed(paths):
+        with contextlib.suppress(OSError):
+            if path.is_dir():
+                path.rmdir()
+            else:
+                for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+                    leftover.unlink(missing_ok=True)
 
 
 def _has_documents(con: sqlite3.Connection) -> bool:
