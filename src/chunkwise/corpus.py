@@ -445,6 +445,8 @@ def ordered_map(
 
 
 def _file_size(found: Any) -> int:
+    if type(found) is _PassedOver:  # not read
+        return 0
     try:
         return os.path.getsize(found.path)
     except OSError:  # reported by the worker that reads it
@@ -454,7 +456,21 @@ def _file_size(found: Any) -> int:
 def _load_found(item: Any, encoding: str | None = None, options: dict[str, Any] | None = None) -> Document:
     from .loaders import load
 
+    if type(item) is _PassedOver:
+        if not _unreadable(item.found):
+            raise _NotRead(item.found.reason)
+        item = item.found  # deleted since the listing, or no permission: load raises its LoadError
     return load(item, encoding=encoding, **(options or {}))
+
+
+class _PassedOver(NamedTuple):
+    """A file of a folder that :func:`~chunkwise.loaders.find_files` passed over, sent
+    through the pool in its place among the files so that it is reported in input order."""
+
+    found: Any
+
+    def __fspath__(self) -> str:
+        return os.fspath(self.found.path)
 
 
 def _unreadable(found: Any) -> bool:
@@ -551,7 +567,8 @@ def chunk_corpus(
             error (the files before it were yielded) -- a file deleted after its folder
             was listed, or one without read permission, raises
             :class:`~chunkwise.errors.LoadError` as a missing file named directly does;
-            ``"skip"``: it is logged (logger ``chunkwise``, warning) and skipped. Either
+            ``"skip"``: it is skipped, logged at INFO (logger ``chunkwise``), and, unless
+            ``skipped`` is given, counted in one warning once the iteration ends. Either
             way, files of a folder that no loader reads (a format not supported, a
             subfolder that cannot be listed, a dangling symbolic link, a special file)
             are passed over without raising.
@@ -560,7 +577,8 @@ def chunk_corpus(
             e.g. ``"odt is not a supported format"``), empty ones (``"empty: no text to
             chunk"``) and, with ``errors="skip"``, failed ones (``"read failed:
             LoadError: ..."``; with ``"raise"`` the failed file is appended, then its
-            error raised). Filled as the iteration goes: complete once it is exhausted.
+            error raised). In input order (the order of the files), whatever
+            ``workers``; filled as the iteration goes: complete once it is exhausted.
 
     Raises:
         ConfigError: an invalid parameter or ``errors`` value (before any file is read).
@@ -601,23 +619,20 @@ def chunk_corpus(
         passed: list[Any] = []
 
         def files() -> Iterator[Any]:
-            def left(p: Any) -> Iterator[Any]:  # a file that could not be opened fails in the pool
-                if _unreadable(p):
-                    yield p
-                elif skipped is not None:
-                    skipped.append((os.fspath(p.path), p.reason))
-
+            # the files passed over go through the pool too, so that they are reported in
+            # input order (a file that could not be opened fails there)
             for f in find_files(paths, include=include, exclude=exclude, root=root, skipped=passed):
-                while passed:  # streamed: the files passed over before this one
-                    yield from left(passed.pop(0))
+                while passed:  # the files passed over before this one
+                    yield _PassedOver(passed.pop(0))
                 yield f
             while passed:
-                yield from left(passed.pop(0))
+                yield _PassedOver(passed.pop(0))
 
         found = files()
         reader, weigh = functools.partial(_load_found, encoding=encoding), _file_size
     job = _Job(chunker=chunker, reader=reader, config=config_key(chunker))
     n = workers or default_workers()
+    failed = 0
     for out in ordered_map(job, found, n, weight=weigh):
         if isinstance(out.failure, _NotRead):  # a file no loader reads: passed over
             if skipped is not None:
@@ -629,8 +644,12 @@ def chunk_corpus(
                 skipped.append((os.fspath(out.item), f"{out.stage} failed: {type(failure).__name__}: {failure}"))
             if errors == "raise":
                 raise out.failure
-            log.warning("skipped %s (%s): %s", os.fspath(out.item), out.stage, out.failure)
+            log.info("skipped %s (%s failed): %s", os.fspath(out.item), out.stage, out.failure)
+            failed += 1
             continue
         if not out.chunks and skipped is not None:
             skipped.append((os.fspath(out.item), "empty: no text to chunk"))
         yield from out.chunks or ()
+    if failed and skipped is None:  # one line for the run, not one per file
+        log.warning("chunk_corpus skipped %d %s that could not be read or chunked (errors='skip'); "
+                    "pass skipped=[] to get them with their reasons", failed, "file" if failed == 1 else "files")

@@ -441,7 +441,9 @@ def find_files(
         is streamed: each file's first bytes are read as it is yielded, so that a caller
         starts on the first files while the rest are classified, and ``skipped`` fills as
         the iteration goes (complete once it is exhausted). Otherwise every file is
-        classified first (a file reached twice keeps the best path of all).
+        classified first (a file reached twice keeps the best path of all), and
+        ``skipped`` fills in the same order: each file passed over is appended before the
+        file found after it is yielded.
 
     Raises:
         ConfigError: with ``root``, a path outside it (when the iteration reaches it).
@@ -512,9 +514,12 @@ def find_files(
             return
         seen[key] = len(found)
         found.append(f)
+        found_at.append(len(found_at) + len(passed_at))
 
     passed: list[FoundFile] = []
     passed_at: dict[str, int] = {}
+    found_at: list[int] = []  # when each file of found, and of passed, was first reached
+    passed_seq: list[int] = []
 
     def pass_over(f: FoundFile) -> None:  # a file reached through two folders is reported once
         key = key_of(f) if not f.reason.startswith("dangling") else os.path.abspath(f.path)
@@ -525,6 +530,7 @@ def find_files(
             return
         passed_at[key] = len(passed)
         passed.append(f)
+        passed_seq.append(len(found_at) + len(passed_at) - 1)
 
     base = Path(root) if root is not None else None
 
@@ -570,8 +576,15 @@ def find_files(
         else:  # named directly: kept, with the reason, so that reading it reports it
             top, rel = under(p, p.parent)
             add(FoundFile(p, top, False, _special(p) or "does not exist", relative=rel))
-    for item in passed:
+    k = 0
+    for f, at in zip(_disambiguate(found), found_at):
+        while k < len(passed) and passed_seq[k] < at:  # the files passed over before this one
+            logger.info("skipped %s: %s", passed[k].path, passed[k].reason)
+            if skipped is not None:
+                skipped.append(passed[k])
+            k += 1
+        yield f
+    for item in passed[k:]:
         logger.info("skipped %s: %s", item.path, item.reason)
-    if skipped is not None:
-        skipped.extend(passed)
-    yield from _disambiguate(found)
+        if skipped is not None:
+            skipped.append(item)
