@@ -361,7 +361,7 @@ def test_strategies_lists_auto_and_the_defaults_of_each_interface() -> None:
     assert "\nauto: markdown for documents" in result.output
     python = next(line for line in result.output.splitlines() if "Python:" in line)
     command = next(line for line in result.output.splitlines() if "command line:" in line)
-    assert "unit='chars'" in python and "chunk_size=512" in python and "strategy='recursive'" in python
+    assert "unit='chars'" in python and "chunk_size=512" in python and "strategy='auto'" in python
     from chunkwise.commands._options import CLI_DEFAULTS
 
     size = CLI_DEFAULTS["chunk_size"]
