@@ -174,3 +174,28 @@ def test_tokenizer_with_a_unit_that_counts_no_tokens_is_a_usage_error(tmp_path, 
     assert CliRunner().invoke(cli, args).exit_code == 0
     args[args.index("-u") + 1] = "tokens"
     assert CliRunner().invoke(cli, [*args, "--tokenizer", "cl100k_base"]).exit_code == 0
+
+
+def test_importing_the_cli_loads_no_subcommand_nor_the_evaluation_and_llm_packages():
+    """`chunkwise chunk` does not pay for eval, calibrate, index, ...: each command's module
+    (and the evaluation package it imports) loads when the command is looked up."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, json\n"
+        "import chunkwise.cli as c\n"
+        "names = lambda: sorted(m for m in sys.modules if m.startswith(('chunkwise.evaluation', 'chunkwise.llm', "
+        "'chunkwise.commands.')) and not m.startswith('chunkwise.commands._'))\n"
+        "out = {'import': names(), 'listed': c.cli.list_commands(None), 'in': 'eval' in c.cli.commands}\n"
+        "out['after_listing'] = names()\n"
+        "c.cli.commands['eval']\n"
+        "out['after_eval'] = names()\n"
+        "print(json.dumps(out))\n"
+    )
+    out = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    assert out["import"] == [] and out["after_listing"] == []
+    assert out["listed"] == ["calibrate", "chunk", "eval", "index", "inspect", "serve", "stats", "strategies"]
+    assert out["in"] is True
+    assert "chunkwise.commands.eval" in out["after_eval"] and "chunkwise.evaluation" in out["after_eval"]
+    assert "chunkwise.commands.calibrate" not in out["after_eval"]

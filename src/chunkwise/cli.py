@@ -82,9 +82,45 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 _silence_stdout = silence_stdout  # the name this module used before the options module had it
 
 
+class _Commands(dict):  # type: ignore[type-arg]
+    """The subcommands by name. Those of :mod:`chunkwise.commands` (``lazy``: name ->
+    module) are imported when first looked up, so that their modules and what they import
+    (the evaluation package, for ``eval`` and ``calibrate``) load only when that command
+    runs or its help is shown, not for ``chunkwise chunk``."""
+
+    def __init__(self, lazy: dict[str, str]) -> None:
+        super().__init__()
+        self.lazy = lazy
+
+    def __missing__(self, name: str) -> click.Command:
+        module = self.lazy.get(name)
+        if module is None:
+            raise KeyError(name)
+        command: click.Command = importlib.import_module(module).command
+        self[name] = command
+        return command
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in self.lazy
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+    def names(self) -> list[str]:
+        """Every command's name, loaded or not, sorted."""
+        return sorted({*self.keys(), *self.lazy})
+
+
 class _Cli(click.Group):
     """The group with chunkwise's exit statuses: 0, 1 (files failed), 2 (usage), 130
-    (interrupted, SIGTERM included)."""
+    (interrupted, SIGTERM included), and subcommands imported when used (:class:`_Commands`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        commands = self.commands
+        return commands.names() if isinstance(commands, _Commands) else super().list_commands(ctx)
 
     def main(  # type: ignore[override]
         self,
@@ -643,12 +679,14 @@ def strategies_command() -> None:
 
 
 def _add_subcommands() -> None:
+    """The commands of :mod:`chunkwise.commands` whose module is present, each imported when
+    first looked up (its module's name is the command's)."""
     from .commands import COMMAND_MODULES
 
-    for mod in COMMAND_MODULES:
-        name = f"chunkwise.commands.{mod}"
-        if importlib.util.find_spec(name) is not None:
-            cli.add_command(importlib.import_module(name).command)
+    modules = {mod: f"chunkwise.commands.{mod}" for mod in COMMAND_MODULES}
+    commands = _Commands({mod: name for mod, name in modules.items() if importlib.util.find_spec(name) is not None})
+    commands.update(cli.commands)
+    cli.commands = commands
 
 
 _add_subcommands()
