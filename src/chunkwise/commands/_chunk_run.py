@@ -49,8 +49,8 @@ from ..corpus import CONTENT_ID_KEY, content_id
 from ._inputs import STDIN, STDIN_SOURCE, Input, Skipped, classify, gather, passed_over
 
 __all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "FolderEntry", "PassedOver", "Resume", "ResumePoint",
-           "StreamedInputs", "describe", "find_inputs", "output_format", "pool_items", "read_item", "render_jsonl",
-           "render_records", "resume_point", "weight"]
+           "StreamedInputs", "describe", "find_inputs", "output_format", "pool_items", "read_item",
+           "remove_stale_temporaries", "render_jsonl", "render_records", "resume_point", "weight"]
 
 OUTPUT_FORMATS = ("jsonl", "parquet")
 SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
@@ -347,6 +347,103 @@ def situate(chunks: list[Any], doc: Any, client: Any) -> list[Any]:
     return contextualize(chunks, doc, client)
 
 
+STALE_AFTER = 60.0
+"""Seconds since its last change before a temporary that no process holds open is stale
+(a run on another machine or in another container writing the same folder is not among
+this machine's processes: one that writes keeps its temporary younger than this)."""
+
+STALE_AFTER_UNSEEN = 24 * 3600.0
+"""Where the processes' open files cannot be listed (no ``/proc``): the age that makes a
+temporary stale."""
+
+_TEMP_NAME = "abcdefghijklmnopqrstuvwxyz0123456789_"
+"""The characters of :func:`tempfile.mkstemp`'s random part (8 of them)."""
+
+
+def _temporaries(output: Path) -> list[Path]:
+    """The files beside ``output`` named as the atomic writers of :mod:`chunkwise.export`
+    name its temporaries: ``.NAME.XXXXXXXX.tmp``."""
+    import re
+
+    pattern = re.compile(re.escape(f".{output.name}.") + f"[{_TEMP_NAME}]{{8}}" + re.escape(".tmp"))
+    try:
+        with os.scandir(output.parent) as it:
+            return sorted(Path(e.path) for e in it if pattern.fullmatch(e.name))
+    except OSError:
+        return []
+
+
+def _held_open(paths: set[str]) -> set[str] | None:
+    """Which of ``paths`` (real paths) a process of this machine holds open, read from
+    ``/proc/PID/fd``; None where there is no ``/proc`` to read."""
+    if not os.path.isdir("/proc/self/fd"):
+        return None
+    held: set[str] = set()
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:  # gone, or another user's
+            continue
+        for fd in fds:
+            try:
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if target in paths:
+                held.add(target)
+    return held
+
+
+def remove_stale_temporaries(output: Path, now: float | None = None) -> list[Path]:
+    """Remove the temporaries of ``output`` left by runs that were killed (``kill -9``, a
+    power cut) before they could remove them; returns those removed.
+
+    A file beside ``output`` is removed only when all of these hold: its name is the one
+    the atomic writers give a temporary of ``output`` (``.NAME.XXXXXXXX.tmp``); it is a
+    regular file (not a link) of this user; it holds nothing or starts as a chunk record
+    of JSON lines or as Parquet does; no process of this machine holds it open (a run
+    still writing it, this one included; read from ``/proc``); and it has not changed for
+    :data:`STALE_AFTER` seconds (:data:`STALE_AFTER_UNSEEN` where the open files cannot
+    be listed). Anything else is left as it is; a file that cannot be removed is too.
+    """
+    import logging
+    import stat
+
+    now = time.time() if now is None else now
+    candidates: dict[str, Path] = {}
+    for path in _temporaries(output):
+        try:
+            st = path.lstat()
+            if not stat.S_ISREG(st.st_mode) or (hasattr(os, "geteuid") and st.st_uid != os.geteuid()):
+                continue
+            with open(path, "rb") as fh:
+                head = fh.read(8)
+        except OSError:
+            continue
+        if head and not (head.startswith(b'{"id": ') or head.startswith(b"PAR1")):
+            continue  # not a temporary of ours
+        candidates[os.path.realpath(path)] = path
+    if not candidates:
+        return []
+    held = _held_open(set(candidates))
+    age = STALE_AFTER if held is not None else STALE_AFTER_UNSEEN
+    removed = []
+    for real, path in candidates.items():
+        if held is not None and real in held:
+            continue
+        try:
+            if now - path.lstat().st_mtime < age:
+                continue
+            path.unlink()
+        except OSError:
+            continue
+        logging.getLogger("chunkwise").info("removed %s, a temporary left by a run that was killed", path)
+        removed.append(path)
+    return removed
+
+
 @dataclass
 class ResumePoint:
     """What :func:`resume_point` read in a JSON lines output.
@@ -442,6 +539,7 @@ class Resume:
     """
 
     def __init__(self, path: Path) -> None:
+        remove_stale_temporaries(path)  # of a run without --resume that was killed
         self.point = resume_point(path) if path.exists() else ResumePoint()
         self.sink = AppendSink(path, None if self.point.last is not None else 0)
         self.write = self.sink.write
