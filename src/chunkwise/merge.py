@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Callable, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 from dataclasses import dataclass
 
@@ -35,7 +36,7 @@ from .boundaries import LINE, PARAGRAPH, WORD, HardLineLevel, Level, PositionsLe
 from .sizers import Measure, _CharMeasure
 from .words import DICTIONARY_WORDS
 
-__all__ = ["END", "HARD", "Span", "add_overlap", "pack"]
+__all__ = ["END", "HARD", "GuardedPositions", "Span", "add_overlap", "pack", "pack_levels", "with_words"]
 
 _SLACK = 64  # whitespace allowed between a piece end and its cut when searching back
 HARD = "hard"  # a cut inside a word, at a grapheme cluster (or token) boundary
@@ -78,6 +79,8 @@ def last_cut(text: str, level: Level, pos: int, p: int, end: int, trim_spans: bo
         if anchor and text.find(anchor, pos, hi) < 0:
             return None  # every cut of the level holds this character: none here
         return _last_whitespace_cut(text, pattern.finditer, anchor, pos, p, hi, trim_spans)
+    if type(level) is GuardedPositions:
+        return level.last_cut(text, pos, p, hi, trim_spans)
     anchor = getattr(level, "anchor", "")
     if anchor and text.find(anchor, pos, hi) < 0:
         return None  # every cut of the level holds this character: none here
@@ -113,6 +116,100 @@ def last_cut(text: str, level: Level, pos: int, p: int, end: int, trim_spans: bo
         if best is not None or lo <= pos:
             return best
         window *= 4  # type: ignore[operator]
+
+
+class GuardedPositions:
+    """The cuts of a :class:`~chunkwise.boundaries.PositionsLevel` (``starts``/``ends``)
+    with no end strictly inside a protected range (``ps``/``pe``: sorted starts and ends,
+    not overlapping): what ``FilteredLevel(PositionsLevel(...), keep)`` gives, read in one
+    loop. A cut whose piece end lies inside a range is passed over with the whole range
+    (one bisection to the range's end), so a search does not read the cuts of every
+    statement inside a definition kept whole. :func:`last_cut` and :func:`_first_cut`
+    call :meth:`last_cut` and :meth:`first_cut` (no generator)."""
+
+    __slots__ = ("name", "starts", "ends", "ps", "pe")
+    windowable = True
+    anchor = ""
+    avoid = None
+
+    def __init__(self, name: str, starts: Sequence[int], ends: Sequence[int], ps: Sequence[int], pe: Sequence[int]) -> None:
+        self.name, self.starts, self.ends, self.ps, self.pe = name, starts, ends, ps, pe
+
+    def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        starts, ends, ps, pe = self.starts, self.ends, self.ps, self.pe
+        k, j = bisect_right(starts, start), bisect_left(starts, end)
+        while k < j:
+            a = starts[k]
+            r = bisect_right(ps, a) - 1
+            if r >= 0 and ps[r] < a < pe[r]:
+                k = bisect_left(starts, pe[r], k + 1, j)  # the first cut not inside the range
+                continue
+            b = ends[k]
+            if b < end:
+                r = bisect_right(ps, b) - 1
+                if r < 0 or not ps[r] < b < pe[r]:
+                    yield a, b
+            k += 1
+
+    def cuts_reversed(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        """The cuts of :meth:`cuts`, last first."""
+        starts, ends, ps, pe = self.starts, self.ends, self.ps, self.pe
+        i, k = bisect_right(starts, start), bisect_left(starts, end) - 1
+        while k >= i:
+            a = starts[k]
+            r = bisect_right(ps, a) - 1
+            if r >= 0 and ps[r] < a < pe[r]:
+                k = bisect_right(starts, ps[r], i, k) - 1  # the last cut not inside the range
+                continue
+            b = ends[k]
+            if b < end:
+                r = bisect_right(ps, b) - 1
+                if r < 0 or not ps[r] < b < pe[r]:
+                    yield a, b
+            k -= 1
+
+    def first_cut(self, start: int, end: int) -> tuple[int, int] | None:
+        """The first cut of :meth:`cuts`, or None."""
+        starts, ends, ps, pe = self.starts, self.ends, self.ps, self.pe
+        k, j = bisect_right(starts, start), bisect_left(starts, end)
+        while k < j:
+            a = starts[k]
+            r = bisect_right(ps, a) - 1
+            if r >= 0 and ps[r] < a < pe[r]:
+                k = bisect_left(starts, pe[r], k + 1, j)
+                continue
+            b = ends[k]
+            if b < end:
+                r = bisect_right(ps, b) - 1
+                if r < 0 or not ps[r] < b < pe[r]:
+                    return a, b
+            k += 1
+        return None
+
+    def last_cut(self, text: str, pos: int, p: int, hi: int, trim_spans: bool) -> tuple[int, int] | None:
+        """:func:`last_cut` for this level: read back from ``hi``, the first cut whose
+        piece (trimmed) ends at or before ``p`` -- the same cut as the windowed search,
+        whose windows only bound how far back it reads."""
+        starts, ends, ps, pe = self.starts, self.ends, self.ps, self.pe
+        i, k = bisect_right(starts, pos), bisect_left(starts, hi) - 1
+        while k >= i:
+            a = starts[k]
+            r = bisect_right(ps, a) - 1
+            if r >= 0 and ps[r] < a < pe[r]:
+                k = bisect_right(starts, ps[r], i, k) - 1
+                continue
+            b = ends[k]
+            if b < hi:
+                r = bisect_right(ps, b) - 1
+                if r < 0 or not ps[r] < b < pe[r]:
+                    e = a
+                    if trim_spans:
+                        while e > pos and text[e - 1].isspace():
+                            e -= 1
+                    if e <= p:
+                        return (e, b) if e > pos else None
+            k -= 1
+        return None
 
 
 _WORD_PATTERN = WORD.pattern
@@ -299,6 +396,8 @@ def _first_cut(
     text: str, level: Level, start: int, end: int, avoid: Callable[[str, int], bool] | None = None
 ) -> tuple[int, int] | None:
     """The first cut of ``level`` in ``[start, end)`` (not one ``avoid`` rejects), or None."""
+    if type(level) is GuardedPositions and avoid is None:
+        return level.first_cut(start, end)
     anchor = getattr(level, "anchor", "")
     if anchor and text.find(anchor, start, end) < 0:
         return None
@@ -687,13 +786,45 @@ def pack(
         smaller than ``max_pieces`` asks for it); each fits ``budget`` exactly, except a
         single grapheme cluster larger than the budget (``oversize``).
     """
-    end = len(text) if end is None else end
+    return pack_levels(
+        text, measure, budget, with_words(levels, words), start, len(text) if end is None else end, trim_spans,
+        overlap_pieces, step, max_pieces,
+    )
+
+
+def with_words(levels: Sequence[Level], words: bool = True) -> list[Level]:
+    """The levels :func:`pack` searches: ``levels``, the word level below them when
+    ``words`` is set and no level has its name, and the dictionary words of scripts
+    written without spaces after the word level itself."""
     all_levels = list(levels)
-    if words and not any(lv.name == WORD.name for lv in all_levels):
-        all_levels.append(WORD)
-    k = next((i for i, lv in enumerate(all_levels) if lv is WORD), -1)
-    if k >= 0:  # then the words of scripts written without spaces (Thai, CJK, ...)
-        all_levels.insert(k + 1, DICTIONARY_WORDS)
+    if words:
+        name = WORD.name
+        for lv in all_levels:
+            if lv.name == name:
+                break
+        else:
+            all_levels.append(WORD)
+    for k, lv in enumerate(all_levels):
+        if lv is WORD:  # then the words of scripts written without spaces (Thai, CJK, ...)
+            all_levels.insert(k + 1, DICTIONARY_WORDS)
+            break
+    return all_levels
+
+
+def pack_levels(
+    text: str,
+    measure: Measure,
+    budget: int,
+    all_levels: list[Level],
+    start: int,
+    end: int,
+    trim_spans: bool = True,
+    overlap_pieces: int = 0,
+    step: int | None = None,
+    max_pieces: int | None = None,
+) -> list[Span]:
+    """:func:`pack` with its levels ready (:func:`with_words`): a caller packing many
+    parts of one document with the same levels prepares them once."""
     packer = _Packer(text, measure, budget, all_levels, trim_spans, overlap_pieces, step, max_pieces)
     s, e = trim(text, start, end) if trim_spans else (start, end)
     if s < e:

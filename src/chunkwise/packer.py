@@ -34,12 +34,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ._text import trim, trim_end
+from ._text import carries_marks, is_extender, trim, trim_end
 from .boundaries import WORD, FilteredLevel, Level, PositionsLevel
 from .errors import ConfigError, OversizeError
-from .merge import END, HARD, Span, add_overlap, pack
+from .merge import END, HARD, GuardedPositions as _GuardedPositions, Span, add_overlap, pack_levels, with_words
 from .segments import Atom, Region, Segments
-from .titles import ends_with_title, title_start
+from .titles import _TITLE_END, _UNDERLINE_FIRST, ends_with_title, title_start
 from .words import DICTIONARY_WORDS
 from .sizers import Measure, exact_size
 
@@ -119,53 +119,6 @@ def _guarded(level: Level, starts: Sequence[int], ends: Sequence[int]) -> Level:
     return FilteredLevel(level, keep)
 
 
-def _outside(ps: Sequence[int], pe: Sequence[int], a: int, b: int) -> bool:
-    """Whether neither ``a`` nor ``b`` lies strictly inside a range ``(ps[r], pe[r])``
-    (sorted, disjoint): one bisection when ``a`` and ``b`` fall after the same range start
-    (a cut's two ends are usually a few characters apart)."""
-    r = bisect_right(ps, b) - 1
-    if r >= 0 and ps[r] < b < pe[r]:
-        return False
-    if a > b or r < 0 or a <= ps[r]:
-        if a <= b and r < 0:
-            return True  # both before every range
-        k = bisect_right(ps, a) - 1
-        return not (k >= 0 and ps[k] < a < pe[k])
-    return a >= pe[r]  # ps[r] < a <= b: the last range start at or before a is ps[r]
-
-
-class _GuardedPositions:
-    """The cuts of a :class:`PositionsLevel` with no end strictly inside a protected
-    range: what ``FilteredLevel(PositionsLevel(...), keep)`` gives, read in one loop
-    (no nested generators, no rule called per cut)."""
-
-    __slots__ = ("name", "starts", "ends", "ps", "pe")
-    windowable = True
-    anchor = ""
-
-    def __init__(self, name: str, starts: Sequence[int], ends: Sequence[int], ps: Sequence[int], pe: Sequence[int]) -> None:
-        self.name, self.starts, self.ends, self.ps, self.pe = name, starts, ends, ps, pe
-
-    def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-        starts, ends, ps, pe = self.starts, self.ends, self.ps, self.pe
-        for k in range(bisect_right(starts, start), bisect_left(starts, end)):
-            b = ends[k]
-            if b < end:
-                a = starts[k]
-                if _outside(ps, pe, a, b):
-                    yield a, b
-
-    def cuts_reversed(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-        """The cuts of :meth:`cuts`, last first."""
-        starts, ends, ps, pe = self.starts, self.ends, self.ps, self.pe
-        for k in range(bisect_left(starts, end) - 1, bisect_right(starts, start) - 1, -1):
-            b = ends[k]
-            if b < end:
-                a = starts[k]
-                if _outside(ps, pe, a, b):
-                    yield a, b
-
-
 def _merge_ranges(ranges: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
     ranges.sort()
     starts: list[int] = []
@@ -200,7 +153,7 @@ def _lift_headings(
         cur, nxt = spans[i], spans[i + 1]
         if cur.oversize or nxt.oversize or cur.end > nxt.start or find("\n", cur.end, nxt.start) < 0:
             continue
-        if not ends_with_title(text, cur.end):  # one character read in the common case
+        if _no_title(text, cur.end) or not ends_with_title(text, cur.end):
             continue
         head = title_start(text, cur.start, cur.end)
         if head < 0:
@@ -220,11 +173,41 @@ def _lift_headings(
             spans[i + 1] = Span(head, nxt.end, n2, nxt.boundary)
 
 
+def _no_title(text: str, end: int) -> bool:
+    """True when :func:`~chunkwise.titles.ends_with_title` is surely False at ``end``
+    (after a non-whitespace character, past the first 300 characters), read from the
+    last line's first characters and the line before: a title line ending like a
+    sentence is an ATX heading (``#`` after up to three spaces), and any other title
+    needs a blank line before it, or is underlined (its line starts with ``=-~^*#+``)."""
+    if end <= 300 or text[end - 1].isspace():
+        return False
+    ls = text.rfind("\n", end - 101, end) + 1  # the line start the title rules read
+    if ls == 0:
+        return True
+    j = ls
+    while j < ls + 3 and text[j] == " ":
+        j += 1
+    c = text[j]
+    if text[end - 1] in _TITLE_END:
+        return c != "#"
+    if c in _UNDERLINE_FIRST:
+        return False
+    k = ls - 2
+    while k >= 0 and text[k].isspace():
+        if text[k] == "\n":
+            return False
+        k -= 1
+    return True
+
+
 def _is_cut(text: str, levels: Sequence[Level], pe: int, ns: int) -> bool:
     """Whether a level cuts between a piece ending at ``pe`` and one starting at ``ns``
     (whitespace between them trimmed)."""
+    lo, hi = max(0, pe - 1), min(len(text), ns + 1)
     for level in levels:
-        for a, b in level.cuts(text, max(0, pe - 1), min(len(text), ns + 1)):
+        if type(level) is _GuardedPositions and level.first_cut(lo, hi) is None:
+            continue
+        for a, b in level.cuts(text, lo, hi):
             if trim_end(text, 0, a) == pe and trim(text, b, len(text))[0] == ns:
                 return True
     return False
@@ -260,6 +243,9 @@ class _RegionPacker:
         self.glue_starts = [g[0] for g in glue]
         self.protected: tuple[Sequence[int], Sequence[int]] = ((), ())
         self._plans: dict[tuple[int, int], _Plan] = {}
+        self._with_words: dict[int, tuple[list[Level], list[Level]]] = {}
+        # a region that fits is one span, found without the levels (most regions of code)
+        self.whole = segs.scored is None and not (cfg.step or cfg.max_pieces or cfg.overlap_pieces)
 
     def plan(self, budget: int, base: Sequence[Level]) -> _Plan:
         """What depends only on the budget, for the whole document (once per budget and
@@ -273,15 +259,23 @@ class _RegionPacker:
         big: list[tuple[Atom, int, int, int]] = []  # atom, trimmed start, end, exact size
         protect: list[tuple[int, int]] = []
         fitting: dict[tuple[int, int], Atom] = {}
+        glue = self.glue
+        size = m.size
         for a in self.atoms:
-            s, e = trim(text, a.start, a.end)
+            s, e = a.start, a.end
             if s >= e:
                 continue
-            if m.size(s, e) > budget and (n := m.exact(s, e)) > budget:
+            c = text[s]
+            if c.isspace() or c >= "\u0300" or text[e - 1].isspace():  # else trim changes nothing
+                s, e = trim(text, s, e)
+                if s >= e:
+                    continue
+            if size(s, e) > budget and (n := m.exact(s, e)) > budget:
                 big.append((a, s, e, n))
             else:
                 protect.append((a.start, a.end))
-                fitting.setdefault((a.start, a.end), a)
+                if glue:
+                    fitting.setdefault((a.start, a.end), a)
         # glue binds only when what it holds together fits the budget up to the end of the
         # first word after it, or when that word is a blob of over half the budget (a URL,
         # base64) that a chunk can share with little else; a run of headings too long binds
@@ -337,6 +331,12 @@ class _RegionPacker:
             )
         plan = self.plan(budget, reg.levels if reg.levels is not None else self.segs.levels)
         bi, bj = bisect_left(plan.big_starts, reg.start), bisect_left(plan.big_starts, reg.end)
+        if bi == bj and self.whole:  # no atom too big: what :meth:`run` does for a run that fits
+            s, e = trim(text, reg.start, reg.end) if cfg.trim_spans else (reg.start, reg.end)
+            if s >= e:
+                return []
+            if m.advance(s, e, budget) >= e and (n := exact_size(m, s, e)) <= budget:
+                return [Span(s, e, n, reg.end_boundary)]
         big = [b for b in plan.big[bi:bj] if b[0].end <= reg.end]
         if big and cfg.oversize == "raise":
             a, s, e, n = big[0]
@@ -379,7 +379,7 @@ class _RegionPacker:
         if s >= e:
             return []
         scored = self.segs.scored
-        if scored is None and not (cfg.step or cfg.max_pieces or cfg.overlap_pieces) and m.advance(s, e, budget) >= e:
+        if self.whole and m.advance(s, e, budget) >= e:
             # a run that fits is one span: no level is searched (most regions of code)
             n = exact_size(m, s, e)
             if n <= budget:
@@ -407,18 +407,11 @@ class _RegionPacker:
 
     def greedy(self, start: int, end: int, budget: int, levels: list[Level], end_cut: str) -> list[Span]:
         cfg = self.cfg
-        out = pack(
-            self.text,
-            self.m,
-            budget,
-            levels,
-            start=start,
-            end=end,
-            trim_spans=cfg.trim_spans,
-            words=cfg.words,
-            overlap_pieces=cfg.overlap_pieces,
-            step=cfg.step,
-            max_pieces=cfg.max_pieces,
+        ready = self._with_words.get(id(levels))
+        if ready is None or ready[0] is not levels:  # (the levels of a plan: prepared once)
+            ready = self._with_words[id(levels)] = (levels, with_words(levels, cfg.words))
+        out = pack_levels(
+            self.text, self.m, budget, ready[1], start, end, cfg.trim_spans, cfg.overlap_pieces, cfg.step, cfg.max_pieces
         )
         if out:
             out[-1].boundary = end_cut
@@ -472,9 +465,14 @@ def _even(
     start, end = left.start, right.end
     size, exact = m.size, m.is_exact
     for level in usable:
+        if type(level) is _GuardedPositions:
+            if level.first_cut(lo, hi) is None:
+                continue  # (a parser's level with no cut here: most of a code file's levels)
+            avoid = None
+        else:
+            avoid = getattr(level, "avoid", None)
         found: list[tuple[int, int, int]] = []  # (unevenness, piece end, next start)
         best: tuple[int, int, int, int, int] | None = None  # exact sizes: the first most even
-        avoid = getattr(level, "avoid", None)
         for a, b in level.cuts(text, lo, hi):
             if avoid is not None and avoid(text, a):
                 continue
@@ -482,7 +480,11 @@ def _even(
             if trim_spans:
                 while pe > start and text[pe - 1].isspace():  # trim_end(text, start, a)
                     pe -= 1
-                ns = trim(text, b, end)[0]
+                ns = b  # trim(text, b, end)[0]
+                while ns < end and text[ns].isspace():
+                    ns += 1
+                if ns < end and text[ns] >= "\u0300" and ns > 0 and carries_marks(text[ns - 1]) and is_extender(text[ns]):
+                    ns -= 1
             else:
                 ns = b
             if pe <= start or ns >= end:
@@ -582,12 +584,18 @@ def pack_segments(text: str, measure: Measure, segments: Segments, config: PackC
 
 
 def _keep_indent(text: str, m: Measure, spans: list[Span], chunk_size: int) -> None:
-    """Move each span's start back over the spaces and tabs that begin its line."""
+    """Move each span's start back over the spaces and tabs that begin its line. In
+    place (a span's own values change: the packer's spans are not shared)."""
     prev_end = 0
-    for i, sp in enumerate(spans):
-        ls = text.rfind("\n", 0, sp.start) + 1
-        if ls < sp.start and ls >= prev_end and not text[ls : sp.start].strip(" \t"):
-            n = m.exact(ls, sp.end)
-            if n <= max(chunk_size, sp.size):
-                spans[i] = Span(ls, sp.end, n, sp.boundary, sp.oversize)
-        prev_end = spans[i].end
+    exact = m.exact
+    for sp in spans:
+        s = sp.start
+        # (only a space or a tab before the start can be indentation)
+        if s > prev_end and text[s - 1] in " \t":
+            ls = text.rfind("\n", 0, s) + 1
+            if ls >= prev_end and not text[ls:s].strip(" \t"):
+                n = exact(ls, sp.end)
+                if n <= chunk_size or n <= sp.size:
+                    sp.start = ls
+                    sp.size = n
+        prev_end = sp.end

@@ -41,7 +41,8 @@ Method:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -105,6 +106,41 @@ class _LazyLevel:
         for a, b in self._compute(start, end):
             if start < a and b < end:
                 yield a, b
+
+    def guarded(self, starts: Sequence[int], ends: Sequence[int]) -> _GuardedLazyLevel:
+        """These cuts without those with an end strictly inside a range ``(starts[k],
+        ends[k])`` (the packer's protected ranges), in one loop."""
+        return _GuardedLazyLevel(self.name, self._compute, starts, ends)
+
+
+class _GuardedLazyLevel:
+    """A :class:`_LazyLevel` guarded (:meth:`_LazyLevel.guarded`): the cuts that
+    ``FilteredLevel`` would keep, read without a rule called per cut."""
+
+    windowable = True
+
+    def __init__(self, name: str, compute: Callable[[int, int], Iterator[tuple[int, int]]],
+                 starts: Sequence[int], ends: Sequence[int]) -> None:
+        self.name = name
+        self._compute = compute
+        self._starts = starts
+        self._ends = ends
+
+    def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        ps, pe = self._starts, self._ends
+        for a, b in self._compute(start, end):
+            if start < a and b < end:
+                r = bisect_right(ps, a) - 1
+                if r >= 0 and ps[r] < a < pe[r]:
+                    continue
+                r = bisect_right(ps, b) - 1
+                if r >= 0 and ps[r] < b < pe[r]:
+                    continue
+                yield a, b
+
+    def cuts_reversed(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        """The cuts of :meth:`cuts`, last first."""
+        return reversed(list(self.cuts(text, start, end)))
 
 
 def _unknown(language: Any) -> ConfigError:
@@ -399,10 +435,8 @@ class CodeChunker(BaseChunker):
         if not isinstance(info, _Chunking):
             return ""
         st, text = info.structure, info.text
-        meta = st.describe(text, span.start, span.end)
-        signatures = meta.pop("_signatures")
         metadata["language"] = st.language or None
-        metadata.update(meta)
+        signatures = st.describe_into(metadata, text, span.start, span.end)
         parts: list[str] = []
         if self.include_imports and st.imports:
             first, last = st.imports[0][0], st.imports[-1][1]

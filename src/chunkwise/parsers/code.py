@@ -135,14 +135,29 @@ class CodeStructure:
             # from a list of line starts when a carriage return can end a line
             ix["lines"] = [0] + [m.end() for m in _LINE_BREAK.finditer(text)] if "\r" in text else None
             ix["at"] = (0, 1)  # an offset and the line it is on (one value: replaced whole)
-            ix["heads"] = sorted((d.head, i) for i, d in enumerate(self.definitions))
-            ix["starts"] = [d.start for d in self.definitions]
+            defs = self.definitions
+            # symbols: the definitions that are not namespaces, by where their own text starts
+            named = sorted((d.head, i) for i, d in enumerate(defs) if not d.container)
+            ix["heads"] = [h for h, _ in named]
+            ix["qualnames"] = [defs[i].qualname for _, i in named]
+            ix["starts"] = [d.start for d in defs]
             ix["item_starts"] = [s for s, _ in self.items]
+            ix["item_ends"] = [e for _, e in self.items]
             # (the scan lists them in this order already)
             st = self.statements if self.parser == "scan" else sorted(self.statements, key=lambda x: (x[0], -x[1]))
-            ix["statements"] = st
-            ix["stmt_starts"] = [s for s, _, _ in st]
+            starts = [s for s, _, _ in st]
+            ends = [e for _, e, _ in st]
+            ix["stmt_starts"] = starts
+            ix["stmt_ends"] = ends
+            ix["stmt_types"] = [t for _, _, t in st]
+            # after a statement held whole: the first statement after it that starts at
+            # or after its end (those in between lie inside it)
+            ix["stmt_after"] = [max(k + 1, bisect_left(starts, e, k)) for k, e in enumerate(ends)]
             ix["imports"] = "\n".join(text[s:e] for s, e in self.imports)
+            ix["describe"] = (
+                ix["lines"], ix["heads"], ix["qualnames"], ix["starts"], ix["item_starts"], ix["item_ends"],
+                starts, ends, ix["stmt_types"], ix["stmt_after"],
+            )
         return ix
 
     def describe(self, text: str, start: int, end: int) -> dict[str, Any]:
@@ -152,60 +167,75 @@ class CodeStructure:
         ``split_part`` (it does not hold whole top-level items), ``part_of`` (the
         innermost definition it is a part of, when split) and ``_signatures`` (the headers
         of the definitions it continues, outermost first)."""
-        ix = self._prepare(text)
-        lines = ix["lines"]
+        meta: dict[str, Any] = {}
+        meta["_signatures"] = self.describe_into(meta, text, start, end)
+        return meta
+
+    def describe_into(self, meta: dict[str, Any], text: str, start: int, end: int) -> list[str]:
+        """:meth:`describe`'s keys stored into ``meta`` (in the same order); returns the
+        signatures instead of storing them. Chunks come in order: the line count goes on
+        from the end of the chunk before."""
+        ix = self._index or self._prepare(text)
+        lines, heads, qualnames, def_starts, item_starts, item_ends, starts, ends, kinds, after = ix["describe"]
         if lines is not None:
             first, last = bisect_right(lines, start), bisect_right(lines, max(start, end - 1))
         else:
             p, line = ix["at"]
             first = line + text.count("\n", p, start) if start >= p else line - text.count("\n", start, p)
-            last = first + text.count("\n", start, max(start, end - 1))
-            ix["at"] = (start, first)
-        meta: dict[str, Any] = {"start_line": first, "end_line": last}
+            q = end - 1 if end - 1 > start else start
+            last = first + text.count("\n", start, q)
+            ix["at"] = (q, last)
+        meta["start_line"] = first
+        meta["end_line"] = last
         # a chunk may begin with the indentation of its first line: what it holds starts
         # at its first non-whitespace character
         while start < end and text[start] in " \t\f\v":
             start += 1
-        defs = self.definitions
-        heads = ix["heads"]
-        lo = bisect_left(heads, (start, -1))
-        hi = bisect_left(heads, (end, -1))
-        meta["symbols"] = [defs[i].qualname for _, i in heads[lo:hi] if not defs[i].container]
+        meta["symbols"] = qualnames[bisect_left(heads, start) : bisect_left(heads, end)]
         # node types: the outermost whole statements, else the innermost one around
-        st, starts = ix["statements"], ix["stmt_starts"]
+        k = bisect_left(starts, start)
+        hi = bisect_left(starts, end, k)
         types: list[str] = []
-        covered = -1
-        for k in range(bisect_left(starts, start), bisect_left(starts, end)):
-            s, e, t = st[k]
-            if e <= end and s >= covered:
+        while k < hi:
+            if ends[k] <= end:
+                t = kinds[k]
                 if t not in types:
                     types.append(t)
-                covered = e
+                k = after[k]  # (the statements inside it are not outermost)
+            else:
+                k += 1
         if not types:  # the last statement (in order) around the chunk
             for k in range(bisect_right(starts, start) - 1, -1, -1):
-                s, e, t = st[k]
-                if e >= end:
-                    types.append(t)
+                if ends[k] >= end:
+                    types.append(kinds[k])
                     break
         meta["node_types"] = types
         # split parts: a chunk starting or ending strictly inside a top-level item
-        item_starts = ix["item_starts"]
-        split = False
-        for p in (start, end):
-            k = bisect_right(item_starts, p) - 1
-            if k >= 0 and self.items[k][0] < p < self.items[k][1]:
-                split = True
+        k = bisect_right(item_starts, start) - 1
+        split = k >= 0 and item_starts[k] < start < item_ends[k]
+        if not split:
+            k = bisect_right(item_starts, end, k if k > 0 else 0) - 1
+            split = k >= 0 and item_starts[k] < end < item_ends[k]
         meta["split_part"] = split
-        # the definitions the chunk continues (starts inside) or leaves unfinished
-        cont = self._enclosing(start, ix["starts"])
+        # the definitions the chunk continues (starts inside) or leaves unfinished: the
+        # last one starting before it, then its parents (definitions nest or are apart)
+        defs = self.definitions
+        cont = []
+        k = bisect_left(def_starts, start) - 1
+        while k >= 0:
+            d = defs[k]
+            if d.start < start < d.end:
+                cont.append(k)
+            k = d.parent
         if split:
-            around = [*cont, *self._enclosing(end, ix["starts"])]
+            around = [*cont, *self._enclosing(end, def_starts)]
             named = [i for i in around if not defs[i].container] or around
             if named:
                 meta["part_of"] = defs[max(named, key=lambda i: defs[i].start)].qualname
+        if not cont:
+            return []
         # (a chunk cut between a definition's doc comment and its header holds the header)
-        meta["_signatures"] = [defs[i].signature for i in reversed(cont) if defs[i].signature and defs[i].head < start]
-        return meta
+        return [d.signature for d in map(defs.__getitem__, reversed(cont)) if d.signature and d.head < start]
 
     def _enclosing(self, p: int, starts: list[int]) -> list[int]:
         """The definitions ``d`` with ``d.start < p < d.end``, innermost first: the last one
@@ -379,7 +409,10 @@ def _line_cuts(text: str, opaque: Sequence[tuple[int, int]], closed: Sequence[tu
     and ``b < end``, outside the multi-line strings and comments ``opaque`` and the
     definitions left ``closed`` (atoms that fit, never cut: the search jumps over them),
     read from the text when asked (the packer asks only where a piece does not fit)."""
-    dark = sorted([(s, e, False) for s, e in opaque] + [(s, e, True) for s, e in closed])
+    # (the search jumps over a string or comment too, to its end, when that end is not
+    # whitespace: then no line break run reaches past it, and the search from there
+    # finds the line break runs that reading the lines inside one by one finds)
+    dark = sorted([(s, e, e > 0 and not text[e - 1].isspace()) for s, e in opaque] + [(s, e, True) for s, e in closed])
     starts = [d[0] for d in dark]
     search = _LINE_GAP.search
 
