@@ -199,3 +199,26 @@ def test_importing_the_cli_loads_no_subcommand_nor_the_evaluation_and_llm_packag
     assert out["in"] is True
     assert "chunkwise.commands.eval" in out["after_eval"] and "chunkwise.evaluation" in out["after_eval"]
     assert "chunkwise.commands.calibrate" not in out["after_eval"]
+
+
+def test_warnings_are_one_line_during_a_run_and_python_s_format_comes_back(monkeypatch):
+    """The CLI prints chunkwise's warnings as `warning: ...` while it runs; a program that
+    calls it in-process (CliRunner, cli.main) gets its own warnings.formatwarning back."""
+    import warnings
+
+    before = warnings.formatwarning
+    shown: list[str] = []
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        shown.append(warnings.formatwarning(message, category, filename, lineno, line))
+
+    monkeypatch.setattr(warnings, "showwarning", show)
+    args = ["chunk", "-", "-s", "code", "-u", "chars", "-n", "50", "-j", "1"]
+    result = CliRunner().invoke(cli, args, input="def f():\n    return 1\n")
+    assert result.exit_code == 0, result.output
+    assert [s for s in shown if "language" in s][0].startswith("warning: strategy 'code' got a text without language=")
+    assert warnings.formatwarning is before
+    assert CliRunner().invoke(cli, ["chunk", "no-such-file.txt"]).exit_code != 0
+    assert warnings.formatwarning is before
+    cli.main(["strategies"], standalone_mode=False)
+    assert warnings.formatwarning is before

@@ -130,6 +130,19 @@ class _Cli(click.Group):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        """Run the command with chunkwise's warnings as one line each (:func:`_format_warning`);
+        ``warnings.formatwarning`` is the caller's again afterwards (a program that runs the
+        command in-process keeps its own)."""
+        previous = warnings.formatwarning
+        warnings.formatwarning = _format_warning
+        try:
+            return self._run(args, prog_name, complete_var, standalone_mode, **extra)
+        finally:
+            warnings.formatwarning = previous
+
+    def _run(
+        self, args: Any, prog_name: str | None, complete_var: str | None, standalone_mode: bool, **extra: Any
+    ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         code = EXIT_OK
@@ -222,7 +235,6 @@ def cli() -> None:
     Exit status: 0 done, 1 some files failed (reported and skipped), 2 usage error,
     130 interrupted.
     """
-    warnings.formatwarning = _format_warning
 
 
 _PLAIN_FORMAT = warnings.formatwarning
