@@ -462,6 +462,7 @@ def find_files(
     seen: dict[str, int] = {}
 
     real_dirs: dict[str, str] = {}
+    folder_links: dict[tuple[str, str], tuple[int, str]] = {}
 
     def key_of(f: FoundFile) -> str:
         """The file's real path: its folder's (resolved once per folder), then its name,
@@ -481,20 +482,26 @@ def find_files(
         """The symbolic links the path of ``f`` passes through from its root's parent down
         (the root's own name, then each component of its relative path), so that links
         above the root (how its path was typed) do not count."""
-        parent, name = os.path.split(os.path.abspath(f.root))
-        here = real_dirs.get(parent)
-        if here is None:
-            here = real_dirs[parent] = os.path.realpath(parent)
-        n = 0
-        for part in (name, *f.relative.split("/")):
-            if not part:
-                continue
-            step = os.path.join(here, part)
-            if os.path.islink(step):
-                n += 1
-                step = os.path.realpath(step)
-            here = step
-        return n
+        top = os.path.abspath(f.root)
+        folder, _, name = f.relative.rpartition("/")
+        known = folder_links.get((top, folder))
+        if known is None:  # the links to the file's folder: counted once per folder
+            parent, first = os.path.split(top)
+            here = real_dirs.get(parent)
+            if here is None:
+                here = real_dirs[parent] = os.path.realpath(parent)
+            n = 0
+            for part in (first, *folder.split("/")):
+                if not part:
+                    continue
+                step = os.path.join(here, part)
+                if os.path.islink(step):
+                    n += 1
+                    step = os.path.realpath(step)
+                here = step
+            known = folder_links[(top, folder)] = (n, here)
+        n, here = known
+        return n + os.path.islink(os.path.join(here, name))
 
     def better(new: FoundFile, old: FoundFile, key: str) -> bool:
         """Of two paths to one file: the one through fewer symbolic links (below its root)
