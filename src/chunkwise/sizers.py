@@ -279,34 +279,6 @@ class _PagedMeasure:
         return min(end, max(pos, start))
 
 
-class _OffsetMeasure:
-    """Token spans of a document as character offsets, read once.
-
-    ``starts[i]``/``ends[i]`` are the characters token ``i`` touches; a character that
-    several tokens share (an emoji in byte-level BPE) belongs to each of them, so a span
-    never counts part of a character.
-    """
-
-    is_exact = False
-
-    def __init__(self, text: str, starts: Sequence[int], ends: Sequence[int], count: Callable[[str], int]) -> None:
-        self._text = text
-        self._starts = starts
-        self._ends = ends
-        self._count = count
-
-    def size(self, start: int, end: int) -> int:
-        return bisect_left(self._starts, end) - bisect_right(self._ends, start)
-
-    def exact(self, start: int, end: int) -> int:
-        return self._count(self._text[start:end])
-
-    def advance(self, start: int, end: int, budget: int) -> int:
-        j = bisect_right(self._ends, start) + budget
-        p = self._starts[j] if j < len(self._starts) else len(self._text)
-        return min(end, max(p, start))
-
-
 def _need_numpy(purpose: str) -> None:
     import importlib.util
 
@@ -547,6 +519,15 @@ def _paged(lows: list[Any], counts: Any) -> _Paged:
     return _Paged(memoryview(low), memoryview(pages))
 
 
+def _paged_of(values: Any) -> _Paged:
+    """A :class:`_Paged` of a non-decreasing numpy array of offsets."""
+    import numpy as np
+
+    top = int(values[-1]) if len(values) else 0
+    counts = np.bincount(values >> _PAGE, minlength=(top >> _PAGE) + 1)
+    return _paged([values.astype(np.uint8)], counts)
+
+
 _VOCABS: dict[str, _Vocab] = {}
 
 
@@ -666,15 +647,13 @@ class HFTokenizerSizer:
         import numpy as np
 
         offsets = self._tok.encode(text, add_special_tokens=False).offsets
-        if offsets:
-            arr = np.asarray(offsets, dtype=np.int64)
-            starts = np.maximum.accumulate(arr[:, 0])
-            ends = np.maximum.accumulate(np.maximum(arr[:, 1], arr[:, 0] + 1))
-        else:
-            starts = ends = np.zeros(0, dtype=np.int64)
-        return _OffsetMeasure(
-            text, array("q", starts.tobytes()), array("q", ends.tobytes()), self.count
-        )
+        arr = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
+        del offsets
+        # offsets made non-decreasing; a token of no characters still touches one
+        starts = np.maximum.accumulate(arr[:, 0]) if len(arr) else arr[:, 0]
+        ends = np.concatenate([[0], np.maximum.accumulate(np.maximum(arr[:, 1], arr[:, 0] + 1))])
+        del arr
+        return _PagedMeasure(text, _paged_of(starts), _paged_of(ends), len(starts), self.count)
 
     def __repr__(self) -> str:
         return f"HFTokenizerSizer({self.name!r})"

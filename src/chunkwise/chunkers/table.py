@@ -268,7 +268,8 @@ def table_context(
     ``shared``: a dict kept across the chunks of one table, where the column list and the
     header context are made once and then shared by every chunk of the table (one string
     and one list per table instead of one per chunk: 50,000 rows in chunks of a few rows
-    made thousands of equal copies).
+    made thousands of equal copies), and a chunk's ``row_start`` is the integer object of
+    the ``row_end`` before it when they are equal.
     """
     k0 = max(t.row_at(span.start), 0)
     k1 = max(t.row_at(span.end - 1) + 1, 0) if len(t.rows) else 0
@@ -279,7 +280,10 @@ def table_context(
         columns = shared["columns"] = list(t.columns)
     metadata["table_index"] = index
     metadata["columns"] = columns
-    metadata["row_start"], metadata["row_end"] = min(k0, k1), k1
+    start = min(k0, k1)
+    last = shared.get("row_end")  # a chunk that starts where the one before ended shares its int
+    metadata["row_start"] = last if last == start else start
+    metadata["row_end"] = shared["row_end"] = k1
     if row_format == "kv":
         return _kv(text, t, span, k0, k1)
     hs, he = t.header
