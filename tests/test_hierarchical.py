@@ -420,3 +420,33 @@ def test_cli_explicit_chunk_size_must_agree_with_the_leaf_size(tmp_path):
 def test_an_unknown_base_strategy_is_named(base):
     with pytest.raises(ConfigError, match="'bogus'.*choose one of:.*recursive"):
         HierarchicalChunker(chunk_sizes=[100, 20], base=base)
+
+
+def test_every_chunk_carries_its_place_id_and_links_after_the_base_metadata():
+    """On a real file: index is the position in the list, id is the level's own (document
+    id and level), the hierarchy's keys follow the document's and the base chunk's own keys
+    in a fixed order, and the values stay frozen and picklable."""
+    from pathlib import Path
+
+    from chunkwise.types import chunk_id
+
+    path = Path(__file__).resolve().parents[1] / "data" / "chroma_eval" / "corpora" / "state_of_the_union.md"
+    doc = chunkwise.load(path)
+    chunks = HierarchicalChunker(chunk_sizes=[1200, 300]).chunk(doc)
+    assert len(chunks) > 20 and chunks == HierarchicalChunker(chunk_sizes=[1200, 300]).chunk(doc)
+    own = ["source", "boundary", "prev_id", "next_id", "level", "parent_id", "child_ids", "leaf"]
+    for i, c in enumerate(chunks):
+        level = c.metadata["level"]
+        assert c.index == i and c.id == chunk_id(f"{doc.id}#{level}", c.start_index, c.end_index, c.text)
+        assert list(c.metadata) == [*doc.metadata, *own]
+        assert c.metadata["leaf"] is (level == 1)
+        assert pickle.loads(pickle.dumps(c)) == c
+        with pytest.raises(AttributeError):
+            c.index = 0  # type: ignore[misc]
+    by_id = {c.id: c for c in chunks}
+    for c in chunks:
+        if c.metadata["parent_id"] is not None:
+            assert c.id in by_id[c.metadata["parent_id"]].metadata["child_ids"]
+        if c.metadata["next_id"] is not None:
+            nxt = by_id[c.metadata["next_id"]]
+            assert nxt.metadata["level"] == c.metadata["level"] and nxt.metadata["prev_id"] == c.id

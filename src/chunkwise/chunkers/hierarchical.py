@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..enrich import with_metadata
 from ..errors import ConfigError
 from ..merge import Span
 from ..packer import pack_segments
@@ -384,14 +385,21 @@ class HierarchicalChunker(BaseChunker):
         rows.sort()
         out: list[Chunk] = []
         for index, (_, k, j) in enumerate(rows):
-            c = built[k][j]
-            meta = dict(c.metadata)
             level_ids = ids[k]
-            meta["prev_id"] = level_ids[j - 1] if j > 0 else None
-            meta["next_id"] = level_ids[j + 1] if j + 1 < len(level_ids) else None
-            meta["level"] = k
-            meta["parent_id"] = ids[k - 1][parent_of[k][j]] if k > 0 else None
-            meta["child_ids"] = children[k][j]
-            meta["leaf"] = k == last
-            out.append(replace(c, index=index, metadata=meta, id=level_ids[j]))
+            (c,) = with_metadata(
+                (built[k][j],),
+                {
+                    "prev_id": level_ids[j - 1] if j > 0 else None,
+                    "next_id": level_ids[j + 1] if j + 1 < len(level_ids) else None,
+                    "level": k,
+                    "parent_id": ids[k - 1][parent_of[k][j]] if k > 0 else None,
+                    "child_ids": children[k][j],
+                    "leaf": k == last,
+                },
+            )
+            # a new value that nothing else holds yet: its place and id are set as its
+            # fields were (dataclasses.replace would build it a second time)
+            object.__setattr__(c, "index", index)
+            object.__setattr__(c, "id", level_ids[j])
+            out.append(c)
         return out

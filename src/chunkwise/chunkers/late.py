@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..enrich import with_metadata
 from ..errors import ConfigError
 from ..packer import PackConfig
 from ..registry import register
@@ -137,7 +137,7 @@ class LateChunker(BaseChunker):
         if missing:  # a span with no whole token inside (rare): embed it on its own
             out[missing] = emb.embed([chunks[k].text for k in missing])
         out = l2_normalize(out)
-        return [
-            dataclasses.replace(c, embedding=out[k], metadata={**c.metadata, "embedding_model": emb.name, "late": True})
-            for k, c in enumerate(chunks)
-        ]
+        late = with_metadata(chunks, {"embedding_model": emb.name, "late": True})
+        for k, c in enumerate(late):  # new values that nothing else holds yet
+            object.__setattr__(c, "embedding", out[k])
+        return late
