@@ -209,3 +209,44 @@ def test_the_text_is_the_named_codecs_reading(text, encoding):
     found = decode_text(data)
     assert found.text == data.decode(found.encoding)
     assert found.text == text
+
+
+# One short word of an alphabet or of Korean: a few bytes that the East Asian encodings
+# also read (as rare hanzi, or as common ones for Korean) and that the detector's measures
+# cannot tell apart. The most common code pages of the alphabets are measured too, and a
+# reading of the alphabet's frequent letters (or of Korean's most frequent syllables) wins.
+SHORT_WORDS = [
+    ("привет", "cp1251"),
+    ("на", "cp1251"),
+    ("Москва", "cp1251"),
+    ("что", "koi8_r"),
+    ("как", "koi8_r"),
+    ("και", "cp1253"),
+    ("ευχαριστώ", "cp1253"),
+    ("Αθήνα", "cp1253"),
+    ("שלום", "cp1255"),
+    ("תודה", "cp1255"),
+    ("את", "cp1255"),
+    ("ישראל", "iso8859_8"),
+    ("사람", "euc_kr"),
+    ("이", "euc_kr"),
+    ("한국어", "euc_kr"),
+    ("가다", "euc_kr"),
+]
+
+
+@pytest.mark.parametrize(("text", "encoding"), SHORT_WORDS)
+def test_one_short_word_of_an_alphabet_or_of_korean(text, encoding):
+    assert decode_text(text.encode(encoding)).text == text
+
+
+def test_signs_of_a_misread_alphabet():
+    from chunkwise.loaders.decoding import implausible
+
+    assert implausible("кбй") == 1  # Greek "και" read as cp1251: no vowel
+    assert implausible("аъ") == 1  # Hebrew "את" read as cp1251: a hard sign after a vowel
+    assert implausible("ςμ") == 2  # Hebrew "על" read as cp1253: a final sigma first, no vowel
+    assert implausible("שמ") == 1  # Ukrainian "що" read as cp1255: a medial mem at the end
+    assert implausible("àí") == 1  # Russian "на" read as cp1252 (a short text)
+    # real words: units, Serbian syllabic r, Bulgarian ъ, Hebrew final letters, Turkish "üç"
+    assert implausible("5 км, прст, път, шалом שלום, " + "üç " * 30) == 0

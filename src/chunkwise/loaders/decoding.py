@@ -42,7 +42,14 @@ Order of detection (:func:`decode`):
    (``Na\\xefve``, ``\\xa9 2024 M\\xfcller``) is cp1252, unless the detector is confident
    (a clearly higher language coherence than cp1252's, both measured) and its text looks
    like real text. Text with signs left in every candidate is read as the best of them,
-   with a warning that it is a guess.
+   with a warning that it is a guess. Short data (64 bytes or less, a word or a line):
+   the code pages of the common alphabets (cp1251, KOI8-R, cp1253, cp1255) are measured
+   too (the detector proposes East Asian readings only for a few high bytes); when no
+   East Asian reading is fluent and the chosen one is not Latin text, the reading whose
+   letters are the most frequent of their alphabet wins (charset-normalizer's tables of
+   each language's frequent letters; within 0.1 of the best, the most common code page),
+   so ``привет`` is not ``镳桠弪`` nor ``שלום`` ``盒孼``; and a Korean word that GB 2312
+   reads as common hanzi is Korean when it has more of the most frequent syllables.
 
 A leading U+FEFF (a byte-order mark) is removed from the text in every case; nothing else
 is changed: line ends stay as they are (``\r\n`` is two characters), so offsets index the
@@ -266,7 +273,12 @@ def implausible(text: str) -> int:
     not ASCII between two Latin letters (``Za¿ó³æ``: Polish read as cp1252); þ, ð, ţ
     or đ in a text that also has ü or ç (``doðru``, ``dođru``: Turkish read as cp1252 or
     cp1250); a third or more of the distinct Hangul syllables outside the 2,350 common ones
-    of KS X 1001 (``쳒쾔뱏``: Chinese read as Johab): each such syllable.
+    of KS X 1001 (``쳒쾔뱏``: Chinese read as Johab): each such syllable. In a Cyrillic
+    word: ь or ъ after a vowel, ь, ъ or ы first, small letters with no vowel (``кбй``:
+    Greek read as cp1251); in a Greek word: ς before its end, small letters with no vowel;
+    in a Hebrew word: a final letter form before its end, a medial form of one at its end
+    (``שמ``: Cyrillic read as cp1255); in a text of 64 characters or less, a Latin word of
+    two accented letters (``àí``).
 
     Example:
         >>> implausible("Naïve café"), implausible("Naﺅve"), implausible("Ïðèâåò ìèð")
@@ -274,6 +286,10 @@ def implausible(text: str) -> int:
     """
     signs = 0
     word: list[str] = []
+    # a Latin word made only of accented letters: of three or more; of two in a short text
+    # (``àí``: Russian ``на`` read as cp1252; a longer text has other words to tell, and
+    # Turkish writes ``üç``)
+    least = 2 if len(text) <= _SHORT else 3
 
     def close() -> None:
         nonlocal signs
@@ -283,7 +299,7 @@ def implausible(text: str) -> int:
         scripts = set(kinds)
         if len(scripts - {"CJK"}) > 1 or ("CJK" in scripts and len(scripts - {"CJK", "LATIN"}) > 0):
             signs += 1
-        elif scripts == {"LATIN"} and len(word) >= 3 and all(c >= "\x80" for c in word):
+        elif scripts == {"LATIN"} and len(word) >= least and all(c >= "\x80" for c in word):
             signs += 1
         elif "CJK" in scripts:
             if len(scripts) > 1:  # Latin and East Asian: a lone ideograph between Latin letters
@@ -295,13 +311,21 @@ def implausible(text: str) -> int:
                 signs += 1  # a lone Hangul jamo inside a word: Japanese or Big5 read as EUC-KR
         elif len(scripts) == 1 and scripts <= _CASED:
             signs += sum(1 for x, y in zip(word, word[1:]) if x.islower() and y.isupper())
+            if scripts == {"CYRILLIC"}:
+                signs += _cyrillic_signs("".join(word))
+            else:
+                signs += _greek_signs("".join(word))
+        elif scripts == {"HEBREW"} and (word[-1] in _HEB_MEDIAL or not _HEB_FINAL.isdisjoint(word)):
+            signs += _hebrew_signs("".join(word), not after or not unicodedata.category(after).startswith("M"))
         word.clear()
 
     last = len(text) - 1
+    after = ""  # the character that ends the word being closed ("": the text's end)
     for i, ch in enumerate(text):
         if ch.isalpha():
             word.append(ch)
             continue
+        after = ch
         if ch < "\xa0":
             if ch >= "\x80" or (ch < " " and ch not in "\t\n\r\f\v\x1b"):
                 signs += 1
@@ -318,6 +342,7 @@ def implausible(text: str) -> int:
         ):
             signs += 1
         close()
+    after = ""
     close()
     syllables = {c for c in text if "\uac00" <= c <= "\ud7a3"}
     if len(syllables) >= 3:  # mostly rare Hangul syllables: Chinese or Korean read as Johab or CP949
@@ -326,6 +351,55 @@ def implausible(text: str) -> int:
             signs += rare
     if any(c in text for c in "üçÜÇ"):  # no language writes these with ü or ç: Turkish misread
         signs += sum(text.count(c) for c in "þðÞÐţŢđĐ")
+    return signs
+
+
+_CYR_VOWELS = frozenset("аеёиоуыэюяіїєѣ")
+_CYR_SOFT = frozenset("ьъ")
+_CYR_VOICED = _CYR_VOWELS | frozenset("ърл") | frozenset("аеёиоуыэюяіїєѣърл".upper())
+"""The letters that make a Cyrillic word pronounceable: vowels, ъ (a vowel in Bulgarian),
+syllabic р and л (Serbian ``прст``), in either case."""
+
+
+def _cyrillic_signs(word: str) -> int:
+    """Signs of a misreading in a Cyrillic word, by what no Slavic spelling writes: a soft
+    or hard sign (ь, ъ) after a vowel, a word that starts with ь, ъ or ы, and a word of
+    small letters with no vowel, no ъ and no syllabic р or л (``кбй``: Greek ``και``
+    read as cp1251; Hebrew read as cp1251 gives ъ, щ and ш where its frequent letters are)."""
+    signs = 1 if word[0] in "ьъы" else 0
+    if "ь" in word or "ъ" in word or "Ь" in word or "Ъ" in word:
+        low = word.lower()
+        signs += sum(1 for x, y in zip(low, low[1:]) if y in _CYR_SOFT and x in _CYR_VOWELS)
+    if len(word) >= 2 and _CYR_VOICED.isdisjoint(word) and word.islower() and word not in _CYR_UNITS:
+        signs += 1
+    return signs
+
+
+_GREEK_VOWELS = frozenset("αεηιουωάέήίόύώϊϋΐΰ")
+
+
+def _greek_signs(word: str) -> int:
+    """Signs of a misreading in a Greek word: a final sigma (ς) inside the word, and a
+    word of small letters with no vowel (``ςμ``: Hebrew ``על`` read as cp1253)."""
+    signs = word[:-1].count("ς") if "ς" in word else 0
+    if len(word) >= 2 and _GREEK_VOWELS.isdisjoint(word) and word.islower():
+        signs += 1
+    return signs
+
+
+_CYR_UNITS = frozenset("км см мм дм кг мг гг вв шт кв ст".split())
+"""Words of small Cyrillic letters without a vowel that text writes: units, abbreviations."""
+_HEB_FINAL = frozenset("ךםןףץ")
+_HEB_MEDIAL = frozenset("כמנפצ")
+
+
+def _hebrew_signs(word: str, end: bool) -> int:
+    """Signs of a misreading in a Hebrew word: a final letter form (ך ם ן ף ץ) inside the
+    word, and at its end (``end``: not cut by a vowel point) the medial form of one of those
+    letters (``שמ``: Ukrainian ``що`` read as cp1255)."""
+    signs = sum(1 for c in word[:-1] if c in _HEB_FINAL)
+    if end and len(word) >= 2 and word[-1] in _HEB_MEDIAL:
+        signs += 1
     return signs
 
 
@@ -413,6 +487,90 @@ _FLUENT = 0.9
 (the detector's measure of chaos is as calm for those on a few characters)."""
 
 
+_SHORT = 64
+"""Data of at most this many bytes is short: the detector's measures say little on it."""
+_ALPHABET_PAGES = ("cp1251", "koi8_r", "cp1253", "cp1255")
+"""The code pages of the common non-Latin alphabets (Cyrillic, Greek, Hebrew), measured
+on short data when the detector does not propose them."""
+
+
+@functools.lru_cache(maxsize=1)
+def _letter_ranks() -> dict[str, list[dict[str, int]]]:
+    """For each script, the letters of each language written in it by frequency rank
+    (charset-normalizer's tables of the most frequent letters)."""
+    try:
+        from charset_normalizer.constant import FREQUENCIES
+    except ImportError:
+        return {}
+    out: dict[str, list[dict[str, int]]] = {}
+    for letters in FREQUENCIES.values():
+        scripts = {_script(c) for c in letters if c >= "\x80"}
+        if len(scripts) == 1:
+            out.setdefault(scripts.pop(), []).append({c: k for k, c in enumerate(letters)})
+    return out
+
+
+def _latin_letters(text: str) -> bool:
+    """Whether ``text`` has a Latin letter outside ASCII."""
+    return any(c >= "\x80" and c.isalpha() and _script(c) == "LATIN" for c in text[:_SAMPLE])
+
+
+def _letter_fluency(text: str) -> float:
+    """How frequent the characters outside ASCII of ``text`` are in a language of the
+    alphabet of its letters: the mean over them of 1 for one of its 12 most frequent
+    letters, 0.5 for another of its frequent ones, 0 else (a rare letter, a digit, a
+    symbol, a space or a mark outside ASCII), for the language that scores best; 0.0
+    when the letters mix scripts or are East Asian."""
+    raw = [c for c in _sample(text)[:2000] if c >= "\x80"]
+    chars = [c.lower() for c in raw]
+    scripts = {_script(c) for c in chars if c.isalpha()}
+    if len(scripts) != 1:
+        return 0.0
+    # a letter of a word in capitals counts half: small letters are what text is made of,
+    # and a code page that swaps the cases (KOI8-R beside cp1251) reads it in capitals
+    caps = [
+        c.isupper() and ((k > 0 and raw[k - 1].isupper()) or (k + 1 < len(raw) and raw[k + 1].isupper()))
+        for k, c in enumerate(raw)
+    ]
+    best = 0.0
+    for ranks in _letter_ranks().get(scripts.pop(), []):
+        score = sum(
+            (1.0 if ranks.get(c, 99) < 12 else 0.5 if c in ranks else 0.0) * (0.5 if cap else 1.0)
+            for c, cap in zip(chars, caps)
+        ) / len(chars)
+        best = max(best, score)
+    return best
+
+
+_FREQUENT_TABLE = {"zh_hans": "Chinese", "zh_hant": "Chinese", "ja": "Japanese", "ko": "Korean"}
+
+
+def _frequent_share(text: str, family: str) -> float:
+    """The share of the characters of ``text`` outside ASCII (white space not counted)
+    that are among the most frequent of the language of ``family`` (charset-normalizer's
+    tables: 100 hanzi, 79 Japanese characters, 26 Hangul syllables)."""
+    try:
+        from charset_normalizer.constant import FREQUENCIES
+    except ImportError:
+        return 0.0
+    table = frozenset(FREQUENCIES.get(_FREQUENT_TABLE[family], ()))
+    chars = [c for c in text[:2000] if c >= "\x80" and not c.isspace()]
+    return sum(1 for c in chars if c in table) / len(chars) if chars else 0.0
+
+
+_LETTER_TIE = 0.1
+
+
+def _calmest(pool: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """The candidate of ``pool`` with the least chaos, the most common code page among
+    those within 0.1 of it (0.01 between East Asian multi-byte encodings: their
+    misreadings of each other are valid characters, told apart by that measure alone;
+    charset-normalizer's measure varies by 0.1 between code pages that give the same
+    letters)."""
+    calm = min(c[1] for c in pool)
+    return min((c for c in pool if c[1] <= calm + (0.01 if c[5] in _MULTIBYTE else 0.1)), key=lambda c: (c[2], c[3]))
+
+
 def _rank(name: str) -> int:
     return _RANK.get(name, len(_RANK) + (10 if name.startswith(("mac", "cp4", "cp7", "cp8", "cp10", "cp11")) else 0))
 
@@ -490,6 +648,20 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
         chaos, coherence = by_text.get(western, (1.0, 0.0))
         signs = implausible(_sample(western))
         cands["cp1252"] = (signs, chaos, _rank("cp1252"), len(results), western, "cp1252", coherence)
+    short = len(data) <= _SHORT
+    if short:
+        # a few bytes: the detector proposes East Asian readings only (its measures need
+        # more text); the common alphabets' code pages are measured too
+        for extra, name in enumerate(_ALPHABET_PAGES):
+            if name in cands:
+                continue
+            try:
+                own = data.decode(name)
+            except UnicodeDecodeError:
+                continue
+            chaos, coherence = by_text.get(own) or (mess_ratio(own), 0.0)
+            signs = implausible(_sample(own))
+            cands[name] = (signs, chaos, _rank(name), len(results) + 1 + extra, own, name, coherence)
     fewest = min(c[0] for c in cands.values())
     pool = [c for c in cands.values() if c[0] == fewest]
     # an East Asian reading made of the language's common characters is taken over the
@@ -499,15 +671,30 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
     if fluency and max(fluency.values()) >= _FLUENT:
         top = max(fluency.values())
         pool = [c for c in pool if fluency.get(c[5]) == top]
-    calm = min(c[1] for c in pool)
-    # chaos within 0.1 of the calmest counts as equal: charset-normalizer's measure varies
-    # that much between code pages that give the same letters
-    # but between East Asian multi-byte encodings a smaller difference counts: their
-    # misreadings of each other are valid characters, told apart by that measure alone
-    choice = min(
-        (c for c in pool if c[1] <= calm + (0.01 if c[5] in _MULTIBYTE else 0.1)), key=lambda c: (c[2], c[3])
-    )
+        korean = [c for c in pool if _FAMILY[c[5]] == "ko"]
+        if short and korean and len(korean) < len(pool):
+            # fluent in Korean and another language (a Korean word in EUC-KR is common
+            # hanzi in GB 2312): Korean when its reading has more of the most frequent
+            # characters of its language than the others have of theirs
+            frequent = {c[5]: _frequent_share(c[4], _FAMILY[c[5]]) for c in pool}
+            most = max(frequent[c[5]] for c in korean)
+            if most > max(frequent[c[5]] for c in pool if c not in korean):
+                pool = [c for c in korean if frequent[c[5]] == most]
+    choice = _calmest(pool)
+    if short and not (fluency and max(fluency.values()) >= _FLUENT) and not _latin_letters(choice[4]):
+        # a few bytes with no fluent East Asian reading, not read as Latin text: the
+        # reading whose letters are the most frequent of an alphabet (rare hanzi are what
+        # an alphabet's bytes give), unless an East Asian reading is more fluent still
+        letters = {
+            # a rare code page (DOS, Mac) reads a few bytes as letters too: it counts half
+            c[5]: fluency[c[5]] if c[5] in fluency else _letter_fluency(c[4]) * (1.0 if c[5] in _RANK else 0.5)
+            for c in pool
+        }
+        top = max(letters.values())
+        if top > 0:  # within a tenth of the most fluent counts as equal: then the most common wins
+            choice = _calmest([c for c in pool if letters[c[5]] >= top - _LETTER_TIE])
     best = cands.get(codecs.lookup(results[0].encoding).name, choice)
+    calm = min(c[1] for c in pool)
     korean = [c for c in pool if c[5] in ("cp949", "johab") and c[1] <= calm + 0.1]
     if choice[5] in ("cp949", "johab") and len(korean) > 1:
         # CP949 and Johab read each other as valid syllables, but rare ones: fewer syllables
