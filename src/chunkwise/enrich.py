@@ -109,6 +109,14 @@ def _resolver(labels: list[Label]) -> Any:
 
         return range_rule
 
+    if rule == "overlap" and len(labels) == 1:  # one label (a value for the whole document)
+        only, s0, e0 = values[0], starts[0], ends[0]
+
+        def one_rule(s: int, e: int) -> Any:
+            return only if s < e0 and e > s0 else _MISSING
+
+        return one_rule
+
     weak = [lb.weak for lb in labels]
 
     def overlap_rule(s: int, e: int) -> Any:

@@ -508,8 +508,13 @@ class _Packer:
             # a single piece of it: never the words of a sentence that has no cut
             self.split_windows(_precomputed(text, self.levels[0], start, end), start, end, 0, end_cut)
             return
-        while li < len(self.levels):
-            if _first_cut(text, self.levels[li], start, end) is not None:
+        levels = self.levels
+        while li < len(levels):
+            level = levels[li]
+            if type(level) is GuardedPositions:
+                if level.first_cut(start, end) is not None:
+                    break
+            elif _first_cut(text, level, start, end) is not None:
                 break
             li += 1
         else:

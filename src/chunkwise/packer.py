@@ -332,7 +332,14 @@ class _RegionPacker:
         plan = self.plan(budget, reg.levels if reg.levels is not None else self.segs.levels)
         bi, bj = bisect_left(plan.big_starts, reg.start), bisect_left(plan.big_starts, reg.end)
         if bi == bj and self.whole:  # no atom too big: what :meth:`run` does for a run that fits
-            s, e = trim(text, reg.start, reg.end) if cfg.trim_spans else (reg.start, reg.end)
+            s, e = reg.start, reg.end
+            if cfg.trim_spans:
+                c = text[s] if s < e else " "
+                if c.isspace() or c >= "\u0300":
+                    s, e = trim(text, s, e)
+                else:  # (the start stays: only the end is trimmed)
+                    while e > s and text[e - 1].isspace():
+                        e -= 1
             if s >= e:
                 return []
             if m.advance(s, e, budget) >= e and (n := exact_size(m, s, e)) <= budget:
@@ -455,10 +462,11 @@ def _even(
     # only cuts that leave at least the floor on both sides can do (64: trimming slack)
     lo = max(left.start, m.advance(left.start, right.end, floor) - 64)
     hi = min(right.end, m.advance(left.start, right.end, total - floor) + 64)
-    usable = [lv for lv in levels if lv.name != WORD.name]
-    if left.boundary in (WORD.name, HARD):  # the cut is inside a sentence already
+    word = WORD.name
+    usable = [lv for lv in levels if lv.name != word]
+    if left.boundary in (word, HARD):  # the cut is inside a sentence already
         # the word level as the strategy gave it (guarded: no cut inside a kept atom or glue)
-        words = [lv for lv in levels if lv.name == WORD.name][:1] or [WORD]
+        words = [lv for lv in levels if lv.name == word][:1] or [WORD]
         if words[0] is WORD:  # then, as in the engine, the words of scripts without spaces
             words.append(DICTIONARY_WORDS)
         usable += words
@@ -466,8 +474,10 @@ def _even(
     size, exact = m.size, m.is_exact
     for level in usable:
         if type(level) is _GuardedPositions:
-            if level.first_cut(lo, hi) is None:
-                continue  # (a parser's level with no cut here: most of a code file's levels)
+            # (a parser's level with no cut here: most of a code file's levels)
+            positions = level.starts
+            if bisect_right(positions, lo) >= bisect_left(positions, hi) or level.first_cut(lo, hi) is None:
+                continue
             avoid = None
         else:
             avoid = getattr(level, "avoid", None)

@@ -437,6 +437,8 @@ class CodeChunker(BaseChunker):
         st, text = info.structure, info.text
         metadata["language"] = st.language or None
         signatures = st.describe_into(metadata, text, span.start, span.end)
+        if not self.include_imports and not self.include_context_in_size:
+            return "\n".join(signatures)
         parts: list[str] = []
         if self.include_imports and st.imports:
             first, last = st.imports[0][0], st.imports[-1][1]

@@ -54,6 +54,7 @@ _CLAUSE = re.compile(r"(?:^|_)(?:clause|else|elif|elsif|except|catch|finally|res
 _NEEDS_BODY = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
 _ATTRIBUTE_LINE = re.compile(r"\s*(?:@|#\[|\[)")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_INDENTATION = re.compile(r"[ \t\f\v]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,33 +132,26 @@ class CodeStructure:
     def _prepare(self, text: str) -> dict[str, Any]:
         ix = self._index
         if not ix:
-            # line numbers: counted from the last chunk's start (chunks come in order), or
+            # line numbers: counted from the last chunk's end (chunks come in order), or
             # from a list of line starts when a carriage return can end a line
-            ix["lines"] = [0] + [m.end() for m in _LINE_BREAK.finditer(text)] if "\r" in text else None
-            ix["at"] = (0, 1)  # an offset and the line it is on (one value: replaced whole)
+            lines = [0] + [m.end() for m in _LINE_BREAK.finditer(text)] if "\r" in text else None
             defs = self.definitions
             # symbols: the definitions that are not namespaces, by where their own text starts
             named = sorted((d.head, i) for i, d in enumerate(defs) if not d.container)
-            ix["heads"] = [h for h, _ in named]
-            ix["qualnames"] = [defs[i].qualname for _, i in named]
-            ix["starts"] = [d.start for d in defs]
-            ix["item_starts"] = [s for s, _ in self.items]
-            ix["item_ends"] = [e for _, e in self.items]
             # (the scan lists them in this order already)
             st = self.statements if self.parser == "scan" else sorted(self.statements, key=lambda x: (x[0], -x[1]))
-            starts = [s for s, _, _ in st]
-            ends = [e for _, e, _ in st]
-            ix["stmt_starts"] = starts
-            ix["stmt_ends"] = ends
-            ix["stmt_types"] = [t for _, _, t in st]
-            # after a statement held whole: the first statement after it that starts at
-            # or after its end (those in between lie inside it)
-            ix["stmt_after"] = [max(k + 1, bisect_left(starts, e, k)) for k, e in enumerate(ends)]
-            ix["imports"] = "\n".join(text[s:e] for s, e in self.imports)
+            ix["at"] = (0, 1)  # an offset and the line it is on (one value: replaced whole)
             ix["describe"] = (
-                ix["lines"], ix["heads"], ix["qualnames"], ix["starts"], ix["item_starts"], ix["item_ends"],
-                starts, ends, ix["stmt_types"], ix["stmt_after"],
+                lines,
+                [h for h, _ in named],
+                [defs[i].qualname for _, i in named],
+                [d.start for d in defs],
+                [s for s, _ in self.items],
+                self.items,
+                st,
+                [s for s, _, _ in st],
             )
+            ix["imports"] = "\n".join(text[s:e] for s, e in self.imports)
         return ix
 
     def describe(self, text: str, start: int, end: int) -> dict[str, Any]:
@@ -176,10 +170,12 @@ class CodeStructure:
         signatures instead of storing them. Chunks come in order: the line count goes on
         from the end of the chunk before."""
         ix = self._index or self._prepare(text)
-        lines, heads, qualnames, def_starts, item_starts, item_ends, starts, ends, kinds, after = ix["describe"]
+        lines, heads, qualnames, def_starts, item_starts, items, st, starts = ix["describe"]
         if lines is not None:
             first, last = bisect_right(lines, start), bisect_right(lines, max(start, end - 1))
         else:
+            # (one value replaced whole: chunks described at once from two threads still
+            # read a true offset and line)
             p, line = ix["at"]
             first = line + text.count("\n", p, start) if start >= p else line - text.count("\n", start, p)
             q = end - 1 if end - 1 > start else start
@@ -189,33 +185,34 @@ class CodeStructure:
         meta["end_line"] = last
         # a chunk may begin with the indentation of its first line: what it holds starts
         # at its first non-whitespace character
-        while start < end and text[start] in " \t\f\v":
-            start += 1
+        if start < end and text[start] in " \t\f\v":
+            start = _INDENTATION.match(text, start, end).end()  # type: ignore[union-attr]
         meta["symbols"] = qualnames[bisect_left(heads, start) : bisect_left(heads, end)]
         # node types: the outermost whole statements, else the innermost one around
         k = bisect_left(starts, start)
         hi = bisect_left(starts, end, k)
         types: list[str] = []
         while k < hi:
-            if ends[k] <= end:
-                t = kinds[k]
+            _, e, t = st[k]
+            if e <= end:
                 if t not in types:
                     types.append(t)
-                k = after[k]  # (the statements inside it are not outermost)
+                k = bisect_left(starts, e, k + 1)  # (the statements inside it are not outermost)
             else:
                 k += 1
         if not types:  # the last statement (in order) around the chunk
             for k in range(bisect_right(starts, start) - 1, -1, -1):
-                if ends[k] >= end:
-                    types.append(kinds[k])
+                _, e, t = st[k]
+                if e >= end:
+                    types.append(t)
                     break
         meta["node_types"] = types
         # split parts: a chunk starting or ending strictly inside a top-level item
         k = bisect_right(item_starts, start) - 1
-        split = k >= 0 and item_starts[k] < start < item_ends[k]
+        split = k >= 0 and item_starts[k] < start < items[k][1]
         if not split:
             k = bisect_right(item_starts, end, k if k > 0 else 0) - 1
-            split = k >= 0 and item_starts[k] < end < item_ends[k]
+            split = k >= 0 and item_starts[k] < end < items[k][1]
         meta["split_part"] = split
         # the definitions the chunk continues (starts inside) or leaves unfinished: the
         # last one starting before it, then its parents (definitions nest or are apart)
@@ -227,11 +224,18 @@ class CodeStructure:
             if d.start < start < d.end:
                 cont.append(k)
             k = d.parent
-        if split:
-            around = [*cont, *self._enclosing(end, def_starts)]
-            named = [i for i in around if not defs[i].container] or around
-            if named:
-                meta["part_of"] = defs[max(named, key=lambda i: defs[i].start)].qualname
+        if split:  # the innermost around its start or end: the one starting last, named first
+            around = cont + self._enclosing(end, def_starts)
+            best = None
+            for d in map(defs.__getitem__, around):
+                if not d.container and (best is None or d.start > best.start):
+                    best = d
+            if best is None:
+                for d in map(defs.__getitem__, around):
+                    if best is None or d.start > best.start:
+                        best = d
+            if best is not None:
+                meta["part_of"] = best.qualname
         if not cont:
             return []
         # (a chunk cut between a definition's doc comment and its header holds the header)
