@@ -116,6 +116,22 @@ def test_cue_headers_are_cut_at_line_breaks_never_inside_a_time():
     assert texts[:3] == ["1", "00:00:01,000 --> 00:00:03,500", "Ana: Good evening, everyone."]
 
 
+
+def test_a_cue_number_or_arrow_is_not_a_chunk_alone_where_it_fits_with_a_time():
+    """Where a cue's timing line does not fit a chunk, its number goes with its start
+    time, and its arrow with a time: neither is a chunk of its own when it fits with
+    one (a number alone is left only where even the start time does not fit with it)."""
+    vtt = "WEBVTT\n\nintro\n00:00.000 --> 00:03.500\nHello there.\n\nq-2\n00:04.000 --> 00:06.000\nFine.\n"
+    for fmt, text, line in (("srt", SRT, 29), ("vtt", vtt, 23)):  # below the timing line's length
+        doc = parse(text, format=fmt)
+        for size in range(16, line):
+            chunks = chunkwise.chunk(doc, strategy="conversation", chunk_size=size)
+            check_invariants(text, chunks, size, CharSizer())
+            texts = [c.text for c in chunks]
+            assert not {"1", "2", "3", "intro", "q-2", "-->"} & set(texts), (fmt, size, texts)
+    texts = [c.text for c in chunkwise.chunk(parse(SRT, format="srt"), strategy="conversation", chunk_size=20)]
+    assert texts[:3] == ["1\n00:00:01,000 -->", "00:00:03,500", "Ana: Good evening,"]
+
 def test_context_room_is_kept_only_in_chunks_that_get_a_context():
     text = (
         "[00:00:01] Ana: This is a long turn that will not fit in one chunk at all, no way.\n"

@@ -521,10 +521,12 @@ class ConversationChunker(BaseChunker):
 
     def _cue_glue(self, text: str, t: Turn, bound: Callable[[int, int], int], budget: int) -> list[tuple[int, int]]:
         """The ranges of a cue's header kept whole, the largest that fits: its number and
-        timing line (settings included); the timing line; its times, and the end time
-        with the settings; its times (else each time), the settings with the first word of
-        the cue's text (else the settings) -- so that ``align:start`` is not a chunk alone
-        wherever something next to it fits with it."""
+        timing line (settings included); the timing line; its number and start time (and
+        the arrow); its times, and the end time with the settings; its times (else
+        each time, the arrow with the start time or else the end time), the settings with
+        the first word of the cue's text (else the settings) -- so that ``align:start``,
+        a cue's number or its ``-->`` is not a chunk alone wherever something next to it
+        fits with it."""
         if t.start_time is None:
             return []
         i = text.find(t.start_time, t.start, t.body)
@@ -543,11 +545,28 @@ class ConversationChunker(BaseChunker):
 
         if ok(t.start, le):
             return [(t.start, le)]
-        if ok(i, le):
+        if ok(i, le):  # the timing line holds together: cut at a line break
             return [(i, le)]
-        if t1 < le and j >= 0 and ok(j, le):  # settings after the end time go with it
+        # else the cue's number (or identifier) goes with its start time where the two
+        # fit: alone it is a chunk that says nothing
+        s = t.start if t.start < i and ok(t.start, t0) else i
+        if s == i and t1 < le and j >= 0 and ok(j, le):  # settings after the end time go with it
             return [(i, j - 1 if j - 1 > i else j), (j, le)]
-        out = [(i, t1)] if ok(i, t1) else [(i, t0)] + ([(j, t1)] if j >= 0 else [])
+        if j < 0:
+            out = [(s, t0)]
+        elif s == i and ok(i, t1):
+            out = [(i, t1)]
+        else:
+            # the start time with the arrow, else the arrow with the end time (never an
+            # arrow alone), the end time with the settings where they fit
+            a = text.find("-->", t0, j)
+            if j - 1 > s and ok(s, j - 1):
+                out, rest = [(s, j - 1)], j
+            else:
+                out, rest = [(s, t0)], a if 0 <= a and ok(a, t1) else j
+            if t1 < le and ok(rest, le):
+                return [*out, (rest, le)]
+            out.append((rest, t1))
         if t1 < le:  # settings that do not fit with the end time go with the text's first word
             s0 = _SPACE.match(text, t1, le).end()  # type: ignore[union-attr]
             w = _WORD_END.search(text, t.body, t.end)
