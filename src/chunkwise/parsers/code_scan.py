@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
+from itertools import accumulate, compress, count, islice, repeat
+from operator import gt, itemgetter, lt, mul, or_
 from typing import Any
 
 from .code import (
@@ -30,7 +32,7 @@ from .code import (
 
 __all__ = ["scan_python"]
 
-_Child = tuple[int, int, Any, int, Any, int]  # see _Scanner.kids
+_Child = tuple[int, int, Any, int, Any, int]  # see the walk in _Scanner
 
 _STRING = (  # unrolled loops: linear, also where a string does not end
     r"'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*'''"
@@ -43,6 +45,8 @@ _STRING = (  # unrolled loops: linear, also where a string does not end
 # (every alternative begins with a literal character, so that the engine skips to the next
 # "#", quote or backslash instead of trying each position: 5x faster than groups)
 _LEX = re.compile(rf"#[^\r\n]*|{_STRING}|\\(?:\r\n|\n)|'|\"")
+_LEX_SPLIT = re.compile(f"({_LEX.pattern})")
+_MASK_AS = {"#": "#", "\\": " ", "'": "_", '"': "_"}  # by the first character of what _LEX finds
 _BAD_INDENT = re.compile(r"^ *[\t\f]", re.M)
 _KIND = re.compile(
     r"(?:async[ \t]+)?(def|class|if|elif|else|for|while|try|except|finally|with|match|case|import|from|return|raise"
@@ -59,6 +63,7 @@ _TYPES = {
 }
 _CLAUSES = frozenset({"elif", "else", "except", "finally"})
 _SOFT = frozenset({"match", "case"})  # keywords only as block headers
+_KEYWORD_FIRST = frozenset(kw[0] for kw in [*_TYPES, "async"])  # the letters a keyword begins with
 _NAME = re.compile(r"(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)")
 # (a line break, not "^": the engine then skips to the next line break at once)
 _INNER_DEF = re.compile(r"\n( +)(?:async[ \t]+)?(?:def|class)[ \t]")
@@ -70,6 +75,11 @@ _TOKEN = re.compile(
 _IMPORTS = frozenset({"import_statement", "import_from_statement", "future_import_statement"})
 # the types before which a statement cut is a clause cut (kind 2), as the analysis decides
 _CLAUSE_TYPES = frozenset(t for t in [*_TYPES.values(), "future_import_statement"] if _CLAUSE.search(t))
+# the kind of the cut before a one-line statement of each type in a block
+_CUT_KIND = {t: 2 if t in _CLAUSE_TYPES else 1 for t in [*_TYPES.values(), "future_import_statement", "expression_statement"]}
+_NOT_BRACKET = bytes(c for c in range(256) if c not in b"()\n")
+# the type of a one-line statement by its first keyword (not a definition or a clause)
+_PLAIN = {kw: _TYPES.get(kw, "expression_statement") for kw in ["", *_TYPES] if kw not in ("def", "class", *_CLAUSES)}
 
 
 class _Fail(Exception):
@@ -91,88 +101,111 @@ class _Scanner:
         self.ops: list[bool] = []  # the logical line ends with ":" (a block header)
         self.nxt: list[int] = []
         self.closed: list[tuple[int, int]] = []
-        self._kinds: dict[int, str] = {}
+        self.kinds: list[str | None] = []
         self.defs: list[Definition] = []
         self.statements: list[tuple[int, int, str]] = []
-        self.cuts: dict[tuple[int, int], tuple[int, int]] = {}
+        self.cuts: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        self.continued = False  # a backslash continuation in the file
 
     # -- lines ------------------------------------------------------------------------
 
     def lines(self) -> None:
         starts, inds, ends = self.starts, self.inds, self.ends
         cstarts, cends, cinds, ops, code_ends = self.cstarts, self.cends, self.cinds, self.ops, self.code_ends
-        pos = 0
-        depth = 0
-        for line in self.masked.split("\n"):
-            r = line.rstrip(" \t\f\r#")
-            if not r:
-                if not depth and "#" in line:
-                    ls = line.lstrip(" ")
-                    cstarts.append(pos + len(line) - len(ls))
-                    cends.append(pos + len(line.rstrip()))
-                    cinds.append(len(line) - len(ls))
-            else:
+        add_start, add_ind, add_end, add_code_end, add_op = (
+            starts.append, inds.append, ends.append, code_ends.append, ops.append)
+        masked = self.masked
+        lines = masked.split("\n")
+        # brackets: the pairs on one line removed from a copy that keeps only brackets and
+        # line breaks, what is left of a line is ")...(...": only the lines where the
+        # depth changes are read, and a line inside brackets joins the one it continues
+        br = masked.encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKET)
+        for _ in range(16):  # (pairs nested deeper on one line are counted below)
+            if b"()" not in br:
+                break
+            br = br.replace(b"()", b"")
+        if len(br) > len(lines) - 1:
+            by_line = br.split(b"\n")
+            depth = first = 0
+            runs: list[tuple[int, int]] = []
+            for i in compress(count(), by_line):
+                s = by_line[i]
+                d = depth + s.count(b"(") - s.count(b")")
+                if d < 0:
+                    raise _Fail
                 if not depth:
-                    code = r.lstrip(" ")
-                    ind = len(r) - len(code)
-                    starts.append(pos + ind)
-                    inds.append(ind)
-                    ends.append(pos + len(line.rstrip()))
-                    code_ends.append(pos + len(r))
-                    ops.append(r[-1] == ":")
-                else:
-                    ends[-1] = pos + len(line.rstrip())
-                    code_ends[-1] = pos + len(r)
-                    ops[-1] = r[-1] == ":"
-                if "(" in r or ")" in r:
-                    depth += r.count("(") - r.count(")")
-                    if depth < 0:
-                        raise _Fail
+                    first = i
+                elif not d:
+                    runs.append((first, i))
+                depth = d
+            if depth:
+                raise _Fail
+            if runs:
+                joined: list[str] = []
+                prev = 0
+                for a, b in runs:
+                    joined += lines[prev:a]
+                    joined.append("\n".join(lines[a : b + 1]))
+                    prev = b + 1
+                joined += lines[prev:]
+                lines = joined
+        pos = 0
+        for line in lines:
+            r = line.rstrip(" \t\f\r#")
+            if r:
+                ind = len(r) - len(r.lstrip(" "))
+                add_start(pos + ind)
+                add_ind(ind)
+                add_end(pos + len(line.rstrip()))
+                add_code_end(pos + len(r))
+                add_op(r[-1] == ":")
+            elif "#" in line:
+                ls = line.lstrip(" ")
+                cstarts.append(pos + len(line) - len(ls))
+                cends.append(pos + len(line.rstrip()))
+                cinds.append(len(line) - len(ls))
             pos += len(line) + 1
-        if depth:
-            raise _Fail
-        # the next line at the same or a lower indentation; blocks checked
         n = len(starts)
-        nxt = [n] * n
-        stack: list[int] = []
-        ops = self.ops
-        prev = -1
-        for j in range(n):
-            ij = inds[j]
-            last = -1
-            while stack and inds[stack[-1]] >= ij:
-                last = stack.pop()
-                nxt[last] = j
-            if prev < 0:
-                if ij:
-                    raise _Fail  # an unexpected indent
-            else:
-                p = inds[prev]
-                opener = ops[prev]
-                if ij > p:
-                    if not opener:
-                        raise _Fail  # an unexpected indent
-                elif opener or (ij < p and inds[last] != ij):
-                    raise _Fail  # a header without a block, or a dedent to no open level
-            stack.append(j)
-            prev = j
-        if n and ops[-1]:
+        # blocks: a line deeper than the one before follows a header (a line ending with
+        # ":"), and a header has a deeper line after it
+        if n and (inds[0] or ops[-1] or list(map(gt, islice(inds, 1, None), inds)) != ops[:-1]):
             raise _Fail
+        # the next line at the same or a lower indentation: the line after, but after a
+        # header, the first line that dedents to its level or lower, which must return to
+        # the level of a header whose block it ends
+        nxt = list(range(1, n + 1))
+        dedents = [False, *map(lt, islice(inds, 1, None), inds)]
+        stack: list[int] = []  # the open headers
+        for j in compress(count(), map(or_, ops, dedents)):
+            ij = inds[j]
+            if dedents[j]:
+                last = -1
+                while stack and inds[stack[-1]] >= ij:
+                    last = stack.pop()
+                    nxt[last] = j
+                if last < 0 or inds[last] != ij:
+                    raise _Fail  # a dedent to no open level
+            if ops[j]:
+                stack.append(j)
+        for h in stack:
+            nxt[h] = n
         self.nxt = nxt
+        self.kinds = [None] * n
 
     def kind(self, k: int) -> str:
         """The first keyword of logical line ``k`` ("@" for a decorator, "" for others)."""
-        v = self._kinds.get(k)
-        if v is None:
-            s = self.starts[k]
-            if self.text[s] == "@":
-                v = "@"
-            else:
-                m = _KIND.match(self.text, s)
-                v = m.group(1) if m else ""
-                if v in _SOFT and not self.ops[k]:
-                    v = ""
-            self._kinds[k] = v
+        s = self.starts[k]
+        first = self.text[s]
+        if first == "@":
+            v = "@"
+        elif first not in _KEYWORD_FIRST:
+            v = ""
+        else:
+            m = _KIND.match(self.text, s)
+            v = m.group(1) if m else ""
+            if v in _SOFT and not self.ops[k]:
+                v = ""
+        self.kinds[k] = v
         return v
 
     # -- nodes ------------------------------------------------------------------------
@@ -180,8 +213,12 @@ class _Scanner:
     def header_end(self, head: int, k: int) -> int:
         """Where the body of the definition at ``head`` (logical line ``k``) begins: after
         the colon that closes its header, past a comment on that line."""
-        depth = 0
         end = self.ends[k]
+        if self.ops[k] and self.masked.count(":", head, self.code_ends[k]) == 1:
+            # (most headers: one colon, the one that ends the line)
+            if self.masked[self.code_ends[k] : end].strip(" \t\r#") == "":
+                return self.starts[k + 1]
+        depth = 0
         for m in _HEADER.finditer(self.masked, head, end):
             c = m.group()
             if c == "(":
@@ -227,59 +264,14 @@ class _Scanner:
 
     # -- the walk ---------------------------------------------------------------------
     #
-    # The syntax tree is not built: each node's children are listed as tuples when the
-    # walk reaches it, and the analysis of the tree-sitter and ``ast`` readings
+    # The syntax tree is not built: the statements of a block are read line by line when
+    # the walk reaches it (:meth:`block`), the other children of a node are listed as
+    # tuples, and the analysis of the tree-sitter and ``ast`` readings
     # (``parsers.code._analyze``: groups, statement cuts, definitions) is done on them
     # there, with the same results. A child is ``(start, end, type, k, extra, indent)``:
     # ``type`` None for a comment; ``k`` its logical line (for a block: the line of its
     # header); ``extra`` a definition's node, or a compound statement's clauses (children
     # too); ``indent`` the spaces before it on its line (-1: it does not start its line).
-
-    def kids(self, i: int, j: int) -> list[_Child]:
-        """The statements of lines ``[i, j)`` (one indentation level); a compound
-        statement's clauses (``elif``, ``else``, ``except``, ``finally``) are its own."""
-        nxt, kinds, starts, inds, stop = self.nxt, self.kind, self.starts, self.inds, self.stop
-        code_ends = self.code_ends
-        kids: list[_Child] = []
-        append = kids.append
-        k = i
-        while k < j:
-            kw = kinds(k)
-            if kw == "@":
-                d0 = starts[k]
-                while kw == "@":
-                    k = nxt[k]
-                    if k >= j or inds[k] != inds[i]:
-                        raise _Fail
-                    kw = kinds(k)
-                if kw not in ("def", "class"):
-                    raise _Fail
-                node = self.definition(k, d0, kw)
-                append((node.start, node.end, node.type, k, node, inds[k]))
-            elif kw == "def" or kw == "class":
-                node = self.definition(k, starts[k], kw)
-                append((node.start, node.end, node.type, k, node, inds[k]))
-            elif kw in _CLAUSES:
-                raise _Fail  # a clause without its statement
-            else:
-                t = _TYPES.get(kw, "expression_statement")
-                if kw == "from" and self.text.startswith("__future__", _skip(self.text, starts[k] + 4)):
-                    t = "future_import_statement"
-                s = starts[k]
-                c = nxt[k]
-                if c < j and inds[c] == inds[k] and kinds(c) in _CLAUSES:
-                    first = k
-                    clauses = []
-                    while c < j and inds[c] == inds[k] and (ck := kinds(c)) in _CLAUSES:
-                        clauses.append((starts[c], code_ends[c] if nxt[c] == c + 1 else stop(c), _TYPES[ck], c, None,
-                                        inds[c]))
-                        k = c
-                        c = nxt[c]
-                    append((s, clauses[-1][1], t, first, clauses, inds[first]))
-                else:
-                    append((s, code_ends[k] if c == k + 1 else stop(k), t, k, None, inds[k]))
-            k = nxt[k]
-        return kids
 
     def header(self, k: int) -> list[_Child]:
         """The comment lines between the header on line ``k`` and the first statement of
@@ -293,57 +285,20 @@ class _Scanner:
         out.append((self.starts[i], self.stop(k), "block", k, None, self.inds[i]))
         return out
 
-    def listed(self, kids: list[_Child], lo: int, end: int) -> list[_Child]:
-        """``kids`` with the comments after a statement on its line and the comment lines
-        in ``[lo, end]`` that no kid holds, in order."""
-        nxt, ends, code_ends = self.nxt, self.ends, self.code_ends
-        out = kids
-        extra = [
-            (self.masked.index("#", code_ends[k]), ends[k], None, -1, None, -1)
-            for _s, _e, _t, k, x, _i in kids
-            if nxt[k] == k + 1 and ends[k] > code_ends[k] and not (x is not None and x.__class__ is list)
-        ]
-        if extra:
-            out = sorted(kids + extra, key=_first)
-        cstarts = self.cstarts
-        ci, cj = bisect_left(cstarts, lo), bisect_right(cstarts, end)
-        if ci < cj:  # comment lines not inside a kid (a kid reads its own)
-            cends, cinds = self.cends, self.cinds
-            merged: list[_Child] = []
-            x = 0
-            n = len(out)
-            for c in range(ci, cj):
-                p = cstarts[c]
-                while x < n and out[x][1] <= p:
-                    merged.append(out[x])
-                    x += 1
-                if x < n and out[x][0] <= p:
-                    continue
-                merged.append((p, cends[c], None, -1, None, cinds[c]))
-            merged.extend(out[x:])
-            out = merged
-        return out
-
-    def walk(self, children: list[_Child], node_start: int, listing: bool, parent: int,
-             prefix: str, attached: bool, keep: list[tuple[int, int, Any]] | None = None) -> None:
-        """The analysis of one node's ``children``, in one pass: its groups (comments go
-        with the node right below them, a comment after a node on its line with that
-        node), the statements it lists, the cuts between its groups and the definitions;
-        each child's own children right after its group. ``attached``: the children of a
-        block (or the module), where a definition that fits with the comments right
-        above it is left closed. ``keep``: a list that gets the groups ``(start, end,
-        child)``."""
-        text, defs, statements, cuts, nxt, fits = self.text, self.defs, self.statements, self.cuts, self.nxt, self.fits
+    def walk(self, children: list[_Child], node_start: int, listing: bool, parent: int, prefix: str) -> None:
+        """The analysis of the ``children`` of a compound statement (the comment lines
+        above its block, its block, its clauses) or of a clause list, in one pass: its
+        groups (comments go with the child right below them), the statements it lists,
+        the cuts between its groups; each child's own children right after its group.
+        (A block's statements are read by :meth:`block`.)"""
+        text, statements, cuts, nxt = self.text, self.statements, self.cuts, self.nxt
         n = len(children)
         i = gi = 0
-        prev_def = False
-        pending = pind = lead = -1
+        pending = pind = -1
         while i < n:
             c = children[i]
             i += 1
-            if c[2] is None:  # a comment: with the node below it unless a blank line follows
-                if lead < 0:
-                    lead = c[0]
+            if c[2] is None:  # a comment: with the child below it unless a blank line follows
                 if pending < 0:
                     pending = c[0]
                     pind = c[5]
@@ -351,71 +306,213 @@ class _Scanner:
                     gap = text[c[1] : children[i][0]]
                     if gap.count("\n") + gap.count("\r") - gap.count("\r\n") <= 1:
                         continue
-                gs, ge, ind, group = pending, c[1], pind, -1
+                gs, ge, ind = pending, c[1], pind
                 pending = -1
-                c = None
+                typ = "comment"
             else:
                 if pending >= 0:
                     gs, ind = pending, pind
                     pending = -1
                 else:
                     gs, ind = c[0], c[5]
-                group = lead if lead >= 0 else c[0]  # (where a definition's comments start)
-                lead = -1
                 ge = c[1]
-                while i < n and children[i][2] is None:  # comments after it on its line
-                    m = children[i]
-                    gap = text[ge : m[0]]
-                    if "\n" in gap or "\r" in gap:
-                        break
-                    if lead < 0:
-                        lead = m[0]
-                    if m[1] > ge:
-                        ge = m[1]
-                    i += 1
-            is_def = c is not None and c[4].__class__ is _Node
+                typ = c[2]
             if ind >= 0:  # the group starts its line (after ``ind`` spaces: no tabs in indentation)
                 if listing:
-                    statements.append((gs, ge, c[4].def_type if is_def else (c[2] if c is not None else "comment")))
+                    statements.append((gs, ge, typ))
                 if gs > 0:
                     a = gs - ind
                     while a > 0 and text[a - 1].isspace():
                         a -= 1
                     if a > 0 and (gi > 0 or a > node_start):
-                        kind = 0 if is_def or prev_def else (2 if c is not None and c[2] in _CLAUSE_TYPES else 1)
+                        kind = 2 if typ in _CLAUSE_TYPES else 1
                         key = (a, gs)
                         old = cuts.get(key)
-                        cuts[key] = (ind, kind if old is None or kind < old[1] else old[1])
-            prev_def = is_def
+                        if old is None or kind < old[3]:
+                            cuts[key] = (a, gs, ind, kind)
             gi += 1
-            if keep is not None:
-                keep.append((gs, ge, c))
-            if c is None:
+            if typ == "comment":
                 continue
             k = c[3]
-            if is_def:
-                node = c[4]
-                name = node.name
-                qual = f"{prefix}.{name}" if prefix else name
-                sig = _signature(text, node)
-                defs.append(Definition(gs, node.head, node.end, name, qual, node.def_type, sig, parent))
-                idx = len(defs) - 1
-                if attached and fits is not None and fits(_line_start(text, group), node.end):
-                    self.closed.append((node.start, node.end))
-                    self.inner(node, k)
-                    if node.children:
-                        self.record_closed(node, idx, qual)
-                elif nxt[k] > k + 1:
-                    self.body(k, node.start, None, False, idx, qual)
-                continue
-            typ = c[2]
             if typ == "block":
                 j = k + 1
-                self.walk(self.listed(self.kids(j, nxt[k]), self.starts[j], c[1]), c[0], True, parent, prefix, True)
+                self.block(j, nxt[k], self.starts[j], c[1], c[0], parent, prefix)
             elif nxt[k] > k + 1:
                 self.body(k, c[0], c[4], typ.endswith("clause"), parent, prefix)
             elif c[4] is not None:
-                self.walk(c[4], c[0], typ.endswith("clause"), parent, prefix, False)
+                self.walk(c[4], c[0], typ.endswith("clause"), parent, prefix)
+
+    def block(self, i: int, j: int, lo: int, end: int, node_start: int, parent: int, prefix: str,
+              keep: list[tuple[int, int, Any]] | None = None) -> None:
+        """The statements of lines ``[i, j)`` and the comment lines in ``[lo, end]`` between
+        them (a block, or the module), read as :meth:`walk` reads
+        its children with ``listing`` and ``attached``, in one pass: a statement's child
+        tuple is made only where a walk needs it."""
+        text, defs, statements, cuts, nxt, fits = self.text, self.defs, self.statements, self.cuts, self.nxt, self.fits
+        kinds, kind, starts, inds, stop = self.kinds, self.kind, self.starts, self.inds, self.stop
+        ends, code_ends = self.ends, self.code_ends
+        cstarts, cends, cinds = self.cstarts, self.cends, self.cinds
+        ci, cj = bisect_left(cstarts, lo), bisect_right(cstarts, end)
+        continued = self.continued
+        gi = 0
+        prev_def = False
+        pending = pind = lead = -1
+        k = i
+        while True:
+            if k < j:  # the next statement: (s0, e0, typ, kl, x, ind0) as kids gives it
+                k0 = k  # (its first line)
+                kw = kinds[k]
+                if kw is None:
+                    kw = kind(k)
+                if kw == "@":
+                    d0 = starts[k]
+                    while kw == "@":
+                        k = nxt[k]
+                        if k >= j or inds[k] != inds[i]:
+                            raise _Fail
+                        kw = kinds[k]
+                        if kw is None:
+                            kw = kind(k)
+                    if kw not in ("def", "class"):
+                        raise _Fail
+                    x: Any = self.definition(k, d0, kw)
+                    s0, e0, typ, kl, ind0 = x.start, x.end, x.type, k, inds[k]
+                elif kw == "def" or kw == "class":
+                    x = self.definition(k, starts[k], kw)
+                    s0, e0, typ, kl, ind0 = x.start, x.end, x.type, k, inds[k]
+                elif kw in _CLAUSES:
+                    raise _Fail  # a clause without its statement
+                else:
+                    typ = _TYPES.get(kw, "expression_statement")
+                    s0 = starts[k]
+                    if kw == "from" and text.startswith("__future__", _skip(text, s0 + 4)):
+                        typ = "future_import_statement"
+                    c = nxt[k]
+                    kl = k
+                    ind0 = inds[k]
+                    x = None
+                    if c < j and inds[c] == ind0:
+                        ck = kinds[c]
+                        if ck is None:
+                            ck = kind(c)
+                        if ck in _CLAUSES:
+                            x = []
+                            while True:
+                                x.append((starts[c], code_ends[c] if nxt[c] == c + 1 else stop(c), _TYPES[ck], c, None,
+                                          inds[c]))
+                                k = c
+                                c = nxt[c]
+                                if c >= j or inds[c] != ind0:
+                                    break
+                                ck = kinds[c]
+                                if ck is None:
+                                    ck = kind(c)
+                                if ck not in _CLAUSES:
+                                    break
+                            e0 = x[-1][1]
+                    if x is None:
+                        e0 = code_ends[k] if c == k + 1 else stop(k)
+                kid_start = s0
+            else:
+                kid_start = -1
+            # the comment lines before it (a comment goes with what is right below it
+            # unless a blank line follows)
+            while ci < cj and (kid_start < 0 or cstarts[ci] < kid_start):
+                p = cstarts[ci]
+                q = cends[ci]
+                if lead < 0:
+                    lead = p
+                if pending < 0:
+                    pending = p
+                    pind = cinds[ci]
+                ci += 1
+                nxt_start = cstarts[ci] if ci < cj and (kid_start < 0 or cstarts[ci] < kid_start) else kid_start
+                if nxt_start >= 0:
+                    gap = text[q:nxt_start]
+                    if gap.count("\n") + gap.count("\r") - gap.count("\r\n") <= 1:
+                        continue
+                gs, ind = pending, pind
+                pending = -1
+                statements.append((gs, q, "comment"))
+                if gs > 0:
+                    a = gs - ind
+                    while a > 0 and text[a - 1].isspace():
+                        a -= 1
+                    if a > 0 and (gi > 0 or a > node_start):
+                        kd = 0 if prev_def else 1
+                        key = (a, gs)
+                        old = cuts.get(key)
+                        if old is None or kd < old[3]:
+                            cuts[key] = (a, gs, ind, kd)
+                prev_def = False
+                gi += 1
+                if keep is not None:
+                    keep.append((gs, q, None))
+            if kid_start < 0:
+                return
+            c0 = ci  # (the first comment line after its start)
+            while ci < cj and cstarts[ci] < e0:  # comment lines inside it: its own
+                ci += 1
+            # the statement's group
+            if pending >= 0:
+                gs, ind = pending, pind
+                pending = -1
+                a = -1
+            else:
+                gs, ind = s0, ind0
+                # where the text before it ends: the line or the comment line before it
+                a = ends[k0 - 1] if k0 else 0
+                if c0 and cends[c0 - 1] > a:
+                    a = cends[c0 - 1]
+                if continued:  # a backslash continuation before a blank line: the cut starts after it
+                    q = text.rfind("\\", a, s0 - ind0)
+                    if q >= 0:
+                        a = q + 1
+            group = lead if lead >= 0 else s0  # (where a definition's comments start)
+            lead = -1
+            ge = e0
+            if nxt[kl] == kl + 1 and ends[kl] > code_ends[kl] and x.__class__ is not list:  # a comment after it
+                lead = self.masked.index("#", code_ends[kl])
+                if ends[kl] > ge:
+                    ge = ends[kl]
+            is_def = x.__class__ is _Node
+            statements.append((gs, ge, x.def_type if is_def else typ))
+            if gs > 0:
+                if a < 0:
+                    a = gs - ind
+                    while a > 0 and text[a - 1].isspace():
+                        a -= 1
+                if a > 0 and (gi > 0 or a > node_start):
+                    kd = 0 if is_def or prev_def else (2 if typ in _CLAUSE_TYPES else 1)
+                    key = (a, gs)
+                    old = cuts.get(key)
+                    if old is None or kd < old[3]:
+                        cuts[key] = (a, gs, ind, kd)
+            prev_def = is_def
+            gi += 1
+            if keep is not None:
+                keep.append((gs, ge, (s0, e0, typ, kl, x, ind0)))
+            k = nxt[k]
+            if is_def:
+                name = x.name
+                qual = f"{prefix}.{name}" if prefix else name
+                ls = x.head - ind0  # (the start of its line)
+                sig = text[ls : x.head_end].rstrip()  # the signature (see _sig): most are one line
+                if len(sig) > 400 or len(sig.splitlines()) != 1:
+                    sig = _signature(text, x)
+                defs.append(Definition(gs, x.head, x.end, name, qual, x.def_type, sig, parent))
+                idx = len(defs) - 1
+                if fits is not None and fits(group - ind0 if group == s0 else _line_start(text, group), x.end):
+                    self.closed.append((x.start, x.end))
+                    self.inner(x, kl)
+                    if x.children:
+                        self.record_closed(x, idx, qual)
+                elif nxt[kl] > kl + 1:
+                    self.body(kl, x.start, None, False, idx, qual)
+            elif nxt[kl] > kl + 1:
+                self.body(kl, s0, x, typ.endswith("clause"), parent, prefix)
+            elif x is not None:
+                self.walk(x, s0, typ.endswith("clause"), parent, prefix)
 
     def body(self, k: int, node_start: int, clauses: Any, listing: bool, parent: int, prefix: str) -> None:
         """The children of the node whose header is line ``k`` (followed by its block):
@@ -430,21 +527,53 @@ class _Scanner:
             sub = self.header(k)
             if clauses is not None:
                 sub.extend(clauses)
-            self.walk(sub, node_start, listing, parent, prefix, False)
+            self.walk(sub, node_start, listing, parent, prefix)
             return
-        text = self.text
+        text, ends, code_ends, cuts = self.text, self.ends, self.code_ends, self.cuts
         be = self.stop(k)
         ind = self.inds[i]
         if listing:
             self.statements.append((bs, be, "block"))
-        a = bs - ind
-        while a > 0 and text[a - 1].isspace():
-            a -= 1
+        a = ends[k]  # (the end of the header's line: no comment line before the block)
+        if self.continued:
+            a = bs - ind
+            while a > 0 and text[a - 1].isspace():
+                a -= 1
         if a > node_start:  # (a cut between statements, kind 1, unless a cut there is stronger)
             key = (a, bs)
-            old = self.cuts.get(key)
-            self.cuts[key] = (ind, 1 if old is None or old[1] > 1 else old[1])
-        self.walk(self.listed(self.kids(i, self.nxt[k]), bs, be), bs, True, parent, prefix, True)
+            old = cuts.get(key)
+            if old is None or old[3] > 1:
+                cuts[key] = (a, bs, ind, 1)
+        e = self.nxt[k]
+        if (c0 == len(cstarts) or cstarts[c0] > be) and not any(self.ops[i:e]):
+            # no comment line and no block inside: one-line statements (most blocks), each a
+            # group, with a cut before each but the first, read at once if none is a
+            # definition or a clause
+            kinds, kind = self.kinds, self.kind
+            types = []
+            for x in range(i, e):
+                kw = kinds[x]
+                if kw is None:
+                    kw = kind(x)
+                t = _PLAIN.get(kw)
+                if t is None:
+                    break
+                if kw == "from" and text.startswith("__future__", _skip(text, self.starts[x] + 4)):
+                    t = "future_import_statement"
+                types.append(t)
+            else:
+                if e == i + 1:
+                    self.statements.append((bs, max(ends[i], code_ends[i]), types[0]))
+                    return
+                starts = self.starts
+                self.statements.extend(zip(starts[i:e], map(max, ends[i:e], code_ends[i:e]), types))
+                b = starts[i + 1 : e]
+                a_ = ends[i : e - 1]
+                if self.continued:  # a backslash continuation before a blank line: the cut starts after it
+                    a_ = [x if (q := text.rfind("\\", x, y)) < 0 else q + 1 for x, y in zip(a_, b)]
+                cuts.update(zip(zip(a_, b), zip(a_, b, repeat(ind), map(_CUT_KIND.__getitem__, types[1:]))))
+                return
+        self.block(i, e, bs, be, bs, parent, prefix)
 
     def record_closed(self, node: _Node, parent: int, prefix: str) -> None:
         """The definitions inside the closed definition ``node`` (found by :meth:`inner`)."""
@@ -468,7 +597,9 @@ class _Scanner:
             d = i
             while d > k + 1 and self.text[starts[d - 1]] == "@" and inds[d - 1] == inds[i]:
                 d -= 1
-            kw = self.kind(i)
+            kw = self.kinds[i]
+            if kw is None:
+                kw = self.kind(i)
             if kw not in ("def", "class"):
                 continue
             inner = self.definition(i, starts[d], kw)
@@ -477,10 +608,6 @@ class _Scanner:
                 chain.pop()
             chain[-1].children.append(inner)
             chain.append(inner)
-
-
-def _first(item: tuple[Any, ...]) -> Any:
-    return item[0]
 
 
 def _skip(text: str, p: int) -> int:
@@ -492,27 +619,18 @@ def _skip(text: str, p: int) -> int:
 def _mask(text: str) -> tuple[str, list[tuple[int, int]]] | None:
     """The text with strings as ``_``, comments as ``#``, backslash continuations as
     spaces and brackets as ``(``/``)`` (same length); the multi-line strings."""
-    parts: list[str] = []
+    pieces = _LEX_SPLIT.split(text)  # text, found, text, found, ..., text
+    found = pieces[1::2]
+    if "'" in found or '"' in found:
+        return None  # a quote that opens no string
     opaque: list[tuple[int, int]] = []
-    prev = 0
-    for m in _LEX.finditer(text):
-        s, e = m.span()
-        c = text[s]
-        parts.append(text[prev:s])
-        if c == "#":
-            parts.append("#" * (e - s))
-        elif c == "\\":
-            parts.append(" " * (e - s))
-        elif e - s == 1:
-            return None  # a quote that opens no string
-        else:
-            parts.append("_" * (e - s))
-            if "\n" in m.group() or "\r" in m.group():
-                opaque.append((s, e))
-        prev = e
-    parts.append(text[prev:])
+    multi = list(compress(count(), map(str.__contains__, found, repeat("\n"))))
+    if multi:  # strings over several lines (a backslash continuation is no string)
+        offsets = list(accumulate(map(len, pieces), initial=0))
+        opaque = [(offsets[2 * i + 1], offsets[2 * i + 2]) for i in multi if found[i][0] != "\\"]
+    pieces[1::2] = map(mul, map(_MASK_AS.__getitem__, map(itemgetter(0), found)), map(len, found))
     # (four replacements, each a search for one character: 10x faster than translate)
-    masked = "".join(parts).replace("[", "(").replace("{", "(").replace("]", ")").replace("}", ")")
+    masked = "".join(pieces).replace("[", "(").replace("{", "(").replace("]", ")").replace("}", ")")
     return masked, opaque
 
 
@@ -567,11 +685,12 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
     if ("\t" in mtext or "\f" in mtext) and _BAD_INDENT.search(mtext):
         return None
     sc = _Scanner(text, mtext, fits)
+    sc.continued = "\\\n" in text or "\\\r" in text
     try:
         sc.lines()
         n = len(text)
         groups: list[tuple[int, int, Any]] = []
-        sc.walk(sc.listed(sc.kids(0, len(sc.starts)), 0, n), 0, True, -1, "", True, groups)
+        sc.block(0, len(sc.starts), 0, n, 0, -1, "", groups)
     except (_Fail, IndexError, ValueError, RecursionError):  # (nesting deeper than the stack)
         return None
     closed = sorted(sc.closed)
@@ -583,7 +702,7 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
     )
     items = tuple((g[0], g[1]) for g in groups)
     imports = tuple((c[0], c[1]) for g in groups if (c := g[2]) is not None and c[2] in _IMPORTS)
-    cuts = tuple(sorted((a, b, ind, kind) for (a, b), (ind, kind) in sc.cuts.items() if a < b and text[a:b].isspace()))
+    cuts = tuple(sorted(sc.cuts.values()))
     # (statements, like cuts and definitions, are found in document order, outer first)
     return CodeStructure(
         language="python",
