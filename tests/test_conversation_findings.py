@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -131,6 +132,20 @@ def test_a_cue_number_or_arrow_is_not_a_chunk_alone_where_it_fits_with_a_time():
             assert not {"1", "2", "3", "intro", "q-2", "-->"} & set(texts), (fmt, size, texts)
     texts = [c.text for c in chunkwise.chunk(parse(SRT, format="srt"), strategy="conversation", chunk_size=20)]
     assert texts[:3] == ["1\n00:00:01,000 -->", "00:00:03,500", "Ana: Good evening,"]
+
+
+def test_a_webvtt_block_keyword_is_not_a_chunk_alone():
+    """``NOTE``, ``STYLE`` and ``REGION`` go with the first line of their block where it
+    fits, else with its first word: never a chunk of their own where that fits."""
+    text = (Path(__file__).parent / "corpus" / "conversation" / "panel.vtt").read_text(encoding="utf-8")
+    doc = parse(text, format="vtt")
+    for size in range(14, 80):  # "REGION\nid:fred": 14 characters
+        chunks = chunkwise.chunk(doc, strategy="conversation", chunk_size=size)
+        check_invariants(text, chunks, size, CharSizer())
+        texts = [c.text for c in chunks]
+        assert not {"NOTE", "STYLE", "REGION"} & set(texts), (size, texts)
+    texts = [c.text for c in chunkwise.chunk(doc, strategy="conversation", chunk_size=50)]
+    assert "NOTE\nCaptions checked against the recording." in texts
 
 def test_context_room_is_kept_only_in_chunks_that_get_a_context():
     text = (

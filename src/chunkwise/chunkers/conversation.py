@@ -98,6 +98,9 @@ def _span(t: Turn) -> tuple[int, int]:
     return t.start, t.end
 
 
+# a WebVTT block that is not a cue: its keyword and the first word of its text
+_BLOCK_WORD = re.compile(r"(?:NOTE|STYLE|REGION)[ \t]*\r?\n?[ \t]*\S+")
+
 # a WebVTT file's header line (a title may follow it): with the "Kind:" and "Language:"
 # lines under it, the header that leads the first cue
 _VTT_HEADER = re.compile(r"\ufeff?WEBVTT(?=[ \t\r\n]|$)")
@@ -361,6 +364,7 @@ class ConversationChunker(BaseChunker):
                 lead_in = h
         gaps = [(t.end, u.start) for t, u in zip(turns, turns[1:])]
         gaps.append((turns[-1].end, n))
+        blocks: list[tuple[int, int]] = []  # a WebVTT block's keyword and first word
         for g0, g1 in gaps:
             g = _SPACE.match(text, g0, g1).end()  # type: ignore[union-attr]
             if g < g1:
@@ -369,6 +373,15 @@ class ConversationChunker(BaseChunker):
                 inside_e.append(g1)
                 if subtitles:
                     apart += [g, g1] if g1 < n else [g]
+        if subtitles:
+            for m in VTT_BLOCK.finditer(text):
+                k = _BLOCK_WORD.match(text, m.end() - len(m.group().rsplit(None, 1)[-1]))
+                if k is not None:  # with the first line of its text, else its first word
+                    le = text.find("\n", k.end())
+                    le = len(text) if le < 0 else le
+                    while text[le - 1] in " \t\r":
+                        le -= 1
+                    blocks += [(k.start(), le), k.span()]
         order = sorted(range(len(inside_s)), key=inside_s.__getitem__)
         inside_s, inside_e = [inside_s[i] for i in order], [inside_e[i] for i in order]
         cuts_at.sort()
@@ -393,7 +406,11 @@ class ConversationChunker(BaseChunker):
         # punctuation alone
         first = budget + (0 if self.chunk_overlap else reserve)
         fits = self._word_fits
+        # a NOTE, STYLE or REGION keyword is never a chunk of its own where the first line
+        # (else the first word) of its block fits with it
         glue: list[tuple[int, int]] = []
+        for b0, b1 in zip(blocks[::2], blocks[1::2]):
+            glue += [b0] if size(*b0, budget) <= budget else [b1] if size(*b1, budget) <= budget else []
         for t in big:
             if not t.start < t.body < t.end:
                 continue
