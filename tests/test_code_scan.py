@@ -278,3 +278,46 @@ def test_statements_are_listed_in_order_outer_first(module):
     st = scan_python(text, _fits(1000))
     assert list(st.statements) == sorted(st.statements, key=lambda s: (s[0], -s[1]))
     assert all(text[s:e].strip() for s, e, _t in st.statements)
+
+
+def _cuts_are_gaps(text: str, st) -> None:
+    assert list(st.cuts) == sorted(set(st.cuts))
+    for a, b, indent, kind in st.cuts:
+        assert 0 < a < b and text[a:b].isspace() and kind in (0, 1, 2), (a, b)
+        assert text[b - indent : b] == " " * indent and text[b - indent - 1] in "\r\n"
+
+
+@pytest.mark.parametrize("module", MODULES[:8])
+def test_every_cut_is_the_whitespace_between_a_line_end_and_a_statement(module):
+    text = _stdlib(module)
+    for fits in (None, _fits(1000)):
+        _cuts_are_gaps(text, scan_python(text, fits))
+    _cuts_are_gaps(TRICKY, scan_python(TRICKY, None))
+
+
+def test_a_cut_after_a_backslash_continuation_starts_after_the_backslash():
+    text = "def f():\n    x = 1 \\\n\n    y = 2\n    return x\n\n\nz = 3\n"
+    ast.parse(text)
+    for fits in (None, _fits(1000)):
+        st = scan_python(text, fits)
+        _cuts_are_gaps(text, st)
+    st = scan_python(text, None)
+    y = text.index("y = 2")
+    assert [c for c in st.cuts if c[1] == y] == [(text.index("\\") + 1, y, 4, 1)]
+    assert [text[s:e] for s, e, _t in st.statements[1:]] == ["x = 1", "y = 2", "return x", "z = 3"]
+
+
+def test_comment_lines_go_with_the_statement_below_them_unless_a_blank_line_follows():
+    text = "def f():\n    a = 1  # on a\n    # above b\n    b = 2\n    # alone\n\n    c = 3\n    return c\n"
+    for fits in (None, _fits(20)):
+        st = scan_python(text, fits)
+        assert [(text[s:e], t) for s, e, t in st.statements[1:]] == [
+            ("a = 1  # on a", "expression_statement"),
+            ("# above b\n    b = 2", "expression_statement"),
+            ("# alone", "comment"),
+            ("c = 3", "expression_statement"),
+            ("return c", "return_statement"),
+        ]
+        assert [text[b:].split("\n")[0] for _a, b, _i, _k in st.cuts] == [
+            "a = 1  # on a", "# above b", "# alone", "c = 3", "return c"]
+        _cuts_are_gaps(text, st)
