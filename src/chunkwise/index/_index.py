@@ -492,16 +492,20 @@ class Index:
             raise ConfigError(f"batch_size must be an integer of 1 or more, not {batch_size!r}")
         given = _get_embedder(model) if model is not None else None  # an unknown model: refused before any write
         self.close()
-        created = [p for p in (self.path, self.path / "build.lock", self.path / store.DB_NAME) if not p.exists()]
+        created = [p for p in (self.path, self.path / "build.lock") if not p.exists()]
         self.path.mkdir(parents=True, exist_ok=True)
         try:
             report, embedder, settled = self._build(
                 sources, chunker, model, given, rebuild, keep, root, batch_size, on_document, on_error
             )
         except _NothingToIndex as exc:
-            if self.path / store.DB_NAME in created:
-                _remove_created(created)
-                raise _NothingToIndex(exc.reason, os.fspath(self.path)) from None
+            if exc.not_created is not None:  # the database is gone: the lock file and the folder too
+                for path in reversed(created):
+                    with contextlib.suppress(OSError):  # a folder only when empty
+                        if path.is_dir():
+                            path.rmdir()
+                        else:
+                            path.unlink()
             raise
         self._embedder = embedder if self._model is None or self._model is model else None
         return _replace(report, seconds=time.perf_counter() - t0, rebuilt=report.rebuilt and settled)
@@ -524,6 +528,7 @@ class Index:
         from ..embeddings import RETRIEVAL_MODEL
 
         with _build_lock(self.path), store.database_errors(self.path):
+            new = not (self.path / store.DB_NAME).exists()
             con = store.connect(self.path, create=True)
             try:
                 meta = store.read_meta(con)
@@ -576,6 +581,13 @@ class Index:
                     on_error,
                     _embedder_spec(model),
                 )
+            except _NothingToIndex as exc:
+                if not new:
+                    raise
+                con.close()  # a database this build created, holding nothing: removed under the lock
+                for name in (store.DB_NAME, f"{store.DB_NAME}-wal", f"{store.DB_NAME}-shm"):
+                    (self.path / name).unlink(missing_ok=True)
+                raise _NothingToIndex(exc.reason, os.fspath(self.path)) from None
             finally:
                 con.close()
         return report, embedder, settled
@@ -732,18 +744,6 @@ def _no_chunk(read: int, failed: int) -> str:
     if read - failed:
         why.append(f"{read - failed} chunked into none")
     return f"none of the {_counted(read, 'document')} read gave a chunk ({', '.join(why)})"
-
-
-def _remove_created(paths: list[Path]) -> None:
-    """Remove what a build that changed nothing created: the database (and its write-ahead
-    log), the lock file, the folder; deepest first, the folder only when empty."""
-    for path in reversed(paths):
-        with contextlib.suppress(OSError):
-            if path.is_dir():
-                path.rmdir()
-            else:
-                for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-                    leftover.unlink(missing_ok=True)
 
 
 def _has_documents(con: sqlite3.Connection) -> bool:
