@@ -63,7 +63,7 @@ _TYPES = {
 }
 _CLAUSES = frozenset({"elif", "else", "except", "finally"})
 _SOFT = frozenset({"match", "case"})  # keywords only as block headers
-_KEYWORD_FIRST = frozenset(kw[0] for kw in [*_TYPES, "async"])  # the letters a keyword begins with
+_KEYWORD_FIRST = frozenset(kw[0] for kw in [*_TYPES, "async", "@"])  # what a keyword (or "@") begins with
 _NAME = re.compile(r"(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)")
 # (a line break, not "^": the engine then skips to the next line break at once)
 _INNER_DEF = re.compile(r"\n( +)(?:async[ \t]+)?(?:def|class)[ \t]")
@@ -104,7 +104,9 @@ class _Scanner:
         self.kinds: list[str | None] = []
         self.defs: list[Definition] = []
         self.statements: list[tuple[int, int, str]] = []
-        self.cuts: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        # (start, end, indentation, kind); two for one place (the kinds differ) are cut
+        # to the stronger when the scan ends
+        self.cuts: list[tuple[int, int, int, int]] = []
         self.continued = False  # a backslash continuation in the file
 
     # -- lines ------------------------------------------------------------------------
@@ -326,10 +328,7 @@ class _Scanner:
                         a -= 1
                     if a > 0 and (gi > 0 or a > node_start):
                         kind = 2 if typ in _CLAUSE_TYPES else 1
-                        key = (a, gs)
-                        old = cuts.get(key)
-                        if old is None or kind < old[3]:
-                            cuts[key] = (a, gs, ind, kind)
+                        cuts.append((a, gs, ind, kind))
             gi += 1
             if typ == "comment":
                 continue
@@ -363,7 +362,7 @@ class _Scanner:
                 k0 = k  # (its first line)
                 kw = kinds[k]
                 if kw is None:
-                    kw = kind(k)
+                    kw = kind(k) if text[starts[k]] in _KEYWORD_FIRST else ""
                 if kw == "@":
                     d0 = starts[k]
                     while kw == "@":
@@ -440,10 +439,7 @@ class _Scanner:
                         a -= 1
                     if a > 0 and (gi > 0 or a > node_start):
                         kd = 0 if prev_def else 1
-                        key = (a, gs)
-                        old = cuts.get(key)
-                        if old is None or kd < old[3]:
-                            cuts[key] = (a, gs, ind, kd)
+                        cuts.append((a, gs, ind, kd))
                 prev_def = False
                 gi += 1
                 if keep is not None:
@@ -484,10 +480,7 @@ class _Scanner:
                         a -= 1
                 if a > 0 and (gi > 0 or a > node_start):
                     kd = 0 if is_def or prev_def else (2 if typ in _CLAUSE_TYPES else 1)
-                    key = (a, gs)
-                    old = cuts.get(key)
-                    if old is None or kd < old[3]:
-                        cuts[key] = (a, gs, ind, kd)
+                    cuts.append((a, gs, ind, kd))
             prev_def = is_def
             gi += 1
             if keep is not None:
@@ -540,10 +533,7 @@ class _Scanner:
             while a > 0 and text[a - 1].isspace():
                 a -= 1
         if a > node_start:  # (a cut between statements, kind 1, unless a cut there is stronger)
-            key = (a, bs)
-            old = cuts.get(key)
-            if old is None or old[3] > 1:
-                cuts[key] = (a, bs, ind, 1)
+            cuts.append((a, bs, ind, 1))
         e = self.nxt[k]
         if (c0 == len(cstarts) or cstarts[c0] > be) and not any(self.ops[i:e]):
             # no comment line and no block inside: one-line statements (most blocks), each a
@@ -571,7 +561,7 @@ class _Scanner:
                 a_ = ends[i : e - 1]
                 if self.continued:  # a backslash continuation before a blank line: the cut starts after it
                     a_ = [x if (q := text.rfind("\\", x, y)) < 0 else q + 1 for x, y in zip(a_, b)]
-                cuts.update(zip(zip(a_, b), zip(a_, b, repeat(ind), map(_CUT_KIND.__getitem__, types[1:]))))
+                cuts.extend(zip(a_, b, repeat(ind), map(_CUT_KIND.__getitem__, types[1:])))
                 return
         self.block(i, e, bs, be, bs, parent, prefix)
 
@@ -685,7 +675,9 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
     if ("\t" in mtext or "\f" in mtext) and _BAD_INDENT.search(mtext):
         return None
     sc = _Scanner(text, mtext, fits)
-    sc.continued = "\\\n" in text or "\\\r" in text
+    # (a backslash continuation outside strings: the line breaks the mask hides are not all
+    # in strings)
+    sc.continued = text.count("\n") - mtext.count("\n") > sum(text.count("\n", a, b) for a, b in opaque)
     try:
         sc.lines()
         n = len(text)
@@ -702,7 +694,10 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
     )
     items = tuple((g[0], g[1]) for g in groups)
     imports = tuple((c[0], c[1]) for g in groups if (c := g[2]) is not None and c[2] in _IMPORTS)
-    cuts = tuple(sorted(sc.cuts.values()))
+    cuts = sorted(sc.cuts)
+    if len(set(map(itemgetter(1), cuts))) < len(cuts):  # a place cut twice: the stronger kind (the lower)
+        cuts = [c for i, c in enumerate(cuts) if not i or c[1] != cuts[i - 1][1]]
+    cuts = tuple(cuts)
     # (statements, like cuts and definitions, are found in document order, outer first)
     return CodeStructure(
         language="python",
