@@ -142,14 +142,21 @@ def _reference_offsets(sizer, text):
 
 
 @pytest.mark.parametrize(
-    "piece",
-    ["plain words, 12.5 ", "mixed \U0001f680 \ubcf4\ud5d8 words ", "row 12,x\n", "r\u00f6w 7;\U0001f680\r\nnext\n"],
+    "text",
+    [
+        "plain words, 12.5 " * 30000,
+        "mixed \U0001f680 \ubcf4\ud5d8 words " * 30000,
+        "row 12,x\n" * 30000,
+        "r\u00f6w 7;\U0001f680\r\nnext\n" * 30000,
+        # a token inside a character first in a later block
+        "row 12,x\n" * 20000 + "x\U0001f680y\n" * 3 + "row 12,x\n" * 20000,
+    ],
+    ids=["one-line", "one-line-split", "lines", "lines-split", "split-later"],
 )
-def test_measure_offsets_across_encoding_blocks(cl100k, piece):
+def test_measure_offsets_across_encoding_blocks(cl100k, text):
     """A long text is encoded block by block (blocks end at line breaks before a letter
     or digit) and its offsets kept at one byte a token: each token's span is the
     characters its bytes touch, as from the ids of the whole text."""
-    text = piece * 30000
     m = cl100k.measure(text)
     starts, ends, inside = _reference_offsets(cl100k, text)
     assert len(ends) > 2 * 65536
@@ -158,7 +165,7 @@ def test_measure_offsets_across_encoding_blocks(cl100k, piece):
     assert m.size(0, len(text)) == len(ends)
     assert (m._s is m._e) == (not inside)  # both ways are read
     blocks = list(cl100k._pieces(text))
-    assert (len(blocks) > 1) == ("\n" in piece)
+    assert (len(blocks) > 1) == ("\n" in text)
 
 
 # pieces that meet at line breaks in every way: spaces, CR, punctuation, digits, letters,

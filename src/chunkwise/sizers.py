@@ -381,12 +381,15 @@ class TiktokenSizer:
         (True, 2)
 
     Method:
-        The document is encoded once, a block of about 65,536 characters at a time for an
-        encoding loaded by name (a block ends at a line break between a non-space character
-        and a letter or digit, where these encodings' pre-tokenizers always split, so the
-        tokens are those of the whole text). Each token's character span comes from the
-        number of UTF-8 lead bytes in each token id (a per-id table, built once per
-        encoding), summed along the document; the spans are kept at one byte a token.
+        The document is encoded once, for an encoding of :data:`OFFLINE_ENCODINGS` a block
+        of about 65,536 characters at a time: a block ends at a line break between a
+        non-space character and a letter or digit, where these encodings' pre-tokenizers
+        always split, so the tokens are those of the whole text, and the encoder never
+        holds a UTF-8 copy of the whole text (CPython keeps the copy it makes of a
+        non-ASCII string as long as the string lives). Each token's character span comes
+        from the number of UTF-8 lead bytes in its id (a per-id table, built once per
+        encoding name, for the whole vocabulary), summed along the document; the spans are
+        kept at one byte a token (:class:`_Paged`).
     """
 
     def __init__(self, encoding: Any = "cl100k_base") -> None:
@@ -467,16 +470,17 @@ class TiktokenSizer:
 
         n_chars = len(text)
         npages = (n_chars >> _PAGE) + 1
-        # the values [0, end of each token...] and, in case a token starts inside a
-        # character, [start of each token...]: low bytes per block, counts per page
+        # the values [0, end of each token...], then, once a token starts inside a
+        # character, [start of each token...] too: low bytes per block, counts per page
         lows_e: list[Any] = [np.zeros(1, dtype=np.uint8)]
-        lows_s: list[Any] = []
         pages_e = np.zeros(npages, dtype=np.int64)
         pages_e[0] = 1
-        pages_s = np.zeros(npages, dtype=np.int64)
+        lows_s: list[Any] = []
+        pages_s = pages_e
         split = False  # a token that begins inside a character (it also touches that one)
         n = 0
         vocab = self._vocab
+        wide = np.int32 if n_chars < 1 << 31 else np.int64
         for a, b in self._pieces(text):
             # a slice of the text, not the text: the encoder's UTF-8 copy goes with it
             ids = self.token_ids(text[a:b] if b - a < n_chars else text)
@@ -484,21 +488,28 @@ class TiktokenSizer:
                 continue
             lead, cont = vocab.tables(ids)
             counts = lead[ids]
-            ends = np.cumsum(counts, dtype=np.int64)
+            ends = np.cumsum(counts, dtype=wide)
             ends += a
+            todo = [(ends, lows_e, pages_e)]
             c = cont[ids]
-            starts = ends - counts
-            starts -= c
-            split = split or bool(c.any())
+            if split or c.any():
+                if not split:  # the tokens so far start where the one before ends
+                    split = True
+                    lows_s = [np.concatenate(lows_e)[:-1]]
+                    pages_s = pages_e.copy()
+                    pages_s[a >> _PAGE] -= 1  # the last value so far, a, is no start
+                starts = ends - counts
+                starts -= c
+                todo.append((starts, lows_s, pages_s))
             del ids, c, counts
-            for vals, lows, pages in ((ends, lows_e, pages_e), (starts, lows_s, pages_s)):
+            for vals, lows, pages in todo:
                 lows.append(vals.astype(np.uint8))
                 hs = vals >> _PAGE
                 h0 = int(hs[0])
                 got = np.bincount(hs - h0)
                 pages[h0 : h0 + len(got)] += got
             n += len(ends)
-            del ends, starts, hs
+            del ends, todo, vals, hs
         ends_p = _paged(lows_e, pages_e)
         starts_p = _paged(lows_s, pages_s) if split else ends_p
         return _PagedMeasure(text, starts_p, ends_p, n, self.count)
