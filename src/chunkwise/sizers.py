@@ -310,8 +310,11 @@ class _Vocab:
 
         tables = self._tables
         if self.shared:
-            if tables is None:  # built whole, then published by one assignment
-                tables = self._tables = _char_tables(self.enc, np.arange(int(self.enc.n_vocab) + 1))
+            if tables is None:  # built whole, read-only, then published by one assignment
+                tables = _char_tables(self.enc, np.arange(int(self.enc.n_vocab) + 1))
+                for table in tables:
+                    table.flags.writeable = False
+                self._tables = tables
             return tables
         if tables is None:
             n = int(self.enc.n_vocab) + 1
