@@ -305,6 +305,12 @@ def test_a_cut_after_a_backslash_continuation_starts_after_the_backslash():
     y = text.index("y = 2")
     assert [c for c in st.cuts if c[1] == y] == [(text.index("\\") + 1, y, 4, 1)]
     assert [text[s:e] for s, e, _t in st.statements[1:]] == ["x = 1", "y = 2", "return x", "z = 3"]
+    # a line that begins with a backslash continuation: no cut before it (a cut is whitespace)
+    text = "def k():\n    \\\n    q = 5\n\n\nz = 6\n"
+    ast.parse(text)
+    st = scan_python(text, None)
+    _cuts_are_gaps(text, st)
+    assert [text[b:].split("\n")[0] for _a, b, _i, _k in st.cuts] == ["z = 6"]
 
 
 def test_comment_lines_go_with_the_statement_below_them_unless_a_blank_line_follows():

@@ -76,7 +76,9 @@ _IMPORTS = frozenset({"import_statement", "import_from_statement", "future_impor
 # the types before which a statement cut is a clause cut (kind 2), as the analysis decides
 _CLAUSE_TYPES = frozenset(t for t in [*_TYPES.values(), "future_import_statement"] if _CLAUSE.search(t))
 # the kind of the cut before a one-line statement of each type in a block
-_CUT_KIND = {t: 2 if t in _CLAUSE_TYPES else 1 for t in [*_TYPES.values(), "future_import_statement", "expression_statement"]}
+_CUT_KIND = {
+    t: 2 if t in _CLAUSE_TYPES else 1 for t in [*_TYPES.values(), "future_import_statement", "expression_statement"]
+}
 _NOT_BRACKET = bytes(c for c in range(256) if c not in b"()\n")
 # the type of a one-line statement by its first keyword (not a definition or a clause)
 _PLAIN = {kw: _TYPES.get(kw, "expression_statement") for kw in ["", *_TYPES] if kw not in ("def", "class", *_CLAUSES)}
@@ -343,10 +345,14 @@ class _Scanner:
 
     def block(self, i: int, j: int, lo: int, end: int, node_start: int, parent: int, prefix: str,
               keep: list[tuple[int, int, Any]] | None = None) -> None:
-        """The statements of lines ``[i, j)`` and the comment lines in ``[lo, end]`` between
-        them (a block, or the module), read as :meth:`walk` reads
-        its children with ``listing`` and ``attached``, in one pass: a statement's child
-        tuple is made only where a walk needs it."""
+        """The analysis of a block (or the module): its statements, lines ``[i, j)`` at one
+        indentation (a compound statement's clauses are its own), and the comment lines in
+        ``[lo, end]`` between them, in one pass as they are read: the groups (comments go
+        with the statement right below them, a comment after a statement on its line with
+        that statement), the statements (all listed), the cuts between the groups and the
+        definitions (one that fits with the comments right above it is left closed); each
+        statement's own children right after its group. ``keep``: a list that gets the
+        groups ``(start, end, child)``, a child as :meth:`walk` reads them."""
         text, defs, statements, cuts, nxt, fits = self.text, self.defs, self.statements, self.cuts, self.nxt, self.fits
         kinds, kind, starts, inds, stop = self.kinds, self.kind, self.starts, self.inds, self.stop
         ends, code_ends = self.ends, self.code_ends
@@ -358,7 +364,7 @@ class _Scanner:
         pending = pind = lead = -1
         k = i
         while True:
-            if k < j:  # the next statement: (s0, e0, typ, kl, x, ind0) as kids gives it
+            if k < j:  # the next statement: its child (s0, e0, typ, kl, x, ind0)
                 k0 = k  # (its first line)
                 kw = kinds[k]
                 if kw is None:
@@ -560,7 +566,7 @@ class _Scanner:
                 b = starts[i + 1 : e]
                 a_ = ends[i : e - 1]
                 if self.continued:  # a backslash continuation before a blank line: the cut starts after it
-                    a_ = [x if (q := text.rfind("\\", x, y)) < 0 else q + 1 for x, y in zip(a_, b)]
+                    a_ = [x if (q := text.rfind("\\", x, y - ind)) < 0 else q + 1 for x, y in zip(a_, b)]
                 cuts.extend(zip(a_, b, repeat(ind), map(_CUT_KIND.__getitem__, types[1:])))
                 return
         self.block(i, e, bs, be, bs, parent, prefix)
@@ -695,6 +701,8 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
     items = tuple((g[0], g[1]) for g in groups)
     imports = tuple((c[0], c[1]) for g in groups if (c := g[2]) is not None and c[2] in _IMPORTS)
     cuts = sorted(sc.cuts)
+    if sc.continued:  # a line that begins with a backslash continuation: no cut before it
+        cuts = [c for c in cuts if text[c[0] : c[1]].isspace()]
     if len(set(map(itemgetter(1), cuts))) < len(cuts):  # a place cut twice: the stronger kind (the lower)
         cuts = [c for i, c in enumerate(cuts) if not i or c[1] != cuts[i - 1][1]]
     cuts = tuple(cuts)
