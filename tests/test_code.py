@@ -519,3 +519,21 @@ def test_code_nested_hundreds_deep_is_chunked_within_the_budget() -> None:
         assert chunks and all(c.text == src[c.start_index : c.end_index] for c in chunks)
         assert all(len(c.text) <= 500 for c in chunks)
         assert "".join(src.split()) == "".join("".join(c.text.split()) for c in chunks)
+
+
+def test_code_chunks_packed_full_keep_their_indentation() -> None:
+    """A chunk that starts on an indented line is measured from the line's start, so it
+    keeps its indentation even when it fills the budget (before, 28 of these chunks
+    started after it: they were packed to the budget without it)."""
+    body = "\n".join(f"        total += value_{i} * {i % 7}" for i in range(200))
+    src = f"class Ledger:\n    def sum(self):\n        total = 0\n{body}\n        return total\n"
+    for size in (150, 400, 1000):
+        chunks = CodeChunker(language="python", chunk_size=size).chunk(src)
+        check_invariants(src, chunks, size, CharSizer(), trimmed=False, overlap_allowed=False)
+        for c in chunks:
+            assert c.size <= size
+            assert c.start_index == src.rfind("\n", 0, c.start_index) + 1, (size, c.text[:40])
+    # indentation of half the budget or more is not kept: the chunk keeps room for code
+    deep = "".join(" " * 60 + f"x{i} = {i}\n" for i in range(40))
+    chunks = CodeChunker(language="python", chunk_size=100).chunk(deep)
+    assert all(c.size <= 100 for c in chunks)

@@ -39,6 +39,7 @@ from .words import DICTIONARY_WORDS
 __all__ = ["END", "HARD", "GuardedPositions", "Span", "add_overlap", "pack", "pack_levels", "with_words"]
 
 _SLACK = 64  # whitespace allowed between a piece end and its cut when searching back
+_CHARS = _CharMeasure()
 HARD = "hard"  # a cut inside a word, at a grapheme cluster (or token) boundary
 END = "end"  # the end of the text being packed
 
@@ -132,7 +133,9 @@ class GuardedPositions:
     anchor = ""
     avoid = None
 
-    def __init__(self, name: str, starts: Sequence[int], ends: Sequence[int], ps: Sequence[int], pe: Sequence[int]) -> None:
+    def __init__(
+        self, name: str, starts: Sequence[int], ends: Sequence[int], ps: Sequence[int], pe: Sequence[int]
+    ) -> None:
         self.name, self.starts, self.ends, self.ps, self.pe = name, starts, ends, ps, pe
 
     def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
@@ -392,6 +395,18 @@ def _last_whitespace_cut(
         window *= 4
 
 
+def indent_start(text: str, measure: Measure, pos: int, budget: int) -> int:
+    """Where a span starting at ``pos`` is measured from when it keeps its indentation:
+    the start of its line when only spaces and tabs come before ``pos`` there and they
+    measure under half of ``budget``, else ``pos``."""
+    if pos == 0 or text[pos - 1] not in " \t":
+        return pos
+    ls = text.rfind("\n", 0, pos) + 1
+    if text[ls:pos].strip(" \t"):
+        return pos
+    return ls if (pos - ls if type(measure) is _CharMeasure else measure.size(ls, pos)) * 2 < budget else pos
+
+
 def _first_cut(
     text: str, level: Level, start: int, end: int, avoid: Callable[[str, int], bool] | None = None
 ) -> tuple[int, int] | None:
@@ -453,7 +468,9 @@ class _Packer:
         overlap_pieces: int = 0,
         step: int | None = None,
         max_pieces: int | None = None,
+        indent: bool = False,
     ) -> None:
+        self.indent = indent
         self.overlap_pieces = overlap_pieces
         self.step = step
         self.max_pieces = max_pieces
@@ -528,10 +545,11 @@ class _Packer:
         exact, name = m.is_exact, level.name
         pos = start
         while pos < end:
-            p = m.advance(pos, end, budget)
+            q = indent_start(text, m, pos, budget) if self.indent else pos  # measured from here
+            p = m.advance(q, end, budget)
             if p >= end:
                 n = m.size(pos, end) if exact else m.exact(pos, end)
-                if n <= budget:
+                if (n if q == pos else m.size(q, end) if exact else m.exact(q, end)) <= budget:
                     self.emit(pos, end, n, end_cut)
                     return
                 p = end - 1  # the estimate fitted, the exact count does not
@@ -539,7 +557,7 @@ class _Packer:
             n = 0
             while cut is not None:
                 n = m.size(pos, cut[0]) if exact else m.exact(pos, cut[0])
-                if n <= budget:
+                if (n if q == pos else m.size(q, cut[0]) if exact else m.exact(q, cut[0])) <= budget:
                     break
                 cut = last_cut(text, level, pos, cut[0] - 1, end, self.trim)
             if cut is not None and avoid is not None and avoid(text, cut[0]):
@@ -579,9 +597,11 @@ class _Packer:
         out = self.out
         name = level.name
         runs = _runs_of(level, trim_spans)  # the paragraph and line levels: searched directly
+        indent = self.indent
         pos = start
         while pos < end:
-            p = pos + budget
+            # (with ``indent``, a span is measured from the start of its line)
+            p = (indent_start(text, _CHARS, pos, budget) if indent and text[pos - 1] in " \t" else pos) + budget
             if p >= end:
                 out.append(Span(pos, end, end - pos, end_cut))
                 return
@@ -827,10 +847,13 @@ def pack_levels(
     overlap_pieces: int = 0,
     step: int | None = None,
     max_pieces: int | None = None,
+    indent: bool = False,
 ) -> list[Span]:
     """:func:`pack` with its levels ready (:func:`with_words`): a caller packing many
-    parts of one document with the same levels prepares them once."""
-    packer = _Packer(text, measure, budget, all_levels, trim_spans, overlap_pieces, step, max_pieces)
+    parts of one document with the same levels prepares them once. With ``indent``, a
+    span that starts after the indentation of its line is measured from the line's start
+    (:func:`indent_start`), so that the indentation still fits when it is added back."""
+    packer = _Packer(text, measure, budget, all_levels, trim_spans, overlap_pieces, step, max_pieces, indent)
     s, e = trim(text, start, end) if trim_spans else (start, end)
     if s < e:
         packer.split(s, e, 0, END, top=True)

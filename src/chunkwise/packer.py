@@ -37,11 +37,12 @@ from typing import Literal
 from ._text import carries_marks, is_extender, trim, trim_end
 from .boundaries import WORD, FilteredLevel, Level, PositionsLevel
 from .errors import ConfigError, OversizeError
-from .merge import END, HARD, GuardedPositions as _GuardedPositions, Span, add_overlap, pack_levels, with_words
+from .merge import END, HARD, Span, add_overlap, indent_start, pack_levels, with_words
+from .merge import GuardedPositions as _GuardedPositions
 from .segments import Atom, Region, Segments
 from .titles import _TITLE_END, _UNDERLINE_FIRST, ends_with_title, title_start
 from .words import DICTIONARY_WORDS
-from .sizers import Measure, exact_size
+from .sizers import Measure, _CharMeasure, exact_size
 
 __all__ = ["OVERSIZE_POLICIES", "OversizePolicy", "PackConfig", "pack_segments"]
 
@@ -140,11 +141,13 @@ def _lift_headings(
     trim_spans: bool,
     protected: tuple[Sequence[int], Sequence[int]] = ((), ()),
     levels: Sequence[Level] = (),
+    indent: bool = False,
 ) -> None:
     """A chunk does not end with a heading-like paragraph when the next chunk can take it
     (within ``budget``): the heading moves to the start of the chunk it introduces. The
     new cut must be one of ``levels``' cuts and not inside a ``protected`` range (sorted
-    starts and ends). In place."""
+    starts and ends). With ``indent`` the chunk is measured from its line's start
+    (:func:`~chunkwise.merge.indent_start`). In place."""
     if not trim_spans:
         return
     starts, ends = protected
@@ -163,12 +166,13 @@ def _lift_headings(
         if k >= 0 and starts[k] < head < ends[k]:
             continue
         pe = trim_end(text, cur.start, head)
-        if pe <= cur.start or m.size(head, nxt.end) > budget:
+        q = indent_start(text, m, head, budget) if indent else head
+        if pe <= cur.start or m.size(q, nxt.end) > budget:
             continue
         if not _is_cut(text, levels, pe, head):
             continue
         n2 = exact_size(m, head, nxt.end)
-        if n2 <= budget:
+        if (n2 if q == head else exact_size(m, q, nxt.end)) <= budget:
             spans[i] = Span(cur.start, pe, exact_size(m, cur.start, pe), "paragraph")
             spans[i + 1] = Span(head, nxt.end, n2, nxt.boundary)
 
@@ -342,8 +346,10 @@ class _RegionPacker:
                         e -= 1
             if s >= e:
                 return []
-            if m.advance(s, e, budget) >= e and (n := exact_size(m, s, e)) <= budget:
-                return [Span(s, e, n, reg.end_boundary)]
+            # measured from here (the line's start: only a space or a tab before can be indentation)
+            q = indent_start(text, m, s, budget) if cfg.keep_indent and text[s - 1] in " \t" else s
+            if m.advance(q, e, budget) >= e and (n := exact_size(m, q, e)) <= budget:
+                return [Span(s, e, n if q == s else exact_size(m, s, e), reg.end_boundary)]
         big = [b for b in plan.big[bi:bj] if b[0].end <= reg.end]
         if big and cfg.oversize == "raise":
             a, s, e, n = big[0]
@@ -386,11 +392,12 @@ class _RegionPacker:
         if s >= e:
             return []
         scored = self.segs.scored
-        if self.whole and m.advance(s, e, budget) >= e:
+        q = indent_start(text, m, s, budget) if cfg.keep_indent and text[s - 1] in " \t" else s  # (measured from)
+        if self.whole and m.advance(q, e, budget) >= e:
             # a run that fits is one span: no level is searched (most regions of code)
-            n = exact_size(m, s, e)
+            n = exact_size(m, q, e)
             if n <= budget:
-                return [Span(s, e, n, end_cut)]
+                return [Span(s, e, n if q == s else exact_size(m, s, e), end_cut)]
         if scored is not None:
             from .scored import split_scored
 
@@ -405,8 +412,8 @@ class _RegionPacker:
         # sentence windows keep their sentence counts; with sentence overlap only spans
         # that do not overlap are evened out (the passes skip overlapping pairs)
         if cfg.balance and len(spans) > 1 and not (cfg.step or cfg.max_pieces):
-            _lift_headings(text, m, spans, budget, cfg.trim_spans, self.protected, levels)
-            _balance(text, m, spans, budget, levels, self.floor(budget), cfg.trim_spans)
+            _lift_headings(text, m, spans, budget, cfg.trim_spans, self.protected, levels, cfg.keep_indent)
+            _balance(text, m, spans, budget, levels, self.floor(budget), cfg.trim_spans, cfg.keep_indent)
         return spans
 
     def floor(self, budget: int) -> int:
@@ -418,7 +425,8 @@ class _RegionPacker:
         if ready is None or ready[0] is not levels:  # (the levels of a plan: prepared once)
             ready = self._with_words[id(levels)] = (levels, with_words(levels, cfg.words))
         out = pack_levels(
-            self.text, self.m, budget, ready[1], start, end, cfg.trim_spans, cfg.overlap_pieces, cfg.step, cfg.max_pieces
+            self.text, self.m, budget, ready[1], start, end, cfg.trim_spans, cfg.overlap_pieces, cfg.step,
+            cfg.max_pieces, cfg.keep_indent,
         )
         if out:
             out[-1].boundary = end_cut
@@ -426,27 +434,30 @@ class _RegionPacker:
 
 
 def _balance(
-    text: str, m: Measure, spans: list[Span], budget: int, levels: Sequence[Level], floor: int, trim_spans: bool
+    text: str, m: Measure, spans: list[Span], budget: int, levels: Sequence[Level], floor: int, trim_spans: bool,
+    indent: bool = False,
 ) -> None:
     """No runt where boundaries allow: a span under ``floor`` is joined with the span
     before it (else the one after it) when both fit in one, or evened out with it by
     moving the cut between them to the strongest
     boundary that leaves both at or above the floor and within ``budget`` (a word
     boundary only where the cut was inside a sentence already); the most even cut of that
-    level wins. In place."""
+    level wins. With ``indent`` a span is measured from its line's start
+    (:func:`~chunkwise.merge.indent_start`) against the budget. In place."""
     i = 0
     while i < len(spans):
         if spans[i].size < floor and not spans[i].oversize and len(spans) > 1:
-            if i > 0 and _even(text, m, spans, i - 1, budget, levels, floor, trim_spans):
+            if i > 0 and _even(text, m, spans, i - 1, budget, levels, floor, trim_spans, indent):
                 i = max(i - 1, 0)  # a join may leave a runt to look at again
                 continue
-            if i + 1 < len(spans) and _even(text, m, spans, i, budget, levels, floor, trim_spans):
+            if i + 1 < len(spans) and _even(text, m, spans, i, budget, levels, floor, trim_spans, indent):
                 continue
         i += 1
 
 
 def _even(
-    text: str, m: Measure, spans: list[Span], j: int, budget: int, levels: Sequence[Level], floor: int, trim_spans: bool
+    text: str, m: Measure, spans: list[Span], j: int, budget: int, levels: Sequence[Level], floor: int,
+    trim_spans: bool, indent: bool = False,
 ) -> bool:
     """Join ``spans[j]`` and ``spans[j + 1]`` when both fit in one, else move the cut
     between them; True when something changed."""
@@ -454,7 +465,12 @@ def _even(
     if left.oversize or right.oversize or left.end > right.start:
         return False
     total = m.size(left.start, right.end)
-    if total <= budget and (n := exact_size(m, left.start, right.end)) <= budget:
+    q = indent_start(text, m, left.start, budget) if indent else left.start  # measured from here
+    if (
+        (total if q == left.start else m.size(q, right.end)) <= budget
+        and (n := exact_size(m, left.start, right.end)) <= budget
+        and (q == left.start or exact_size(m, q, right.end) <= budget)
+    ):
         spans[j : j + 2] = [Span(left.start, right.end, n, right.boundary)]
         return True
     if total > 2 * budget or total < 2 * floor:
@@ -472,6 +488,7 @@ def _even(
         usable += words
     start, end = left.start, right.end
     size, exact = m.size, m.is_exact
+    chars = type(m) is _CharMeasure
     for level in usable:
         if type(level) is _GuardedPositions:
             # (a parser's level with no cut here: most of a code file's levels)
@@ -493,8 +510,8 @@ def _even(
                 ns = b  # trim(text, b, end)[0]
                 while ns < end and text[ns].isspace():
                     ns += 1
-                if ns < end and text[ns] >= "\u0300" and ns > 0 and carries_marks(text[ns - 1]) and is_extender(text[ns]):
-                    ns -= 1
+                if ns < end and text[ns] >= "\u0300" and ns > 0 and carries_marks(text[ns - 1]):
+                    ns -= is_extender(text[ns])
             else:
                 ns = b
             if pe <= start or ns >= end:
@@ -502,6 +519,17 @@ def _even(
             n1, n2 = size(start, pe), size(ns, end)
             if n1 < floor or n2 < floor or n1 > budget or n2 > budget:
                 continue
+            if indent:  # each side measured from its line's start
+                if q != start and size(q, pe) > budget:
+                    continue
+                # (characters: indentation under half the budget matters only to a larger half)
+                if (
+                    text[ns - 1] in " \t"
+                    and (2 * n2 > budget or not chars)
+                    and (q2 := indent_start(text, m, ns, budget)) != ns
+                    and size(q2, end) > budget
+                ):
+                    continue
             if exact:
                 if best is None or abs(n1 - n2) < best[0]:
                     best = (abs(n1 - n2), pe, ns, n1, n2)
@@ -522,9 +550,11 @@ def _even(
         found.sort(key=lambda c: c[0])  # stable: of equally even cuts, the first
         for _, pe, ns in found[:_EXACT_TRIES]:
             n1 = exact_size(m, start, pe)
-            if n1 < floor or n1 > budget:
+            if n1 < floor or n1 > budget or (indent and q != start and exact_size(m, q, pe) > budget):
                 continue
             n2 = exact_size(m, ns, end)
+            if indent and (q2 := indent_start(text, m, ns, budget)) != ns and exact_size(m, q2, end) > budget:
+                continue
             if floor <= n2 <= budget:
                 spans[j] = Span(start, pe, n1, level.name)
                 spans[j + 1] = Span(ns, end, n2, right.boundary)
@@ -580,7 +610,8 @@ def pack_segments(text: str, measure: Measure, segments: Segments, config: PackC
     if segments.overlap_across_regions and config.balance and len(out) > 1:  # soft regions
         every = _merge_ranges([(a.start, a.end) for a in segments.atoms] + list(segments.glue))
         _lift_headings(
-            text, measure, out, config.chunk_size - config.chunk_overlap, config.trim_spans, every, segments.levels
+            text, measure, out, config.chunk_size - config.chunk_overlap, config.trim_spans, every, segments.levels,
+            config.keep_indent,
         )
     if segments.overlap_across_regions and config.chunk_overlap and len(out) > 1:
         out = add_overlap(
