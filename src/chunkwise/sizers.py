@@ -185,7 +185,7 @@ class WordSizer:
 
 
 _PAGE = 8  # a token offset is kept as its low byte; pages of 256 characters give the rest
-_ENCODE_CHARS = 1 << 16  # characters encoded at a time (a block ends at a safe line break)
+_ENCODE_CHARS = 1 << 15  # characters encoded at a time (a block ends at a safe line break)
 _SAFE_BREAK = re.compile(r"\n(?=[^\W_])")  # a line break before a letter or digit
 
 
@@ -385,7 +385,7 @@ class TiktokenSizer:
 
     Method:
         The document is encoded once, for an encoding of :data:`OFFLINE_ENCODINGS` a block
-        of about 65,536 characters at a time: a block ends at a line break between a
+        of about 32,768 characters at a time: a block ends at a line break between a
         non-space character and a letter or digit, where these encodings' pre-tokenizers
         always split, so the tokens are those of the whole text, and the encoder never
         holds a UTF-8 copy of the whole text (CPython keeps the copy it makes of a
@@ -493,32 +493,40 @@ class TiktokenSizer:
             counts = lead[ids]
             ends = np.cumsum(counts, dtype=wide)
             ends += a
-            todo = [(ends, lows_e, pages_e)]
-            c = cont[ids]
-            if split or c.any():
+            if split or cont[ids].any():
                 if not split:  # the tokens so far start where the one before ends
                     split = True
                     lows_s = [np.concatenate(lows_e)[:-1]]
                     pages_s = pages_e.copy()
                     pages_s[a >> _PAGE] -= 1  # the last value so far, a, is no start
                 starts = ends - counts
-                starts -= c
-                todo.append((starts, lows_s, pages_s))
-            del ids, c, counts
-            for vals, lows, pages in todo:
-                lows.append(vals.astype(np.uint8))
-                hs = vals >> _PAGE
-                h0 = int(hs[0])
-                got = np.bincount(hs - h0)
-                pages[h0 : h0 + len(got)] += got
+                starts -= cont[ids]
+                _add_paged(starts, lows_s, pages_s)
+                del starts
+            del ids, counts
+            _add_paged(ends, lows_e, pages_e)
             n += len(ends)
-            del ends, todo, vals, hs
+            del ends
         ends_p = _paged(lows_e, pages_e)
         starts_p = _paged(lows_s, pages_s) if split else ends_p
         return _PagedMeasure(text, starts_p, ends_p, n, self.count)
 
     def __repr__(self) -> str:
         return f"TiktokenSizer({self.name!r})"
+
+
+def _add_paged(values: Any, lows: list[Any], pages: Any) -> None:
+    """Appends the low bytes of ``values`` (non-decreasing, after those of ``lows``) to
+    ``lows`` and adds how many fall in each page to ``pages``."""
+    import numpy as np
+
+    lows.append(values.astype(np.uint8))
+    h0, h1 = int(values[0]) >> _PAGE, int(values[-1]) >> _PAGE
+    if h0 == h1:
+        pages[h0] += len(values)
+    else:  # where each page after the first begins among the values
+        cut = np.searchsorted(values, np.arange(h0 + 1, h1 + 1, dtype=values.dtype) << _PAGE)
+        pages[h0 : h1 + 1] += np.diff(cut, prepend=0, append=len(values))
 
 
 def _paged(lows: list[Any], counts: Any) -> _Paged:
