@@ -113,3 +113,24 @@ def test_the_temporary_of_a_run_killed_with_kill_9_is_removed_by_the_next_resume
     assert result.exit_code == 0, result.stderr
     assert not tmp.exists()
     assert [json.loads(line)["source"] for line in out.read_text().splitlines()] == [(small / "a.txt").as_posix()]
+
+
+@linux
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_a_plain_run_removes_a_killed_runs_temporary_of_its_output(tmp_path: Path, fmt: str) -> None:
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    out = tmp_path / f"chunks.{fmt}"
+    stale = _temporary(out)
+    young = out.with_name(f".{out.name}.young123.tmp")
+    young.write_bytes(b"")  # a concurrent run's, just made: kept
+    mine = tmp_path / f".{out.name}.notes.txt"
+    mine.write_text("the user's own file")
+    _age(mine, STALE_AFTER + 60)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Pumps start at six.\n")
+    result = CliRunner().invoke(cli, ["chunk", str(folder), "-u", "chars", "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert not stale.exists() and young.exists() and mine.read_text() == "the user's own file"
+    assert out.stat().st_size > 0

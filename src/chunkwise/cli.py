@@ -467,6 +467,9 @@ def _chunk_sink(output: Path | None, out_format: str, resume: bool, to_stdout: b
             finally:
                 app.close()
             return
+        from .commands._chunk_run import remove_stale_temporaries
+
+        remove_stale_temporaries(output)  # left by an earlier run that was killed (kill -9)
         if out_format == "parquet":
             from .errors import MissingDependencyError
 
