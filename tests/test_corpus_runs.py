@@ -279,7 +279,7 @@ def test_chunk_corpus_yields_lazily_the_same_chunks_for_any_workers(mixed: Path)
     assert [c.to_dict() for c in two] == [c.to_dict() for c in one]
     expected = []
     for f in chunkwise.loaders.find_files([mixed]):
-        expected += chunkwise.chunk(chunkwise.load(f), "recursive", chunk_size=100)
+        expected += chunkwise.chunk(chunkwise.load(f), chunk_size=100)  # auto, as chunk_corpus
     assert [c.to_dict() for c in one] == [c.to_dict() for c in expected]
 
 
@@ -406,7 +406,7 @@ def test_chunk_corpus_of_one_folder_classifies_in_the_workers_what_find_files_fi
     for kwargs in ({}, {"root": root}, {"include": ["*.txt", "sub"], "exclude": ["t1.txt"]}):
         expected = []
         for f in chunkwise.loaders.find_files([mixed], **kwargs):
-            expected += chunkwise.chunk(chunkwise.load(f), "recursive", chunk_size=100)
+            expected += chunkwise.chunk(chunkwise.load(f), chunk_size=100)  # auto, as chunk_corpus
         for workers in (1, 2):
             got = list(chunkwise.chunk_corpus(mixed, chunk_size=100, workers=workers, **kwargs))
             assert [c.to_dict() for c in got] == [c.to_dict() for c in expected]

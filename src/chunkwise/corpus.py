@@ -537,7 +537,7 @@ def _listed(paths: list[Any], include: list[str] | None, exclude: list[str] | No
 
 def chunk_corpus(
     paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
-    strategy: str = "recursive",
+    strategy: str = "auto",
     *,
     chunker: Any = None,
     workers: int | None = None,
@@ -556,8 +556,9 @@ def chunk_corpus(
     Args:
         paths: files and folders.
         strategy, **params: the chunker, as :func:`chunkwise.make_chunker` makes it
-            (``chunk_size``, ``chunk_overlap``, ``unit``, ...); or ``chunker``: one made
-            already (it must pickle).
+            (``chunk_size``, ``chunk_overlap``, ``unit``, ...; default ``"auto"``: each
+            file gets the strategy of its format, as ``chunkwise chunk`` does); or
+            ``chunker``: one made already (it must pickle).
         workers: processes that load and chunk (default: the CPUs available; 1: this
             process). At most 4 tasks per worker are in flight at once, each of up to
             512 KB of files and 64 files (a larger file is a task of its own).

@@ -149,7 +149,7 @@ def _chunk_batch(
 
 def chunk_dataset(
     ds: Any,
-    strategy: str = "recursive",
+    strategy: str = "auto",
     *,
     chunker: Any = None,
     root: str | os.PathLike[str] | None = None,
@@ -165,8 +165,9 @@ def chunk_dataset(
         ds: a Dataset with a ``bytes`` and a ``path`` column:
             ``ray.data.read_binary_files(paths, include_paths=True)``.
         strategy, **params: the chunker, as :func:`chunkwise.make_chunker` makes it
-            (``chunk_size``, ``chunk_overlap``, ``unit``, ...); or ``chunker``: one made
-            already (it pickles).
+            (``chunk_size``, ``chunk_overlap``, ``unit``, ...; default ``"auto"``: each
+            file gets the strategy of its format, as ``chunkwise chunk`` does); or
+            ``chunker``: one made already (it pickles).
         root: the folder document ids are relative to (as when ``chunkwise chunk`` is
             given that folder, or ``--root``); default: each file's name.
         encoding: a codec instead of detecting one.
