@@ -39,7 +39,6 @@ from .words import DICTIONARY_WORDS
 __all__ = ["END", "HARD", "GuardedPositions", "Span", "add_overlap", "pack", "pack_levels", "with_words"]
 
 _SLACK = 64  # whitespace allowed between a piece end and its cut when searching back
-_CHARS = _CharMeasure()
 HARD = "hard"  # a cut inside a word, at a grapheme cluster (or token) boundary
 END = "end"  # the end of the text being packed
 
@@ -600,8 +599,11 @@ class _Packer:
         indent = self.indent
         pos = start
         while pos < end:
-            # (with ``indent``, a span is measured from the start of its line)
-            p = (indent_start(text, _CHARS, pos, budget) if indent and text[pos - 1] in " \t" else pos) + budget
+            p = pos + budget
+            if indent and text[pos - 1] in " \t":  # measured from the start of its line
+                ls = text.rfind("\n", 0, pos) + 1  # (indent_start, inline)
+                if (pos - ls) * 2 < budget and not text[ls:pos].strip(" \t"):
+                    p = ls + budget
             if p >= end:
                 out.append(Span(pos, end, end - pos, end_cut))
                 return
