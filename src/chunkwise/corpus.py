@@ -459,7 +459,7 @@ def _load_found(item: Any, encoding: str | None = None, options: dict[str, Any] 
     if type(item) is _PassedOver:
         if not _unreadable(item.found):
             raise _NotRead(item.found.reason)
-        item = item.found  # deleted since the listing, or no permission: load raises its LoadError
+        _read_failed(item.found, encoding)
     return load(item, encoding=encoding, **(options or {}))
 
 
@@ -475,11 +475,25 @@ class _PassedOver(NamedTuple):
 
 def _unreadable(found: Any) -> bool:
     """Whether a file that :func:`~chunkwise.loaders.find_files` passed over is one that
-    could not be opened -- gone since its folder was listed (deleted during the run), or no
-    permission to read it: a failed read (raised with ``errors="raise"``), not a file that
-    no loader reads. A subfolder that cannot be listed, a dangling or looping symbolic link
-    and a special file stay passed over."""
-    return found.reason == "does not exist" or (found.reason.startswith("cannot read") and os.path.isfile(found.path))
+    could not be read -- gone since its folder was listed (deleted during the run), no
+    permission to read it, a subfolder that cannot be listed, a dangling or looping
+    symbolic link: a failed read (raised with ``errors="raise"``), as the command line
+    reports it (unreadable), not a file that no loader reads. A format no loader reads and
+    a special file (a named pipe, a socket, a device) stay passed over."""
+    reason = found.reason
+    return reason == "does not exist" or reason.startswith(("cannot read", "dangling"))
+
+
+def _read_failed(found: Any, encoding: str | None = None) -> Document:
+    """Raise the :class:`~chunkwise.errors.LoadError` of an unreadable entry
+    (:func:`_unreadable`): a file's is the one :func:`chunkwise.load` raises (as for the
+    file named directly); a dangling link's or a folder's names it with its reason."""
+    from .errors import LoadError
+    from .loaders import load
+
+    if found.reason == "does not exist" or os.path.isfile(found.path):
+        return load(found, encoding=encoding)  # raises, unless it became readable since
+    raise LoadError(f"{found.path}: {found.reason}")
 
 
 class _Listed(NamedTuple):
@@ -505,8 +519,8 @@ def _load_listed(item: _Listed, encoding: str | None = None) -> Document:
     from .loaders.files import classify_entry
 
     found = classify_entry(item.folder, item.relative, item.root)
-    if not found.supported and _unreadable(found):  # deleted since the listing, or no permission
-        return load(found, encoding=encoding)  # raises the LoadError of any file that cannot be read
+    if not found.supported and _unreadable(found):  # deleted since the listing, no permission
+        return _read_failed(found, encoding)  # raises the LoadError of an entry that cannot be read
     if not found.supported:
         logging.getLogger("chunkwise.loaders.files").info("skipped %s: %s", found.path, found.reason)
         raise _NotRead(found.reason)
@@ -533,6 +547,15 @@ def _listed(paths: list[Any], include: list[str] | None, exclude: list[str] | No
     if base is not None and listed:
         relative_id_path(os.path.join(top, listed[0][0]), base)  # the first inside root: every one
     return [_Listed(top, rel, size, base) for rel, size in listed]
+
+
+def _without_path(message: str, path: str) -> str:
+    """``message`` without a leading ``path: `` (the path is the other half of a skipped
+    entry: not said twice)."""
+    for name in dict.fromkeys((path, os.path.normpath(path))):
+        if message.startswith(name + ": "):
+            return message[len(name) + 2 :]
+    return message
 
 
 def chunk_corpus(
@@ -566,13 +589,14 @@ def chunk_corpus(
         encoding: a codec instead of detecting one.
         errors: ``"raise"``: the first file that cannot be read or chunked raises its
             error (the files before it were yielded) -- a file deleted after its folder
-            was listed, or one without read permission, raises
-            :class:`~chunkwise.errors.LoadError` as a missing file named directly does;
-            ``"skip"``: it is skipped, logged at INFO (logger ``chunkwise``), and, unless
-            ``skipped`` is given, counted in one warning once the iteration ends. Either
-            way, files of a folder that no loader reads (a format not supported, a
-            subfolder that cannot be listed, a dangling symbolic link, a special file)
-            are passed over without raising.
+            was listed, one without read permission, a dangling or looping symbolic
+            link and a subfolder that cannot be listed (what ``chunkwise chunk`` reports
+            as unreadable) raise :class:`~chunkwise.errors.LoadError`, as a missing file
+            or a dangling link named directly does; ``"skip"``: it is skipped, logged at
+            INFO (logger ``chunkwise``), and, unless ``skipped`` is given, counted in one
+            warning once the iteration ends. Either way, files of a folder that no
+            loader reads (a format not supported, a special file such as a named pipe)
+            and empty files are left out without raising or warning.
         skipped: a list that receives every file left out, as ``(path, reason)``: those
             passed over (``reason`` as :func:`~chunkwise.loaders.find_files` gives it,
             e.g. ``"odt is not a supported format"``), empty ones (``"empty: no text to
@@ -642,7 +666,8 @@ def chunk_corpus(
         if out.failure is not None:
             if skipped is not None:
                 failure = out.failure
-                skipped.append((os.fspath(out.item), f"{out.stage} failed: {type(failure).__name__}: {failure}"))
+                skipped.append((os.fspath(out.item), f"{out.stage} failed: {type(failure).__name__}: "
+                                                     f"{_without_path(str(failure), os.fspath(out.item))}"))
             if errors == "raise":
                 raise out.failure
             log.info("skipped %s (%s failed): %s", os.fspath(out.item), out.stage, out.failure)
