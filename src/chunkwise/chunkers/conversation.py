@@ -538,8 +538,9 @@ class ConversationChunker(BaseChunker):
 
     def _cue_glue(self, text: str, t: Turn, bound: Callable[[int, int], int], budget: int) -> list[tuple[int, int]]:
         """The ranges of a cue's header kept whole, the largest that fits: its number and
-        timing line (settings included); the timing line; its number and start time (and
-        the arrow); its times, and the end time with the settings; its times (else
+        timing line (settings included); its number and start time (and the arrow), even
+        where the timing line alone fits; the timing line (a cue without a number, or one
+        whose number and start time do not fit together); its times, and the end time with the settings; its times (else
         each time, the arrow with the start time or else the end time), the settings with
         the first word of the cue's text (else the settings) -- so that ``align:start``,
         a cue's number or its ``-->`` is not a chunk alone wherever something next to it
@@ -562,11 +563,12 @@ class ConversationChunker(BaseChunker):
 
         if ok(t.start, le):
             return [(t.start, le)]
-        if ok(i, le):  # the timing line holds together: cut at a line break
-            return [(i, le)]
         # else the cue's number (or identifier) goes with its start time where the two
-        # fit: alone it is a chunk that says nothing
+        # fit, even where the timing line alone would fit: alone it is a chunk that says
+        # nothing
         s = t.start if t.start < i and ok(t.start, t0) else i
+        if s == i and ok(i, le):  # the timing line holds together: cut at a line break
+            return [(i, le)]
         if s == i and t1 < le and j >= 0 and ok(j, le):  # settings after the end time go with it
             return [(i, j - 1 if j - 1 > i else j), (j, le)]
         if j < 0:
