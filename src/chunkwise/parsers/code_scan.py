@@ -507,17 +507,19 @@ class _Scanner:
                     if x.children:
                         self.record_closed(x, idx, qual)
                 elif nxt[kl] > kl + 1:
-                    self.body(kl, x.start, None, False, idx, qual)
+                    self.body(kl, x.start, None, False, idx, qual, e0)
             elif nxt[kl] > kl + 1:
-                self.body(kl, s0, x, typ.endswith("clause"), parent, prefix)
+                self.body(kl, s0, x, typ.endswith("clause"), parent, prefix, e0)
             elif x is not None:
                 self.walk(x, s0, typ.endswith("clause"), parent, prefix)
 
-    def body(self, k: int, node_start: int, clauses: Any, listing: bool, parent: int, prefix: str) -> None:
+    def body(self, k: int, node_start: int, clauses: Any, listing: bool, parent: int, prefix: str,
+             end: int = -1) -> None:
         """The children of the node whose header is line ``k`` (followed by its block):
         the comment lines above the block's first statement, the block, its ``clauses``.
         Without comments or clauses (most nodes), the block alone: its group, its cut and
-        its statements, as :meth:`walk` gives them, without a walk of one child."""
+        its statements, as :meth:`walk` gives them, without a walk of one child. ``end``:
+        where the node ends when it has no clauses (:meth:`stop`), if known."""
         cstarts = self.cstarts
         i = k + 1
         bs = self.starts[i]
@@ -529,7 +531,7 @@ class _Scanner:
             self.walk(sub, node_start, listing, parent, prefix)
             return
         text, ends, code_ends, cuts = self.text, self.ends, self.code_ends, self.cuts
-        be = self.stop(k)
+        be = end if end >= 0 and clauses is None else self.stop(k)
         ind = self.inds[i]
         if listing:
             self.statements.append((bs, be, "block"))
