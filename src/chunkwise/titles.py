@@ -17,6 +17,14 @@ Two mechanisms use these rules, at two moments, and neither does the other's wor
   evened out (``balance``, trimmed spans), whatever level made the cut, using
   :func:`ends_with_title` as a cheap filter and :func:`title_start` (the title inside
   the chunk, after a blank line) for where to cut.
+
+Both are asked at every paragraph break the packer weighs, so the common answers come
+first, from a few characters: a line that ends like a sentence and has no ``#`` near its
+start is no title; a line that cannot be an underline (it does not end with a mark)
+right after a blank line is one. The rest goes through the whole rule.
+``tests/test_titles_oracle.py`` holds the rule as it was before these shortcuts and
+compares both answers at every line end of real documents and every position of
+generated text.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ _ATX = re.compile(r"[ ]{0,3}#{1,6}[ \t]")
 _UNDERLINE = re.compile(r"[ ]{0,3}([=\-~^*#+])\1{2,}[ \t]*")
 _UNDERLINE_FIRST = frozenset("=-~^*#+")
 _MAX_TITLE = 100  # characters
+_SPACED_HASH = ("#", " #", "  #")  # after a space: an ATX heading's start
 
 
 def title_start(text: str, start: int, end: int) -> int:
@@ -49,9 +58,10 @@ def title_start(text: str, start: int, end: int) -> int:
     if end <= start:
         return -1
     # a title line is short: look for its start no further back than that
-    ls = text.rfind("\n", max(start, end - _MAX_TITLE - 1), end) + 1
+    ls = text.rfind("\n", end - _MAX_TITLE - 1 if end - _MAX_TITLE - 1 > start else start, end) + 1
     if ls <= start or ls == end:  # (an empty last line: no title)
         return -1
+    last = text[end - 1]
     c = text[ls]
     if c not in _UNDERLINE_FIRST and c != " ":
         # neither an underline nor an ATX heading (both start with one of those): the
@@ -62,23 +72,64 @@ def title_start(text: str, start: int, end: int) -> int:
         if k < start or text[k] != "\n":
             # a blank line before the title needs a second line break inside the span
             return -1
-        if text[end - 1] in _TITLE_END or (c.isspace() and not text[ls:end].strip()):
+        if last in _TITLE_END or (c.isspace() and text[ls:end].isspace()):
             return -1  # ends like a sentence, or a blank line
         return ls  # the two line breaks at ``k`` and ``ls - 1``: a blank line before it
-    head = ls
-    line = text[ls:end]
-    if _is_underline(line):  # "Title" / "=====": the title is the line before
-        head = text.rfind("\n", max(start, ls - _MAX_TITLE - 2), ls - 1) + 1
-        if head <= start or not text[head : ls - 1].strip():
+    if last in _UNDERLINE_FIRST:
+        head = _underline_title(text, start, ls, end, last)
+        if head != -2:
+            return head
+    # no underline: the line itself is the title, after a blank line
+    k = ls - 2
+    if k < start or not text[k].isspace():
+        return -1  # the common rejection first: the line before is not blank
+    if last in _TITLE_END:
+        # ends like a sentence: a title only on an ATX heading line ("#" after up to
+        # three spaces, looked for before the regular expression is run)
+        if (c != "#" and not text.startswith(_SPACED_HASH, ls + 1)) or _ATX.match(text, ls, end) is None:
             return -1
-    elif not _ATX.match(line) and (text[end - 1] in _TITLE_END or not line.strip()):
-        return -1
-    # a blank line before it: two line breaks with only whitespace between
-    k, breaks = head - 1, 0
+    elif last.isspace() and text[ls:end].isspace():
+        return -1  # a blank line (no ATX heading: that has a "#")
+    return ls if _blank_before(text, start, k) else -1
+
+
+def _blank_before(text: str, start: int, k: int) -> bool:
+    """Whether the whitespace that ends at ``k`` (inside ``[start, ...)``) holds a line
+    break, which with the one after ``k`` makes a blank line."""
+    if k < start or not text[k].isspace():
+        return False
+    if text[k] == "\n":
+        return True
     while k >= start and text[k].isspace():
-        breaks += text[k] == "\n"
+        if text[k] == "\n":
+            return True
         k -= 1
-    return head if breaks >= 2 else -1
+    return False
+
+
+def _underline_title(text: str, start: int, ls: int, end: int, mark: str) -> int:
+    """When ``text[ls:end]`` is an underline (up to three spaces, then ``mark``, which is
+    ``text[end - 1]``, three times or more), the start of the title line above it when
+    that line is not blank and a blank line comes before it, else -1; -2 when the line
+    is no underline. Read without a copy of the line."""
+    i = ls
+    while text[i] == " " and i - ls < 4:
+        i += 1
+    if i - ls > 3 or end - i < 3 or text.count(mark, i, end) != end - i:
+        return -2
+    # "Title" / "=====": the title is the line before
+    head = text.rfind("\n", ls - _MAX_TITLE - 2 if ls - _MAX_TITLE - 2 > start else start, ls - 1) + 1
+    if head <= start or head == ls - 1:
+        return -1
+    if text[ls - 2].isspace() and not text[head : ls - 1].strip():
+        return -1  # (a title line that ends with no space is not blank: read at once)
+    k = head - 2
+    if k < start:
+        return -1
+    c = text[k]
+    if c == "\n":
+        return head  # (the common case: a blank line at once)
+    return head if c.isspace() and _blank_before(text, start, k) else -1
 
 
 def _is_underline(line: str) -> bool:
@@ -100,19 +151,46 @@ def ends_with_title(text: str, end: int) -> bool:
         >>> ends_with_title("Install\\n\\nRun it.", 7), ends_with_title("Run it.", 7)
         (True, False)
     """
-    k = end - 1
-    while k >= 0 and text[k] in " \t\r":
-        k -= 1
-    if k < 0:
+    if end <= 0:
         return False
-    if text[k] in _TITLE_END:
-        # ends like a sentence (the common case): a title only on an ATX heading line,
-        # which starts with "#" or a space (:func:`_atx_line`, its first character read)
-        ls = text.rfind("\n", max(0, k - _MAX_TITLE), k + 1) + 1
-        if ls > k or text[ls] not in "# " or _ATX.match(text, ls, k + 1) is None:
+    k = end - 1
+    last = text[k]
+    if last in " \t\r":
+        while k >= 0 and text[k] in " \t\r":
+            k -= 1
+        if k < 0:
             return False
-    if title_start(text, max(0, end - 300), end) >= 0:
-        return True
+        last = text[k]
+    if last in _TITLE_END:
+        # ends like a sentence (the common case): a title only on an ATX heading line,
+        # which has a "#" after up to three spaces (looked for before the regular
+        # expression is run)
+        ls = text.rfind("\n", k - _MAX_TITLE if k > _MAX_TITLE else 0, k + 1) + 1
+        c = text[ls]
+        if c != "#" and (c != " " or not text.startswith(_SPACED_HASH, ls + 1)):
+            return False
+        if _ATX.match(text, ls, k + 1) is None:
+            return False
+    # title_start(text, start, end), the trailing spaces already skipped
+    start = end - 300 if end > 300 else 0
+    if k >= start:
+        ls = text.rfind("\n", k - _MAX_TITLE if k - _MAX_TITLE > start else start, k + 1) + 1
+        if start < ls <= k:
+            # the common cases first (:func:`title_start` decides the others): a last
+            # line that cannot be an underline (its last character is no mark) is a
+            # title only after a blank line, and it surely is one after a second line
+            # break at once, unless it may be blank (a last character that is a space)
+            j = ls - 2
+            head = _underline_title(text, start, ls, k + 1, last) if last in _UNDERLINE_FIRST else -2
+            if head >= 0:
+                return True
+            if head == -2 and j >= start:
+                p = text[j]
+                if p == "\n":
+                    if not last.isspace() or title_start(text, start, k + 1) >= 0:
+                        return True
+                elif p.isspace() and title_start(text, start, k + 1) >= 0:
+                    return True
     if end > 300:
         return False
     # a title at the very start of the text has no blank line before it
@@ -120,9 +198,3 @@ def ends_with_title(text: str, end: int) -> bool:
     if ls == 0 or not text[:ls].strip():
         return title_start("\n\n" + text[:end], 0, end + 2) >= 0
     return False
-
-
-def _atx_line(text: str, end: int) -> bool:
-    """Whether the line ending at ``end`` is an ATX heading (``# Title?``)."""
-    ls = text.rfind("\n", max(0, end - _MAX_TITLE - 1), end) + 1
-    return _ATX.match(text, ls, end) is not None
