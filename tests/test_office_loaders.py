@@ -1032,3 +1032,41 @@ def test_docx_page_break_before_of_the_default_style_and_document_defaults() -> 
     off.paragraph_format.page_break_before = False
     d.add_heading("Three", 1)
     assert _docx_pages(d) == [(1, "One."), (2, "Two.\n\nStill two."), (3, "# Three")]
+
+
+def test_docx_an_explicit_page_turn_makes_the_document_paged_even_on_one_page() -> None:
+    """A page break, a "page break before" or a section that starts a new page says the
+    file has pages, even when all its text is on page 1 (a break at the end, a break before
+    the first paragraph); a file with no page information stays unpaged."""
+    docx = pytest.importorskip("docx")
+    from docx.enum.section import WD_SECTION
+
+    d = docx.Document()
+    d.add_paragraph("First para.")
+    d.add_paragraph("Second.")
+    d.add_page_break()
+    assert _docx_pages(d) == [(1, "First para.\n\nSecond.")]
+    buf = io.BytesIO()
+    d.save(buf)
+    doc = chunkwise.parse(buf.getvalue(), format="docx")
+    chunks = chunkwise.chunk(doc, strategy="markdown", chunk_size=20, unit="chars")
+    assert_invariants(doc.text, chunks)
+    assert {(c.metadata["page_number"], c.metadata["page_end"]) for c in chunks} == {(1, 1)}
+
+    d = docx.Document()
+    p = d.add_paragraph("Only para.")
+    p.paragraph_format.page_break_before = True
+    d.add_paragraph("Same page.")
+    assert _docx_pages(d) == [(1, "Only para.\n\nSame page.")]
+
+    d = docx.Document()
+    d.add_paragraph("Before the section.")
+    d.add_section(WD_SECTION.NEW_PAGE)  # a section of no text after it
+    assert _docx_pages(d) == [(1, "Before the section.")]
+
+    d = docx.Document()
+    d.add_paragraph("No page information.")
+    d.add_paragraph("At all.")
+    buf = io.BytesIO()
+    d.save(buf)
+    assert chunkwise.parse(buf.getvalue(), format="docx").pages == ()

@@ -16,8 +16,10 @@ when the file has none (``w:br w:type="page"``; a paragraph whose properties, st
 the document defaults say "page break before", ``w:pageBreakBefore``, unless it is at the
 top of a page already; a section break whose next section starts on a new page, ``nextPage``,
 ``oddPage`` or ``evenPage``, the blank page Word may add for the odd or even one not
-counted), give the page map, so chunks carry ``page_number``/``page_end`` as Word showed them. A file
-with neither (most files written by libraries) has no page map. The core
+counted), give the page map, so chunks carry ``page_number``/``page_end`` as Word showed them. One
+such mark or break gives a page map even when all the text is on page 1 (a break at the
+end, a "page break before" on the first paragraph). A file with neither (most files
+written by libraries) has no page map. The core
 properties (``title``, ``author``, ``created``, ``modified``, ``subject``, ``keywords``)
 go to the document's metadata.
 
@@ -599,6 +601,10 @@ class DocxLoader(BinaryLoader):
         # a section break that starts the next section on a new page, by its paragraph
         sections = set() if rendered else _page_sections(body)
         breaking = breaking or bool(sections)
+        # an explicit page turn says the file has pages, even one (all its text on page 1)
+        paged = rendered or bool(sections) or next(
+            (b for b in body.iter(_W + "br") if b.get(_W + "type") == "page"), None
+        ) is not None
         section = False  # the paragraph before ended a section: this block starts a page
         # a paragraph of the Title style is the root of the breadcrumbs: one level above
         # Heading 1, whose level (and every heading's) goes one down
@@ -625,12 +631,14 @@ class DocxLoader(BinaryLoader):
                 if section:
                     text = PAGE_BREAK + text
                     section = False
-                elif not top:
+                elif not top or not paged:
                     ppr = block.find(_W + "pPr")
                     style = styles.of(ppr)
                     brk = _break_of(ppr)
                     if brk if brk is not None else style[3]:  # "page break before", its own or its style's
-                        text = PAGE_BREAK + text
+                        paged = True
+                        if not top:
+                            text = PAGE_BREAK + text
                 # an empty paragraph takes a line too; a page break at its end leaves the page's top
                 top = PAGE_BREAK in text and text.rstrip().endswith(PAGE_BREAK)
                 if sections and block in sections:
@@ -679,7 +687,7 @@ class DocxLoader(BinaryLoader):
             add_notes(refs)
         flush_list()
         text = w.text()
-        pages = tuple(w.pages) if len(w.pages) > 1 else ()  # one page says nothing
+        pages = tuple(w.pages) if paged or len(w.pages) > 1 else ()  # one page says nothing unless turned
         return Document(text, id=id, source=source, metadata=meta, pages=pages)
 
 
