@@ -79,6 +79,7 @@ _CLAUSE_TYPES = frozenset(t for t in [*_TYPES.values(), "future_import_statement
 _CUT_KIND = {
     t: 2 if t in _CLAUSE_TYPES else 1 for t in [*_TYPES.values(), "future_import_statement", "expression_statement"]
 }
+_CONTINUATION = re.compile(r"\\(?=\r?\n)")
 _NOT_BRACKET = bytes(c for c in range(256) if c not in b"()\n")
 # the type of a one-line statement by its first keyword (not a definition or a clause)
 _PLAIN = {kw: _TYPES.get(kw, "expression_statement") for kw in ["", *_TYPES] if kw not in ("def", "class", *_CLAUSES)}
@@ -110,6 +111,9 @@ class _Scanner:
         # to the stronger when the scan ends
         self.cuts: list[tuple[int, int, int, int]] = []
         self.continued = False  # a backslash continuation in the file
+        # logical line -> after the last backslash continuation between the line before it
+        # and its own line (where the text before it ends; see continuations)
+        self.after_cont: dict[int, int] = {}
 
     # -- lines ------------------------------------------------------------------------
 
@@ -195,6 +199,18 @@ class _Scanner:
             nxt[h] = n
         self.nxt = nxt
         self.kinds = [None] * n
+
+    def continuations(self) -> None:
+        """The backslash continuations that end a logical line (a blank line after them):
+        the text before the next line ends after the backslash, not at the line's code."""
+        starts, inds, ends, masked, after = self.starts, self.inds, self.ends, self.masked, self.after_cont
+        for m in _CONTINUATION.finditer(self.text):
+            q = m.start()
+            if masked[q] != " ":
+                continue  # in a string or a comment
+            k = bisect_right(starts, q)
+            if 0 < k < len(starts) and ends[k - 1] <= q < starts[k] - inds[k]:
+                after[k] = q + 1
 
     def kind(self, k: int) -> str:
         """The first keyword of logical line ``k`` ("@" for a decorator, "" for others)."""
@@ -358,7 +374,7 @@ class _Scanner:
         ends, code_ends = self.ends, self.code_ends
         cstarts, cends, cinds = self.cstarts, self.cends, self.cinds
         ci, cj = bisect_left(cstarts, lo), bisect_right(cstarts, end)
-        continued = self.continued
+        continued, after_cont = self.continued, self.after_cont
         gi = 0
         prev_def = False
         pending = pind = lead = -1
@@ -466,10 +482,8 @@ class _Scanner:
                 a = ends[k0 - 1] if k0 else 0
                 if c0 and cends[c0 - 1] > a:
                     a = cends[c0 - 1]
-                if continued:  # a backslash continuation before a blank line: the cut starts after it
-                    q = text.rfind("\\", a, s0 - ind0)
-                    if q >= 0:
-                        a = q + 1
+                if continued and k0 in after_cont and after_cont[k0] > a:  # (a backslash, then a blank line)
+                    a = after_cont[k0]
             group = lead if lead >= 0 else s0  # (where a definition's comments start)
             lead = -1
             ge = e0
@@ -536,10 +550,8 @@ class _Scanner:
         if listing:
             self.statements.append((bs, be, "block"))
         a = ends[k]  # (the end of the header's line: no comment line before the block)
-        if self.continued:
-            a = bs - ind
-            while a > 0 and text[a - 1].isspace():
-                a -= 1
+        if self.continued and self.after_cont.get(i, -1) > a:  # (a backslash, then a blank line)
+            a = self.after_cont[i]
         if a > node_start:  # (a cut between statements, kind 1, unless a cut there is stronger)
             cuts.append((a, bs, ind, 1))
         e = self.nxt[k]
@@ -567,8 +579,9 @@ class _Scanner:
                 self.statements.extend(zip(starts[i:e], map(max, ends[i:e], code_ends[i:e]), types))
                 b = starts[i + 1 : e]
                 a_ = ends[i : e - 1]
-                if self.continued:  # a backslash continuation before a blank line: the cut starts after it
-                    a_ = [x if (q := text.rfind("\\", x, y - ind)) < 0 else q + 1 for x, y in zip(a_, b)]
+                if self.continued:  # (a backslash, then a blank line: the cut starts after it)
+                    after = self.after_cont
+                    a_ = [max(x, after.get(y, -1)) for x, y in zip(a_, range(i + 1, e))]
                 cuts.extend(zip(a_, b, repeat(ind), map(_CUT_KIND.__getitem__, types[1:])))
                 return
         self.block(i, e, bs, be, bs, parent, prefix)
@@ -688,6 +701,8 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
     sc.continued = text.count("\n") - mtext.count("\n") > sum(text.count("\n", a, b) for a, b in opaque)
     try:
         sc.lines()
+        if sc.continued:
+            sc.continuations()
         n = len(text)
         groups: list[tuple[int, int, Any]] = []
         sc.block(0, len(sc.starts), 0, n, 0, -1, "", groups)
