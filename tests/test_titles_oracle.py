@@ -206,6 +206,12 @@ def test_known_answers():
         ("Text.\n\nTitle\n   ===\n\nBody.", 19): True,
         ("Text.\n\nTitle\n    ===\n\nBody.", 20): False,
     }
+    # a line longer than the window read (no line break in it) after an ATX heading that
+    # starts the text: no title, near the start and past the first 300 characters
+    long = "# Head\n" + "x" * 120 + "."
+    cases[(long, len(long))] = False
+    cases[("# Head " + "x" * 120 + ".", 128)] = False
+    cases[("# Head\n\n" + "y " * 200 + "z" * 120 + ".", 529)] = False
     for (text, end), want in cases.items():
         assert ends_with_title(text, end) is want, (text, end)
         assert _old_ends_with_title(text, end) is want, (text, end)

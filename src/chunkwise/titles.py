@@ -164,8 +164,12 @@ def ends_with_title(text: str, end: int) -> bool:
     if last in _TITLE_END:
         # ends like a sentence (the common case): a title only on an ATX heading line,
         # which has a "#" after up to three spaces (looked for before the regular
-        # expression is run)
-        ls = text.rfind("\n", k - _MAX_TITLE if k > _MAX_TITLE else 0, k + 1) + 1
+        # expression is run): none in the window read, none there (a window without a
+        # line break reads the text's first line, then finds no title: no line start)
+        lo = k - _MAX_TITLE if k > _MAX_TITLE else 0
+        if text.find("#", lo, k + 1) < 0:
+            return False
+        ls = text.rfind("\n", lo, k + 1) + 1
         c = text[ls]
         if c != "#" and (c != " " or not text.startswith(_SPACED_HASH, ls + 1)):
             return False
