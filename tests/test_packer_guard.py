@@ -8,7 +8,7 @@ from bisect import bisect_right
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkwise import packer
+from chunkwise import merge, packer
 from chunkwise.boundaries import LINE, FilteredLevel, PositionsLevel
 
 
@@ -50,6 +50,16 @@ def test_guarded_positions_give_the_filtered_cuts(case):
         assert (fast.name, fast.anchor, fast.windowable) == (slow.name, slow.anchor, slow.windowable)
     assert list(fast.cuts(text, lo, hi)) == list(slow.cuts(text, lo, hi))
     assert list(fast.cuts_reversed(text, lo, hi)) == list(slow.cuts_reversed(text, lo, hi))
+    # the searches without generators: the first cut, and the last cut a piece can end at
+    # (pieces trimmed: the text has spaces), as the engine's general search finds them
+    spaced = ("ab  c " * n)[:n]
+    assert merge._first_cut(spaced, fast, lo, hi) == merge._first_cut(spaced, slow, lo, hi)
+    pos = max(lo, 0)
+    for p in range(pos, min(hi, n) + 1):
+        for trim_spans in (True, False):
+            assert merge.last_cut(spaced, fast, pos, p, n, trim_spans) == merge.last_cut(
+                spaced, slow, pos, p, n, trim_spans
+            ), (pos, p, trim_spans)
 
 
 def test_other_levels_keep_the_general_filter():
