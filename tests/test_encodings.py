@@ -243,10 +243,57 @@ def test_one_short_word_of_an_alphabet_or_of_korean(text, encoding):
 def test_signs_of_a_misread_alphabet():
     from chunkwise.loaders.decoding import implausible
 
-    assert implausible("кбй") == 1  # Greek "και" read as cp1251: no vowel
+    assert implausible("кбй") == 2  # Greek "και" read as cp1251: no vowel, й after a consonant
     assert implausible("аъ") == 1  # Hebrew "את" read as cp1251: a hard sign after a vowel
     assert implausible("ςμ") == 2  # Hebrew "על" read as cp1253: a final sigma first, no vowel
     assert implausible("שמ") == 1  # Ukrainian "що" read as cp1255: a medial mem at the end
     assert implausible("àí") == 1  # Russian "на" read as cp1252 (a short text)
     # real words: units, Serbian syllabic r, Bulgarian ъ, Hebrew final letters, Turkish "üç"
     assert implausible("5 км, прст, път, шалом שלום, " + "üç " * 30) == 0
+
+
+# Words and lines in capitals (or a capital and small letters): a capital counts as its
+# small letter. Capitals of cp1251 and cp1253 are common hanzi in GB 2312 (МОСКВА is
+# 涛咽吕), and KOI8-R reads them as small letters (ΑΘΗΝΑ is ахгма): the reading of an
+# alphabet's frequent letters wins unless the hanzi are among the language's most frequent.
+SHORT_CAPITALS = [
+    ("МОСКВА", "cp1251"),
+    ("РОССИЙСКАЯ ФЕДЕРАЦИЯ", "cp1251"),
+    ("ПРИВЕТ МИР", "cp1251"),
+    ("ДА", "cp1251"),
+    ("Да", "cp1251"),
+    ("ОК", "cp1251"),
+    ("МОСКВА", "koi8_r"),
+    ("ПРИВЕТ", "koi8_r"),
+    ("РОССИЯ", "koi8_r"),
+    ("ΕΛΛΗΝΙΚΗ ΔΗΜΟΚΡΑΤΙΑ", "cp1253"),
+    ("ΚΕΦΑΛΑΙΟ 1", "cp1253"),
+    ("ΑΘΗΝΑ", "cp1253"),
+    ("ΚΑΙ", "cp1253"),
+]
+
+
+@pytest.mark.parametrize(("text", "encoding"), SHORT_CAPITALS)
+def test_one_short_word_or_line_in_capitals(tmp_path, text, encoding):
+    path = tmp_path / "caps.txt"
+    path.write_bytes(text.encode(encoding))
+    assert load(path).text == text
+    assert decode_text((text + "\n").encode(encoding)).text == text + "\n"
+
+
+@pytest.mark.parametrize("text", ["是", "中国", "我们", "上海", "北京", "他们"])
+def test_a_short_chinese_word_of_frequent_hanzi_stays_chinese(text):
+    # its bytes read as two capitals of cp1251 or cp1253 too (是: КЗ, ΚΗ)
+    assert decode_text(text.encode("gb2312")).text == text
+
+
+def test_signs_of_a_misread_alphabet_in_capitals():
+    from chunkwise.loaders.decoding import implausible
+
+    assert implausible("ЕЯче") == 1  # Greek "Είχε" read as cp1251: a small letter after two capitals
+    assert implausible("йаи") == 1  # Greek "ΚΑΙ" read as KOI8-R: й before а
+    assert implausible("ЫСЫ") == 1  # Russian "как" in KOI8-R read as ISO 8859-5: Ы first
+    assert implausible("ВРН") == 1  # Russian "что" in cp1251 read as KOI8-R: capitals, no vowel
+    assert implausible("ΤΣ") == 1  # capitals, no vowel
+    # real words: acronyms, й after a vowel or before о, Serbian syllabic r in small letters
+    assert implausible("США, СССР, мой район, йод, його, прст, ΑΘΗΝΑ, ΚΑΙ") == 0

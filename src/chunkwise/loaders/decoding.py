@@ -47,9 +47,13 @@ Order of detection (:func:`decode`):
    too (the detector proposes East Asian readings only for a few high bytes); when no
    East Asian reading is fluent and the chosen one is not Latin text, the reading whose
    letters are the most frequent of their alphabet wins (charset-normalizer's tables of
-   each language's frequent letters; within 0.1 of the best, the most common code page),
-   so ``привет`` is not ``镳桠弪`` nor ``שלום`` ``盒孼``; and a Korean word that GB 2312
-   reads as common hanzi is Korean when it has more of the most frequent syllables.
+   each language's frequent letters, a capital counted as its small letter, a reading in
+   capitals only weighed 0.9; the most common code page among those that give the same
+   text), so ``привет`` is not ``镳桠弪`` nor ``שלום`` ``盒孼``, nor ``ΑΘΗΝΑ``
+   ``ахгма``; a fluent East Asian reading with few of its language's most frequent
+   characters gives way to such a reading too (capitals of cp1251 are common hanzi:
+   ``МОСКВА`` is not ``涛咽吕``); and a Korean word that GB 2312 reads as common hanzi
+   is Korean when it has more of the most frequent syllables.
 
 A leading U+FEFF (a byte-order mark) is removed from the text in every case; nothing else
 is changed: line ends stay as they are (``\r\n`` is two characters), so offsets index the
@@ -274,8 +278,10 @@ def implausible(text: str) -> int:
     or đ in a text that also has ü or ç (``doðru``, ``dođru``: Turkish read as cp1252 or
     cp1250); a third or more of the distinct Hangul syllables outside the 2,350 common ones
     of KS X 1001 (``쳒쾔뱏``: Chinese read as Johab): each such syllable. In a Cyrillic
-    word: ь or ъ after a vowel, ь, ъ or ы first, small letters with no vowel (``кбй``:
-    Greek read as cp1251); in a Greek word: ς before its end, small letters with no vowel;
+    or Greek word: a small letter after two capitals (``ЕЯче``). In a Cyrillic word: ь or
+    ъ after a vowel, ь, ъ or ы first, й after a consonant or before a vowel but о
+    (``йаи``: Greek ``ΚΑΙ`` read as KOI8-R), no vowel (``кбй``: Greek read as cp1251;
+    capitals need a vowel, common acronyms aside); in a Greek word: ς before its end, no vowel;
     in a Hebrew word: a final letter form before its end, a medial form of one at its end
     (``שמ``: Cyrillic read as cp1255); in a text of 64 characters or less, a Latin word of
     two accented letters (``àí``).
@@ -311,6 +317,8 @@ def implausible(text: str) -> int:
                 signs += 1  # a lone Hangul jamo inside a word: Japanese or Big5 read as EUC-KR
         elif len(scripts) == 1 and scripts <= _CASED:
             signs += sum(1 for x, y in zip(word, word[1:]) if x.islower() and y.isupper())
+            # a small letter after two capitals (``ЕЯче``: Greek ``Είχε`` read as cp1251)
+            signs += sum(1 for x, y, z in zip(word, word[1:], word[2:]) if z.islower() and x.isupper() and y.isupper())
             if scripts == {"CYRILLIC"}:
                 signs += _cyrillic_signs("".join(word))
             else:
@@ -359,18 +367,34 @@ _CYR_SOFT = frozenset("ьъ")
 _CYR_VOICED = _CYR_VOWELS | frozenset("ърл") | frozenset("аеёиоуыэюяіїєѣърл".upper())
 """The letters that make a Cyrillic word pronounceable: vowels, ъ (a vowel in Bulgarian),
 syllabic р and л (Serbian ``прст``), in either case."""
+_CYR_VOWELS_BOTH = _CYR_VOWELS | frozenset("ъ") | frozenset("аеёиоуыэюяіїєѣъ".upper())
+"""Vowels and ъ in either case: a word in capitals needs one (``ВРН``: ``что`` in cp1251
+read as KOI8-R), syllabic р and л being Serbian small words."""
 
 
 def _cyrillic_signs(word: str) -> int:
     """Signs of a misreading in a Cyrillic word, by what no Slavic spelling writes: a soft
-    or hard sign (ь, ъ) after a vowel, a word that starts with ь, ъ or ы, and a word of
-    small letters with no vowel, no ъ and no syllabic р or л (``кбй``: Greek ``και``
-    read as cp1251; Hebrew read as cp1251 gives ъ, щ and ш where its frequent letters are)."""
-    signs = 1 if word[0] in "ьъы" else 0
+    or hard sign (ь, ъ) after a vowel, a word that starts with ь, ъ or ы, й after a
+    consonant or before a vowel but о, and a word with no vowel, no ъ and (in small
+    letters) no syllabic р or л (``кбй``: Greek ``και`` read as cp1251; Hebrew read as
+    cp1251 gives ъ, щ and ш where its frequent letters are), in either case."""
+    signs = 1 if word[0] in "ьъыЬЪЫ" else 0
     if "ь" in word or "ъ" in word or "Ь" in word or "Ъ" in word:
         low = word.lower()
         signs += sum(1 for x, y in zip(low, low[1:]) if y in _CYR_SOFT and x in _CYR_VOWELS)
-    if len(word) >= 2 and _CYR_VOICED.isdisjoint(word) and word.islower() and word not in _CYR_UNITS:
+    if "й" in word or "Й" in word:
+        # й follows a vowel, or starts a syllable before о (``мой``, ``йод``, ``його``);
+        # before another vowel Slavic spelling writes я, е, ю: ``йаи`` is Greek ``ΚΑΙ`` read as KOI8-R
+        low = word.lower()
+        nxt = low[1:] + " "
+        signs += sum(
+            1
+            for k, (c, after) in enumerate(zip(low, nxt))
+            if c == "й" and ((k > 0 and low[k - 1] not in _CYR_VOWELS) or (after in _CYR_VOWELS and after != "о"))
+        )
+    # a word in capitals has a vowel (syllabic р, л: small letters only) unless an acronym
+    voiced = _CYR_VOWELS_BOTH if len(word) >= 2 and word.isupper() else _CYR_VOICED
+    if len(word) >= 2 and voiced.isdisjoint(word) and word not in _CYR_UNITS and word not in _CYR_ACRONYMS:
         signs += 1
     return signs
 
@@ -380,15 +404,17 @@ _GREEK_VOWELS = frozenset("αεηιουωάέήίόύώϊϋΐΰ")
 
 def _greek_signs(word: str) -> int:
     """Signs of a misreading in a Greek word: a final sigma (ς) inside the word, and a
-    word of small letters with no vowel (``ςμ``: Hebrew ``על`` read as cp1253)."""
+    word with no vowel, in either case (``ςμ``: Hebrew ``על`` read as cp1253)."""
     signs = word[:-1].count("ς") if "ς" in word else 0
-    if len(word) >= 2 and _GREEK_VOWELS.isdisjoint(word) and word.islower():
+    if len(word) >= 2 and _GREEK_VOWELS.isdisjoint(word.lower()):
         signs += 1
     return signs
 
 
 _CYR_UNITS = frozenset("км см мм дм кг мг гг вв шт кв ст".split())
 """Words of small Cyrillic letters without a vowel that text writes: units, abbreviations."""
+_CYR_ACRONYMS = frozenset("США СССР РФ КГБ ФСБ МВД МЧС ЦК ТВ ФРГ ГДР СНГ ВВП ДНК ЖКХ ГК ТК".split())
+"""Words of Cyrillic capitals without a vowel that text writes: common acronyms."""
 _HEB_FINAL = frozenset("ךםןףץ")
 _HEB_MEDIAL = frozenset("כמנפצ")
 
@@ -517,29 +543,26 @@ def _latin_letters(text: str) -> bool:
 
 def _letter_fluency(text: str) -> float:
     """How frequent the characters outside ASCII of ``text`` are in a language of the
-    alphabet of its letters: the mean over them of 1 for one of its 12 most frequent
-    letters, 0.5 for another of its frequent ones, 0 else (a rare letter, a digit, a
-    symbol, a space or a mark outside ASCII), for the language that scores best; 0.0
-    when the letters mix scripts or are East Asian."""
-    raw = [c for c in _sample(text)[:2000] if c >= "\x80"]
-    chars = [c.lower() for c in raw]
+    alphabet of its letters: the mean over them of ``1 - rank / n`` for a letter of rank
+    ``rank`` among the language's ``n`` frequent ones (1 for the most frequent), 0 else
+    (a rare letter, a digit, a symbol, a space or a mark outside ASCII), for the language
+    that scores best; 0.0 when the letters mix scripts or are East Asian. Capitals count
+    as their small letters (``МОСКВА`` as ``москва``)."""
+    chars = [c.lower() for c in _sample(text)[:2000] if c >= "\x80"]
     scripts = {_script(c) for c in chars if c.isalpha()}
     if len(scripts) != 1:
         return 0.0
-    # a letter of a word in capitals counts half: small letters are what text is made of,
-    # and a code page that swaps the cases (KOI8-R beside cp1251) reads it in capitals
-    caps = [
-        c.isupper() and ((k > 0 and raw[k - 1].isupper()) or (k + 1 < len(raw) and raw[k + 1].isupper()))
-        for k, c in enumerate(raw)
-    ]
     best = 0.0
     for ranks in _letter_ranks().get(scripts.pop(), []):
-        score = sum(
-            (1.0 if ranks.get(c, 99) < 12 else 0.5 if c in ranks else 0.0) * (0.5 if cap else 1.0)
-            for c, cap in zip(chars, caps)
-        ) / len(chars)
+        score = sum(1.0 - ranks[c] / len(ranks) if c in ranks else 0.0 for c in chars) / len(chars)
         best = max(best, score)
     return best
+
+
+def _capitals(text: str) -> bool:
+    """Whether the words of two letters or more of ``text`` (its sample) are all in capitals."""
+    words = re.findall(r"[^\W\d_]{2,}", _sample(text)[:2000])
+    return bool(words) and all(w.isupper() for w in words)
 
 
 _FREQUENT_TABLE = {"zh_hans": "Chinese", "zh_hant": "Chinese", "ja": "Japanese", "ko": "Korean"}
@@ -558,7 +581,18 @@ def _frequent_share(text: str, family: str) -> float:
     return sum(1 for c in chars if c in table) / len(chars) if chars else 0.0
 
 
-_LETTER_TIE = 0.1
+_CAPITALS = 0.9
+"""The weight of the letter score of a reading in capitals only: small letters are what
+most text is made of, and a code page that swaps the cases (KOI8-R beside cp1251) reads
+small letters as capitals; a little less, so that the letters' frequency still decides."""
+_RARE_SHARE = 0.3
+_WORD_FLUENT = 0.6
+_PAIR_FLUENT = 0.75
+"""An alphabet's reading of short data is taken over a fluent East Asian one that has
+less than :data:`_RARE_SHARE` of its language's most frequent characters (Russian
+capitals in cp1251 are common hanzi in GB 2312: ``МОСКВА`` is ``涛咽吕``) when its letters
+score :data:`_WORD_FLUENT` (measured on word lists), :data:`_PAIR_FLUENT` for two letters
+(one hanzi: ``ДА``, ``ОК``)."""
 
 
 def _calmest(pool: list[tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -653,6 +687,7 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
         # a few bytes: the detector proposes East Asian readings only (its measures need
         # more text); the common alphabets' code pages are measured too
         for extra, name in enumerate(_ALPHABET_PAGES):
+            name = codecs.lookup(name).name  # "koi8-r", the name the detector's candidates have
             if name in cands:
                 continue
             try:
@@ -668,6 +703,21 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
     # others (short text: the detector's chaos and coherence say little), the most fluent
     # first (the East Asian encodings read each other as valid but rare characters)
     fluency = {c[5]: _fluency(c[4], c[5]) for c in pool if c[5] in _FAMILY}
+    if short and fluency and max(fluency.values()) >= _FLUENT:
+        # fluent East Asian readings without the language's most frequent characters
+        # (common hanzi are what capitals of cp1251 and cp1253 give) and a reading of
+        # an alphabet's frequent letters: the alphabet's readings are judged below
+        top = max(fluency.values())
+        rivals = [c for c in pool if fluency.get(c[5]) == top]
+        if all(_frequent_share(c[4], _FAMILY[c[5]]) < _RARE_SHARE for c in rivals):
+            words = [
+                c for c in pool
+                if c[5] not in _FAMILY and c[5] in _RANK and not _latin_letters(c[4])
+                and _letter_fluency(c[4]) >= (_WORD_FLUENT if sum(1 for x in c[4] if x >= "\x80") > 2 else _PAIR_FLUENT)
+            ]
+            if words:
+                pool = words
+                fluency = {}
     if fluency and max(fluency.values()) >= _FLUENT:
         top = max(fluency.values())
         pool = [c for c in pool if fluency.get(c[5]) == top]
@@ -687,12 +737,15 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
         # an alphabet's bytes give), unless an East Asian reading is more fluent still
         letters = {
             # a rare code page (DOS, Mac) reads a few bytes as letters too: it counts half
-            c[5]: fluency[c[5]] if c[5] in fluency else _letter_fluency(c[4]) * (1.0 if c[5] in _RANK else 0.5)
+            # (capitals weigh a little less: :data:`_CAPITALS`)
+            c[5]: fluency[c[5]]
+            if c[5] in fluency
+            else _letter_fluency(c[4]) * (1.0 if c[5] in _RANK else 0.5) * (_CAPITALS if _capitals(c[4]) else 1.0)
             for c in pool
         }
         top = max(letters.values())
-        if top > 0:  # within a tenth of the most fluent counts as equal: then the most common wins
-            choice = _calmest([c for c in pool if letters[c[5]] >= top - _LETTER_TIE])
+        if top > 0:  # code pages that give the same text: the most common wins
+            choice = _calmest([c for c in pool if letters[c[5]] == top])
     best = cands.get(codecs.lookup(results[0].encoding).name, choice)
     calm = min(c[1] for c in pool)
     korean = [c for c in pool if c[5] in ("cp949", "johab") and c[1] <= calm + 0.1]
