@@ -297,3 +297,39 @@ def test_signs_of_a_misread_alphabet_in_capitals():
     assert implausible("ΤΣ") == 1  # capitals, no vowel
     # real words: acronyms, й after a vowel or before о, Serbian syllabic r in small letters
     assert implausible("США, СССР, мой район, йод, його, прст, ΑΘΗΝΑ, ΚΑΙ") == 0
+
+
+CYRILLIC_PAGES = {
+    "ru": "Москва — столица России. Это большой город, в котором живут миллионы людей. Ёлка стоит в центре площади.",
+    "uk": "Київ — столиця України. Це велике місто, де живуть мільйони людей. Їжак біжить через ґанок.",
+    "bg": "София е столицата на България. Това е голям град, в който живеят много хора. Щастие и мъдрост.",
+    "sr": "Београд је главни град Србије. Ђорђе и Љиљана живе у Њујорку. Џеп је пун, ћерка чита.",
+    "mk": "Скопје е главен град на Македонија. Ѓорѓи и Ѕвездана живеат во Охрид. Ќерка, Љубов, Њива, Џамија.",
+}
+
+
+def test_a_russian_sentence_in_cp1251_is_not_mac_cyrillic(tmp_path):
+    # mac-cyrillic reads its capitals П and Э as ѕ and Ё: a Macedonian letter in a text
+    # with a letter Macedonian does not write
+    text = "Привет, как дела? Это длинное предложение."
+    path = tmp_path / "ru.txt"
+    path.write_bytes(text.encode("cp1251"))
+    doc = load(path)
+    assert doc.text == text
+    assert doc.metadata["encoding"] == "cp1251"
+
+
+@pytest.mark.parametrize("lang", sorted(CYRILLIC_PAGES))
+@pytest.mark.parametrize("encoding", ["cp1251", "mac_cyrillic"])
+def test_cyrillic_text_in_cp1251_or_mac_cyrillic(lang, encoding):
+    text = CYRILLIC_PAGES[lang]
+    found = decode_text(text.encode(encoding))
+    assert found.text == text
+
+
+def test_serbian_letters_beside_letters_serbian_does_not_write_are_a_sign():
+    from chunkwise.loaders.decoding import implausible
+
+    assert implausible("ѕривет, как дела? Ёто длинное") == 1  # ѕ beside Ё
+    assert implausible("Њосква С столица ђоссии. ќто большой город") == 3  # Њ, ђ, ќ beside ь, й
+    assert implausible("Ђорђе и Љиљана, Ѕвездана, Ќерка") == 0

@@ -359,7 +359,19 @@ def implausible(text: str) -> int:
             signs += rare
     if any(c in text for c in "üçÜÇ"):  # no language writes these with ü or ç: Turkish misread
         signs += sum(text.count(c) for c in "þðÞÐţŢđĐ")
+    if _SOUTH_SLAVIC.search(text) and _NOT_SOUTH_SLAVIC.search(text):
+        # Serbian and Macedonian letters in a text with letters neither language writes
+        # (``ѕривет ... Ёто``: Russian in cp1251 read as mac-cyrillic): each one
+        signs += len(_SOUTH_SLAVIC.findall(text))
     return signs
+
+
+_SOUTH_SLAVIC = re.compile("[ѕјљњћџѓќђЅЈЉЊЋЏЃЌЂ]")
+"""The Cyrillic letters of Serbian and Macedonian alone (mac-cyrillic and cp1251 read each
+other's capitals as them)."""
+_NOT_SOUTH_SLAVIC = re.compile("[яюйьыэъщёєіїўґЯЮЙЬЫЭЪЩЁЄІЇЎҐ]")
+"""Cyrillic letters that neither Serbian nor Macedonian writes (Russian, Ukrainian,
+Belarusian, Bulgarian)."""
 
 
 _CYR_VOWELS = frozenset("аеёиоуыэюяіїєѣ")
@@ -606,6 +618,10 @@ def _calmest(pool: list[tuple[Any, ...]]) -> tuple[Any, ...]:
 
 
 def _rank(name: str) -> int:
+    # the rare DOS and Mac code pages last; the Kazakh ones after them (they read the
+    # capitals of mac-cyrillic as Kazakh letters: ``қто`` for ``Это``)
+    if name in ("kz1048", "ptcp154"):
+        return len(_RANK) + 20
     return _RANK.get(name, len(_RANK) + (10 if name.startswith(("mac", "cp4", "cp7", "cp8", "cp10", "cp11")) else 0))
 
 
