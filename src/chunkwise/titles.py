@@ -58,10 +58,13 @@ def title_start(text: str, start: int, end: int) -> int:
     if end <= start:
         return -1
     # a title line is short: look for its start no further back than that
-    ls = text.rfind("\n", end - _MAX_TITLE - 1 if end - _MAX_TITLE - 1 > start else start, end) + 1
+    lo = end - _MAX_TITLE - 1 if end - _MAX_TITLE - 1 > start else start
+    last = text[end - 1]
+    if last in _TITLE_END and text.find("#", lo, end) < 0:
+        return -1  # ends like a sentence, and no ATX heading (it has a "#") can be there
+    ls = text.rfind("\n", lo, end) + 1
     if ls <= start or ls == end:  # (an empty last line: no title)
         return -1
-    last = text[end - 1]
     c = text[ls]
     if c not in _UNDERLINE_FIRST and c != " ":
         # neither an underline nor an ATX heading (both start with one of those): the
