@@ -40,7 +40,7 @@ from .errors import ConfigError, OversizeError
 from .merge import END, HARD, Span, add_overlap, indent_start, pack_levels, with_words
 from .merge import GuardedPositions as _GuardedPositions
 from .segments import Atom, Region, Segments
-from .titles import _TITLE_END, _UNDERLINE_FIRST, ends_with_title, title_start
+from .titles import ends_with_title, title_start
 from .words import DICTIONARY_WORDS
 from .sizers import Measure, _CharMeasure, exact_size
 
@@ -156,7 +156,7 @@ def _lift_headings(
         cur, nxt = spans[i], spans[i + 1]
         if cur.oversize or nxt.oversize or cur.end > nxt.start or find("\n", cur.end, nxt.start) < 0:
             continue
-        if _no_title(text, cur.end) or not ends_with_title(text, cur.end):
+        if not ends_with_title(text, cur.end):
             continue
         head = title_start(text, cur.start, cur.end)
         if head < 0:
@@ -175,33 +175,6 @@ def _lift_headings(
         if (n2 if q == head else exact_size(m, q, nxt.end)) <= budget:
             spans[i] = Span(cur.start, pe, exact_size(m, cur.start, pe), "paragraph")
             spans[i + 1] = Span(head, nxt.end, n2, nxt.boundary)
-
-
-def _no_title(text: str, end: int) -> bool:
-    """True when :func:`~chunkwise.titles.ends_with_title` is surely False at ``end``
-    (after a non-whitespace character, past the first 300 characters), read from the
-    last line's first characters and the line before: a title line ending like a
-    sentence is an ATX heading (``#`` after up to three spaces), and any other title
-    needs a blank line before it, or is underlined (its line starts with ``=-~^*#+``)."""
-    if end <= 300 or text[end - 1].isspace():
-        return False
-    ls = text.rfind("\n", end - 101, end) + 1  # the line start the title rules read
-    if ls == 0:
-        return True
-    j = ls
-    while j < ls + 3 and text[j] == " ":
-        j += 1
-    c = text[j]
-    if text[end - 1] in _TITLE_END:
-        return c != "#"
-    if c in _UNDERLINE_FIRST:
-        return False
-    k = ls - 2
-    while k >= 0 and text[k].isspace():
-        if text[k] == "\n":
-            return False
-        k -= 1
-    return True
 
 
 def _is_cut(text: str, levels: Sequence[Level], pe: int, ns: int) -> bool:
