@@ -344,12 +344,14 @@ def _last_hard_line_cut(text: str, pos: int, p: int, hi: int) -> tuple[int, int]
                     a = rs
             if a <= lo:
                 break  # the level's own bound: start < a
-            b = _SPACES.match(text, k, hi).end()  # type: ignore[union-attr]
-            if b < hi and _meant(text, lo, a, b):
-                e = rs
-                while e > pos and text[e - 1].isspace():
-                    e -= 1
-                if e <= p:
+            # the piece end first: a run whose piece ends after ``p`` is passed over,
+            # meant or not (the rule is read only where it decides)
+            e = rs
+            while e > pos and text[e - 1].isspace():
+                e -= 1
+            if e <= p:
+                b = _SPACES.match(text, k, hi).end()  # type: ignore[union-attr]
+                if b < hi and _meant(text, lo, a, b):
                     if e > pos:
                         return e, b
                     break
@@ -965,6 +967,129 @@ def _overlap_choice(
     return best
 
 
+# How :func:`_char_extender` searches a level (what :func:`last_cut` would call for it)
+_GENERIC, _WORDS, _BLANKS, _LINES, _HARD_LINES = range(5)
+
+
+def _search_plan(levels: Sequence[Level], trim_spans: bool) -> list[tuple[Level, str, int, str, bool, bool]]:
+    """For each level: the level, its name, how :func:`last_cut` searches it, its anchor,
+    whether the overlap search may pass it over (a whitespace or hard-line level: see
+    :func:`_overlap_choice`) and whether that test also asks for a blank line."""
+    plan = []
+    for level in levels:
+        how = _GENERIC
+        if type(level) is RegexLevel and level.whitespace:
+            if level.pattern is _WORD_PATTERN:
+                how = _WORDS
+            elif trim_spans and level.pattern is _PARAGRAPH_PATTERN:
+                how = _BLANKS
+            elif trim_spans and level.pattern is _LINE_PATTERN:
+                how = _LINES
+        elif type(level) is HardLineLevel and trim_spans:
+            how = _HARD_LINES
+        checked = type(level) is RegexLevel and level.whitespace or type(level) is HardLineLevel
+        anchor = getattr(level, "anchor", "") or ""
+        plan.append((level, level.name, how, anchor, checked, _runs_of(level, trim_spans) is _BLANK_RUNS))
+    return plan
+
+
+def _char_extender(
+    text: str, last_end: int, chunk_size: int, overlap: int, levels: Sequence[Level], trim_spans: bool
+) -> Callable[[Span, Span], Span]:
+    """The ``extended`` step of :func:`add_overlap` for sizes in characters (a size is a
+    difference of offsets, every size exact): :func:`_overlap_end` and
+    :func:`_overlap_choice` with the levels' dispatch of :func:`last_cut` worked out once,
+    and the levels searched in the first pass not searched again when every level is
+    read (their cuts are the same). Same spans as the general step (tested against it)."""
+    plan = _search_plan(levels, trim_spans)
+    half = (overlap + 1) // 2  # a cut gives half the overlap when it ends this far in
+    find, blank_line = text.find, _BLANK_LINE.search
+    n_levels = len(plan)
+    # the first pass reads the levels that may have a cut here: a level passed over when
+    # its anchor is not in [need, hi) is passed over everywhere when the text lacks it
+    first = [(k, *step) for k, step in enumerate(plan) if not (step[4] and step[3] and step[3] not in text)]
+    always_skipped = len(first) < n_levels
+
+    def search(k: int, pos: int, limit: int, hi: int) -> tuple[int, int] | None:
+        """:func:`last_cut` for the level ``plan[k]`` (no verification: sizes are exact)."""
+        level, _, how, anchor, _, _ = plan[k]
+        if how == _LINES:
+            return _last_run_cut(text, _LINE_RUNS, pos, limit, hi)
+        if how == _BLANKS:
+            return _last_run_cut(text, _BLANK_RUNS, pos, limit, hi)
+        if how == _HARD_LINES:
+            if anchor and find(anchor, pos, hi) < 0:
+                return None
+            return _last_hard_line_cut(text, pos, limit, hi)
+        if how == _WORDS:
+            return _last_word_cut(text, pos, limit, hi)
+        return last_cut(text, level, pos, limit, last_end, trim_spans)
+
+    def extended(cur: Span, nxt: Span) -> Span:
+        if cur.oversize:
+            return cur
+        s = nxt.start
+        limit = s + overlap
+        if limit > last_end:
+            limit = last_end
+        reach = cur.start + chunk_size
+        if reach < limit:
+            limit = reach
+        if limit <= s:
+            return cur
+        if limit >= last_end:
+            return Span(cur.start, last_end, last_end - cur.start, END)
+        need = s + half
+        hi = limit + _SLACK
+        if hi > last_end:
+            hi = last_end
+        best = -1
+        best_name = ""
+        # the first pass's cuts, kept once a level is passed over (then every level is read)
+        searched: dict[int, tuple[int, int] | None] | None = {} if always_skipped else None
+        for k, level, name, how, anchor, checked, blank in first:
+            if checked:
+                if anchor and find(anchor, need, hi) < 0 or blank and blank_line(text, need, hi) is None:
+                    if searched is None:
+                        searched = {}
+                    continue
+            if how == _LINES:
+                cut = _last_run_cut(text, _LINE_RUNS, s, limit, hi)
+            elif how == _HARD_LINES:  # its anchor is in [need, hi): last_cut's test holds
+                cut = _last_hard_line_cut(text, s, limit, hi)
+            elif how == _BLANKS:
+                cut = _last_run_cut(text, _BLANK_RUNS, s, limit, hi)
+            elif how == _WORDS:
+                cut = _last_word_cut(text, s, limit, hi)
+            else:
+                cut = last_cut(text, level, s, limit, last_end, trim_spans)
+            if searched is not None:
+                searched[k] = cut
+            if cut is None:
+                continue
+            e = cut[0]
+            if e >= need:
+                return Span(cur.start, e, e - cur.start, name)
+            if e > best:
+                best, best_name = e, name
+        if searched is not None:  # no level gives half the overlap: the most it can, over every level
+            best = -1
+            for k in range(n_levels):
+                cut = searched[k] if k in searched else search(k, s, limit, hi)
+                if cut is None:
+                    continue
+                e = cut[0]
+                if e >= need:
+                    return Span(cur.start, e, e - cur.start, plan[k][1])
+                if e > best:
+                    best, best_name = e, plan[k][1]
+        if best < 0:
+            return cur
+        return Span(cur.start, best, best - cur.start, best_name)
+
+    return extended
+
+
 def add_overlap(
     text: str,
     measure: Measure,
@@ -1004,6 +1129,9 @@ def add_overlap(
             return cur
         found = _overlap_end(text, measure, cur, nxt, last_end, chunk_size, chunk_overlap, all_levels, trim_spans)
         return cur if found is None else Span(cur.start, found[0], found[2], found[1])
+
+    if type(measure) is _CharMeasure and all_levels:
+        extended = _char_extender(text, last_end, chunk_size, chunk_overlap, all_levels, trim_spans)
 
     for i, cur in enumerate(spans):
         if i + 1 < len(spans):
