@@ -198,3 +198,94 @@ def test_range_labels_resolve_to_the_union_of_the_ranges_overlapped(case):
             want.update({"window": text[a:b], "window_start": a, "window_end": b})
         assert meta == want
         assert list(meta)[0] == (first_key if hit or first_key == "section" else "section")
+
+
+@st.composite
+def colliding_labels(draw):
+    """Labels of several keys, some of them keys the pass sets itself (``format`` from the
+    document, ``boundary``, ``page_number``, ``context``) or the ``_start``/``_end`` keys
+    of a range label, in any order, over spans anywhere."""
+    n = 40
+    keys = draw(st.lists(st.sampled_from(["format", "boundary", "page_number", "context", "win", "win_start",
+                                          "sec"]), min_size=1, max_size=5, unique=True))
+    labels = []
+    for key in keys:
+        cuts = sorted(set(draw(st.lists(st.integers(0, n), min_size=2, max_size=6))))
+        if key == "win":
+            rule = "range"
+        else:
+            rule = draw(st.sampled_from(["overlap", "start", "end", "within", "continued", "common_prefix"]))
+        for a, b in zip(cuts, cuts[1:]):
+            if rule == "range":
+                lo = draw(st.integers(0, n))
+                value = (lo, draw(st.integers(lo, n)))
+            elif key == "context":
+                value = draw(st.sampled_from(["ctx one", "ctx two"]))
+            elif rule == "common_prefix":
+                value = draw(st.sampled_from([("a",), ("a", "b"), ("a", "c"), ()]))
+            else:
+                value = draw(st.sampled_from([("a",), ("a", "b"), 7, "v"]))
+            labels.append(Label(a, b, key, value, rule))
+    order = draw(st.permutations(range(len(labels))))
+    spans = []
+    for _ in range(draw(st.integers(0, 6))):
+        a = draw(st.integers(0, n - 1))
+        b = draw(st.integers(a + 1, n))
+        spans.append(Span(a, b, b - a, "line", draw(st.booleans())))
+    return [labels[i] for i in order], spans
+
+
+@settings(max_examples=300, deadline=None)
+@given(colliding_labels(), st.booleans())
+def test_labels_written_into_each_chunk_equal_the_resolved_dicts_merged(case, with_pages):
+    # the pass writes each chunk's labels straight into its metadata; the keys, values and
+    # their order must be those of ``meta.update(resolve_labels(...)[k])``, also where a
+    # label's key is one the pass or the document already set
+    labels, spans = case
+    text = "".join(chr(ord("a") + i % 26) for i in range(40))
+    pages = ((1, 0, 15), (2, 15, 40)) if with_pages else ()
+    doc = Document(text, metadata={"format": "csv", "rows": 3}, source="t.csv", pages=pages)
+    got = build_chunks(doc, spans, "chars", labels)
+    want = reference(doc, spans, "chars", labels)
+    assert [fields_of(c) for c in got] == [fields_of(c) for c in want]
+    resolved = resolve_labels(labels, spans, text)
+    for sp, meta in zip(spans, resolved):  # a label_writer on an empty dict gives resolve_labels' dict
+        fresh: dict = {}
+        enrich.label_writer(labels, text)(fresh, sp.start, sp.end)
+        assert list(fresh.items()) == list(meta.items())
+
+
+def test_build_chunks_holds_nothing_per_chunk_beside_the_chunks():
+    # labels are resolved and ids hashed one chunk at a time: the peak while building is
+    # the returned chunks plus a few temporaries (a dict of labels per chunk made first
+    # was ~200 bytes a chunk above the output)
+    import gc
+    import tracemalloc
+
+    n = 4000
+    text = "".join(f"row {i:05d} of text\n" for i in range(n))
+    w = len(text) // n
+    doc = Document(text, metadata={"format": "csv"}, source="t.csv")
+    spans = [Span(i * w, (i + 1) * w, w, "line") for i in range(n)]
+    labels = [Label(0, len(text), "table", 0, "overlap"), Label(0, len(text), "section", ("a", "b"), "within")]
+    labels += [Label(i * w * 50, (i + 1) * w * 50, "rows", (i, i + 1), "range") for i in range(n // 50)]
+    build_chunks(doc, spans, "chars", labels)  # caches warm
+    gc.collect()
+    tracemalloc.start()
+    try:
+        chunks = build_chunks(doc, spans, "chars", labels)
+        kept, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(chunks) == n and chunks[-1].metadata["rows_start"] == n // 50 - 1
+    assert peak - kept < 20 * n
+
+
+def test_build_chunks_reads_the_spans_once():
+    # the spans are walked once (an iterator of spans gives the same chunks as the list)
+    doc = Document("one two three four five six", source="s.txt")
+    spans = [Span(0, 7, 7, "word"), Span(8, 18, 10, "word"), Span(19, 27, 8, "end", True)]
+    labels = (Label(0, 27, "section", ("a",), "overlap"),)
+    want = [fields_of(c) for c in build_chunks(doc, spans, "chars", labels)]
+    assert [fields_of(c) for c in build_chunks(doc, iter(spans), "chars", labels)] == want
+    assert [c.metadata["next_id"] for c in build_chunks(doc, iter(spans), "chars")][:2] == [c[-1] for c in want[1:]]

@@ -12,6 +12,7 @@ import hashlib
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
+from itertools import chain
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
@@ -20,7 +21,7 @@ from .merge import Span
 from .segments import Label
 from .types import Chunk, Document
 
-__all__ = ["DOCUMENT_ONLY", "build_chunks", "document_base", "resolve_labels", "with_metadata"]
+__all__ = ["DOCUMENT_ONLY", "build_chunks", "document_base", "label_writer", "resolve_labels", "with_metadata"]
 
 DOCUMENT_ONLY = frozenset(
     {"page_labels", "page_furniture", "pages_read", "pages_without_text", "two_column_pages", "ocr_pages",
@@ -57,6 +58,7 @@ def _common_prefix(values: list[Any]) -> tuple[Any, ...]:
 
 _MISSING = object()
 _BY_RANGE = attrgetter("start", "end")
+_END = (None,)  # after the last span: the last chunk is built with no next id
 
 
 def _resolver(labels: list[Label]) -> Any:
@@ -136,22 +138,19 @@ def _resolver(labels: list[Label]) -> Any:
     return overlap_rule
 
 
-def resolve_labels(labels: Sequence[Label], spans: Sequence[Span], text: str | None = None) -> list[dict[str, Any]]:
-    """Per span, the metadata its labels give (tuples become lists).
-
-    Labels of one key must not overlap one another. A ``"range"`` label's key gets the
-    text of the resolved range (``text[start:end]``, when ``text`` is given) and the keys
-    ``<key>_start`` and ``<key>_end`` its offsets. Returns one dict per span.
-    """
+def label_writer(labels: Sequence[Label], text: str | None = None) -> Callable[[dict[str, Any], int, int], None]:
+    """A function ``(meta, start, end)`` that stores into ``meta`` the metadata the labels
+    give the span ``start:end`` (tuples become lists), as :func:`resolve_labels` gives
+    it: the same keys and values, stored in the same order. The enrichment pass writes
+    each chunk's labels straight into its metadata with it, one chunk at a time, so no
+    dict per chunk is made beforehand."""
     by_key: dict[str, list[Label]] = {}
     for lb in labels:
         by_key.setdefault(lb.key, []).append(lb)
     resolvers = [(k, _resolver(v), v[0].rule == "range", f"{k}_start", f"{k}_end") for k, v in by_key.items()]
-    out: list[dict[str, Any]] = []
     missing = _MISSING
-    for sp in spans:
-        meta: dict[str, Any] = {}
-        s, e = sp.start, sp.end
+
+    def write(meta: dict[str, Any], s: int, e: int) -> None:
         for key, resolve, is_range, key_start, key_end in resolvers:
             value = resolve(s, e)
             if value is missing:
@@ -164,31 +163,24 @@ def resolve_labels(labels: Sequence[Label], spans: Sequence[Span], text: str | N
                 meta[key_end] = b
             else:
                 meta[key] = list(value) if isinstance(value, tuple) else value
+
+    return write
+
+
+def resolve_labels(labels: Sequence[Label], spans: Sequence[Span], text: str | None = None) -> list[dict[str, Any]]:
+    """Per span, the metadata its labels give (tuples become lists).
+
+    Labels of one key must not overlap one another. A ``"range"`` label's key gets the
+    text of the resolved range (``text[start:end]``, when ``text`` is given) and the keys
+    ``<key>_start`` and ``<key>_end`` its offsets. Returns one dict per span.
+    """
+    write = label_writer(labels, text)
+    out: list[dict[str, Any]] = []
+    for sp in spans:
+        meta: dict[str, Any] = {}
+        write(meta, sp.start, sp.end)
         out.append(meta)
     return out
-
-
-def _texts_and_ids(document_id: str, text: str, spans: Sequence[Span]) -> tuple[list[str], list[str]]:
-    """The text of every span and its :func:`~chunkwise.types.chunk_id`, hashed
-    incrementally: the same digest without building each ``"id:start:end:text"`` string.
-
-    BLAKE2b reads its input as one stream, so hashing ``"id:"``, then ``"start:end:"``,
-    then the text gives the digest of the joined string; the state after ``"id:"`` is
-    hashed once per document and copied per chunk (the copy is cheaper than a new hash
-    with its parameters), and the offsets are formatted as bytes directly."""
-    head = hashlib.blake2b(f"{document_id}:".encode("utf-8", "surrogatepass"), digest_size=8).copy
-    texts: list[str] = []
-    ids: list[str] = []
-    add_text, add_id = texts.append, ids.append
-    for s in spans:
-        a, b = s.start, s.end
-        t = text[a:b]
-        h = head()
-        h.update(b"%d:%d:" % (a, b))
-        h.update(t.encode("utf-8", "surrogatepass"))
-        add_text(t)
-        add_id(h.hexdigest())
-    return texts, ids
 
 
 _FIELDS = ("text", "start_index", "end_index", "index", "size", "unit", "document_id", "metadata", "context", "embedding", "id")
@@ -295,25 +287,48 @@ def build_chunks(
     """
     doc_id = doc.id
     text = doc.text
-    texts, ids = _texts_and_ids(doc_id, text, spans)
     base = document_base(doc)
-    extra = resolve_labels(labels, spans, text) if labels else None
+    write_labels = label_writer(labels, text) if labels else None
     pages = doc.pages
     page_starts = [p[1] for p in pages]
     page_labels = doc.metadata.get("page_labels")
     if not isinstance(page_labels, (list, tuple)) or len(page_labels) != len(pages):
         page_labels = None
-    plain = extra is None and context is None and annotate is None and not pages and "context" not in base
+    plain = write_labels is None and context is None and annotate is None and not pages and "context" not in base
     blank, swap, chunk_class = _Blank, _SWAP, Chunk
     proxy = MappingProxyType
     copy_base = base.copy
+    # The ids are hashed incrementally: the same digest as chunk_id without building each
+    # "id:start:end:text" string. BLAKE2b reads its input as one stream, so hashing "id:",
+    # then "start:end:", then the text gives the digest of the joined string; the state
+    # after "id:" is hashed once per document and copied per chunk (cheaper than a new
+    # hash with its parameters). Each span's text and id are made one span ahead of the
+    # chunk built (its next_id), so no list of texts or ids is held beside the chunks.
+    head = hashlib.blake2b(f"{doc_id}:".encode("utf-8", "surrogatepass"), digest_size=8).copy
     out: list[Chunk] = []
     append = out.append
-    nxt: list[str | None] = ids[1:]
-    nxt.append(None)
     prev: str | None = None
+    rest = iter(spans)
+    s: Any = next(rest, None)  # the span whose chunk is built next, its text and id
+    if s is None:
+        return out
+    t = text[s.start : s.end]
+    h = head()
+    h.update(b"%d:%d:" % (s.start, s.end))
+    h.update(t.encode("utf-8", "surrogatepass"))
+    cid: Any = h.hexdigest()
+    nt = t
     k = 0
-    for s, t, cid, next_id in zip(spans, texts, ids, nxt):
+    for ns in chain(rest, _END):
+        if ns is not None:
+            a, b = ns.start, ns.end
+            nt = text[a:b]
+            h = head()
+            h.update(b"%d:%d:" % (a, b))
+            h.update(nt.encode("utf-8", "surrogatepass"))
+            next_id: str | None = h.hexdigest()
+        else:
+            next_id = None
         # the dict is ours alone: the read-only view needs no copy (a copy of the base and
         # three stores: the keys in the same order as ``{**base, "boundary": ...}``)
         if base:
@@ -335,8 +350,8 @@ def build_chunks(
                     meta["page_label"] = page_labels[first]
                     if page_labels[last] is not None:
                         meta["page_label_end"] = page_labels[last]
-            if extra is not None:
-                meta.update(extra[k])
+            if write_labels is not None:
+                write_labels(meta, s.start, s.end)
             if annotate is not None:
                 meta.update(annotate(t))
             if "context" in meta:
@@ -362,4 +377,5 @@ def build_chunks(
         append(c)
         prev = cid
         k += 1
+        s, t, cid = ns, nt, next_id  # after the last span: None and stale values, not read
     return out
