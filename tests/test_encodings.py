@@ -333,3 +333,32 @@ def test_serbian_letters_beside_letters_serbian_does_not_write_are_a_sign():
     assert implausible("ѕривет, как дела? Ёто длинное") == 1  # ѕ beside Ё
     assert implausible("Њосква С столица ђоссии. ќто большой город") == 3  # Њ, ђ, ќ beside ь, й
     assert implausible("Ђорђе и Љиљана, Ѕвездана, Ќерка") == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        # KOI8-R reads small letters of cp1251 as capitals (по: ОН, будет: АСДЕР)
+        ("по", "cp1251"),
+        ("будет", "cp1251"),
+        ("чтобы", "cp1251"),
+        ("потому", "cp1251"),
+        ("мій", "cp1251"),
+        ("път", "cp1251"),
+        # cp1255 reads ю as a right-to-left mark inside a Hebrew word
+        ("людей", "cp1251"),
+        ("по", "koi8_r"),
+        ("будет", "koi8_r"),
+    ],
+)
+def test_one_short_word_in_small_letters(text, encoding):
+    assert decode_text(text.encode(encoding)).text == text
+
+
+def test_a_symbol_or_format_character_inside_a_word_is_a_sign():
+    from chunkwise.loaders.decoding import implausible
+
+    assert implausible("כ\u200fהוי") == 1  # Russian "людей" read as cp1255
+    assert implausible("ה³עוי") == 1  # Ukrainian "дітей" read as cp1255
+    # the Hebrew geresh and gershayim, and the Persian zero-width non-joiner, are writing
+    assert implausible("צה״ל, מ׳, می\u200cخواهم") == 0

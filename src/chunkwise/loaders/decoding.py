@@ -27,7 +27,9 @@ Order of detection (:func:`decode`):
 7. A legacy encoding (the ``encodings`` extra, charset-normalizer, proposes the
    candidates). Each candidate's text is checked for signs of a wrong code page (control
    characters, a word mixing scripts such as ``Naﺅve``, a Latin word made only of accented
-   letters such as ``Ïðèâåò``, a symbol between Latin letters such as ``Za¿ó³æ``, a capital
+   letters such as ``Ïðèâåò``, a symbol between Latin letters such as ``Za¿ó³æ``
+   (or Cyrillic, Greek, Hebrew ones), Serbian and Macedonian letters beside letters
+   neither language writes (``ѕривет ... Ёто``: Russian read as mac-cyrillic), a capital
    inside a Cyrillic or Greek word, box-drawing characters, þ, ð, ţ or đ beside ü or ç);
    among the candidates with the fewest signs, an East Asian multi-byte reading made of
    the common characters of its language (90 % or more: GB 2312 level 1 for GB2312/GBK/
@@ -48,8 +50,10 @@ Order of detection (:func:`decode`):
    East Asian reading is fluent and the chosen one is not Latin text, the reading whose
    letters are the most frequent of their alphabet wins (charset-normalizer's tables of
    each language's frequent letters, a capital counted as its small letter, a reading in
-   capitals only weighed 0.9; the most common code page among those that give the same
-   text), so ``привет`` is not ``镳桠弪`` nor ``שלום`` ``盒孼``, nor ``ΑΘΗΝΑ``
+   capitals only weighed 0.9, or 0.5 when cp1251 or KOI8-R reads the bytes as fluent small
+   letters, the two reading each other's small letters as capitals; the most common code
+   page among the readings of one alphabet within 0.1 of the best), so ``привет`` is
+   not ``镳桠弪`` nor ``שלום`` ``盒孼``, nor ``ΑΘΗΝΑ``
    ``ахгма``; a fluent East Asian reading with few of its language's most frequent
    characters gives way to such a reading too (capitals of cp1251 are common hanzi:
    ``МОСКВА`` is not ``涛咽吕``); and a Korean word that GB 2312 reads as common hanzi
@@ -273,8 +277,13 @@ def implausible(text: str) -> int:
     beside other letters, ``ﾓﾃPythonｱ犁``: GBK read as Shift JIS, nor a Hangul jamo
     inside a word, ``폽居몄ㅞ``: EUC-JP read as EUC-KR); a Latin word of three letters
     or more made only of accented letters (``Ïðèâåò``: Cyrillic read as cp1252); a capital
-    after a small letter inside a Cyrillic or Greek word (``ЕллзнйкЬ``); a symbol that is
-    not ASCII between two Latin letters (``Za¿ó³æ``: Polish read as cp1252); þ, ð, ţ
+    after a small letter inside a Cyrillic or Greek word (``ЕллзнйкЬ``); a symbol or a
+    format character that is not ASCII between two Latin, Cyrillic, Greek or Hebrew letters
+    (``Za¿ó³æ``: Polish read as cp1252; a right-to-left mark inside a Hebrew word: Russian
+    read as cp1255), joiners and the Hebrew geresh and gershayim aside; each Serbian or
+    Macedonian letter (ѕ ј љ њ ћ џ ѓ ќ ђ) in a text that also has a letter neither
+    language writes (я ю й ь ы э ъ щ ё є і ї ў ґ: ``ѕривет ... Ёто``, Russian in cp1251
+    read as mac-cyrillic); þ, ð, ţ
     or đ in a text that also has ü or ç (``doðru``, ``dođru``: Turkish read as cp1252 or
     cp1250); a third or more of the distinct Hangul syllables outside the 2,350 common ones
     of KS X 1001 (``쳒쾔뱏``: Chinese read as Johab): each such syllable. In a Cyrillic
@@ -344,8 +353,9 @@ def implausible(text: str) -> int:
             and ch not in _INWORD
             and i < last
             and text[i + 1].isalpha()
-            and _script(word[-1]) == "LATIN" == _script(text[i + 1])
+            and _script(word[-1]) == _script(text[i + 1]) in _SYMBOL_SCRIPTS
             and not ch.isspace()
+            and ch not in "\u200c\u200d\u05f3\u05f4"
             and not unicodedata.category(ch).startswith("M")
         ):
             signs += 1
@@ -366,6 +376,10 @@ def implausible(text: str) -> int:
     return signs
 
 
+_SYMBOL_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "HEBREW"})
+"""The scripts in whose words a symbol or a format character outside ASCII is a sign
+(``Za¿ó³æ``: Polish read as cp1252; ``כ\u200fהוי``: Russian ``людей`` read as cp1255);
+joiners and the Hebrew geresh and gershayim aside."""
 _SOUTH_SLAVIC = re.compile("[ѕјљњћџѓќђЅЈЉЊЋЏЃЌЂ]")
 """The Cyrillic letters of Serbian and Macedonian alone (mac-cyrillic and cp1251 read each
 other's capitals as them)."""
@@ -571,6 +585,16 @@ def _letter_fluency(text: str) -> float:
     return best
 
 
+def _has_small(text: str) -> bool:
+    """Whether ``text`` (its sample) has a small Cyrillic or Greek letter."""
+    return any(c.islower() and _script(c) in _CASED for c in _sample(text)[:2000])
+
+
+def _scripts(text: str) -> frozenset[str]:
+    """The scripts of the letters outside ASCII of ``text`` (its sample)."""
+    return frozenset(_script(c) for c in _sample(text)[:2000] if c >= "\x80" and c.isalpha())
+
+
 def _capitals(text: str) -> bool:
     """Whether the words of two letters or more of ``text`` (its sample) are all in capitals."""
     words = re.findall(r"[^\W\d_]{2,}", _sample(text)[:2000])
@@ -597,6 +621,15 @@ _CAPITALS = 0.9
 """The weight of the letter score of a reading in capitals only: small letters are what
 most text is made of, and a code page that swaps the cases (KOI8-R beside cp1251) reads
 small letters as capitals; a little less, so that the letters' frequency still decides."""
+_MIRRORED = 0.5
+_MIRROR_FLUENT = 0.7
+"""A reading in capitals only weighs :data:`_MIRRORED` when cp1251 or KOI8-R gives a
+reading with small letters whose letters score :data:`_MIRROR_FLUENT` or more: the two
+code pages read each other's small letters as capitals, and small letters are what
+most text is made of."""
+_LETTER_TIE = 0.1
+"""Readings of one alphabet whose letter scores are within this of the best one's count
+as equal: the most common code page among them wins (cp1251 before KOI8-R)."""
 _RARE_SHARE = 0.3
 _WORD_FLUENT = 0.6
 _PAIR_FLUENT = 0.75
@@ -751,17 +784,33 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
         # a few bytes with no fluent East Asian reading, not read as Latin text: the
         # reading whose letters are the most frequent of an alphabet (rare hanzi are what
         # an alphabet's bytes give), unless an East Asian reading is more fluent still
+        # cp1251 and KOI8-R read each other's small letters as capitals (``по``: ``ОН``):
+        # when one of them gives a fluent reading with small letters, a reading in
+        # capitals only weighs :data:`_MIRRORED` (else :data:`_CAPITALS`)
+        mirrored = any(
+            c[5] in ("cp1251", "koi8-r") and _has_small(c[4]) and _letter_fluency(c[4]) >= _MIRROR_FLUENT
+            for c in pool
+        )
+        capitals = _MIRRORED if mirrored else _CAPITALS
         letters = {
             # a rare code page (DOS, Mac) reads a few bytes as letters too: it counts half
-            # (capitals weigh a little less: :data:`_CAPITALS`)
             c[5]: fluency[c[5]]
             if c[5] in fluency
-            else _letter_fluency(c[4]) * (1.0 if c[5] in _RANK else 0.5) * (_CAPITALS if _capitals(c[4]) else 1.0)
+            else _letter_fluency(c[4]) * (1.0 if c[5] in _RANK else 0.5) * (capitals if _capitals(c[4]) else 1.0)
             for c in pool
         }
         top = max(letters.values())
-        if top > 0:  # code pages that give the same text: the most common wins
-            choice = _calmest([c for c in pool if letters[c[5]] == top])
+        if top > 0:
+            # readings of the best one's alphabet within :data:`_LETTER_TIE` of it (and
+            # code pages that give the same text): the most common code page wins
+            lead = frozenset().union(*(_scripts(c[4]) for c in pool if letters[c[5]] == top))
+            choice = _calmest(
+                [
+                    c for c in pool
+                    if letters[c[5]] == top
+                    or (c[5] not in fluency and letters[c[5]] >= top - _LETTER_TIE and _scripts(c[4]) == lead)
+                ]
+            )
     best = cands.get(codecs.lookup(results[0].encoding).name, choice)
     calm = min(c[1] for c in pool)
     korean = [c for c in pool if c[5] in ("cp949", "johab") and c[1] <= calm + 0.1]
