@@ -277,8 +277,11 @@ def test_build_chunks_holds_nothing_per_chunk_beside_the_chunks():
         kept, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert len(chunks) == n and chunks[-1].metadata["rows_start"] == n // 50 - 1
     assert peak - kept < 20 * n
+    assert len(chunks) == n and chunks[-1].metadata["rows_start"] == n // 50 - 1
+    assert [c.id for c in chunks] == [chunk_id(doc.id, s.start, s.end, doc.text[s.start : s.end]) for s in spans]
+    assert [c.metadata["next_id"] for c in chunks] == [c.id for c in chunks[1:]] + [None]
+    assert [c.metadata["prev_id"] for c in chunks] == [None] + [c.id for c in chunks[:-1]]
 
 
 def test_build_chunks_reads_the_spans_once():
@@ -289,3 +292,20 @@ def test_build_chunks_reads_the_spans_once():
     want = [fields_of(c) for c in build_chunks(doc, spans, "chars", labels)]
     assert [fields_of(c) for c in build_chunks(doc, iter(spans), "chars", labels)] == want
     assert [c.metadata["next_id"] for c in build_chunks(doc, iter(spans), "chars")][:2] == [c[-1] for c in want[1:]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(documents_and_spans(), st.integers(1, 4), st.booleans())
+def test_batches_of_any_size_give_the_same_chunks(case, batch, with_labels):
+    # texts and ids are made a batch of spans ahead of the chunks; the next_id of a
+    # batch's last chunk comes from the next batch
+    doc, spans = case
+    labels = (Label(0, len(doc.text), "section", ("a", "b"), "common_prefix"),) if with_labels else ()
+    want = [fields_of(c) for c in reference(doc, spans, "chars", labels)]
+    saved = enrich._BATCH
+    enrich._BATCH = batch
+    try:
+        got = [fields_of(c) for c in build_chunks(doc, spans, "chars", labels)]
+    finally:
+        enrich._BATCH = saved
+    assert got == want

@@ -12,7 +12,7 @@ import hashlib
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
-from itertools import chain
+from itertools import islice
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
@@ -58,7 +58,33 @@ def _common_prefix(values: list[Any]) -> tuple[Any, ...]:
 
 _MISSING = object()
 _BY_RANGE = attrgetter("start", "end")
-_END = (None,)  # after the last span: the last chunk is built with no next id
+_BATCH = 256
+"""Spans whose texts and ids :func:`build_chunks` makes at a time, ahead of their chunks:
+the hashing runs in its own tight loop (as fast as hashing every span first) while only a
+batch of texts and ids is held beside the chunks."""
+
+
+def _texts_and_ids(head: Any, text: str, spans: list[Span]) -> tuple[list[str], list[str]]:
+    """The text of every span and its :func:`~chunkwise.types.chunk_id`, hashed
+    incrementally: the same digest without building each ``"id:start:end:text"`` string.
+
+    BLAKE2b reads its input as one stream, so hashing ``"id:"``, then ``"start:end:"``,
+    then the text gives the digest of the joined string; ``head`` copies the state after
+    ``"id:"``, hashed once per document (the copy is cheaper than a new hash with its
+    parameters), and the offsets are formatted as bytes directly."""
+    texts: list[str] = []
+    ids: list[str] = []
+    add_text, add_id = texts.append, ids.append
+    for s in spans:
+        a, b = s.start, s.end
+        t = text[a:b]
+        h = head()
+        h.update(b"%d:%d:" % (a, b))
+        h.update(t.encode("utf-8", "surrogatepass"))
+        add_text(t)
+        add_id(h.hexdigest())
+    return texts, ids
+
 
 
 def _resolver(labels: list[Label]) -> Any:
@@ -298,84 +324,69 @@ def build_chunks(
     blank, swap, chunk_class = _Blank, _SWAP, Chunk
     proxy = MappingProxyType
     copy_base = base.copy
-    # The ids are hashed incrementally: the same digest as chunk_id without building each
-    # "id:start:end:text" string. BLAKE2b reads its input as one stream, so hashing "id:",
-    # then "start:end:", then the text gives the digest of the joined string; the state
-    # after "id:" is hashed once per document and copied per chunk (cheaper than a new
-    # hash with its parameters). Each span's text and id are made one span ahead of the
-    # chunk built (its next_id), so no list of texts or ids is held beside the chunks.
+    # texts and ids a batch of spans at a time, the next batch made before the last chunk
+    # of this one (its next_id): no list of texts or ids as long as the chunks is held
     head = hashlib.blake2b(f"{doc_id}:".encode("utf-8", "surrogatepass"), digest_size=8).copy
     out: list[Chunk] = []
     append = out.append
     prev: str | None = None
     rest = iter(spans)
-    s: Any = next(rest, None)  # the span whose chunk is built next, its text and id
-    if s is None:
-        return out
-    t = text[s.start : s.end]
-    h = head()
-    h.update(b"%d:%d:" % (s.start, s.end))
-    h.update(t.encode("utf-8", "surrogatepass"))
-    cid: Any = h.hexdigest()
-    nt = t
+    batch = list(islice(rest, _BATCH))
+    texts, ids = _texts_and_ids(head, text, batch)
     k = 0
-    for ns in chain(rest, _END):
-        if ns is not None:
-            a, b = ns.start, ns.end
-            nt = text[a:b]
-            h = head()
-            h.update(b"%d:%d:" % (a, b))
-            h.update(nt.encode("utf-8", "surrogatepass"))
-            next_id: str | None = h.hexdigest()
-        else:
-            next_id = None
-        # the dict is ours alone: the read-only view needs no copy (a copy of the base and
-        # three stores: the keys in the same order as ``{**base, "boundary": ...}``)
-        if base:
-            meta = copy_base()
-            meta["boundary"] = s.boundary
-            meta["prev_id"] = prev
-            meta["next_id"] = next_id
-        else:
-            meta = {"boundary": s.boundary, "prev_id": prev, "next_id": next_id}
-        if s.oversize:
-            meta["oversize"] = True
-        ctx = ""
-        if not plain:
-            if pages:
-                first = max(bisect_right(page_starts, s.start) - 1, 0)
-                last = max(bisect_left(page_starts, s.end) - 1, first)
-                meta["page_number"], meta["page_end"] = pages[first][0], pages[last][0]
-                if page_labels is not None and page_labels[first] is not None:
-                    meta["page_label"] = page_labels[first]
-                    if page_labels[last] is not None:
-                        meta["page_label_end"] = page_labels[last]
-            if write_labels is not None:
-                write_labels(meta, s.start, s.end)
-            if annotate is not None:
-                meta.update(annotate(t))
-            if "context" in meta:
-                ctx = meta.pop("context")
-            if context is not None:
-                ctx = context(meta, s)
-        c = blank()
-        c.text = t
-        c.start_index = s.start
-        c.end_index = s.end
-        c.index = k
-        c.size = s.size
-        c.unit = unit
-        c.document_id = doc_id
-        c.metadata = proxy(meta)
-        c.context = ctx
-        c.embedding = None
-        c.id = cid
-        if swap:
-            c.__class__ = chunk_class
-        else:
-            c = _finish(c)
-        append(c)
-        prev = cid
-        k += 1
-        s, t, cid = ns, nt, next_id  # after the last span: None and stale values, not read
+    while batch:
+        following = list(islice(rest, _BATCH))
+        ftexts, fids = _texts_and_ids(head, text, following)
+        nxt: list[str | None] = ids[1:]
+        nxt.append(fids[0] if fids else None)
+        for s, t, cid, next_id in zip(batch, texts, ids, nxt):
+            # the dict is ours alone: the read-only view needs no copy (a copy of the base and
+            # three stores: the keys in the same order as ``{**base, "boundary": ...}``)
+            if base:
+                meta = copy_base()
+                meta["boundary"] = s.boundary
+                meta["prev_id"] = prev
+                meta["next_id"] = next_id
+            else:
+                meta = {"boundary": s.boundary, "prev_id": prev, "next_id": next_id}
+            if s.oversize:
+                meta["oversize"] = True
+            ctx = ""
+            if not plain:
+                if pages:
+                    first = max(bisect_right(page_starts, s.start) - 1, 0)
+                    last = max(bisect_left(page_starts, s.end) - 1, first)
+                    meta["page_number"], meta["page_end"] = pages[first][0], pages[last][0]
+                    if page_labels is not None and page_labels[first] is not None:
+                        meta["page_label"] = page_labels[first]
+                        if page_labels[last] is not None:
+                            meta["page_label_end"] = page_labels[last]
+                if write_labels is not None:
+                    write_labels(meta, s.start, s.end)
+                if annotate is not None:
+                    meta.update(annotate(t))
+                if "context" in meta:
+                    ctx = meta.pop("context")
+                if context is not None:
+                    ctx = context(meta, s)
+            c = blank()
+            c.text = t
+            c.start_index = s.start
+            c.end_index = s.end
+            c.index = k
+            c.size = s.size
+            c.unit = unit
+            c.document_id = doc_id
+            c.metadata = proxy(meta)
+            c.context = ctx
+            c.embedding = None
+            c.id = cid
+            if swap:
+                c.__class__ = chunk_class
+            else:
+                c = _finish(c)
+            append(c)
+            prev = cid
+            k += 1
+        batch, texts, ids = following, ftexts, fids
     return out
