@@ -537,3 +537,22 @@ def test_code_chunks_packed_full_keep_their_indentation() -> None:
     deep = "".join(" " * 60 + f"x{i} = {i}\n" for i in range(40))
     chunks = CodeChunker(language="python", chunk_size=100).chunk(deep)
     assert all(c.size <= 100 for c in chunks)
+
+
+def test_a_lone_carriage_return_ends_a_python_line_as_for_python_itself():
+    # classic Mac OS line ends: Python reads them as line breaks, so the structure is the
+    # same as with line feeds (the parsers read a same-length copy; offsets hold)
+    src = (
+        "import os\n\n\nclass Store:\n    def __init__(self, path):\n        self.path = path\n\n"
+        "    def load(self):\n        return open(self.path).read()\n\n\ndef main():\n    return Store('x').load()\n"
+    )
+    lf = CodeChunker(language="python", chunk_size=90).chunk(src)
+    cr_text = src.replace("\n", "\r")
+    cr = CodeChunker(language="python", chunk_size=90).chunk(cr_text)
+    assert all(c.text == cr_text[c.start_index : c.end_index] for c in cr)
+    # (the same cuts; a chunk's indentation is kept from a line feed only)
+    assert [c.end_index for c in cr] == [c.end_index for c in lf]
+    assert [c.text.lstrip(" ").replace("\r", "\n") for c in cr] == [c.text.lstrip(" ") for c in lf]
+    assert [c.metadata["symbols"] for c in cr] == [c.metadata["symbols"] for c in lf]
+    assert [c.context for c in cr] == [c.context for c in lf]
+    assert ["Store.load" in c.metadata["symbols"] for c in cr].count(True) == 1

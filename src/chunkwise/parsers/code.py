@@ -54,6 +54,7 @@ _CLAUSE = re.compile(r"(?:^|_)(?:clause|else|elif|elsif|except|catch|finally|res
 _NEEDS_BODY = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
 _ATTRIBUTE_LINE = re.compile(r"\s*(?:@|#\[|\[)")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LONE_CR = re.compile(r"\r(?!\n)")
 _INDENTATION = re.compile(r"[ \t\f\v]*")
 
 
@@ -1068,6 +1069,11 @@ def parse_code(text: str, language: str, parser: str = "auto", fits: Any = None)
         ConfigError: ``parser="ast"`` or ``"scan"`` for a language other than Python.
     """
     spec = LANGUAGES[language]
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
+        # a lone carriage return ends a line (classic Mac OS files; Python's own reading):
+        # the parsers read a copy with line feeds there, of the same length, so every
+        # offset holds for the text itself
+        text = _LONE_CR.sub("\n", text)
     if parser == "ast" and language != "python":
         raise ConfigError(f"parser='ast' reads Python only, not {language!r}; use parser='tree-sitter'")
     if parser in ("auto", "scan") and language == "python":
