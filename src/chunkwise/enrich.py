@@ -86,7 +86,6 @@ def _texts_and_ids(head: Any, text: str, spans: list[Span]) -> tuple[list[str], 
     return texts, ids
 
 
-
 def _resolver(labels: list[Label]) -> Any:
     """A function ``(start, end) -> value or _MISSING`` for the labels of one key (sorted,
     not overlapping one another), by their rule."""
