@@ -44,6 +44,18 @@ def _row_spans(text: str, table) -> list[tuple[int, int]]:
 # -- the parser --------------------------------------------------------------------------
 
 
+def _check_starts(text: str, chunks) -> None:
+    """A delimited table's chunk starts on a non-space character, or at its line's start
+    with only spaces and tabs before one there (the empty first cells of a row); it ends
+    on a non-space character."""
+    for c in chunks:
+        assert not c.text[-1].isspace(), c
+        if c.text[0].isspace():
+            assert c.start_index == 0 or text[c.start_index - 1] in "\r\n", c
+            head = c.text[: len(c.text) - len(c.text.lstrip(" \t"))]
+            assert c.text[len(head)] not in "\r\n", c
+
+
 def _check_table_metadata(text: str, chunks, tables, header_in_context: bool = True) -> None:
     """Every chunk that overlaps a table names the first one (``table_index``, ``columns``)
     and the body rows it overlaps (``row_start``, ``row_end``); one that continues the
@@ -220,7 +232,8 @@ def test_csv_contract_and_rows_whole_when_they_fit(request, kind, text, size):
     sizer = {"chars": CharSizer(), "words": WordSizer()}.get(kind) or request.getfixturevalue("cl100k")
     doc = _csv(text)
     chunks = chunkwise.make_chunker("table", chunk_size=size, unit=sizer).chunk(doc)
-    check_invariants(text, chunks, size, sizer, overlap_allowed=False)
+    check_invariants(text, chunks, size, sizer, trimmed=False, overlap_allowed=False)
+    _check_starts(text, chunks)
     t = delimited_table(text)
     if t is None:
         return
@@ -408,3 +421,74 @@ def test_chunks_of_one_table_share_its_header_context_and_columns(fmt):
     assert all(c.metadata["columns"] == ["id", "name"] for c in chunks)
     assert len({id(c.metadata["columns"]) for c in chunks}) == 1
     check_invariants(doc.text, chunks, 60, CharSizer())
+
+
+LEAD_TSV = "name\tcity\tnote\n" + "".join(
+    f"\tBerlin{i}\tnote {i}\n" if i % 2 else f"Ann{i}\tParis\t\n" for i in range(12)
+)
+
+
+@pytest.mark.parametrize("unit, size", [("chars", 20), ("tokens", 12)])
+def test_a_tsv_row_with_an_empty_first_cell_keeps_its_columns(request, unit, size):
+    sizer = CharSizer() if unit == "chars" else request.getfixturevalue("cl100k")
+    chunks = chunkwise.make_chunker("table", chunk_size=size, unit=sizer).chunk(_csv(LEAD_TSV, "tsv"))
+    check_invariants(LEAD_TSV, chunks, size, sizer, trimmed=False, overlap_allowed=False)
+    _check_starts(LEAD_TSV, chunks)
+    berlin = [c for c in chunks if "Berlin" in c.text]
+    assert berlin
+    for c in berlin:
+        assert c.context == "name\tcity\tnote"
+        # the row's empty first cell stays: Berlin is the second value, under "city"
+        assert c.text.split("\n")[0].split("\t")[1].startswith("Berlin"), c.text
+    kv = chunkwise.make_chunker("table", chunk_size=size, unit=sizer, row_format="kv").chunk(_csv(LEAD_TSV, "tsv"))
+    assert [c.text for c in kv] == [c.text for c in chunks]
+    assert all("name: ; city: Berlin" in c.context for c in kv if "Berlin" in c.text)
+
+
+@pytest.mark.parametrize("size", [7, 40])
+def test_kv_names_every_cell_of_a_row_whose_first_cells_are_empty(size):
+    text = "a\tb\tc\n\t\tonly_c\nx\ty\tz\n"
+    chunks = chunkwise.make_chunker("table", chunk_size=size, row_format="kv").chunk(_csv(text, "tsv"))
+    check_invariants(text, chunks, size, CharSizer(), trimmed=False, overlap_allowed=False)
+    lines = [line for c in chunks for line in c.context.split("\n")]
+    # a chunk that starts after the tabs (too wide to keep at size 7) still holds the row
+    assert any(line.startswith("a: ; b: ; c: only") for line in lines), lines
+    assert not any(line.startswith("a: ; c:") for line in lines), lines
+
+
+def test_csv_rows_with_leading_spaces_start_at_the_row():
+    text = "name,city,note\n" + "".join(f"  Ann{i},Paris,n{i}\n" if i % 2 else f",Berlin{i},x{i}\n" for i in range(20))
+    chunks = chunkwise.make_chunker("table", chunk_size=40).chunk(_csv(text))
+    check_invariants(text, chunks, 40, CharSizer(), trimmed=False, overlap_allowed=False)
+    _check_starts(text, chunks)
+    assert any(c.text.startswith("  Ann") for c in chunks)
+
+
+def test_pipe_tables_and_text_keep_trimmed_starts():
+    """Only CSV and TSV documents keep a row's leading spaces: a Markdown document's
+    chunks still start on a non-space character."""
+    text = "Intro.\n\n    indented line of prose here\n\n| a | b |\n|---|---|\n" + "".join(
+        f"| {i} | v {i} |\n" for i in range(12)
+    )
+    chunks = chunkwise.make_chunker("table", chunk_size=30).chunk(text)
+    check_invariants(text, chunks, 30, CharSizer(), overlap_allowed=False)
+
+
+@st.composite
+def _tsv_docs(draw):
+    width = draw(st.integers(1, 4))
+    cell = st.one_of(st.just(""), st.text(alphabet=st.sampled_from("ab é1 "), min_size=1, max_size=8))
+    rows = draw(st.lists(st.lists(cell, min_size=width, max_size=width), min_size=1, max_size=25))
+    return "".join("\t".join(r) + "\n" for r in rows)
+
+
+@pytest.mark.parametrize("kind", ["chars", "tokens"])
+@pytest.mark.parametrize("row_format", ["text", "kv"])
+@given(text=_tsv_docs(), size=st.integers(1, 60))
+def test_tsv_with_empty_leading_cells_contract_and_columns(request, kind, row_format, text, size):
+    sizer = CharSizer() if kind == "chars" else request.getfixturevalue("cl100k")
+    chunks = chunkwise.make_chunker("table", chunk_size=size, unit=sizer, row_format=row_format).chunk(
+        _csv(text, "tsv")
+    )
+    check_invariants(text, chunks, size, sizer, trimmed=False, overlap_allowed=False)
+    _check_starts(text, chunks)

@@ -25,20 +25,21 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ..boundaries import LINE, WORD, Level, PositionsLevel
 from ..errors import ConfigError
 from ..merge import Span
-from ..packer import OVERSIZE_POLICIES, OversizePolicy
+from ..enrich import build_chunks
+from ..packer import OVERSIZE_POLICIES, OversizePolicy, PackConfig, pack_segments
 from ..parsers.table import Table, delimited_table, find_pipe_tables
 from ..registry import register
 from ..segments import Atom, Label, Region, Segments
 from ..sentences import SentenceSegmenter
 from ..sizers import Measure, Sizer
-from ..types import Document
-from .base import BaseChunker
+from ..types import Chunk, Document
+from .base import BaseChunker, as_document
 from .recursive import DEFAULT_LEVELS
 
 __all__ = ["DELIMITED_FORMATS", "TableChunker", "TablesLabel", "row_atoms", "size_bound", "table_context"]
@@ -236,6 +237,31 @@ class TableChunker(BaseChunker):
     def pack_options(self) -> dict[str, Any]:
         return {"oversize": self.oversize}
 
+    def delimited_config(self, document: Document) -> PackConfig:
+        """The packing configuration for ``document``: a CSV or TSV document keeps the
+        spaces and tabs that begin a chunk's first row (``keep_indent``): an empty first
+        cell of a TSV row is a tab, and trimmed away it would shift the row's values under
+        the wrong columns of the header in ``context``."""
+        config = self.pack_config()
+        if document.metadata.get("format") in DELIMITED_FORMATS:
+            config = replace(config, keep_indent=True)
+        return config
+
+    def spans(self, document: Document, measure: Measure) -> list[Span]:
+        return pack_segments(document.text, measure, self.parse(document, measure), self.delimited_config(document))
+
+    def chunk(self, document: str | Document) -> list[Chunk]:
+        """Chunk one text or document (see :meth:`BaseChunker.chunk`); a CSV or TSV
+        chunk starts at its first row's start (see :meth:`delimited_config`)."""
+        doc = as_document(document)
+        if not doc.text or doc.text.isspace():
+            return []
+        measure = self._sizer.measure(doc.text)
+        segments = self.parse(doc, measure)
+        spans = pack_segments(doc.text, measure, segments, self.delimited_config(doc))
+        del measure
+        return build_chunks(doc, spans, self._sizer.unit, segments.labels, self._context_fn(), self._annotator(doc))
+
     def context(self, metadata: Mapping[str, Any], span: Span) -> str:
         """A table chunk's context (the header, or ``column: value`` lines); its
         ``table_index``, ``columns``, ``row_start`` and ``row_end`` go to the metadata."""
@@ -333,9 +359,12 @@ def _kv(text: str, t: Table, span: Span, k0: int, k1: int) -> str:
             continue
         cells = t.cells(text, rs, re_)
         values = t.cell_values(text, cells)
+        # only spaces or tabs before the chunk in its row (empty cells of a TSV row that
+        # the chunk could not keep): the chunk holds the row from its first cell
+        lo = span.start if span.start > rs and text[rs : span.start].strip() else rs
         pairs = []
         for i, ((cs, ce), v) in enumerate(zip(cells, values)):
-            if ce < span.start and i > 0 or cs >= span.end:
+            if ce < lo and i > 0 or cs >= span.end:
                 continue
             name = cols[i] if i < len(cols) else f"column {i + 1}"
             pairs.append(f"{name}: {v}")
