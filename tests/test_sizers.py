@@ -113,6 +113,45 @@ def test_unknown_tokenizer_is_a_config_error():
         get_sizer("tokens", "/nonexistent/tokenizer.json")
 
 
+def test_a_path_that_is_not_a_tokenizer_json_is_a_config_error_naming_it(tmp_path):
+    pytest.importorskip("tokenizers")
+    bad = tmp_path / "t.json"
+    bad.write_text('{"bad": 1}\n', encoding="utf-8")
+    other = tmp_path / "passwd"
+    other.write_text("root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    for path in (bad, str(bad), other, str(other)):
+        with pytest.raises(chunkwise.ConfigError, match="is not a valid tokenizer.json") as info:
+            get_sizer("tokens", path)
+        assert str(path) in str(info.value)
+    with pytest.raises(chunkwise.ConfigError, match="is a folder, not a tokenizer.json file"):
+        get_sizer("tokens", str(tmp_path))
+    with pytest.raises(chunkwise.ConfigError, match="is not a valid tokenizer.json"):
+        HFTokenizerSizer('{"bad": 1}')
+    with pytest.raises(chunkwise.ConfigError, match="is not a valid tokenizer.json"):
+        chunkwise.chunk("hello world", chunk_size=5, unit="tokens", tokenizer=str(bad))
+    # a file that holds a tokenizer is read whatever its name ends with
+    tok = _word_level_tokenizer()
+    plain = tmp_path / "tokenizer"
+    tok.save(str(plain))
+    assert get_sizer("tokens", str(plain)).count("hello world") == 2
+
+
+def test_cli_a_bad_tokenizer_file_is_a_usage_error(tmp_path):
+    pytest.importorskip("tokenizers")
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    bad = tmp_path / "t.json"
+    bad.write_text('{"bad": 1}\n', encoding="utf-8")
+    doc = tmp_path / "in.txt"
+    doc.write_text("hello world\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["chunk", str(doc), "--unit", "tokens", "--tokenizer", str(bad)])
+    assert result.exit_code == 2, result.output
+    assert "is not a valid tokenizer.json" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_missing_dependency_message_names_the_extra():
     err = chunkwise.MissingDependencyError("quicktok-v1", "tokens", "counting tokens")
     assert "pip install 'chunkwise[tokens]'" in str(err)

@@ -617,7 +617,7 @@ class HFTokenizerSizer:
 
     Raises:
         MissingDependencyError: ``tokenizers`` or numpy is not installed.
-        ConfigError: the file does not exist.
+        ConfigError: the file does not exist, is a folder, or is not a valid tokenizer.json.
 
     Pickling:
         A sizer made from a file pickles the path and the hash of its JSON: unpickled, it
@@ -634,12 +634,24 @@ class HFTokenizerSizer:
         self._path: str | None = None
         if isinstance(tokenizer, Path) or (isinstance(tokenizer, str) and not tokenizer.lstrip().startswith("{")):
             path = Path(tokenizer)
+            if path.is_dir():
+                raise ConfigError(
+                    f"tokenizer {str(path)!r} is a folder, not a tokenizer.json file; give the path of the file"
+                )
             if not path.is_file():
                 raise ConfigError(f"tokenizer file {str(path)!r} does not exist")
-            tok = Tokenizer.from_file(str(path))
+            try:
+                tok = Tokenizer.from_file(str(path))
+            except Exception as exc:  # tokenizers raises a bare Exception for a file it cannot read
+                raise ConfigError(
+                    f"tokenizer file {str(path)!r} is not a valid tokenizer.json ({_first_line(exc)})"
+                ) from exc
             self._path = str(path)
         elif isinstance(tokenizer, str):
-            tok = Tokenizer.from_str(tokenizer)
+            try:
+                tok = Tokenizer.from_str(tokenizer)
+            except Exception as exc:
+                raise ConfigError(f"tokenizer JSON text is not a valid tokenizer.json ({_first_line(exc)})") from exc
         else:
             tok = Tokenizer.from_str(tokenizer.to_str())
         tok.no_truncation()
@@ -679,6 +691,12 @@ class HFTokenizerSizer:
 
     def __repr__(self) -> str:
         return f"HFTokenizerSizer({self.name!r})"
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of an exception's message (at most 200 characters)."""
+    lines = str(exc).strip().splitlines()
+    return (lines[0] if lines else type(exc).__name__)[:200]
 
 
 def _hf_from_path(path: str, digest: str, name: str | None) -> HFTokenizerSizer:
@@ -772,7 +790,14 @@ def get_sizer(unit: str | Sizer = "chars", tokenizer: Any = "cl100k_base") -> Si
         if isinstance(tokenizer, (str, Path)):
             if str(tokenizer).endswith(".json"):
                 return HFTokenizerSizer(tokenizer)
-            return TiktokenSizer(str(tokenizer))
+            try:
+                return TiktokenSizer(str(tokenizer))
+            except ConfigError:
+                if str(tokenizer) and Path(tokenizer).exists():
+                    # not an encoding name but a file or folder: read as a tokenizer.json
+                    # (a folder or another file raises ConfigError saying what it is)
+                    return HFTokenizerSizer(tokenizer)
+                raise
         if hasattr(tokenizer, "encode_ordinary"):
             return TiktokenSizer(tokenizer)
         if hasattr(tokenizer, "to_str") and hasattr(tokenizer, "encode"):
