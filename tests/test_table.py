@@ -492,3 +492,45 @@ def test_tsv_with_empty_leading_cells_contract_and_columns(request, kind, row_fo
     )
     check_invariants(text, chunks, size, sizer, trimmed=False, overlap_allowed=False)
     _check_starts(text, chunks)
+
+
+def _check_split_rows_alone(text: str, chunks) -> None:
+    """A chunk that starts inside a row (a later part of a split row) holds no other row."""
+    t = delimited_table(text)
+    if t is None:
+        return
+    for c in chunks:
+        if "row_start" not in c.metadata or c.start_index < t.header[1]:
+            continue
+        k = t.row_at(c.start_index)
+        rs, _ = t.row_span(k)
+        if text[rs : c.start_index].strip():
+            assert (c.metadata["row_start"], c.metadata["row_end"]) == (k, k + 1), (c.text, c.metadata)
+
+
+@pytest.mark.parametrize("row_format", ["text", "kv"])
+def test_rows_after_a_split_row_start_a_chunk_with_the_header_alone(row_format):
+    text = "id,text,n\n" + "".join(
+        f"{i}," + ('"' + " ".join(f"w{j}" for j in range(18)) + '"' if i == 2 else f"short {i}") + f",{i}\n"
+        for i in range(6)
+    )
+    chunks = chunkwise.make_chunker("table", chunk_size=60, row_format=row_format).chunk(_csv(text))
+    check_invariants(text, chunks, 60, CharSizer(), trimmed=False, overlap_allowed=False)
+    _check_split_rows_alone(text, chunks)
+    last = chunks[-1]
+    assert last.text == "3,short 3,3\n4,short 4,4\n5,short 5,5"
+    assert (last.metadata["row_start"], last.metadata["row_end"]) == (3, 6)
+    if row_format == "text":
+        assert last.context == "id,text,n"
+        assert [c.context for c in chunks[1:-1]] == ["id,text,n\n2,"] * (len(chunks) - 2)
+
+
+@pytest.mark.parametrize("kind", ["chars", "tokens"])
+@given(text=_csv_docs(), size=st.integers(1, 60), overlap=st.integers(0, 3))
+def test_csv_split_rows_hold_no_other_row(request, kind, text, size, overlap):
+    sizer = CharSizer() if kind == "chars" else request.getfixturevalue("cl100k")
+    overlap = min(overlap, size - 1)
+    chunks = chunkwise.make_chunker("table", chunk_size=size, chunk_overlap=overlap, unit=sizer).chunk(_csv(text))
+    check_invariants(text, chunks, size, sizer, trimmed=False)
+    if not overlap:
+        _check_split_rows_alone(text, chunks)

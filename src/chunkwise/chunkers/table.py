@@ -10,7 +10,8 @@ each table on its own:
   first chunk holds them in its text already);
 * a single row larger than ``chunk_size`` follows ``oversize``: ``"split"`` between its
   cells (then inside a cell: lines, sentences, words), each later part with the header
-  and the row's first cell in ``context``; ``"keep"`` (one chunk flagged
+  and the row's first cell in ``context`` (the rows after a split row start a new chunk);
+  ``"keep"`` (one chunk flagged
   ``metadata["oversize"]``) or ``"raise"`` (:class:`~chunkwise.errors.OversizeError`);
 * text outside tables is packed like ``"recursive"`` (paragraphs, lines, sentences,
   words), apart from the tables.
@@ -143,7 +144,9 @@ class TableChunker(BaseChunker):
 
     Documents whose ``metadata["format"]`` is ``"csv"`` or ``"tsv"`` (``chunkwise.load``
     of ``.csv`` and ``.tsv`` files) are one delimited table; any other text is searched for
-    Markdown pipe tables (HTML pages load as Markdown, their tables as pipe tables).
+    Markdown pipe tables (HTML pages load as Markdown, their tables as pipe tables). A CSV
+    or TSV chunk starts at its first row's start when only spaces and tabs come before it
+    there (a TSV row's empty first cells), unless they take half of ``chunk_size``.
 
     Chunk metadata (chunks of a table): ``table_index`` (0-based, in the document),
     ``columns`` (the column names), ``row_start`` and ``row_end`` (the 0-based body rows
@@ -220,7 +223,15 @@ class TableChunker(BaseChunker):
                 glue.append((hs, r1))
             within = tuple(_Within(lv.name, lv, big_s, big_e) for lv in (LINE, SentenceSegmenter(), WORD))
             levels = (PositionsLevel("table_row", rows, rows), *within)
-            regions.append(Region(t.start, t.end, end_boundary="table", levels=levels, level=-1))
+            # a row split between its cells ends its region: the rows after it start a new
+            # chunk, whose context is the header alone (packed with the split row's last
+            # part, whole rows would sit under that row's first cell in ``context``)
+            rs = t.start
+            for a in found:
+                if a.kind == "table_row" and self._split(text, a.start, a.end, budget, measure):
+                    regions.append(Region(rs, a.end, end_boundary="table_row", levels=levels, level=-1))
+                    rs = a.end
+            regions.append(Region(rs, t.end, end_boundary="table", levels=levels, level=-1))
             labels.append(Label(t.start, t.end, _KEY, _TableInfo(t, index, text), "overlap"))
             pos = t.end
         if pos < n and text[pos:].strip():
@@ -233,6 +244,18 @@ class TableChunker(BaseChunker):
             labels=tuple(labels),
             atom_levels_at=1,
         )
+
+    def _split(self, text: str, start: int, end: int, budget: int, measure: Measure | None) -> bool:
+        """Whether the row ``[start, end)`` (trimmed) is split between its cells: larger
+        than ``budget`` under ``oversize="split"`` (as the packer finds it)."""
+        if self.oversize != "split":
+            return False
+        while start < end and text[start].isspace():
+            start += 1
+        if start >= end:
+            return False
+        n = measure.exact(start, end) if measure is not None else self._sizer.count(text[start:end])
+        return n > budget
 
     def pack_options(self) -> dict[str, Any]:
         return {"oversize": self.oversize}
