@@ -134,3 +134,25 @@ def test_a_plain_run_removes_a_killed_runs_temporary_of_its_output(tmp_path: Pat
     assert result.exit_code == 0, result.stderr
     assert not stale.exists() and young.exists() and mine.read_text() == "the user's own file"
     assert out.stat().st_size > 0
+
+
+@pytest.mark.parametrize("extra", [[], ["--workers", "1"], ["--resume"], ["--include", "*.txt", "--include", "*.jsonl"]])
+def test_an_output_inside_the_folder_read_is_not_read_back(tmp_path: Path, extra: list[str]) -> None:
+    folder = tmp_path / "corp"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Pumps start at six.\n")
+    (folder / "b.md").write_text("# Tanks\n\nTanks fill by eight.\n")
+    out = folder / "out.jsonl"
+    stale = _temporary(out)  # a killed run's temporary, in the folder read: not an input either
+    for _ in range(2):
+        result = CliRunner().invoke(cli, ["chunk", str(folder), "-u", "chars", "-o", str(out), *extra])
+        assert result.exit_code == 0, result.stderr
+        sources = [json.loads(line)["source"] for line in out.read_text().splitlines()]
+        expected = ["a.txt"] if "--include" in extra else ["a.txt", "b.md"]
+        assert sorted(Path(s).name for s in sources) == expected, sources
+    assert not stale.exists() or "--resume" not in extra
+    other = tmp_path / "other.jsonl"  # a JSON lines file that is not this run's output is read
+    (folder / "data.jsonl").write_text('{"text": "Valves open at seven."}\n')
+    result = CliRunner().invoke(cli, ["chunk", str(folder), "-u", "chars", "-o", str(other), *extra])
+    assert result.exit_code == 0, result.stderr
+    assert "data.jsonl" in other.read_text() and "out.jsonl" in other.read_text()

@@ -383,7 +383,7 @@ def chunk_command(
     # classified by the workers
     stream = engine == "local" and not (llm.dry_run or resume or client is not None)
     inputs = run_.find_inputs(paths, reading.include, reading.exclude, reading.root, failures, stream=stream,
-                              peek=workers or default_workers())
+                              peek=workers or default_workers(), output=None if to_stdout else output)
     if llm.dry_run:
         _dry_run(chunker, client, inputs, contextualize, failures, reading)
         if failures:

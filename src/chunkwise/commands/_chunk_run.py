@@ -38,7 +38,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -191,13 +191,15 @@ def find_inputs(
     *,
     stream: bool,
     peek: int = 1,
+    output: Path | None = None,
 ) -> list[Input] | StreamedInputs:
     """The inputs of ``chunkwise chunk``; the files of folders passed over are added to
     ``failures``. ``stream`` and a single folder named (without symbolic links): a
     :class:`StreamedInputs` of its files, listed but not read (the workers classify them
     and report those passed over, in order); otherwise the list of
     :func:`~chunkwise.commands._inputs.gather`. ``peek`` is kept for callers (unused: the
-    listing is whole).
+    listing is whole). ``output`` (``-o``) and its temporaries are never inputs: a run
+    writing into a folder it reads does not read its own output back the next time.
 
     Raises:
         click.UsageError: no file at all under ``paths`` (none to read, none passed over),
@@ -208,17 +210,45 @@ def find_inputs(
             "no file to read under the given paths" + (" (see --include and --exclude)" if include or exclude else "")
         )
 
+    own = _own_output(output)
     if stream and len(paths) == 1 and str(paths[0]) != STDIN and Path(paths[0]).is_dir():
         inputs = _stream_folder(str(paths[0]), include, exclude, root)
         if inputs is not None:
+            if own is not None:
+                inputs = StreamedInputs(
+                    [e for e in inputs.entries if not own(os.path.join(e.folder, e.relative))]
+                )
             if not inputs.count:
                 raise nothing()
             return inputs
     found, skipped = gather(paths, include, exclude, root)
+    if own is not None:
+        found = [i for i in found if i.path is None or not own(str(i.path))]
     if not found and not skipped:
         raise nothing()
     failures.extend(skipped)
     return found
+
+
+def _own_output(output: Path | None) -> Callable[[str], bool] | None:
+    """A test ``path -> bool``: whether ``path`` is ``output`` or one of its temporaries
+    (``.NAME.XXXXXXXX.tmp`` beside it); None without an output file."""
+    if output is None or str(output) == STDIN:
+        return None
+    import re
+
+    real = os.path.realpath(output)
+    folder, name = os.path.split(real)
+    temporary = re.compile(re.escape(f".{name}.") + f"[{_TEMP_NAME}]{{8}}" + re.escape(".tmp"))
+
+    def own(path: str) -> bool:
+        p = os.path.realpath(path)
+        if p == real:
+            return True
+        head, tail = os.path.split(p)
+        return head == folder and temporary.fullmatch(tail) is not None
+
+    return own
 
 
 def pool_items(inputs: list[Input] | StreamedInputs) -> Iterator[tuple[Any, bytes | None]]:
