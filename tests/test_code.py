@@ -364,8 +364,8 @@ def test_language_aliases_and_suffixes():
 def test_a_text_without_a_language_is_split_at_lines_with_a_warning():
     text = "x = 1\n\ny = 2\n" * 10
     with pytest.warns(UserWarning, match="language="):
-        chunks = chunkwise.chunk(text, strategy="code", chunk_size=20)
-    check_invariants(text, chunks, 20, CharSizer(), trimmed=False, overlap_allowed=False)
+        chunks = chunkwise.chunk(text, strategy="code", chunk_size=40)
+    check_invariants(text, chunks, 40, CharSizer(), trimmed=False, overlap_allowed=False)
     assert chunks[0].metadata["language"] is None and chunks[0].metadata["symbols"] == []
 
 
@@ -556,3 +556,32 @@ def test_a_lone_carriage_return_ends_a_python_line_as_for_python_itself():
     assert [c.metadata["symbols"] for c in cr] == [c.metadata["symbols"] for c in lf]
     assert [c.context for c in cr] == [c.context for c in lf]
     assert ["Store.load" in c.metadata["symbols"] for c in cr].count(True) == 1
+
+
+_JS = pytest.mark.skipif(not grammar_available("javascript"), reason="tree-sitter JavaScript grammar not installed")
+
+
+@_JS
+def test_definition_after_a_syntax_error_starts_its_own_chunk_with_qualified_symbols():
+    # tree-sitter wraps the broken region in an ERROR node (reading the class as a class
+    # expression inside it): the class is still a definition, its method qualified
+    text = "function f( {\n  let x = 1\n}\n\nclass A {\n  m() {\n    return 1;\n  }\n}"
+    chunks = chunkwise.chunk(text, strategy="code", language="javascript", chunk_size=200)
+    check_invariants(text, chunks, 200, CharSizer(), trimmed=False, overlap_allowed=False)
+    assert [c.text for c in chunks] == ["function f( {\n  let x = 1\n}", "class A {\n  m() {\n    return 1;\n  }\n}"]
+    assert chunks[0].metadata["symbols"] == [] and chunks[0].metadata["node_types"] == ["ERROR"]
+    assert chunks[1].metadata["symbols"] == ["A", "A.m"]
+    structure = parse_code(text, "javascript", parser="tree-sitter")
+    assert structure.has_errors
+    assert [(d.qualname, d.parent) for d in structure.definitions] == [("A", -1), ("A.m", 0)]
+
+
+@_JS
+def test_inner_definitions_of_a_definition_on_one_line():
+    for text in ("class A { m() { return 1 } }", "class A {\n  m() { return 1 }\n}"):
+        chunks = chunkwise.chunk(text, strategy="code", language="javascript", chunk_size=200)
+        assert [c.metadata["symbols"] for c in chunks] == [["A", "A.m"]], text
+    text = "const x = 1;\nclass A { m() { return 1 } n() {} }\n"
+    chunks = chunkwise.chunk(text, strategy="code", language="javascript", chunk_size=40)
+    check_invariants(text, chunks, 40, CharSizer(), trimmed=False, overlap_allowed=False)
+    assert [s for c in chunks for s in c.metadata["symbols"]] == ["A", "A.m", "A.n"]

@@ -708,9 +708,16 @@ def _definition(node: Any, spec: LanguageSpec, data: bytes) -> tuple[str, Any, A
     return name, node, _body_of(node)
 
 
-def _mark(c: Any, k: _Node, spec: LanguageSpec, data: bytes, off: _Offsets, consumed: set[int]) -> None:
+# nodes that define something when tree-sitter recovers them inside an ERROR node
+# (after a syntax error, "class A {...}" may be read as a class expression)
+_RECOVERED_DEFS = frozenset({"class", "function_expression", "generator_function"})
+
+
+def _mark(c: Any, k: _Node, spec: LanguageSpec, data: bytes, off: _Offsets, consumed: set[int],
+          recovered: bool = False) -> None:
     """Records on ``k`` what the syntax node ``c`` defines (a definition, itself or the one
-    it wraps, or a container), if anything."""
+    it wraps, or a container), if anything. ``recovered``: ``c`` is a node of
+    ``_RECOVERED_DEFS`` inside an ERROR node, read as a definition."""
     t = c.type
     defs, wrappers = spec.definitions, spec.wrappers
     found = None
@@ -726,7 +733,7 @@ def _mark(c: Any, k: _Node, spec: LanguageSpec, data: bytes, off: _Offsets, cons
                 if found[1].id in consumed:  # (read already, through the node it wraps)
                     found = None
                 break
-    elif t in defs and c.id not in consumed:
+    elif (recovered or t in defs) and c.id not in consumed:
         found = _definition(c, spec, data)
     elif t in spec.containers:
         k.container = True
@@ -801,6 +808,38 @@ def _inner_definitions(closed: list[tuple[Any, _Node]], spec: LanguageSpec, data
             chain.append((inner, n.end_byte))
 
 
+def _merge_error_runs(children: list[_Node], errors: list[tuple[int, int]]) -> list[_Node]:
+    """The top-level nodes with each run of the nodes of an ERROR node opened in place that
+    define nothing (between the definitions recovered in it) made one ``ERROR`` node; the
+    first run starts where the ERROR node starts."""
+    spans: list[tuple[int, int]] = []
+    for a, b in sorted(errors):  # the outermost ones
+        if not spans or a >= spans[-1][1]:
+            spans.append((a, b))
+    starts = [a for a, _b in spans]
+    out: list[_Node] = []
+    run: _Node | None = None
+    run_span = -1
+    for k in children:
+        i = bisect_right(starts, k.start) - 1
+        inside = i >= 0 and k.end <= spans[i][1]
+        if not inside or k.name is not None or k.container or k.trivia:
+            run = None
+            out.append(k)
+            if inside:
+                run_span = i
+            continue
+        if run is None:
+            # (the first run from the ERROR node's start, unless a comment is there)
+            first = run_span != i and (not out or out[-1].end <= spans[i][0])
+            run = _Node("ERROR", spans[i][0] if first else k.start, k.end)
+            run_span = i
+            out.append(run)
+        run.end = k.end
+        run.children.append(k)
+    return out
+
+
 def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeStructure:
     parser = tree_sitter_parser(spec.name)
     data = text.encode("utf-8", "surrogatepass")
@@ -812,6 +851,8 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
     attached = spec.attached
     consumed: set[int] = set()
     closed: list[tuple[Any, _Node]] = []  # nodes that fit, left closed
+    one_line: list[tuple[Any, _Node]] = []  # definitions on one line that fit (not opened)
+    errors: list[tuple[int, int]] = []  # ERROR nodes at the top, opened in place
     opaque: list[tuple[int, int]] = []  # multi-line strings and comments
     touched: list[_Node] = [root]
     stack: list[tuple[Any, _Node]] = [(rootts, root)]
@@ -835,6 +876,12 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
             s, e = (sb, eb) if ident else (off(sb), off(eb))
             t = c.type
             multi = find(b"\n", sb, eb) >= 0
+            if t == "ERROR" and node is root and multi:
+                # a syntax error at the top: what tree-sitter recovered in it are top-level
+                # items (a definition after the error starts its own chunk)
+                stack.append((c, node))
+                errors.append((off(sb), off(eb)))
+                continue
             dark = dark_types.get(t)
             if dark is None:
                 dark = _is_opaque(t)
@@ -856,6 +903,8 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
                 continue
             if t in marks:
                 _mark(c, k, spec, data, off, consumed)
+            elif t in _RECOVERED_DEFS and ts_node.type == "ERROR":
+                _mark(c, k, spec, data, off, consumed, recovered=True)
             if multi:
                 # a definition that fits with the comments above it is an atom: the packer
                 # never cuts inside it, so nothing inside it but its definitions is read
@@ -864,10 +913,18 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
                     closed.append((c, k))
                 else:
                     stack.append((c, k))
-    if closed:
-        _inner_definitions(closed, spec, data, text, off, consumed, rootts, tree.language)
+            elif fits is not None and k.name is not None and not k.container and fits(_line_start(text, group), e):
+                # a definition on one line that fits ("class A { m() {} }"): its inner
+                # definitions, as for one left closed (one that does not fit is cut by tokens)
+                one_line.append((c, k))
+    if closed or one_line:
+        for _c, k in one_line:
+            k.closed = True
+        _inner_definitions(closed + one_line, spec, data, text, off, consumed, rootts, tree.language)
     for node in touched:
         node.children.sort(key=lambda n: n.start)
+    if errors:
+        root.children = _merge_error_runs(root.children, errors)
     opaque.sort()
 
     closed_ids = {c.id for c, _k in closed}
