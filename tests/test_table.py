@@ -456,6 +456,20 @@ def test_kv_names_every_cell_of_a_row_whose_first_cells_are_empty(size):
     assert not any(line.startswith("a: ; c:") for line in lines), lines
 
 
+@pytest.mark.parametrize("size", [14, 40])
+def test_kv_names_the_empty_last_cells_a_chunk_end_trimmed_off(size):
+    text = "city\tcountry\tnote\nParis\tFrance\t\nBerlin\tGermany\tbig\nRome\t\t\nOslo\tNorway\tcold\n"
+    chunks = chunkwise.make_chunker("table", chunk_size=size, row_format="kv").chunk(_csv(text, "tsv"))
+    check_invariants(text, chunks, size, CharSizer(), trimmed=False, overlap_allowed=False)
+    lines = [line for c in chunks for line in c.context.split("\n")]
+    assert "city: Paris; country: France; note: " in lines, lines
+    assert "city: Rome; country: ; note: " in lines, lines
+    if size == 40:
+        assert "city: Berlin; country: Germany; note: big" in lines, lines
+    else:  # the row is split between its cells: a part does not name a cell of the next part
+        assert "city: Berlin; country: Germany" in lines and "city: Berlin; note: big" in lines, lines
+
+
 def test_csv_rows_with_leading_spaces_start_at_the_row():
     text = "name,city,note\n" + "".join(f"  Ann{i},Paris,n{i}\n" if i % 2 else f",Berlin{i},x{i}\n" for i in range(20))
     chunks = chunkwise.make_chunker("table", chunk_size=40).chunk(_csv(text))

@@ -387,7 +387,9 @@ def _kv(text: str, t: Table, span: Span, k0: int, k1: int) -> str:
         lo = span.start if span.start > rs and text[rs : span.start].strip() else rs
         pairs = []
         for i, ((cs, ce), v) in enumerate(zip(cells, values)):
-            if ce < lo and i > 0 or cs >= span.end:
+            # (after the chunk: only empty cells with nothing but separators before them,
+            # those the chunk's end trimmed off its row)
+            if ce < lo and i > 0 or cs >= span.end and text[span.end : ce].strip():
                 continue
             name = cols[i] if i < len(cols) else f"column {i + 1}"
             pairs.append(f"{name}: {v}")
