@@ -235,11 +235,9 @@ def _own_output(output: Path | None) -> Callable[[str], bool] | None:
     (``.NAME.XXXXXXXX.tmp`` beside it); None without an output file."""
     if output is None or str(output) == STDIN:
         return None
-    import re
-
     real = os.path.realpath(output)
     folder, name = os.path.split(real)
-    temporary = re.compile(re.escape(f".{name}.") + f"[{_TEMP_NAME}]{{8}}" + re.escape(".tmp"))
+    temporary = _temporary_name(name)
 
     def own(path: str) -> bool:
         p = os.path.realpath(path)
@@ -390,12 +388,18 @@ _TEMP_NAME = "abcdefghijklmnopqrstuvwxyz0123456789_"
 """The characters of :func:`tempfile.mkstemp`'s random part (8 of them)."""
 
 
+def _temporary_name(name: str) -> Any:
+    """The pattern of the names :mod:`chunkwise.export`'s atomic writers give the
+    temporaries of a file named ``name``: ``.NAME.XXXXXXXX.tmp``."""
+    import re
+
+    return re.compile(re.escape(f".{name}.") + f"[{_TEMP_NAME}]{{8}}" + re.escape(".tmp"))
+
+
 def _temporaries(output: Path) -> list[Path]:
     """The files beside ``output`` named as the atomic writers of :mod:`chunkwise.export`
     name its temporaries: ``.NAME.XXXXXXXX.tmp``."""
-    import re
-
-    pattern = re.compile(re.escape(f".{output.name}.") + f"[{_TEMP_NAME}]{{8}}" + re.escape(".tmp"))
+    pattern = _temporary_name(output.name)
     try:
         with os.scandir(output.parent) as it:
             return sorted(Path(e.path) for e in it if pattern.fullmatch(e.name))
