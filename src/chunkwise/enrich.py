@@ -174,6 +174,15 @@ def label_writer(labels: Sequence[Label], text: str | None = None) -> Callable[[
         by_key.setdefault(lb.key, []).append(lb)
     resolvers = [(k, _resolver(v), v[0].rule == "range", f"{k}_start", f"{k}_end") for k, v in by_key.items()]
     missing = _MISSING
+    if len(resolvers) == 1 and not resolvers[0][2]:  # one key, not a range (a chunker's own value)
+        only_key, only = resolvers[0][0], resolvers[0][1]
+
+        def write_one(meta: dict[str, Any], s: int, e: int) -> None:
+            value = only(s, e)
+            if value is not missing:
+                meta[only_key] = list(value) if isinstance(value, tuple) else value
+
+        return write_one
 
     def write(meta: dict[str, Any], s: int, e: int) -> None:
         for key, resolve, is_range, key_start, key_end in resolvers:

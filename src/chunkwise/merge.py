@@ -458,6 +458,12 @@ def _precomputed(text: str, level: Level, start: int, end: int, exact: bool = Fa
     return PositionsLevel(level.name, starts, ends)
 
 
+def _guarded_starts(levels: Sequence[Level]) -> list[Sequence[int] | None]:
+    """The cut starts of each :class:`GuardedPositions` of ``levels`` (None for the
+    others): a level with no start in a window has no cut there (one bisection)."""
+    return [lv.starts if type(lv) is GuardedPositions else None for lv in levels]
+
+
 class _Packer:
     def __init__(
         self,
@@ -470,6 +476,7 @@ class _Packer:
         step: int | None = None,
         max_pieces: int | None = None,
         indent: bool = False,
+        gstarts: list[Sequence[int] | None] | None = None,
     ) -> None:
         self.indent = indent
         self.overlap_pieces = overlap_pieces
@@ -479,6 +486,8 @@ class _Packer:
         self.m = measure
         self.budget = budget
         self.levels = list(levels)
+        # the cut starts of each :class:`GuardedPositions` level (None for the others)
+        self.gstarts = gstarts if gstarts is not None else _guarded_starts(self.levels)
         self.trim = trim_spans
         # windows and sentence overlap count whole pieces: no continuation across them
         self.continue_pieces = not (overlap_pieces or step is not None or max_pieces is not None)
@@ -527,12 +536,15 @@ class _Packer:
             self.split_windows(_precomputed(text, self.levels[0], start, end), start, end, 0, end_cut)
             return
         levels = self.levels
-        while li < len(levels):
-            level = levels[li]
-            if type(level) is GuardedPositions:
-                if level.first_cut(start, end) is not None:
+        gstarts = self.gstarts
+        n = len(levels)
+        while li < n:
+            st = gstarts[li]
+            if st is not None:  # (a parser's level: passed over at once when no cut lies here)
+                k = bisect_right(st, start)
+                if k < len(st) and st[k] < end and levels[li].first_cut(start, end) is not None:
                     break
-            elif _first_cut(text, level, start, end) is not None:
+            elif _first_cut(text, levels[li], start, end) is not None:
                 break
             li += 1
         else:
@@ -598,6 +610,8 @@ class _Packer:
         out = self.out
         name = level.name
         runs = _runs_of(level, trim_spans)  # the paragraph and line levels: searched directly
+        # a parser's level: its own search (what :func:`last_cut` calls for it)
+        guarded = level.last_cut if type(level) is GuardedPositions else None
         indent = self.indent
         pos = start
         while pos < end:
@@ -609,7 +623,9 @@ class _Packer:
             if p >= end:
                 out.append(Span(pos, end, end - pos, end_cut))
                 return
-            if runs is not None:
+            if guarded is not None:
+                cut = guarded(text, pos, p, p + _SLACK if p + _SLACK < end else end, trim_spans)
+            elif runs is not None:
                 cut = _last_run_cut(text, runs, pos, p, p + _SLACK if p + _SLACK < end else end)
             else:
                 cut = last_cut(text, level, pos, p, end, trim_spans)
@@ -852,12 +868,14 @@ def pack_levels(
     step: int | None = None,
     max_pieces: int | None = None,
     indent: bool = False,
+    gstarts: list[Sequence[int] | None] | None = None,
 ) -> list[Span]:
     """:func:`pack` with its levels ready (:func:`with_words`): a caller packing many
-    parts of one document with the same levels prepares them once. With ``indent``, a
+    parts of one document with the same levels prepares them once (``gstarts``:
+    :func:`_guarded_starts` of them). With ``indent``, a
     span that starts after the indentation of its line is measured from the line's start
     (:func:`indent_start`), so that the indentation still fits when it is added back."""
-    packer = _Packer(text, measure, budget, all_levels, trim_spans, overlap_pieces, step, max_pieces, indent)
+    packer = _Packer(text, measure, budget, all_levels, trim_spans, overlap_pieces, step, max_pieces, indent, gstarts)
     s, e = trim(text, start, end) if trim_spans else (start, end)
     if s < e:
         packer.split(s, e, 0, END, top=True)

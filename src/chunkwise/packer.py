@@ -32,6 +32,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Literal
 
 from ._text import carries_marks, is_extender, trim, trim_end
@@ -39,6 +40,7 @@ from .boundaries import WORD, FilteredLevel, Level, PositionsLevel
 from .errors import ConfigError, OversizeError
 from .merge import END, HARD, Span, add_overlap, indent_start, pack_levels, with_words
 from .merge import GuardedPositions as _GuardedPositions
+from .merge import _guarded_starts
 from .segments import Atom, Region, Segments
 from .titles import ends_with_title, title_start
 from .words import DICTIONARY_WORDS
@@ -47,6 +49,7 @@ from .sizers import Measure, _CharMeasure, exact_size
 __all__ = ["OVERSIZE_POLICIES", "OversizePolicy", "PackConfig", "pack_segments"]
 
 OversizePolicy = Literal["split", "keep", "raise"]
+_START, _END = attrgetter("start"), attrgetter("end")
 OVERSIZE_POLICIES = ("split", "keep", "raise")
 
 
@@ -213,14 +216,15 @@ class _RegionPacker:
         self.m = measure
         self.segs = segs
         self.cfg = cfg
-        self.atoms = sorted(segs.atoms, key=lambda a: (a.start, -a.end))
-        self.atom_starts = [a.start for a in self.atoms]
+        # by start, the longer first (two stable sorts: the order of ``(a.start, -a.end)``)
+        self.atoms = sorted(sorted(segs.atoms, key=_END, reverse=True), key=_START)
         glue = sorted(segs.glue)
         self.glue = glue
         self.glue_starts = [g[0] for g in glue]
         self.protected: tuple[Sequence[int], Sequence[int]] = ((), ())
         self._plans: dict[tuple[int, int], _Plan] = {}
-        self._with_words: dict[int, tuple[list[Level], list[Level]]] = {}
+        self._last_plan: tuple[int, Sequence[Level] | None, _Plan | None] = (0, None, None)
+        self._with_words: dict[int, tuple[list[Level], list[Level], list[Sequence[int] | None]]] = {}
         # a region that fits is one span, found without the levels (most regions of code)
         self.whole = segs.scored is None and not (cfg.step or cfg.max_pieces or cfg.overlap_pieces)
 
@@ -228,9 +232,13 @@ class _RegionPacker:
         """What depends only on the budget, for the whole document (once per budget and
         level list): the atoms too big for it, the ranges kept whole (atoms that fit, glue
         that binds) and the levels guarded by them."""
+        last_budget, last_base, found = self._last_plan
+        if base is last_base and budget == last_budget:  # (the region before's plan: most regions)
+            return found  # type: ignore[return-value]
         key = (budget, id(base))
         found = self._plans.get(key)
         if found is not None:
+            self._last_plan = (budget, base, found)
             return found
         text, m, cfg = self.text, self.m, self.cfg
         big: list[tuple[Atom, int, int, int]] = []  # atom, trimmed start, end, exact size
@@ -238,6 +246,7 @@ class _RegionPacker:
         fitting: dict[tuple[int, int], Atom] = {}
         glue = self.glue
         size = m.size
+        chars = type(m) is _CharMeasure  # (a size is a difference of offsets)
         for a in self.atoms:
             s, e = a.start, a.end
             if s >= e:
@@ -247,7 +256,7 @@ class _RegionPacker:
                 s, e = trim(text, s, e)
                 if s >= e:
                     continue
-            if size(s, e) > budget and (n := m.exact(s, e)) > budget:
+            if (e - s if chars else size(s, e)) > budget and (n := m.exact(s, e)) > budget:
                 big.append((a, s, e, n))
             else:
                 protect.append((a.start, a.end))
@@ -296,6 +305,7 @@ class _RegionPacker:
         ps, pe = _merge_ranges(protect)
         plan = _Plan(big, [b[0].start for b in big], [_guarded(lv, ps, pe) for lv in levels], (ps, pe))
         self._plans[key] = plan
+        self._last_plan = (budget, base, plan)
         return plan
 
     def region(self, reg: Region) -> list[Span]:
@@ -308,6 +318,7 @@ class _RegionPacker:
             )
         plan = self.plan(budget, reg.levels if reg.levels is not None else self.segs.levels)
         bi, bj = bisect_left(plan.big_starts, reg.start), bisect_left(plan.big_starts, reg.end)
+        tried = False  # whether the region, trimmed to ``[s, e)``, is known not to fit
         if bi == bj and self.whole:  # no atom too big: what :meth:`run` does for a run that fits
             s, e = reg.start, reg.end
             if cfg.trim_spans:
@@ -323,7 +334,8 @@ class _RegionPacker:
             q = indent_start(text, m, s, budget) if cfg.keep_indent and text[s - 1] in " \t" else s
             if m.advance(q, e, budget) >= e and (n := exact_size(m, q, e)) <= budget:
                 return [Span(s, e, n if q == s else exact_size(m, s, e), reg.end_boundary)]
-        big = [b for b in plan.big[bi:bj] if b[0].end <= reg.end]
+            tried = True
+        big = [b for b in plan.big[bi:bj] if b[0].end <= reg.end] if bi < bj else ()
         if big and cfg.oversize == "raise":
             a, s, e, n = big[0]
             what = {"code": "code block", "list_item": "list item"}.get(a.kind, a.kind)
@@ -349,7 +361,10 @@ class _RegionPacker:
                 n = m.exact(g0, e)
             out.append(Span(g0, e, n, a.kind, n > cfg.chunk_size))
             pos = a.end
-        out += self.run(pos, reg.end, budget, levels, reg.end_boundary)
+        if tried:  # (what :meth:`run` gives: the trim and the test that it fits are done)
+            out = self.pack_run(s, e, budget, levels, reg.end_boundary)
+        else:
+            out += self.run(pos, reg.end, budget, levels, reg.end_boundary)
         if cfg.chunk_overlap and len(out) > 1 and not self.segs.overlap_across_regions:
             out = add_overlap(
                 text, m, out, cfg.chunk_size - reg.reserve, cfg.chunk_overlap, levels, trim_spans=cfg.trim_spans
@@ -364,13 +379,19 @@ class _RegionPacker:
         s, e = trim(text, start, end) if cfg.trim_spans else (start, end)
         if s >= e:
             return []
-        scored = self.segs.scored
         q = indent_start(text, m, s, budget) if cfg.keep_indent and text[s - 1] in " \t" else s  # (measured from)
         if self.whole and m.advance(q, e, budget) >= e:
             # a run that fits is one span: no level is searched (most regions of code)
             n = exact_size(m, q, e)
             if n <= budget:
                 return [Span(s, e, n if q == s else exact_size(m, s, e), end_cut)]
+        return self.pack_run(s, e, budget, levels, end_cut)
+
+    def pack_run(self, s: int, e: int, budget: int, levels: list[Level], end_cut: str) -> list[Span]:
+        """:meth:`run` for ``[s, e)`` trimmed, once it is known not to be one span that
+        fits: split, then headings lifted and runts evened out."""
+        text, m, cfg = self.text, self.m, self.cfg
+        scored = self.segs.scored
         if scored is not None:
             from .scored import split_scored
 
@@ -396,10 +417,11 @@ class _RegionPacker:
         cfg = self.cfg
         ready = self._with_words.get(id(levels))
         if ready is None or ready[0] is not levels:  # (the levels of a plan: prepared once)
-            ready = self._with_words[id(levels)] = (levels, with_words(levels, cfg.words))
+            all_levels = with_words(levels, cfg.words)
+            ready = self._with_words[id(levels)] = (levels, all_levels, _guarded_starts(all_levels))
         out = pack_levels(
             self.text, self.m, budget, ready[1], start, end, cfg.trim_spans, cfg.overlap_pieces, cfg.step,
-            cfg.max_pieces, cfg.keep_indent,
+            cfg.max_pieces, cfg.keep_indent, ready[2],
         )
         if out:
             out[-1].boundary = end_cut
@@ -466,7 +488,8 @@ def _even(
         if type(level) is _GuardedPositions:
             # (a parser's level with no cut here: most of a code file's levels)
             positions = level.starts
-            if bisect_right(positions, lo) >= bisect_left(positions, hi) or level.first_cut(lo, hi) is None:
+            k = bisect_right(positions, lo)  # (no start in (lo, hi): no cut)
+            if k == len(positions) or positions[k] >= hi or level.first_cut(lo, hi) is None:
                 continue
             avoid = None
         else:
@@ -480,6 +503,13 @@ def _even(
             if trim_spans:
                 while pe > start and text[pe - 1].isspace():  # trim_end(text, start, a)
                     pe -= 1
+            if chars and (pe - start > budget or best is not None and best[0] <= 2 * pe - start - end - 1):
+                # the cuts come in order, so the piece ends never decrease: every cut from
+                # here on leaves more than the budget before it, or is at least as uneven
+                # as the best (its next start is at least ``pe - 1``: unevenness at least
+                # ``2 * pe - start - end - 1``), and the first most even cut is kept
+                break
+            if trim_spans:
                 ns = b  # trim(text, b, end)[0]
                 while ns < end and text[ns].isspace():
                     ns += 1
@@ -592,8 +622,9 @@ def pack_segments(text: str, measure: Measure, segments: Segments, config: PackC
         )
     if config.keep_indent:
         _keep_indent(text, measure, out, config.chunk_size)
+    limit = config.chunk_size
     for s in out:  # packing used chunk_size - chunk_overlap; oversize means over chunk_size
-        s.oversize = s.size > config.chunk_size
+        s.oversize = s.size > limit
     return out
 
 
@@ -602,13 +633,15 @@ def _keep_indent(text: str, m: Measure, spans: list[Span], chunk_size: int) -> N
     place (a span's own values change: the packer's spans are not shared)."""
     prev_end = 0
     exact = m.exact
+    chars = type(m) is _CharMeasure
+    rfind = text.rfind
     for sp in spans:
         s = sp.start
         # (only a space or a tab before the start can be indentation)
         if s > prev_end and text[s - 1] in " \t":
-            ls = text.rfind("\n", 0, s) + 1
+            ls = rfind("\n", 0, s) + 1
             if ls >= prev_end and not text[ls:s].strip(" \t"):
-                n = exact(ls, sp.end)
+                n = sp.end - ls if chars else exact(ls, sp.end)
                 if n <= chunk_size or n <= sp.size:
                     sp.start = ls
                     sp.size = n
