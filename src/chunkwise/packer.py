@@ -32,7 +32,6 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Literal
 
 from ._text import carries_marks, is_extender, trim, trim_end
@@ -49,7 +48,6 @@ from .sizers import Measure, _CharMeasure, exact_size
 __all__ = ["OVERSIZE_POLICIES", "OversizePolicy", "PackConfig", "pack_segments"]
 
 OversizePolicy = Literal["split", "keep", "raise"]
-_START, _END = attrgetter("start"), attrgetter("end")
 OVERSIZE_POLICIES = ("split", "keep", "raise")
 
 
@@ -127,12 +125,20 @@ def _merge_ranges(ranges: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
     ranges.sort()
     starts: list[int] = []
     ends: list[int] = []
-    for s, e in ranges:
-        if starts and s < ends[-1]:
-            ends[-1] = max(ends[-1], e)
+    if not ranges:
+        return starts, ends
+    rest = iter(ranges)
+    cs, ce = next(rest)  # the range being merged
+    for s, e in rest:
+        if s < ce:
+            if e > ce:
+                ce = e
         else:
-            starts.append(s)
-            ends.append(e)
+            starts.append(cs)
+            ends.append(ce)
+            cs, ce = s, e
+    starts.append(cs)
+    ends.append(ce)
     return starts, ends
 
 
@@ -216,8 +222,7 @@ class _RegionPacker:
         self.m = measure
         self.segs = segs
         self.cfg = cfg
-        # by start, the longer first (two stable sorts: the order of ``(a.start, -a.end)``)
-        self.atoms = sorted(sorted(segs.atoms, key=_END, reverse=True), key=_START)
+        self.atoms = sorted(segs.atoms, key=lambda a: (a.start, -a.end))
         glue = sorted(segs.glue)
         self.glue = glue
         self.glue_starts = [g[0] for g in glue]
@@ -519,11 +524,16 @@ def _even(
                 ns = b
             if pe <= start or ns >= end:
                 continue
-            n1, n2 = size(start, pe), size(ns, end)
+            if chars:
+                n1, n2 = pe - start, end - ns
+            else:
+                n1, n2 = size(start, pe), size(ns, end)
             if n1 < floor or n2 < floor or n1 > budget or n2 > budget:
                 continue
+            if best is not None and abs(n1 - n2) >= best[0]:
+                continue  # (exact sizes: not more even than the best, whatever its indentation)
             if indent:  # each side measured from its line's start
-                if q != start and size(q, pe) > budget:
+                if q != start and (pe - q if chars else size(q, pe)) > budget:
                     continue
                 # (characters: indentation under half the budget matters only to a larger half)
                 if (
