@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import ChunkwiseError, ConfigError, MissingDependencyError
 from .code_languages import LANGUAGES, LanguageSpec
@@ -53,14 +53,19 @@ _FUNCTION_VALUES = frozenset(
 _CLAUSE = re.compile(r"(?:^|_)(?:clause|else|elif|elsif|except|catch|finally|rescue|ensure|when|case)(?:_|$)")
 _NEEDS_BODY = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
 _ATTRIBUTE_LINE = re.compile(r"\s*(?:@|#\[|\[)")
+# a line that is a comment only: "#" (not "#[" or "#!" attributes, nor a C preprocessor
+# line) or "//"
+_COMMENT_ONLY = re.compile(
+    r"(?://|#(?![\[!]|(?:if|ifdef|ifndef|elif|else|endif|define|undef|include|pragma|line|error|warning)\b))"
+)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LONE_CR = re.compile(r"\r(?!\n)")
 _INDENTATION = re.compile(r"[ \t\f\v]*")
 
 
-@dataclass(frozen=True, slots=True)
-class Definition:
-    """A named definition of the file.
+class Definition(NamedTuple):
+    """A named definition of the file (immutable; equal to another ``Definition`` with the
+    same fields only).
 
     Attributes:
         start: where its group starts (leading comments, decorators, attributes).
@@ -74,6 +79,9 @@ class Definition:
         container: a namespace (its members count as top level; never kept whole).
     """
 
+    # (a named tuple: built in a third of the time of a frozen dataclass -- a file has one
+    # per function; compared only with another Definition, and not ordered, as before)
+
     start: int
     head: int
     end: int
@@ -83,6 +91,22 @@ class Definition:
     signature: str
     parent: int
     container: bool = False
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Definition:
+            return tuple.__eq__(self, other)  # type: ignore[arg-type]
+        return False if isinstance(other, tuple) else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = tuple.__hash__
+
+    def __lt__(self, other: object) -> bool:
+        return NotImplemented
+
+    __le__ = __gt__ = __ge__ = __lt__
 
 
 @dataclass(frozen=True)
@@ -346,6 +370,23 @@ def _signature(text: str, node: _Node) -> str:
     lines = text[ls:end].rstrip().splitlines()
     while len(lines) > 1 and _ATTRIBUTE_LINE.match(lines[0]):
         lines.pop(0)
+    # not the comment lines between the header and the body's first statement ("def f():"
+    # then "    # why"): the body starts after them in the syntax tree
+    while len(lines) > 1:
+        last = lines[-1].strip()
+        if not last:
+            lines.pop()
+        elif _COMMENT_ONLY.match(last) and '"""' not in last and "'''" not in last:
+            lines.pop()
+        elif last.endswith("*/"):  # a block comment: from the line that opens it
+            k = len(lines) - 1
+            while k > 0 and "/*" not in lines[k]:
+                k -= 1
+            if k == 0 or not lines[k].lstrip().startswith("/*"):
+                break
+            del lines[k:]
+        else:
+            break
     sig = "\n".join(line.rstrip() for line in lines)
     return sig if len(sig) <= 400 else sig[:400].rstrip() + " \u2026"
 
@@ -450,7 +491,7 @@ def _link_parents(defs: list[Definition]) -> None:
             open_defs.pop()
         parent = open_defs[-1] if open_defs else -1
         if parent != d.parent:
-            defs[i] = replace(d, parent=parent)
+            defs[i] = d._replace(parent=parent)
         open_defs.append(i)
 
 
@@ -711,13 +752,82 @@ def _definition(node: Any, spec: LanguageSpec, data: bytes) -> tuple[str, Any, A
 # nodes that define something when tree-sitter recovers them inside an ERROR node
 # (after a syntax error, "class A {...}" may be read as a class expression)
 _RECOVERED_DEFS = frozenset({"class", "function_expression", "generator_function"})
+# the nodes whose right side such a node may be after a syntax error ("const B = class {"
+# read as an assignment, or as a default value of an object pattern)
+_ASSIGNMENTS = frozenset({"assignment_expression", "object_assignment_pattern", "assignment_pattern"})
+
+
+def _assigned_name(c: Any, data: bytes) -> str | None:
+    """The name a class or function expression ``c`` is assigned to, when tree-sitter read
+    its declaration inside an ERROR node as an assignment (``const B = class {`` after a
+    syntax error): the last identifier of the node just before ``=`` on its line."""
+    left = c.prev_named_sibling
+    if left is None or left.end_point[0] != c.start_point[0]:
+        return None
+    if left.type == "member_expression":  # exports.B = class {
+        left = left.child_by_field_name("property")
+    while left is not None and left.type not in ("identifier", "property_identifier"):
+        left = next((x for x in reversed(left.named_children)), None)
+    return _node_text(data, left) if left is not None else None
+
+
+# what may come before a class expression on its line for it to be a declaration
+_ASSIGNMENT_HEAD = re.compile(
+    r"[ \t\f\v]*(?:(?:export[ \t]+)?(?:const|let|var)[ \t]+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[ \t]*=[ \t]*"
+)
+
+
+def _claim_line(text: str, k: _Node, node: _Node, owner: _Node | None, touched: list[_Node]) -> int:
+    """A class or function expression ``k`` recovered on the right side of the assignment
+    ``node`` (a child of ``owner``): when only ``const B =`` (or ``a.b =``) comes before it
+    on its line, it starts at its line's start, as its declaration would, and becomes a
+    child of ``owner`` in the assignment's place, with the comments right above it (the
+    assignment keeps what comes before them: the text tree-sitter read into it after the
+    syntax error). Returns where ``k`` starts."""
+    ls = _line_start(text, k.start)
+    if ls == k.start or not _ASSIGNMENT_HEAD.fullmatch(text, ls, k.start):
+        return k.start
+    ls = _INDENTATION.match(text, ls).end()  # type: ignore[union-attr]
+    if ls == k.start:
+        return k.start
+    kids = node.children
+    j = len(kids) - 1  # (k, the last child read)
+    while j > 0 and kids[j - 1].start >= ls:  # the name and the keyword before "=": now k's
+        j -= 1
+    if j > 0 and kids[j - 1].end > ls:  # (a node read across that line: k stays as read)
+        return k.start
+    del kids[j:]
+    k.start = k.head = ls
+    if owner is None:
+        kids.append(k)
+        return ls
+    moved = [k]
+    while kids and kids[-1].comment:  # the comments right above it go with it
+        moved.insert(0, kids.pop())
+    if node.start >= moved[0].start:
+        owner.children.remove(node)
+    else:
+        node.end = _rstrip_pos(text, node.start, moved[0].start)
+    owner.children.extend(moved)
+    touched.append(owner)
+    return ls
+
+
+def _in_error(node: Any) -> bool:
+    """Whether ``node`` lies inside an ERROR node."""
+    while node is not None:
+        if node.type == "ERROR":
+            return True
+        node = node.parent
+    return False
 
 
 def _mark(c: Any, k: _Node, spec: LanguageSpec, data: bytes, off: _Offsets, consumed: set[int],
-          recovered: bool = False) -> None:
+          recovered: bool = False, assigned: Any = None) -> None:
     """Records on ``k`` what the syntax node ``c`` defines (a definition, itself or the one
     it wraps, or a container), if anything. ``recovered``: ``c`` is a node of
-    ``_RECOVERED_DEFS`` inside an ERROR node, read as a definition."""
+    ``_RECOVERED_DEFS`` inside an ERROR node, read as a definition; named, when it has no
+    name, by ``assigned`` (a name read from the text before it: see :func:`_assigned_name`)."""
     t = c.type
     defs, wrappers = spec.definitions, spec.wrappers
     found = None
@@ -735,6 +845,8 @@ def _mark(c: Any, k: _Node, spec: LanguageSpec, data: bytes, off: _Offsets, cons
                 break
     elif (recovered or t in defs) and c.id not in consumed:
         found = _definition(c, spec, data)
+        if found is None and assigned is not None:
+            found = (assigned, c, _body_of(c))
     elif t in spec.containers:
         k.container = True
         if not t.startswith("preproc"):
@@ -855,6 +967,7 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
     errors: list[tuple[int, int]] = []  # ERROR nodes at the top, opened in place
     opaque: list[tuple[int, int]] = []  # multi-line strings and comments
     touched: list[_Node] = [root]
+    owners: dict[int, _Node] = {}  # the node each opened assignment is a child of
     stack: list[tuple[Any, _Node]] = [(rootts, root)]
     # only nodes over several lines are opened: a node on one line holds no statement that
     # starts a line (its tokens are read when a line must be cut, see lazy_tokens)
@@ -905,6 +1018,13 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
                 _mark(c, k, spec, data, off, consumed)
             elif t in _RECOVERED_DEFS and ts_node.type == "ERROR":
                 _mark(c, k, spec, data, off, consumed, recovered=True)
+            elif t in _RECOVERED_DEFS and ts_node.type in _ASSIGNMENTS and _in_error(ts_node):
+                # after a syntax error, "const B = class {" may be read as an assignment
+                # whose right side is a class expression: the class is a definition, from
+                # the start of its line when only "const B =" comes before it there
+                _mark(c, k, spec, data, off, consumed, recovered=True, assigned=_assigned_name(c, data))
+                if k.name is not None:
+                    group = _claim_line(text, k, node, owners.get(id(node)), touched)
             if multi:
                 # a definition that fits with the comments above it is an atom: the packer
                 # never cuts inside it, so nothing inside it but its definitions is read
@@ -913,9 +1033,12 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
                     closed.append((c, k))
                 else:
                     stack.append((c, k))
-            elif fits is not None and k.name is not None and not k.container and fits(_line_start(text, group), e):
-                # a definition on one line that fits ("class A { m() {} }"): its inner
-                # definitions, as for one left closed (one that does not fit is cut by tokens)
+                    if t in _ASSIGNMENTS:
+                        owners[id(k)] = node
+            elif k.name is not None and not k.container:
+                # a definition on one line ("class A { m() {} }"): its inner definitions, as
+                # for one left closed (it holds no statement that starts a line); one that
+                # does not fit is cut between tokens, its inner definitions kept whole
                 one_line.append((c, k))
     if closed or one_line:
         for _c, k in one_line:
