@@ -10,14 +10,20 @@ the one packer packs them:
   packs small definitions with their neighbours while they fit;
 * a definition is never cut while it fits (an atom, at every depth: a method that fits
   stays whole inside a class that does not); when it fits alone but not with the comment
-  lines above it, the atom leaves them out and a cut between them lets the packer put
-  them with the chunk before (or alone);
+  lines after its last line of code (Python's ``# else: ignore`` at the body's end), the
+  atom leaves them out and they go with the code after it; when it fits alone but not
+  with the comment lines above it, the atom leaves those out and a cut between them lets
+  the packer put them with the chunk before (or alone);
 * a definition too big for a chunk, at any depth, is a region of its own: it starts a
   chunk, and the chunk after it starts after it (no chunk ends with a header whose body
   is in the next one);
 * a definition too big is cut between its members (methods), then between the statements
   of its body (outer before inner), then between lines, then between tokens -- never
   inside a token while a token boundary fits;
+* a text whose lines end with a lone carriage return (a classic Mac OS file) is chunked
+  as its twin with line feeds: the same cuts (in tokens, where the chunks still fit:
+  ``"\\r\\r"`` may be two tokens where ``"\\n\\n"`` is one); texts, sizes and imports
+  are the text's own;
 * a chunk starts at the beginning of its first line, so indentation is kept -- unless
   the chunk fills ``chunk_size`` without it and the indentation would take it over (the
   packer packs to the budget, then adds the indentation back where it fits).
@@ -27,9 +33,10 @@ in the chunk, ``Store.__init__``), ``node_types`` (the outermost syntax nodes it
 ``start_line``/``end_line`` (1-based), ``split_part`` (the chunk does not hold whole
 top-level items) and ``part_of`` (the innermost definition a split chunk belongs to).
 ``chunk.context`` of a chunk that continues a definition holds the signatures around it
-(``class Store:`` then ``    def load(self, path):``), and with ``include_imports`` the
-file's imports first. The context is counted in ``chunk_size`` only with
-``include_context_in_size``.
+(``class Store:`` then ``    def load(self, path):``: the header lines, without the
+decorators, the docstring or the comment lines that open the body), and with
+``include_imports`` the file's imports first. The context is counted in ``chunk_size``
+only with ``include_context_in_size``.
 
 Method:
     Syntax-tree chunking as in LlamaIndex's ``CodeSplitter`` and the ``text-splitter``
@@ -47,15 +54,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..boundaries import LINE, PARAGRAPH, WORD, Level, PositionsLevel
+from ..enrich import build_chunks
 from ..errors import ConfigError, MissingDependencyError, warn_at_caller
 from ..merge import Span
+from ..packer import pack_segments
 from ..parsers.code import CodeStructure, _line_start, _rstrip_pos, grammar_available, parse_code
 from ..parsers.code_languages import LANGUAGES, resolve_language
 from ..registry import register
-from ..sizers import Measure
 from ..segments import Atom, Label, Region, Segments
-from ..types import Document
-from .base import BaseChunker
+from ..sizers import CharSizer, Measure, exact_size
+from ..types import Chunk, Document
+from .base import BaseChunker, as_document
 
 __all__ = ["CodeChunker", "CodeWarning", "supported_languages"]
 
@@ -66,6 +75,12 @@ _TOKEN = WORD.name
 (``boundary: "word"``), so that evening out two chunks moves a cut to a token boundary
 only where the cut was between tokens already -- never when a line boundary was there."""
 _COMMENT_LINE = ("#", "//", "/*", "*", "--", "<!--")
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def _has_lone_cr(text: str) -> bool:
+    """Whether a carriage return not followed by a line feed ends a line of ``text``."""
+    return "\r" in text and text.count("\r") != text.count("\r\n")
 
 
 MAX_NESTING = 64
@@ -276,7 +291,7 @@ class CodeChunker(BaseChunker):
                 indent = deepest
             by_rank.setdefault((indent, kind), []).append((a, b))
         fits = self._fits_budget(measure)
-        atoms, extra = self._atoms(structure, text, fits)
+        atoms, extra, trimmed = self._atoms(structure, text, fits, measure)
         for a, b, indent in extra:  # between a definition and the comments above it
             if deepest is not None and indent > deepest:
                 indent = deepest
@@ -299,7 +314,7 @@ class CodeChunker(BaseChunker):
         # inside multi-line strings and comments: lines, then words (given here: the packer
         # adds its word level only when no level has that name, and the token level has it)
         levels += [LINE, WORD]
-        regions = self._regions(structure, n, text, fits)
+        regions = self._regions(structure, n, text, fits, trimmed)
         if self.include_context_in_size:
             regions = tuple(replace(r, reserve=self._reserve(structure, text, r)) for r in regions)
         return Segments(levels=tuple(levels), regions=regions, atoms=atoms, labels=(label,))
@@ -348,40 +363,107 @@ class CodeChunker(BaseChunker):
                 p += 1
         return head
 
-    def _atoms(self, structure: CodeStructure, text: str, fits: Callable[[int, int], bool] | None
-               ) -> tuple[tuple[Atom, ...], list[tuple[int, int, int]]]:
-        """An atom per definition (never cut while it fits) and the cuts ``(a, b, indent)``
-        between a definition and the comment lines above it where both do not fit together
-        but the definition does: its atom then leaves the comments out, and the cut lets
-        the packer put them with the chunk before or alone."""
+    @staticmethod
+    def _code_end(text: str, d: Any, cut_starts: set[int]) -> tuple[int, int]:
+        """``(end, p)``: where definition ``d`` ends without the comment lines after its last
+        line of code (a Python block's ``# else: ignore``), and where the first of them
+        starts; ``(d.end, d.end)`` when it ends with code. A comment line counts when the
+        parser cut before it or before one above it in the run (``cut_starts``), or when
+        it and those below it hold no quote (``#`` or ``//``): then no string ends on them,
+        so none holds them."""
+        e = d.end
+        p = e
+        plain = True
+        while True:
+            ls = _line_start(text, e)
+            line = text[ls:e].lstrip()
+            if not line.startswith(_COMMENT_LINE) or line.startswith(("#[", "#![")):
+                break
+            q = e - len(line)
+            plain = plain and line.startswith(("#", "//")) and not any(ch in line for ch in "\"'`")
+            if plain or q in cut_starts:
+                p = q
+            e = _rstrip_pos(text, d.head, ls)
+            if e <= d.head:
+                return d.end, d.end
+        if p == d.end:
+            return d.end, d.end
+        return _rstrip_pos(text, d.head, _line_start(text, p)), p
+
+    def _atoms(self, structure: CodeStructure, text: str, fits: Callable[[int, int], bool] | None,
+               measure: Measure | None = None
+               ) -> tuple[tuple[Atom, ...], list[tuple[int, int, int]], dict[int, int]]:
+        """An atom per definition (never cut while it fits), the cuts ``(a, b, indent)``
+        that take comment lines out of a definition's atom, and the ends of the
+        definitions whose atom leaves out their trailing comments (by index).
+
+        A definition that does not fit with the comment lines around it but fits without
+        them leaves them out of its atom: first the comment lines after its last line of
+        code (a note on the body's end, read with the code after it), then the comment
+        lines above it (its decorators and attributes kept), then both. A cut at the
+        definition's own indentation lets the packer put them with the chunk next to it
+        (or alone). ``measure``: the sizes ``fits`` reads (a definition whose estimate fits
+        is passed over at once)."""
         atoms: list[Atom] = []
         extra: list[tuple[int, int, int]] = []
-        for d in structure.definitions:
+        trimmed: dict[int, int] = {}
+        cut_starts: set[int] | None = None
+        shared: dict[int, int] = {}  # a trimmed end -> where its atom ends
+        limit = self.chunk_size - self.chunk_overlap
+        size = measure.size if measure is not None else (lambda s, e: limit + 1)  # (no estimate: ask fits)
+        chars = measure is not None and isinstance(self._sizer, CharSizer)  # (the size is e - s)
+        for i, d in enumerate(structure.definitions):
             if d.container:
                 continue
-            s = d.start
-            if fits is not None and d.start < d.head and not fits(d.start, d.end):
-                own = self._own_start(text, d.start, d.head)
-                ls = _line_start(text, own)
-                if own > d.start and not text[ls:own].strip() and fits(own, d.end):
-                    a = _rstrip_pos(text, d.start, ls)
-                    if a > d.start:
-                        s = own
-                        extra.append((a, own, len(text[ls:own].expandtabs(4))))
-            atoms.append(Atom(s, d.end, d.node_type))
-        return tuple(atoms), extra
+            s, e = d.start, d.end
+            if shared and e in shared and s < shared[e]:
+                # inside a definition whose trailing comments are its own too: not in its
+                # atom either (atoms nest)
+                e = trimmed[i] = shared[e]
+            elif fits is not None and (e - s > limit if chars else size(s, e) > limit):  # (else it fits)
+                trailing = text[_line_start(text, e) : e].lstrip().startswith(_COMMENT_LINE)
+                if (d.start < d.head or trailing) and not fits(d.start, d.end):
+                    code_end, p = e, e
+                    if trailing:
+                        if cut_starts is None:
+                            cut_starts = {b for _a, b, _i, _k in structure.cuts}
+                        code_end, p = self._code_end(text, d, cut_starts)
+                    a, own = d.start, d.start
+                    if d.start < d.head:
+                        own = self._own_start(text, d.start, d.head)
+                        ls = _line_start(text, own)
+                        if own > d.start and not text[ls:own].strip():
+                            a = _rstrip_pos(text, d.start, ls)
+                    for s2, e2 in ((d.start, code_end), (own, d.end), (own, code_end)):
+                        if (s2, e2) == (d.start, d.end) or (s2 > d.start and a <= d.start):
+                            continue
+                        if fits(s2, e2):
+                            s, e = s2, e2
+                            break
+                    if s > d.start:
+                        extra.append((a, own, len(text[_line_start(text, own) : own].expandtabs(4))))
+                    if e < d.end:
+                        trimmed[i] = shared[d.end] = e
+                        hl = _line_start(text, d.head)
+                        if not text[hl : d.head].strip():
+                            extra.append((e, p, len(text[hl : d.head].expandtabs(4))))
+            atoms.append(Atom(s, e, d.node_type))
+        return tuple(atoms), extra, trimmed
 
     @staticmethod
     def _regions(structure: CodeStructure, n: int, text: str = "",
-                 fits: Callable[[int, int], bool] | None = None) -> tuple[Region, ...]:
+                 fits: Callable[[int, int], bool] | None = None,
+                 trimmed: Mapping[int, int] | None = None) -> tuple[Region, ...]:
         """A region per top-level definition (with the comments just above it) and per run
         of other statements between definitions; with ``fits``, also a region per nested
         definition too big for a chunk (it starts a chunk, and the chunk after it starts
-        after it: no chunk holds the end of one definition and the header of another)."""
+        after it: no chunk holds the end of one definition and the header of another).
+        ``trimmed``: the definitions (by index) whose atom ends before their trailing
+        comment lines because only so they fit (not too big: no region)."""
         starts = [0]
         if fits is not None:
-            for d in structure.definitions:
-                if d.container or fits(d.start, d.end):
+            for i, d in enumerate(structure.definitions):
+                if d.container or (trimmed and i in trimmed) or fits(d.start, d.end):
                     continue
                 ls = _line_start(text, d.start)
                 if text[ls : d.start].strip() or (d.parent < 0 and ls == d.start):
@@ -415,6 +497,63 @@ class CodeChunker(BaseChunker):
             if e > s:
                 regions.append(Region(s, e, 0, "definition" if i + 1 < len(starts) else "end", None, 0))
         return tuple(regions)
+
+    # -- a lone carriage return -------------------------------------------------------
+
+    def chunk(self, document: str | Document) -> list[Chunk]:
+        """Chunk one text or document (see :meth:`BaseChunker.chunk`).
+
+        A text whose lines end with a lone carriage return (a classic Mac OS file) is
+        chunked as its twin with line feeds there, of the same length (the packer reads
+        line feeds only): the same cuts, each chunk's text taken from the text itself.
+        """
+        doc = as_document(document)
+        text = doc.text
+        if not _has_lone_cr(text) or text.isspace():
+            return super().chunk(doc)
+        measure = self._sizer.measure(text)
+        segments, spans = self._spans_lf(doc, measure)
+        del measure
+        return build_chunks(doc, spans, self._sizer.unit, segments.labels, self._context_fn(), self._annotator(doc))
+
+    def spans(self, document: Document, measure: Measure) -> list[Span]:
+        if not _has_lone_cr(document.text):
+            return super().spans(document, measure)
+        return self._spans_lf(document, measure)[1]
+
+    def _spans_lf(self, doc: Document, measure: Measure) -> tuple[Segments, list[Span]]:
+        """The segments and spans of ``doc`` read and packed as its twin with line feeds.
+
+        Sizes are those of the text itself: a carriage return and a line feed may count
+        differently (a tokenizer joins ``"\\n\\n"`` into one token, not ``"\\r\\r"``). The
+        twin's spans are kept when each fits measured on the text (or is marked oversize
+        and does not); else the twin is packed again with the text's own sizes."""
+        text = doc.text
+        lf = _LONE_CR.sub("\n", text)
+        twin = replace(doc, text=lf)
+        config = self.pack_config()
+        own = measure
+        # (characters: the same sizes; other units are measured on the twin)
+        twin_measure = measure if isinstance(self._sizer, CharSizer) else self._sizer.measure(lf)
+        segments = self.parse(twin, twin_measure)
+        spans = pack_segments(lf, twin_measure, segments, config)
+        if twin_measure is not own:
+            resized = []
+            for sp in spans:
+                size = exact_size(own, sp.start, sp.end)
+                if (size > config.chunk_size) != sp.oversize:
+                    segments = self.parse(twin, own)
+                    spans = pack_segments(lf, own, segments, config)
+                    break
+                resized.append(sp if size == sp.size else replace(sp, size=size))
+            else:
+                spans = resized
+        # the enrichment reads the text itself (the file's imports in a context)
+        labels = tuple(
+            replace(lb, value=_Chunking(lb.value.structure, text)) if isinstance(lb.value, _Chunking) else lb
+            for lb in segments.labels
+        )
+        return replace(segments, labels=labels), spans
 
     def pack_options(self) -> dict[str, Any]:
         return {
