@@ -86,18 +86,21 @@ _PIECES = [
     "def f(a, b):\n", "    return a + b\n", "class C:\n", "    def m(self):\n", "        pass\n", "@dec\n",
     "# comment\n", "    # note\n", '"""doc\nstring"""\n', "import os\n", "x = [1,\n     2]\n", "if x:\n",
     "else:\n", "\n\n", "    ", "\t", "s = 'a b c'\n", "longidentifier_" * 4, "(", ")", ":",
+    "function g() {\n", "}\n", "  return 1;\n", "/** doc */\n", "export class K {\n", "  // note\n",
 ]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(pieces=st.lists(st.sampled_from(_PIECES), max_size=40), size=st.integers(20, 300),
-       parser=st.sampled_from(["auto", "ast", "tree-sitter"]))
-def test_any_classic_mac_text_has_the_cuts_of_its_line_feed_twin(pieces, size, parser):
-    if parser == "tree-sitter" and not grammar_available("python"):
+       reading=st.sampled_from(["python auto", "python ast", "python tree-sitter", "typescript tree-sitter",
+                                "c tree-sitter"]))
+def test_any_classic_mac_text_has_the_cuts_of_its_line_feed_twin(pieces, size, reading):
+    language, parser = reading.split()
+    if parser == "tree-sitter" and not grammar_available(language):
         return
     lf = "".join(pieces)
     cr = lf.replace("\n", "\r")
-    chunker = CodeChunker(language="python", chunk_size=size, parser=parser)
+    chunker = CodeChunker(language=language, chunk_size=size, parser=parser)
     a, b = chunker.chunk(lf), chunker.chunk(cr)
     check_invariants(cr, b, size, CharSizer(), trimmed=False, overlap_allowed=False)
     assert _spans(b) == _spans(a)
