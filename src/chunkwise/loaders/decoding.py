@@ -30,8 +30,18 @@ Order of detection (:func:`decode`):
    letters such as ``Ïðèâåò``, a symbol between Latin letters such as ``Za¿ó³æ``
    (or Cyrillic, Greek, Hebrew ones), Serbian and Macedonian letters beside letters
    neither language writes (``ѕривет ... Ёто``: Russian read as mac-cyrillic), a capital
-   inside a Cyrillic or Greek word, box-drawing characters, þ, ð, ţ or đ beside ü or ç);
-   among the candidates with the fewest signs, an East Asian multi-byte reading made of
+   inside a Cyrillic or Greek word, box-drawing characters, þ, ð, ţ or đ beside ü or ç,
+   a Latin word whose accented letters no one language writes together such as ``déją``);
+   among the candidates with the fewest signs, Western European text in cp1252 is taken
+   first: its letters outside ASCII those of French, German, Spanish, Portuguese, Italian,
+   Dutch and the Nordic languages (Icelandic's ð, þ, ý aside), its punctuation outside
+   ASCII quotes, dashes and a few symbols in their places, and each word with such a
+   letter also has an ASCII one (``Garçon``, ``déjà``; not ``°¡·Î``, Korean read as
+   cp1252), whatever the detector's measures of chaos say (``déjà`` is chaos to them,
+   cp1257's ``déją`` is not). Else, when one reading in Latin letters is in the letters
+   of one language (``šablone nepalaikomų``, Lithuanian), the Latin readings that take
+   two languages or more (``ðablone nepalaikomø``) are left out. Then an East Asian
+   multi-byte reading made of
    the common characters of its language (90 % or more: GB 2312 level 1 for GB2312/GBK/
    GB18030, Big5's frequent hanzi, kana and JIS X 0208 level 1, the Hangul syllables of
    KS X 1001) is preferred to the others, the most fluent first (the East Asian encodings
@@ -42,22 +52,22 @@ Order of detection (:func:`decode`):
    printable character of latin-1 the same way), then cp1251, cp1250, the East Asian
    encodings, ... and the rare DOS and Mac code pages last. So short or ambiguous text
    (``Na\\xefve``, ``\\xa9 2024 M\\xfcller``) is cp1252, unless the detector is confident
-   (a clearly higher language coherence than cp1252's, both measured) and its text looks
-   like real text. Text with signs left in every candidate is read as the best of them,
-   with a warning that it is a guess. Short data (64 bytes or less, a word or a line):
-   the code pages of the common alphabets (cp1251, KOI8-R, cp1253, cp1255) are measured
-   too (the detector proposes East Asian readings only for a few high bytes); when no
-   East Asian reading is fluent and the chosen one is not Latin text, the reading whose
-   letters are the most frequent of their alphabet wins (charset-normalizer's tables of
-   each language's frequent letters, a capital counted as its small letter, a reading in
-   capitals only weighed 0.9, or 0.5 when cp1251 or KOI8-R reads the bytes as fluent small
-   letters, the two reading each other's small letters as capitals; the most common code
-   page among the readings of one alphabet within 0.1 of the best), so ``привет`` is
-   not ``镳桠弪`` nor ``שלום`` ``盒孼``, nor ``ΑΘΗΝΑ``
-   ``ахгма``; a fluent East Asian reading with few of its language's most frequent
-   characters gives way to such a reading too (capitals of cp1251 are common hanzi:
-   ``МОСКВА`` is not ``涛咽吕``); and a Korean word that GB 2312 reads as common hanzi
-   is Korean when it has more of the most frequent syllables.
+   (a clearly higher language coherence than cp1252's, both measured), its text looks
+   like real text and cp1252's is not Western European text. Text with signs left in
+   every candidate is read as the best of them, with a warning that it is a guess.
+   Short data (64 bytes or less, a word or a line): the code pages of the common alphabets
+   (cp1251, KOI8-R, cp1253, cp1255) are measured too (the detector proposes East Asian
+   readings only for a few high bytes); when no East Asian reading is fluent and the chosen
+   one is not Latin text, the reading whose letters are the most frequent of their alphabet
+   wins (charset-normalizer's tables of each language's frequent letters, a capital counted
+   as its small letter, a reading in capitals only weighed 0.9, or 0.5 when cp1251 or KOI8-R
+   reads the bytes as fluent small letters, the two reading each other's small letters as
+   capitals; the most common code page among the readings of one alphabet within 0.1 of the
+   best), so ``привет`` is not ``镳桠弪`` nor ``שלום`` ``盒孼``, nor ``ΑΘΗΝΑ`` ``ахгма``; a
+   fluent East Asian reading with few of its language's most frequent characters gives way
+   to such a reading too (capitals of cp1251 are common hanzi: ``МОСКВА`` is not ``涛咽吕``);
+   and a Korean word that GB 2312 reads as common hanzi is Korean when it has more of the
+   most frequent syllables.
 
 A leading U+FEFF (a byte-order mark) is removed from the text in every case; nothing else
 is changed: line ends stay as they are (``\r\n`` is two characters), so offsets index the
@@ -262,6 +272,8 @@ def _strict(data: bytes, encoding: str, source: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _script(ch: str) -> str:
+    if ch in "ªº":  # FEMININE / MASCULINE ORDINAL INDICATOR: Latin letters (``nº``)
+        return "LATIN"
     head = unicodedata.name(ch, "").split(" ", 1)[0]
     # KATAKANA-HIRAGANA PROLONGED SOUND MARK (ー), ... are kana too
     return "CJK" if head in _EAST_ASIAN or head.split("-", 1)[0] in _EAST_ASIAN else head
@@ -293,7 +305,11 @@ def implausible(text: str) -> int:
     capitals need a vowel, common acronyms aside); in a Greek word: ς before its end, no vowel;
     in a Hebrew word: a final letter form before its end, a medial form of one at its end
     (``שמ``: Cyrillic read as cp1255); in a text of 64 characters or less, a Latin word of
-    two accented letters (``àí``).
+    two accented letters (``àí``); a Latin word whose letters outside ASCII no language
+    writes together (``déją``: French read as cp1257; ``reikðmë``: Lithuanian read as
+    cp1252; see :data:`_LATIN_ALPHABETS`); in a Latin word, a capital outside ASCII after
+    a small letter (``æ%sÆ``: ``‘%s’`` read as cp437), ğ first (``Ğodien``: Latvian
+    ``Šodien`` read as cp1254).
 
     Example:
         >>> implausible("Naïve café"), implausible("Naﺅve"), implausible("Ïðèâåò ìèð")
@@ -310,12 +326,36 @@ def implausible(text: str) -> int:
         nonlocal signs
         if not word:
             return
-        kinds = [_script(c) for c in word]
-        scripts = set(kinds)
+        joined = "".join(word)
+        if joined.isascii():  # ASCII letters: no sign to look for
+            word.clear()
+            return
+        lo, hi = min(joined), max(joined)
+        kinds: list[str] = []
+        # the script of the letters of one block without a name looked up (the common case)
+        if hi <= "\xff" and "µ" not in joined:
+            scripts = {"LATIN"}
+        elif "\u0400" <= lo and hi <= "\u04ff":
+            scripts = {"CYRILLIC"}
+        elif "\u0386" <= lo and hi <= "\u03ce":
+            scripts = {"GREEK"}
+        elif "\u05d0" <= lo and hi <= "\u05ea":
+            scripts = {"HEBREW"}
+        else:
+            kinds = [_script(c) for c in word]
+            scripts = set(kinds)
         if len(scripts - {"CJK"}) > 1 or ("CJK" in scripts and len(scripts - {"CJK", "LATIN"}) > 0):
             signs += 1
         elif scripts == {"LATIN"} and len(word) >= least and all(c >= "\x80" for c in word):
             signs += 1
+        elif scripts == {"LATIN"}:
+            accented = frozenset(c for c in word if c >= "\x80")
+            if accented and not _latin_word(accented):
+                signs += 1
+            # an accented capital after a small letter (``sÆ``: ``s’`` read as cp437)
+            signs += sum(1 for x, y in zip(word, word[1:]) if y >= "\x80" and y.isupper() and x.islower())
+            if word[0] in "ğĞ":  # no Turkish word starts with ğ (``Ğodien``: Latvian read as cp1254)
+                signs += 1
         elif "CJK" in scripts:
             if len(scripts) > 1:  # Latin and East Asian: a lone ideograph between Latin letters
                 runs = [(k, sum(1 for _ in g)) for k, g in itertools.groupby(kinds)]
@@ -386,6 +426,72 @@ other's capitals as them)."""
 _NOT_SOUTH_SLAVIC = re.compile("[яюйьыэъщёєіїўґЯЮЙЬЫЭЪЩЁЄІЇЎҐ]")
 """Cyrillic letters that neither Serbian nor Macedonian writes (Russian, Ukrainian,
 Belarusian, Bulgarian)."""
+
+_VIETNAMESE = "àáâãèéêìíòóôõùúýăđĩũơư" + "".join(chr(c) for c in range(0x1EA1, 0x1EFA, 2))
+_LATIN_ALPHABETS = tuple(
+    frozenset(letters)
+    for letters in (
+        "àâæçéèêëîïôœùûüÿ",  # French
+        "äöüßé",  # German
+        "áéíñóúü",  # Spanish, Galician
+        "àáâãçéêíóôõúü",  # Portuguese
+        "àèéìíîòóùú",  # Italian
+        "àçéèíïòóúü",  # Catalan
+        "áäéëèêíïóöúüĳ",  # Dutch, Afrikaans
+        "åäöéü",  # Swedish
+        "åäöšž",  # Finnish
+        "æøåéóòô",  # Danish, Norwegian
+        "áðéíóúýþæö",  # Icelandic
+        "áðíóúýæø",  # Faroese
+        "äõöüšž",  # Estonian
+        "āčēģīķļņšūž",  # Latvian
+        "ąčęėįšųūž",  # Lithuanian
+        "ąćęłńóśźż",  # Polish
+        "áčďéěíňóřšťúůýž",  # Czech
+        "áäčďéíĺľňóôŕšťúýž",  # Slovak
+        "čćđšž",  # Slovene, Croatian, Bosnian, Serbian
+        "áéíóöőúüű",  # Hungarian
+        "ăâîșțşţ",  # Romanian
+        "çğıöşüâîû",  # Turkish
+        "çəğıöşü",  # Azerbaijani
+        "çë",  # Albanian
+        "ċġħżàèìòù",  # Maltese
+        "âêîôûŵŷäëïöüáéíóúẁẃẅỳ",  # Welsh
+        "ĉĝĥĵŝŭ",  # Esperanto
+        _VIETNAMESE,
+    )
+)
+"""The letters outside ASCII of the languages written in Latin letters, in small letters:
+a word whose letters outside ASCII are not all letters of one of them is a sign of a
+wrong code page (``déją``, ``Garēon`` aside: ``ē`` alone is Latvian)."""
+
+
+def _cover(text: str) -> int:
+    """How many languages of :data:`_LATIN_ALPHABETS` it takes to write the letters outside
+    ASCII of ``text`` (its sample): 1, 2, or 3 for three or more."""
+    return _cover_letters(frozenset(c.lower()[:1] for c in _NON_ASCII.findall(_sample(text)) if c.isalpha()))
+
+
+@functools.lru_cache(maxsize=1024)
+def _cover_letters(letters: frozenset[str]) -> int:
+    letters -= _NOT_ACCENTED
+    if any(letters <= a for a in _LATIN_ALPHABETS):
+        return 1
+    if any(letters <= a | b for a, b in itertools.combinations(_LATIN_ALPHABETS, 2)):
+        return 2
+    return 3
+
+
+_NOT_ACCENTED = frozenset("abcdefghijklmnopqrstuvwxyzªº")
+"""Letters that any language of Latin letters writes (the ordinal indicators: ``nº``)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _latin_word(accented: frozenset[str]) -> bool:
+    """Whether one language of :data:`_LATIN_ALPHABETS` writes all the letters ``accented``
+    (letters outside ASCII of one word, in either case)."""
+    low = frozenset(c.lower()[:1] for c in accented) - _NOT_ACCENTED
+    return not low or any(low <= letters for letters in _LATIN_ALPHABETS)
 
 
 _CYR_VOWELS = frozenset("аеёиоуыэюяіїєѣ")
@@ -567,6 +673,66 @@ def _latin_letters(text: str) -> bool:
     return any(c >= "\x80" and c.isalpha() and _script(c) == "LATIN" for c in text[:_SAMPLE])
 
 
+_WESTERN_LETTERS = frozenset("àáâãäåæçèéêëìíîïñòóôõöøùúûüÿßÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÑÒÓÔÕÖØÙÚÛÜ")
+"""The letters outside ASCII of French, German, Spanish, Portuguese, Italian, Dutch and the
+Nordic languages but Icelandic (whose ð, þ and ý are what Turkish gives in cp1252), but œ,
+š and ž (what Polish and Czech give)."""
+_WESTERN_MARKS = frozenset("«»‘’“”„–—…€£©®™°ºª¡¿\xa0")
+"""Punctuation and symbols outside ASCII that Western European text writes beside its words."""
+_RUN = re.compile(r"\S+")
+
+
+def _western(text: str) -> bool:
+    """Whether ``text`` (its sample) reads as Western European text: no character outside
+    ASCII but the letters of :data:`_WESTERN_LETTERS` and the marks of
+    :data:`_WESTERN_MARKS`; no mark between two letters or digits (but ``’``, ``–``, ``—``:
+    ``l’été``), no ``£`` or ``€`` beside a letter (``ZOSTA£``: Polish ``ZOSTAŁ``), ``¡``
+    and ``¿`` before a letter or digit and not after a letter (``mo¿e``: Polish ``może``;
+    ``¿¡``: Korean ``에``), ``°`` after a digit or a space, ``º`` and ``ª`` after an ASCII
+    letter or digit (``nº``, ``1ª``); marks
+    alone (no such letter: ``‘%s’``) each between ASCII characters or marks; else each run
+    of characters between spaces that has a character outside ASCII also has an ASCII
+    letter (``Garçon``, ``«\xa0déjà\xa0»``) or is one letter or mark alone (``à``, ``–``),
+    with no accented capital after a small letter. East Asian text read as cp1252 gives
+    runs of accented letters and symbols (``°¡·Î``, ``%sÀÇ``), the alphabets words of
+    accented letters only."""
+    sample = _sample(text)
+    found = frozenset(_NON_ASCII.findall(sample))
+    if not found or not found <= _WESTERN_LETTERS | _WESTERN_MARKS:
+        return False
+    alone = found.isdisjoint(_WESTERN_LETTERS)
+    if not found <= _WESTERN_LETTERS:
+        last = len(sample) - 1
+        for m in _NON_ASCII.finditer(sample):
+            ch = m.group()
+            if ch in _WESTERN_LETTERS:
+                continue
+            k = m.start()
+            prev = sample[k - 1] if k else " "
+            nxt = sample[k + 1] if k < last else " "
+            if prev.isalnum() and nxt.isalnum() and ch not in "’–—":
+                return False
+            if ch in "£€" and (prev.isalpha() or nxt.isalpha()):
+                return False
+            if ch in "¡¿" and (prev.isalpha() or not nxt.isalnum()):
+                return False
+            if ch == "°" and not (prev.isdigit() or prev == " "):
+                return False
+            if ch in "ºª" and not (prev.isascii() and prev.isalnum()):
+                return False
+            if alone and not ((prev.isascii() or prev in _WESTERN_MARKS) and (nxt.isascii() or nxt in _WESTERN_MARKS)):
+                return False
+    if alone:
+        return True
+    for run in _RUN.findall(sample):
+        if len(run) > 1 and not run.isascii():
+            if not any(c.isascii() and c.isalpha() for c in run):
+                return False
+            if any(b in _WESTERN_LETTERS and b.isupper() and a.islower() for a, b in zip(run, run[1:])):
+                return False  # a capital after a small letter: ``%sÀÇ`` (Korean ``%s의``)
+    return True
+
+
 def _letter_fluency(text: str) -> float:
     """How frequent the characters outside ASCII of ``text`` are in a language of the
     alphabet of its letters: the mean over them of ``1 - rank / n`` for a letter of rank
@@ -592,7 +758,7 @@ def _has_small(text: str) -> bool:
 
 def _scripts(text: str) -> frozenset[str]:
     """The scripts of the letters outside ASCII of ``text`` (its sample)."""
-    return frozenset(_script(c) for c in _sample(text)[:2000] if c >= "\x80" and c.isalpha())
+    return frozenset(_script(c) for c in set(_NON_ASCII.findall(_sample(text)[:2000])) if c.isalpha())
 
 
 def _capitals(text: str) -> bool:
@@ -728,8 +894,12 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
     except UnicodeDecodeError:
         western = None
     if western is not None and "cp1252" not in cands:  # not proposed: measured as the detector would
-        chaos, coherence = by_text.get(western, (1.0, 0.0))
         signs = implausible(_sample(western))
+        chaos, coherence = by_text.get(western) or (
+            # (its chaos only matters when it has no more signs than the others)
+            mess_ratio(western[:_SAMPLE]) if not cands or signs <= min(c[0] for c in cands.values()) else 1.0,
+            0.0,
+        )
         cands["cp1252"] = (signs, chaos, _rank("cp1252"), len(results), western, "cp1252", coherence)
     short = len(data) <= _SHORT
     if short:
@@ -748,6 +918,17 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
             cands[name] = (signs, chaos, _rank(name), len(results) + 1 + extra, own, name, coherence)
     fewest = min(c[0] for c in cands.values())
     pool = [c for c in cands.values() if c[0] == fewest]
+    latin = cands.get("cp1252")
+    if latin is not None and latin[0] == fewest and _western(latin[4]):
+        # Western European text in cp1252 (or latin-1) with no sign: read so, whatever
+        # the measures of chaos say (``déjà`` is chaos to them, ``déją`` is not)
+        pool = [latin]
+    else:
+        covers = {c[5]: _cover(c[4]) for c in pool if _scripts(c[4]) == {"LATIN"}}
+        if len(covers) > 1 and min(covers.values()) == 1 < max(covers.values()):
+            # readings in Latin letters, one of them in the letters of one language: those
+            # (``šablone nepalaikomų``: Lithuanian; ``ðablone nepalaikomø``: Icelandic and Danish)
+            pool = [c for c in pool if covers.get(c[5], 1) == 1]
     # an East Asian reading made of the language's common characters is taken over the
     # others (short text: the detector's chaos and coherence say little), the most fluent
     # first (the East Asian encodings read each other as valid but rare characters)
@@ -818,10 +999,14 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
         # CP949 and Johab read each other as valid syllables, but rare ones: fewer syllables
         # outside the 2,350 of KS X 1001 (EUC-KR) is the real text
         choice = min(korean, key=lambda c: (_rare_hangul(c[4]), c[2]))
-    if best is not choice and best[0] == 0 and best[1] <= choice[1] and choice[6] > 0 and best[6] >= choice[6] + 0.15:
+    if (
+        best is not choice and best[0] == 0 and best[1] <= choice[1] and choice[6] > 0 and best[6] >= choice[6] + 0.15
+        and pool != [latin]
+    ):
         # the detector is confident (a clearly higher language coherence, measured for
         # both: charset-normalizer leaves it at 0 for most candidates of short text), and
-        # its text looks like real text
+        # its text looks like real text; not over Western European text in cp1252 (the
+        # detector's coherence of ``non è possibile`` is higher for cp1250's ``non č``)
         choice = best
     if quiet:
         pass
