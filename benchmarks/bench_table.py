@@ -21,6 +21,12 @@ tokenizer). Reported, as multiples of the file's size in bytes:
 * ``doc`` and ``out``: what the document and the list of chunks hold after the call;
 * ``work``: ``peak - doc - out``, the working memory of chunking above what it returns.
 
+With ``--parts``, a second line per run splits the returned chunks by part, in bytes a
+chunk (``sys.getsizeof``, an object shared by several chunks counted once): ``text``,
+``meta`` (the metadata dict with its key table), ``view`` (the read-only view of it),
+``chunk`` (the Chunk object), ``id``, ``ints`` (offsets, index, size and row numbers not
+cached by Python) and ``context``.
+
 Time: the CPU time of load + chunk, best of ``--repeat`` runs, per row (linear time shows
 as a flat column).
 """
@@ -30,6 +36,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import sys
 import random
 import tempfile
 import time
@@ -73,8 +80,34 @@ def make_short(rows: int, seed: int = 0) -> str:
 SHAPES = {"wide": make_csv, "mixed": make_mixed, "short": make_short}
 
 
-def run_once(path: str, params: dict) -> tuple[float, int, int, int, int]:
-    """CPU seconds, peak, document and output bytes (tracemalloc), chunk count."""
+def parts(chunks: list) -> dict[str, float]:
+    """Bytes a chunk of the chunks' parts (each object counted once)."""
+    seen: set[int] = set()
+    out = dict.fromkeys(("text", "meta", "view", "chunk", "id", "ints", "context"), 0)
+
+    def add(key: str, obj: object) -> None:
+        if id(obj) not in seen:
+            seen.add(id(obj))
+            out[key] += sys.getsizeof(obj)
+
+    for c in chunks:
+        add("text", c.text)
+        add("chunk", c)
+        add("id", c.id)
+        add("view", c.metadata)
+        for d in gc.get_referents(c.metadata):  # the dict behind the read-only view
+            if type(d) is dict:
+                add("meta", d)
+        m = c.metadata
+        for v in (c.start_index, c.end_index, c.index, c.size, m.get("row_start", 0), m.get("row_end", 0)):
+            if not -5 <= v <= 256:  # Python's cached small ints cost nothing
+                add("ints", v)
+        add("context", c.context)
+    return {k: v / max(len(chunks), 1) for k, v in out.items()}
+
+
+def run_once(path: str, params: dict, with_parts: bool = False) -> tuple[float, int, int, int, int, dict]:
+    """CPU seconds, peak, document and output bytes (tracemalloc), chunk count, parts."""
     gc.collect()
     tracemalloc.start()
     t = time.process_time()
@@ -84,7 +117,7 @@ def run_once(path: str, params: dict) -> tuple[float, int, int, int, int]:
     cpu = time.process_time() - t
     cur, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return cpu, peak, d, cur - d, len(chunks)
+    return cpu, peak, d, cur - d, len(chunks), parts(chunks) if with_parts else {}
 
 
 def main() -> None:
@@ -93,6 +126,7 @@ def main() -> None:
     ap.add_argument("--shapes", default="wide,mixed,short")
     ap.add_argument("--runs", default="chars:500,chars:500:kv,tokens:96,tokens:512")
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--parts", action="store_true", help="split the chunks' bytes by part")
     args = ap.parse_args()
     runs = []
     for spec in args.runs.split(","):
@@ -108,15 +142,17 @@ def main() -> None:
                     f.write(SHAPES[shape](n))
                 size = os.path.getsize(path)
                 for spec, params in runs:
-                    results = [run_once(path, params) for _ in range(max(args.repeat, 1))]
+                    results = [run_once(path, params, args.parts) for _ in range(max(args.repeat, 1))]
                     cpu = min(r[0] for r in results)
-                    _, peak, d, out, count = results[-1]
+                    _, peak, d, out, count, by_part = results[-1]
                     print(
                         f"{shape:5} rows={n:>7,} file={size / 1e6:5.2f} MB {spec:13} chunks={count:>6,} "
                         f"cpu={cpu:6.3f} s ({cpu / n * 1e6:4.1f} us/row) peak={peak / size:5.2f}x "
                         f"(doc {d / size:4.2f}x, out {out / size:4.2f}x, work {(peak - d - out) / size:4.2f}x)",
                         flush=True,
                     )
+                    if by_part:
+                        print("      bytes a chunk: " + ", ".join(f"{k} {v:.0f}" for k, v in by_part.items()), flush=True)
 
 
 if __name__ == "__main__":
