@@ -118,3 +118,21 @@ BALTIC = [
 @pytest.mark.parametrize("text,encoding", BALTIC)
 def test_baltic_text_reads_as_cp1257(text, encoding):
     assert decode(text.encode(encoding)) == (text, "cp1257")
+
+
+@pytest.mark.parametrize(
+    "text,encoding",
+    [
+        # what cp1252 reads as accented letters and marks: Korean (°¡, ¿¡, sÀÇ), Polish (ZOSTA£)
+        ("가", "euc_kr"),
+        ("에", "euc_kr"),
+        ("s의", "euc_kr"),
+        ("ZOSTAŁ", "cp1250"),
+        ("SYGNAŁ", "cp1250"),
+        # French and German letters together (no one language writes ä and à): still cp1252
+        ("Händel et déjà Paris, l'été", "cp1252"),
+    ],
+)
+def test_other_code_pages_are_not_taken_for_western_text(text, encoding):
+    got, name = decode(text.encode(encoding))
+    assert got == text
