@@ -152,7 +152,8 @@ def main() -> None:
                         flush=True,
                     )
                     if by_part:
-                        print("      bytes a chunk: " + ", ".join(f"{k} {v:.0f}" for k, v in by_part.items()), flush=True)
+                        split = ", ".join(f"{k} {v:.0f}" for k, v in by_part.items())
+                        print(f"      bytes a chunk: {split}", flush=True)
 
 
 if __name__ == "__main__":

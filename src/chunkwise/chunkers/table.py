@@ -283,7 +283,8 @@ class TableChunker(BaseChunker):
         segments = self.parse(doc, measure)
         spans = pack_segments(doc.text, measure, segments, self.delimited_config(doc))
         del measure
-        return build_chunks(doc, _drain(spans), self._sizer.unit, segments.labels, self._context_fn(), self._annotator(doc))
+        context, annotate = self._context_fn(), self._annotator(doc)
+        return build_chunks(doc, _drain(spans), self._sizer.unit, segments.labels, context, annotate)
 
     def context(self, metadata: Mapping[str, Any], span: Span) -> str:
         """A table chunk's context (the header, or ``column: value`` lines); its
