@@ -173,12 +173,14 @@ class GuardedPositions:
     def first_cut(self, start: int, end: int) -> tuple[int, int] | None:
         """The first cut of :meth:`cuts`, or None."""
         starts, ends, ps, pe = self.starts, self.ends, self.ps, self.pe
-        k, j = bisect_right(starts, start), bisect_left(starts, end)
-        while k < j:
+        k, n = bisect_right(starts, start), len(starts)
+        while k < n:  # (the starts are sorted: the cuts before ``end`` are read)
             a = starts[k]
+            if a >= end:
+                return None
             r = bisect_right(ps, a) - 1
             if r >= 0 and ps[r] < a < pe[r]:
-                k = bisect_left(starts, pe[r], k + 1, j)
+                k = bisect_left(starts, pe[r], k + 1)
                 continue
             b = ends[k]
             if b < end:
@@ -193,12 +195,14 @@ class GuardedPositions:
         piece (trimmed) ends at or before ``p`` -- the same cut as the windowed search,
         whose windows only bound how far back it reads."""
         starts, ends, ps, pe = self.starts, self.ends, self.ps, self.pe
-        i, k = bisect_right(starts, pos), bisect_left(starts, hi) - 1
-        while k >= i:
+        k = bisect_left(starts, hi) - 1
+        while k >= 0:  # (the starts are sorted: the cuts after ``pos`` are read)
             a = starts[k]
+            if a <= pos:
+                return None
             r = bisect_right(ps, a) - 1
             if r >= 0 and ps[r] < a < pe[r]:
-                k = bisect_right(starts, ps[r], i, k) - 1
+                k = bisect_right(starts, ps[r], 0, k) - 1
                 continue
             b = ends[k]
             if b < hi:
