@@ -232,6 +232,7 @@ class _RegionPacker:
         self._with_words: dict[int, tuple[list[Level], list[Level], list[Sequence[int] | None]]] = {}
         # a region that fits is one span, found without the levels (most regions of code)
         self.whole = segs.scored is None and not (cfg.step or cfg.max_pieces or cfg.overlap_pieces)
+        self.chars = type(measure) is _CharMeasure  # (a size is a difference of offsets)
 
     def plan(self, budget: int, base: Sequence[Level]) -> _Plan:
         """What depends only on the budget, for the whole document (once per budget and
@@ -337,7 +338,10 @@ class _RegionPacker:
                 return []
             # measured from here (the line's start: only a space or a tab before can be indentation)
             q = indent_start(text, m, s, budget) if cfg.keep_indent and text[s - 1] in " \t" else s
-            if m.advance(q, e, budget) >= e and (n := exact_size(m, q, e)) <= budget:
+            if self.chars:
+                if e - q <= budget:
+                    return [Span(s, e, e - s, reg.end_boundary)]
+            elif m.advance(q, e, budget) >= e and (n := exact_size(m, q, e)) <= budget:
                 return [Span(s, e, n if q == s else exact_size(m, s, e), reg.end_boundary)]
             tried = True
         big = [b for b in plan.big[bi:bj] if b[0].end <= reg.end] if bi < bj else ()
