@@ -32,6 +32,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Literal
 
 from ._text import carries_marks, is_extender, trim, trim_end
@@ -49,6 +50,7 @@ __all__ = ["OVERSIZE_POLICIES", "OversizePolicy", "PackConfig", "pack_segments"]
 
 OversizePolicy = Literal["split", "keep", "raise"]
 OVERSIZE_POLICIES = ("split", "keep", "raise")
+_START = attrgetter("start")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -222,7 +224,12 @@ class _RegionPacker:
         self.m = measure
         self.segs = segs
         self.cfg = cfg
-        self.atoms = sorted(segs.atoms, key=lambda a: (a.start, -a.end))
+        atoms = segs.atoms
+        starts = list(map(_START, atoms))
+        if len(set(starts)) == len(starts) and starts == sorted(starts):  # (in order already: a parser's)
+            self.atoms = list(atoms)
+        else:
+            self.atoms = sorted(atoms, key=lambda a: (a.start, -a.end))
         glue = sorted(segs.glue)
         self.glue = glue
         self.glue_starts = [g[0] for g in glue]
