@@ -47,9 +47,13 @@ def _row_spans(text: str, table) -> list[tuple[int, int]]:
 def _check_starts(text: str, chunks) -> None:
     """A delimited table's chunk starts on a non-space character, or at its line's start
     with only spaces and tabs before one there (the empty first cells of a row); it ends
-    on a non-space character."""
+    on a non-space character, or at its line's end with only spaces and tabs, a tab among
+    them, after one there (the empty last cells of a TSV row)."""
     for c in chunks:
-        assert not c.text[-1].isspace(), c
+        if c.text[-1].isspace():
+            tail = c.text[len(c.text.rstrip(" \t")) :]
+            assert "\t" in tail and text[c.end_index : c.end_index + 1] in ("", "\n", "\r"), c
+            assert c.text.rstrip(" \t")[-1:] not in ("", "\n", "\r"), c
         if c.text[0].isspace():
             assert c.start_index == 0 or text[c.start_index - 1] in "\r\n", c
             head = c.text[: len(c.text) - len(c.text.lstrip(" \t"))]
@@ -534,9 +538,11 @@ def test_rows_after_a_split_row_start_a_chunk_with_the_header_alone(row_format):
     last = chunks[-1]
     assert last.text == "3,short 3,3\n4,short 4,4\n5,short 5,5"
     assert (last.metadata["row_start"], last.metadata["row_end"]) == (3, 6)
+    # the split row starts its own chunk: the rows before it end theirs
+    assert chunks[0].text == "id,text,n\n0,short 0,0\n1,short 1,1" and chunks[1].text.startswith('2,"w0 w1')
     if row_format == "text":
-        assert last.context == "id,text,n"
-        assert [c.context for c in chunks[1:-1]] == ["id,text,n\n2,"] * (len(chunks) - 2)
+        assert last.context == "id,text,n" and chunks[1].context == "id,text,n"
+        assert [c.context for c in chunks[2:-1]] == ["id,text,n\n2,"] * (len(chunks) - 3)
 
 
 @pytest.mark.parametrize("kind", ["chars", "tokens"])

@@ -10,7 +10,9 @@ each table on its own:
   first chunk holds them in its text already);
 * a single row larger than ``chunk_size`` follows ``oversize``: ``"split"`` between its
   cells (then inside a cell: lines, sentences, words), each later part with the header
-  and the row's first cell in ``context`` (the rows after a split row start a new chunk);
+  and the row's first cell in ``context`` (an empty first cell: its delimiter, the tab of
+  a TSV row); a split row starts a chunk (its first part holds more than the first cell
+  when the next cell is cut anyway), and the rows after it start a new one;
   ``"keep"`` (one chunk flagged
   ``metadata["oversize"]``) or ``"raise"`` (:class:`~chunkwise.errors.OversizeError`);
 * text outside tables is packed like ``"recursive"`` (paragraphs, lines, sentences,
@@ -146,7 +148,9 @@ class TableChunker(BaseChunker):
     of ``.csv`` and ``.tsv`` files) are one delimited table; any other text is searched for
     Markdown pipe tables (HTML pages load as Markdown, their tables as pipe tables). A CSV
     or TSV chunk starts at its first row's start when only spaces and tabs come before it
-    there (a TSV row's empty first cells), unless they take half of ``chunk_size``.
+    there (a TSV row's empty first cells), unless they take half of ``chunk_size``; a TSV
+    chunk ends at its last row's end when only tabs and spaces come after it there (the
+    row's empty last cells), while it fits.
 
     Chunk metadata (chunks of a table): ``table_index`` (0-based, in the document),
     ``columns`` (the column names), ``row_start`` and ``row_end`` (the 0-based body rows
@@ -211,10 +215,28 @@ class TableChunker(BaseChunker):
                 regions.append(Region(pos, t.start, end_boundary="table"))
             rows = t.rows
             found = row_atoms(text, t, budget, bound)
-            atoms += found
-            big_s = [a.start for a in found]
-            big_e = [a.end for a in found]
             hs, he = t.header
+            # the rows split between their cells (``split``), and the ranges where lines,
+            # sentences and words may cut each big row (not between its first cell and the
+            # next where a part may not hold that cell alone, see :meth:`_first_cut`)
+            split = []
+            big_s: list[int] = []
+            big_e: list[int] = []
+            for i, a in enumerate(found):
+                gap = None
+                if a.kind == "table_row" and self._split(text, a.start, a.end, budget, measure):
+                    first = hs < he and a.start == rows[0]
+                    split.append((i, first))
+                    found[i], gap = self._first_cut(text, t, a, hs if first else a.start, budget, measure)
+                if gap is None:
+                    big_s.append(a.start)
+                    big_e.append(a.end)
+                    continue
+                if a.start < gap[0]:
+                    big_s.append(a.start)
+                    big_e.append(gap[0])
+                big_s.append(gap[1])
+                big_e.append(a.end)
             nrows = len(rows)
             if hs < he and nrows:
                 r0, r1 = t.row_span(0)
@@ -223,15 +245,22 @@ class TableChunker(BaseChunker):
                 glue.append((hs, r1))
             within = tuple(_Within(lv.name, lv, big_s, big_e) for lv in (LINE, SentenceSegmenter(), WORD))
             levels = (PositionsLevel("table_row", rows, rows), *within)
-            # a row split between its cells ends its region: the rows after it start a new
+            # a row split between its cells is a region of its own: its first part starts
+            # at the row's start (packed after other rows, its first cells would end their
+            # chunk, apart from the rest of the row), and the rows after it start a new
             # chunk, whose context is the header alone (packed with the split row's last
-            # part, whole rows would sit under that row's first cell in ``context``)
+            # part, whole rows would sit under that row's first cell in ``context``). The
+            # first body row stays with the header rows, glued to it.
             rs = t.start
-            for a in found:
-                if a.kind == "table_row" and self._split(text, a.start, a.end, budget, measure):
-                    regions.append(Region(rs, a.end, end_boundary="table_row", levels=levels, level=-1))
-                    rs = a.end
+            for i, first in split:
+                a = found[i]
+                if rs < a.start and not first and text[rs : a.start].strip():
+                    regions.append(Region(rs, a.start, end_boundary="table_row", levels=levels, level=-1))
+                    rs = a.start
+                regions.append(Region(rs, a.end, end_boundary="table_row", levels=levels, level=-1))
+                rs = a.end
             regions.append(Region(rs, t.end, end_boundary="table", levels=levels, level=-1))
+            atoms += found
             labels.append(Label(t.start, t.end, _KEY, _TableInfo(t, index, text), "overlap"))
             pos = t.end
         if pos < n and text[pos:].strip():
@@ -257,6 +286,45 @@ class TableChunker(BaseChunker):
         n = measure.exact(start, end) if measure is not None else self._sizer.count(text[start:end])
         return n > budget
 
+    def _first_cut(
+        self, text: str, t: Table, a: Atom, start: int, budget: int, measure: Measure | None
+    ) -> tuple[Atom, tuple[int, int] | None]:
+        """The split row ``a`` of ``t``, and the range between its first cell and the next
+        where no cut may be (None: no such range).
+
+        When the first part, from ``start`` (the row's start, or the header's above the
+        first row), would hold the first cell alone (it fits, and the next cell does not
+        fit beside it) and the next cell is cut anyway (it does not fit alone), the row
+        loses its cut after the first cell, and no cut of words comes between the two
+        cells: every later part repeats the first cell in ``context``, so a part of it
+        alone would say nothing more; the first part holds the first cell and as much of
+        the row as fits. (A next cell that fits alone keeps the cut: it stays whole.)"""
+        cuts = a.cuts
+        if not cuts:
+            return a, None
+        nxt = cuts[1] if len(cuts) > 1 else a.end
+        size = self._size
+        if size(text, start, cuts[0], measure) <= budget < size(text, cuts[0], nxt, measure):
+            cells = t.cells(text, a.start, a.end)
+            lo = cells[0][1]
+            while lo > a.start and text[lo - 1] in " \t":
+                lo -= 1
+            hi = max(t.first_cell_end(text, a.start, a.end), cuts[0])
+            while hi < a.end and text[hi] in " \t":
+                hi += 1
+            return replace(a, cuts=cuts[1:]), (lo, hi)
+        return a, None
+
+    def _size(self, text: str, start: int, end: int, measure: Measure | None) -> int:
+        """The size of ``text[start:end]`` with its edges' whitespace trimmed."""
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if start >= end:
+            return 0
+        return measure.exact(start, end) if measure is not None else self._sizer.count(text[start:end])
+
     def pack_options(self) -> dict[str, Any]:
         return {"oversize": self.oversize}
 
@@ -271,7 +339,14 @@ class TableChunker(BaseChunker):
         return config
 
     def spans(self, document: Document, measure: Measure) -> list[Span]:
-        return pack_segments(document.text, measure, self.parse(document, measure), self.delimited_config(document))
+        return self._pack(document, measure, self.parse(document, measure))
+
+    def _pack(self, document: Document, measure: Measure, segments: Segments) -> list[Span]:
+        """The packed spans; a span that ends before the empty last cells of its row (the
+        tabs that end a TSV row) holds them when it still fits (see :func:`_keep_last_cells`)."""
+        spans = pack_segments(document.text, measure, segments, self.delimited_config(document))
+        _keep_last_cells(document.text, measure, spans, segments.labels, self.chunk_size)
+        return spans
 
     def chunk(self, document: str | Document) -> list[Chunk]:
         """Chunk one text or document (see :meth:`BaseChunker.chunk`); a CSV or TSV
@@ -281,7 +356,7 @@ class TableChunker(BaseChunker):
             return []
         measure = self._sizer.measure(doc.text)
         segments = self.parse(doc, measure)
-        spans = pack_segments(doc.text, measure, segments, self.delimited_config(doc))
+        spans = self._pack(doc, measure, segments)
         del measure
         context, annotate = self._context_fn(), self._annotator(doc)
         return build_chunks(doc, _drain(spans), self._sizer.unit, segments.labels, context, annotate)
@@ -312,7 +387,8 @@ def table_context(
     ``row_end`` (the 0-based body rows the chunk holds, half-open; a part of one row has
     ``k`` and ``k + 1``). Context (``row_format="text"``): empty when the chunk holds the
     table's start (the header is in its text), else the header rows (with a pipe table's
-    delimiter row), and, when the chunk starts inside a row, that row's first cell;
+    delimiter row), and, when the chunk starts inside a row, that row's first cell (with
+    its delimiter; an empty one: the delimiter alone);
     ``"kv"``: one ``column: value; ...`` line per row of the chunk.
 
     ``shared``: a dict kept across the chunks of one table, where the column list and the
@@ -344,7 +420,8 @@ def table_context(
         c = shared["header"] = text[hs:he].rstrip("\r\n")
     rs, re_ = t.row_span(k0)
     if text[rs : span.start].strip():  # the chunk starts inside the row: name it
-        c += "\n" + text[rs : t.first_cell_end(text, rs, re_)].strip()
+        # (an empty first cell of a TSV row is its tab: the mark of a part of that row)
+        c += "\n" + (text[rs : t.first_cell_end(text, rs, re_)].strip() or t.delimiter)
     return c
 
 
@@ -397,6 +474,55 @@ def _kv(text: str, t: Table, span: Span, k0: int, k1: int) -> str:
         if pairs:
             lines.append("; ".join(pairs))
     return "\n".join(lines)
+
+
+def _keep_last_cells(text: str, m: Measure, spans: list[Span], labels: Sequence[Label], chunk_size: int) -> None:
+    """Move a span's end forward to its row's end when only spaces and tabs, among them
+    the delimiter of a table whose delimiter is a space or a tab, come before it there (a
+    TSV row's empty last cells: trimmed off, the chunk's last row would lose its columns),
+    while the span fits ``chunk_size`` (or grows no larger) and ends before the next span
+    starts. In place."""
+    tables = [
+        lb.value.table for lb in labels
+        if lb.key == _KEY and lb.value.table.kind == "delimited" and lb.value.table.delimiter in " \t"
+    ]
+    if not tables:
+        return
+    n = len(text)
+    ends = [t.end for t in tables]
+    for i, sp in enumerate(spans):
+        e = sp.end
+        if e >= n or text[e] not in " \t":
+            continue
+        k = bisect_right(ends, e - 1)
+        if k >= len(tables) or not tables[k].start < e:
+            continue
+        stop = e
+        while stop < n and text[stop] in " \t":
+            stop += 1
+        nxt = spans[i + 1].start if i + 1 < len(spans) else n
+        if nxt >= e:  # (an overlapping next span may share them)
+            stop = min(stop, nxt)
+        t = tables[k]
+        if t.delimiter not in text[e:stop]:
+            continue
+        # to the row's end only: a line break outside quotes (not a cell of a split row,
+        # whose next part holds the next cell, nor a line break inside a quoted cell)
+        if stop < n and text[stop] not in "\r\n":
+            continue
+        r = t.row_at(e - 1)
+        if r >= 0:
+            rs = t.rows[r]
+        else:  # a header row
+            hs = t.header_starts
+            rs = hs[max(bisect_right(hs, e - 1) - 1, 0)] if hs else t.start
+        q = t.quotechar
+        if q and text.count(q, rs, stop) & 1:
+            continue
+        size = m.exact(sp.start, stop)
+        if size <= chunk_size or size <= sp.size:
+            sp.end, sp.size = stop, size
+            sp.oversize = size > chunk_size
 
 
 def _drain(spans: list[Span]) -> Sequence[Span]:

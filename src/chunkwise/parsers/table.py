@@ -386,6 +386,9 @@ def delimited_table(
     tend = end
     while tend > tstart and text[tend - 1].isspace():
         tend -= 1
+    # the last line's spaces and tabs are its row's (a TSV row's empty last cells)
+    while tend < end and text[tend] in " \t":
+        tend += 1
     nl = _NEWLINE.match(text, tend, end)
     tend = nl.end() if nl else tend
     body = starts[h] if h < len(starts) else tend
