@@ -38,6 +38,14 @@ SENTENCES = [
     "Vi åt smörgåsbord på ön i går, även barnen.",
     "Hyvää yötä, mitään ei löytynyt käytössä olevasta määrästä.",
     "«\xa0Déjà vu\xa0» – c’est ça, dit-il… “Très bien”.",
+    # marks and symbols in their places, with or without accented letters
+    "Geen toegang tot ‘%s’",
+    "„%s“ ist bereits aktuell.",
+    "¡%s no tiene sentido con %s!",
+    "Formas de terminal nº 2, 1ª vez",
+    "e tabelle_e_colonne è:",
+    "Käännetty vaaka (270°), indeksi 4×6",
+    "Le cœur et l’œil de Œdipe",
 ]
 CSV = ("a,b\nMüller,Köln\nGarçon,déjà vu\n" * 3).encode("latin-1")
 FORMS = (str.lower, str.upper, str.title, lambda w: w)

@@ -108,6 +108,7 @@ _RANK = {name: k for k, name in enumerate(_COMMON)}
 _FFFD_RUN = re.compile("\ufffd+")
 _HIGH_BYTE = re.compile(b"[\x80-\xff]")
 _NON_ASCII = re.compile("[^\x00-\x7f]")
+_ASCII = frozenset(map(chr, range(128)))
 _PREFIX = 1 << 16
 """Legacy encodings are detected on the first bytes (cut at a line end), then the whole
 file is decoded strictly with the codec found (detected on all of it when that fails)."""
@@ -469,7 +470,7 @@ wrong code page (``déją``, ``Garēon`` aside: ``ē`` alone is Latvian)."""
 def _cover(text: str) -> int:
     """How many languages of :data:`_LATIN_ALPHABETS` it takes to write the letters outside
     ASCII of ``text`` (its sample): 1, 2, or 3 for three or more."""
-    return _cover_letters(frozenset(c.lower()[:1] for c in _NON_ASCII.findall(_sample(text)) if c.isalpha()))
+    return _cover_letters(frozenset(c.lower()[:1] for c in frozenset(_sample(text)) - _ASCII if c.isalpha()))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -673,34 +674,42 @@ def _latin_letters(text: str) -> bool:
     return any(c >= "\x80" and c.isalpha() and _script(c) == "LATIN" for c in text[:_SAMPLE])
 
 
-_WESTERN_LETTERS = frozenset("àáâãäåæçèéêëìíîïñòóôõöøùúûüÿßÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÑÒÓÔÕÖØÙÚÛÜ")
+_WESTERN_LETTERS = frozenset("àáâãäåæçèéêëìíîïñòóôõöøùúûüÿßœÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÑÒÓÔÕÖØÙÚÛÜŒ")
 """The letters outside ASCII of French, German, Spanish, Portuguese, Italian, Dutch and the
-Nordic languages but Icelandic (whose ð, þ and ý are what Turkish gives in cp1252), but œ,
-š and ž (what Polish and Czech give)."""
-_WESTERN_MARKS = frozenset("«»‘’“”„–—…€£©®™°ºª¡¿\xa0")
+Nordic languages but Icelandic (whose ð, þ and ý are what Turkish gives in cp1252), but š
+and ž (what Czech gives); œ only before u, i, d, s or t (``cœur``, ``œil``, ``Œdipe``,
+``œsophage``, ``fœtus``: Polish ``ś`` is ``œ`` in cp1252, ``jeœli``, ``coœ``)."""
+_OE = re.compile("[œŒ](?![uidstUIDST])")
+_WESTERN_MARKS = frozenset("«»‘’“”„–—…€£©®™°ºª¡¿×\xa0")
 """Punctuation and symbols outside ASCII that Western European text writes beside its words."""
 _RUN = re.compile(r"\S+")
+_ASCII_WORD = re.compile("[A-Za-z0-9]")
+_ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 
 
 def _western(text: str) -> bool:
-    """Whether ``text`` (its sample) reads as Western European text: no character outside
-    ASCII but the letters of :data:`_WESTERN_LETTERS` and the marks of
-    :data:`_WESTERN_MARKS`; no mark between two letters or digits (but ``’``, ``–``, ``—``:
-    ``l’été``), no ``£`` or ``€`` beside a letter (``ZOSTA£``: Polish ``ZOSTAŁ``), ``¡``
-    and ``¿`` before a letter or digit and not after a letter (``mo¿e``: Polish ``może``;
-    ``¿¡``: Korean ``에``), ``°`` after a digit or a space, ``º`` and ``ª`` after an ASCII
-    letter or digit (``nº``, ``1ª``); marks
-    alone (no such letter: ``‘%s’``) each between ASCII characters or marks; else each run
-    of characters between spaces that has a character outside ASCII also has an ASCII
-    letter (``Garçon``, ``«\xa0déjà\xa0»``) or is one letter or mark alone (``à``, ``–``),
-    with no accented capital after a small letter. East Asian text read as cp1252 gives
-    runs of accented letters and symbols (``°¡·Î``, ``%sÀÇ``), the alphabets words of
-    accented letters only."""
+    """Whether ``text`` (its sample) reads as Western European text: no character outside ASCII but
+    the letters of :data:`_WESTERN_LETTERS` and the marks of :data:`_WESTERN_MARKS`; no mark
+    between two letters or digits (but ``’``, ``–``, ``—``: ``l’été``), no ``£`` or ``€``
+    beside a letter (``ZOSTA£``: Polish ``ZOSTAŁ``), ``¡`` and ``¿`` before a letter or
+    digit and not after a letter (``mo¿e``: Polish ``może``; ``¿¡``: Korean ``에``), ``°``
+    after a digit or a space, ``º`` and ``ª`` after an ASCII letter or digit (``nº``,
+    ``1ª``), ``×`` between digits only (``4×6``); marks alone (no such letter: ``‘%s’``) in
+    a text with an ASCII letter or digit, each between ASCII characters or marks; else each
+    run of characters between spaces that has a character outside ASCII also has an ASCII
+    letter or digit (``Garçon``, ``«\xa0déjà\xa0»``, ``270°``) or is one letter or mark alone
+    (``à``, ``è:``, ``–``), ASCII punctuation at its ends aside, with no accented capital
+    after a small letter. East Asian text read as cp1252 gives runs of accented letters and symbols
+    (``°¡·Î``, ``%sÀÇ``), the alphabets words of accented letters only."""
     sample = _sample(text)
-    found = frozenset(_NON_ASCII.findall(sample))
+    found = frozenset(sample) - _ASCII
     if not found or not found <= _WESTERN_LETTERS | _WESTERN_MARKS:
         return False
+    if ("œ" in found or "Œ" in found) and _OE.search(sample):
+        return False
     alone = found.isdisjoint(_WESTERN_LETTERS)
+    if alone and not _ASCII_WORD.search(sample):
+        return False  # marks without a word: ``°®`` (Chinese ``爱``)
     if not found <= _WESTERN_LETTERS:
         last = len(sample) - 1
         for m in _NON_ASCII.finditer(sample):
@@ -710,11 +719,11 @@ def _western(text: str) -> bool:
             k = m.start()
             prev = sample[k - 1] if k else " "
             nxt = sample[k + 1] if k < last else " "
-            if prev.isalnum() and nxt.isalnum() and ch not in "’–—":
+            if prev.isalnum() and nxt.isalnum() and ch not in "’–—" and not (ch == "×" and prev.isdigit()):
                 return False
             if ch in "£€" and (prev.isalpha() or nxt.isalpha()):
                 return False
-            if ch in "¡¿" and (prev.isalpha() or not nxt.isalnum()):
+            if ch in "¡¿" and (prev.isalpha() or not (nxt.isalnum() or nxt.isascii() and not nxt.isspace())):
                 return False
             if ch == "°" and not (prev.isdigit() or prev == " "):
                 return False
@@ -725,8 +734,9 @@ def _western(text: str) -> bool:
     if alone:
         return True
     for run in _RUN.findall(sample):
+        run = run.strip(_ASCII_PUNCTUATION)
         if len(run) > 1 and not run.isascii():
-            if not any(c.isascii() and c.isalpha() for c in run):
+            if not any(c.isascii() and c.isalnum() for c in run):
                 return False
             if any(b in _WESTERN_LETTERS and b.isupper() and a.islower() for a, b in zip(run, run[1:])):
                 return False  # a capital after a small letter: ``%sÀÇ`` (Korean ``%s의``)
@@ -758,7 +768,7 @@ def _has_small(text: str) -> bool:
 
 def _scripts(text: str) -> frozenset[str]:
     """The scripts of the letters outside ASCII of ``text`` (its sample)."""
-    return frozenset(_script(c) for c in set(_NON_ASCII.findall(_sample(text)[:2000])) if c.isalpha())
+    return frozenset(_script(c) for c in frozenset(_sample(text)[:2000]) - _ASCII if c.isalpha())
 
 
 def _capitals(text: str) -> bool:
@@ -860,6 +870,14 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
         ) from None
     results = list(from_bytes(data))
     if not results:
+        try:
+            western = data.decode("cp1252")
+        except UnicodeDecodeError:
+            western = ""
+        if western and implausible(_sample(western)) == 0 and _western(western):
+            # the detector's chaos limit rejects every reading of text dense in accented
+            # letters and quotes; Western European text in cp1252 is still text
+            return western, "cp1252", 0
         raise LoadError(
             f"{source}: not valid UTF-8, nor text in any encoding charset-normalizer knows (binary data?); "
             "give the encoding (encoding=...) if it is text"
@@ -894,12 +912,8 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
     except UnicodeDecodeError:
         western = None
     if western is not None and "cp1252" not in cands:  # not proposed: measured as the detector would
+        chaos, coherence = by_text.get(western, (1.0, 0.0))
         signs = implausible(_sample(western))
-        chaos, coherence = by_text.get(western) or (
-            # (its chaos only matters when it has no more signs than the others)
-            mess_ratio(western[:_SAMPLE]) if not cands or signs <= min(c[0] for c in cands.values()) else 1.0,
-            0.0,
-        )
         cands["cp1252"] = (signs, chaos, _rank("cp1252"), len(results), western, "cp1252", coherence)
     short = len(data) <= _SHORT
     if short:
