@@ -69,9 +69,10 @@ def test_a_definition_too_big_starts_a_chunk_and_the_next_starts_after_it(parser
     check_invariants(CLASS, chunks, size, CharSizer(), trimmed=False, overlap_allowed=False)
     for name in ("stop", "delete", "join"):
         head = CLASS.index(f"    def {name}(")
-        # the chunk that holds the header starts at its line
+        # the chunk that holds the header starts at its line; stop, the class's first
+        # item, comes with the class header (no chunk of "class Worker:" alone)
         owner = next(c for c in chunks if c.start_index <= head + 4 < c.end_index)
-        assert owner.start_index == head, (name, owner.text[:80])
+        assert owner.start_index == (0 if name == "stop" else head), (name, owner.text[:80])
         assert f"Worker.{name}" in owner.metadata["symbols"]
     # no chunk ends with a header whose body is in the next chunk
     for c in chunks:

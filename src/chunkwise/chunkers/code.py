@@ -58,7 +58,7 @@ from ..enrich import build_chunks
 from ..errors import ConfigError, MissingDependencyError, warn_at_caller
 from ..merge import Span
 from ..packer import pack_segments
-from ..parsers.code import CodeStructure, _line_start, _rstrip_pos, grammar_available, parse_code
+from ..parsers.code import CodeStructure, _at_line_start, _line_start, _rstrip_pos, grammar_available, parse_code
 from ..parsers.code_languages import LANGUAGES, resolve_language
 from ..registry import register
 from ..segments import Atom, Label, Region, Segments
@@ -158,6 +158,28 @@ class _GuardedLazyLevel:
         return reversed(list(self.cuts(text, start, end)))
 
 
+def _header_end(text: str, d: Any) -> int:
+    """Where the header of definition ``d`` ends (after the last line of its signature),
+    or -1 when it is not found."""
+    if d.signature.endswith("\u2026"):
+        return -1  # (a signature cut short: where its header ends is not known)
+    lines = d.signature.rstrip().splitlines()
+    while lines and (not lines[-1].strip() or lines[-1].lstrip().startswith(_COMMENT_LINE)):
+        lines.pop()  # (comment lines after the header)
+    if not lines:
+        return -1
+    last = lines[-1].strip()
+    p = text.find(last, d.head, d.end)
+    if p < 0:
+        return -1
+    p += len(last)
+    # (a brace that opens the body on the header's line: "func f() {")
+    q = p
+    while q < d.end and text[q] in " \t":
+        q += 1
+    return q + 1 if q < d.end and text[q] == "{" else p
+
+
 def _unknown(language: Any) -> ConfigError:
     return ConfigError(f"language {language!r} is unknown; choose one of: {', '.join(supported_languages())}")
 
@@ -223,6 +245,9 @@ class CodeChunker(BaseChunker):
             if canon is None:
                 raise _unknown(self.language)
             self._check_parser(canon)
+        for flag in ("include_imports", "include_context_in_size", "merge_small_definitions"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ConfigError(f"{flag} must be True or False, not {getattr(self, flag)!r}")
         m = self.min_chunk_size
         if isinstance(m, bool) or not isinstance(m, int) or m < 0:
             raise ConfigError(f"min_chunk_size must be an integer >= 0, not {m!r}")
@@ -277,6 +302,13 @@ class CodeChunker(BaseChunker):
         else:
             self._check_parser(lang)
             structure = parse_code(text, lang, self.parser, self._fits(measure))
+            if structure.parser == "lines":  # (the standard library's ast met a syntax error)
+                fix = "parser='auto'" if self.parser == "ast" else "installing tree-sitter-python"
+                _warn(
+                    f"strategy 'code' could not parse this {lang} text with the standard library's ast "
+                    f"(parser={self.parser!r}: a syntax error, or nesting too deep); it is split at blank "
+                    f"lines and lines only, with no symbols; {fix} recovers the definitions around the error"
+                )
         n = len(text)
         label = Label(0, n, "_code", _Chunking(structure, text), "overlap")
         if structure.parser == "lines":
@@ -285,8 +317,12 @@ class CodeChunker(BaseChunker):
         # past MAX_NESTING distinct indentations, the deeper ones share the last level (per
         # kind): a level per depth made the packer's descent as deep as the code
         deepest = indents[MAX_NESTING - 1] if len(indents) > MAX_NESTING else None
+        # no cut between a definition's header and its body: the header would end a chunk
+        heads = {h for d in structure.definitions if not d.container and (h := _header_end(text, d)) >= 0}
         by_rank: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for a, b, indent, kind in structure.cuts:
+            if a in heads:
+                continue
             if deepest is not None and indent > deepest:
                 indent = deepest
             by_rank.setdefault((indent, kind), []).append((a, b))
@@ -304,9 +340,14 @@ class CodeChunker(BaseChunker):
                 cuts.sort()
             levels.append(_positions(name, cuts))
         if structure.lazy_lines is not None and not structure.line_cuts:
-            levels.append(_LazyLevel("line", structure.lazy_lines))
+            lazy = structure.lazy_lines
+            if heads:
+                def lazy_lines(s: int, e: int, lazy: Any = lazy) -> Iterator[tuple[int, int]]:
+                    return ((a, b) for a, b in lazy(s, e) if a not in heads)
+                lazy = lazy_lines
+            levels.append(_LazyLevel("line", lazy))
         else:
-            levels.append(_positions("line", list(structure.line_cuts)))
+            levels.append(_positions("line", [c for c in structure.line_cuts if c[0] not in heads]))
         if structure.lazy_tokens is not None and not structure.token_cuts:
             levels.append(_LazyLevel(_TOKEN, structure.lazy_tokens))
         else:
@@ -468,7 +509,11 @@ class CodeChunker(BaseChunker):
                 ls = _line_start(text, d.start)
                 if text[ls : d.start].strip() or (d.parent < 0 and ls == d.start):
                     continue  # (one that does not start its line; a top-level one: a region already)
-                starts.append(ls)
+                # the first item of the definition around it starts no region: its chunk
+                # starts at that header (no chunk of a header alone)
+                he = _header_end(text, structure.definitions[d.parent]) if d.parent >= 0 else -1
+                if not (0 <= he <= ls and not text[he:ls].strip()):
+                    starts.append(ls)
                 q = d.end
                 while q < n and text[q].isspace():
                     q += 1
@@ -480,13 +525,19 @@ class CodeChunker(BaseChunker):
                     starts.append(_line_start(text, q))
         pending = -1
         prev = ""
-        for s, _e, kind in structure.top:
+        for s, e, kind in structure.top:
             if kind == "comment":
                 if pending < 0:
                     pending = s
                 continue
+            if text and text[s] in ";," and not text[s:e].strip(" \t\r\n;,"):
+                continue  # a lone ";" or ",": it ends the item before it
             at = pending if pending >= 0 else s
-            if kind == "definition" or prev == "definition":
+            # a region starts only where its item starts a line (minified code: the items
+            # of one line are packed together)
+            if (kind == "definition" or prev == "definition") and (
+                not text or _at_line_start(text, at) >= 0
+            ):
                 starts.append(at)
             prev = kind
             pending = -1
@@ -580,8 +631,8 @@ class CodeChunker(BaseChunker):
             return "\n".join(signatures)
         parts: list[str] = []
         if self.include_imports and st.imports:
-            first, last = st.imports[0][0], st.imports[-1][1]
-            if not (span.start < last and first < span.end):
+            # (a chunk before the imports -- a licence, a module comment -- does not use them)
+            if span.start >= st.imports[-1][1]:
                 parts.append(st.imports_text(text))
         parts.extend(signatures)
         return self._fit(parts)

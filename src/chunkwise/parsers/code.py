@@ -695,6 +695,12 @@ def _name_of(node: Any, data: bytes) -> str | None:
                 break
     if t == "impl_item":
         n = node.child_by_field_name("type")
+    if t.startswith("create_") and n is not None and n.type != "object_reference":
+        # SQL: "CREATE TYPE cube (INTERNALLENGTH = ...)" names its properties "name" too;
+        # the object created comes first
+        ref = next((c for c in node.named_children if c.type == "object_reference"), None)
+        if ref is not None and ref.start_byte < n.start_byte:
+            n = ref
     if t == "companion_object" and n is None:
         return "Companion"
     if n is None:
