@@ -4,10 +4,12 @@ The parser (:mod:`chunkwise.parsers.code`, tree-sitter grammars from PyPI; Pytho
 through the standard library's :mod:`ast`) finds the file's definitions and statements;
 the one packer packs them:
 
-* each top-level definition -- with its leading comments, decorators and attributes --
-  starts a chunk of its own (a region); the statements between definitions (imports,
-  constants, a ``__main__`` block) are packed together; ``merge_small_definitions`` also
-  packs small definitions with their neighbours while they fit;
+* each top-level definition that begins a line -- with its leading comments, decorators
+  and attributes -- starts a chunk of its own (a region); the statements between
+  definitions (imports, constants, a ``__main__`` block) are packed together, and so are
+  the items that share a line (minified code; a lone ``;`` or ``,`` goes with the item
+  before it); ``merge_small_definitions`` also packs small definitions with their
+  neighbours while they fit;
 * a definition is never cut while it fits (an atom, at every depth: a method that fits
   stays whole inside a class that does not); when it fits alone but not with the comment
   lines after its last line of code (Python's ``# else: ignore`` at the body's end), the
@@ -15,8 +17,10 @@ the one packer packs them:
   with the comment lines above it, the atom leaves those out and a cut between them lets
   the packer put them with the chunk before (or alone);
 * a definition too big for a chunk, at any depth, is a region of its own: it starts a
-  chunk, and the chunk after it starts after it (no chunk ends with a header whose body
-  is in the next one);
+  chunk (unless it is the first item of the definition around it: the chunk then starts
+  at that header), and the chunk after it starts after it; no cut falls right after a
+  definition's header (or the ``{`` that opens its body on the header's line), so no
+  chunk ends with a header whose body is in the next one;
 * a definition too big is cut between its members (methods), then between the statements
   of its body (outer before inner), then between lines, then between tokens -- never
   inside a token while a token boundary fits;
@@ -204,7 +208,7 @@ class CodeChunker(BaseChunker):
             (what :func:`chunkwise.load` records for a source file, by its suffix). A
             text with neither is split at blank lines and lines only, with a warning.
         include_imports: put the file's top-level imports in ``chunk.context`` of every
-            chunk that does not hold them.
+            chunk that starts after the last of them.
         include_context_in_size: count ``chunk.context`` (and the line break after it)
             against ``chunk_size``. A context larger than half the budget loses the
             imports, then the outermost signatures, so the code keeps half the budget.
@@ -498,7 +502,9 @@ class CodeChunker(BaseChunker):
         """A region per top-level definition (with the comments just above it) and per run
         of other statements between definitions; with ``fits``, also a region per nested
         definition too big for a chunk (it starts a chunk, and the chunk after it starts
-        after it: no chunk holds the end of one definition and the header of another).
+        after it: no chunk holds the end of one definition and the header of another),
+        except the first item of the definition around it (it stays with that header).
+        A top-level item starts a region only where it begins a line.
         ``trimmed``: the definitions (by index) whose atom ends before their trailing
         comment lines because only so they fit (not too big: no region)."""
         starts = [0]
