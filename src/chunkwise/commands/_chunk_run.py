@@ -31,6 +31,15 @@ cannot be continued is refused with :class:`click.UsageError`, the file left as 
 complete line that is not such a record (another tool's output, or one without
 ``content_id``: the error names the line), Parquet (written whole, never appended to) and
 standard output.
+
+One run at a time: a ``--resume`` run holds :class:`OutputLock` on its output (an
+exclusive ``flock`` on ``.NAME.lock`` beside it) from before it reads the file until it
+closes it; a second run on the same output is refused with :class:`click.UsageError`
+without touching the file. The kernel drops the lock of a process that dies (``kill -9``),
+so a lock file left behind blocks nothing; it is removed at the end of a run, is hidden
+(never an input of a folder) and is never read as an input of a run on that output. A
+file that holds a document twice (written by two runs at once, before the lock) is
+rewritten without the repeated lines (by chunk id, the first kept) before it is resumed.
 """
 
 from __future__ import annotations
@@ -48,9 +57,10 @@ import click
 from ..corpus import CONTENT_ID_KEY, content_id
 from ._inputs import STDIN, STDIN_SOURCE, Input, Skipped, classify, gather, passed_over
 
-__all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "FolderEntry", "PassedOver", "Resume", "ResumePoint",
-           "StreamedInputs", "describe", "find_inputs", "output_format", "pool_items", "read_item",
-           "remove_stale_temporaries", "render_jsonl", "render_records", "resume_point", "weight"]
+__all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "FolderEntry", "OutputLock", "PassedOver", "Resume",
+           "ResumePoint", "StreamedInputs", "check_output_folder", "describe", "find_inputs", "output_format",
+           "pool_items", "read_item", "remove_stale_temporaries", "render_jsonl", "render_records", "resume_point",
+           "weight"]
 
 OUTPUT_FORMATS = ("jsonl", "parquet")
 SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
@@ -198,12 +208,13 @@ def find_inputs(
     :class:`StreamedInputs` of its files, listed but not read (the workers classify them
     and report those passed over, in order); otherwise the list of
     :func:`~chunkwise.commands._inputs.gather`. ``peek`` is kept for callers (unused: the
-    listing is whole). ``output`` (``-o``) and its temporaries are never inputs: a run
-    writing into a folder it reads does not read its own output back the next time.
+    listing is whole). ``output`` (``-o``), its temporaries and its lock file are never
+    inputs: a run writing into a folder it reads does not read its own output back the next
+    time. ``output``'s folder must take a new file (:func:`check_output_folder`).
 
     Raises:
         click.UsageError: no file at all under ``paths`` (none to read, none passed over),
-            or a path outside ``root``.
+            a path outside ``root``, or an output folder that cannot be written to.
     """
     def nothing() -> click.UsageError:
         return click.UsageError(
@@ -211,6 +222,8 @@ def find_inputs(
         )
 
     own = _own_output(output)
+    if own is not None:
+        check_output_folder(output)  # type: ignore[arg-type]
     if stream and len(paths) == 1 and str(paths[0]) != STDIN and Path(paths[0]).is_dir():
         inputs = _stream_folder(str(paths[0]), include, exclude, root)
         if inputs is not None:
@@ -231,20 +244,22 @@ def find_inputs(
 
 
 def _own_output(output: Path | None) -> Callable[[str], bool] | None:
-    """A test ``path -> bool``: whether ``path`` is ``output`` or one of its temporaries
-    (``.NAME.XXXXXXXX.tmp`` beside it); None without an output file."""
+    """A test ``path -> bool``: whether ``path`` is ``output``, one of its temporaries
+    (``.NAME.XXXXXXXX.tmp`` beside it) or its lock file (``.NAME.lock``); None without an
+    output file."""
     if output is None or str(output) == STDIN:
         return None
     real = os.path.realpath(output)
     folder, name = os.path.split(real)
     temporary = _temporary_name(name)
+    lock = _lock_name(name)
 
     def own(path: str) -> bool:
         p = os.path.realpath(path)
         if p == real:
             return True
         head, tail = os.path.split(p)
-        return head == folder and temporary.fullmatch(tail) is not None
+        return head == folder and (tail == lock or temporary.fullmatch(tail) is not None)
 
     return own
 
@@ -478,6 +493,210 @@ def remove_stale_temporaries(output: Path, now: float | None = None) -> list[Pat
     return removed
 
 
+def _folder_error(output: Path, exc: OSError) -> click.UsageError:
+    """The usage error of an output whose folder does not take a new file."""
+    folder = os.path.dirname(os.path.abspath(output)) or os.sep
+    return click.UsageError(
+        f"cannot write to the folder {folder} ({exc.strerror or exc}): -o {output} cannot be written; "
+        "give -o a file in a folder you can write to"
+    )
+
+
+def check_output_folder(output: Path) -> None:
+    """Check, before any work, that ``output``'s folder takes a new file: a temporary
+    named as the atomic writers name them (``.NAME.XXXXXXXX.tmp``) is created there and
+    removed at once.
+
+    Raises:
+        click.UsageError: the folder cannot be written to (read-only, no permission, a
+            file system such as ``/proc`` that takes no new file), naming the folder.
+    """
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(output)) or os.sep
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{os.path.basename(output)}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise _folder_error(output, exc) from exc
+    os.close(fd)
+    try:
+        os.unlink(probe)
+    except OSError:  # removed later as a stale temporary (it is empty)
+        pass
+
+
+def _lock_name(name: str) -> str:
+    """The name of the lock file of an output named ``name``: ``.NAME.lock``."""
+    return f".{name}.lock"
+
+
+try:
+    import fcntl as _fcntl
+except ImportError:  # Windows
+    _fcntl = None  # type: ignore[assignment]
+try:
+    import msvcrt as _msvcrt
+except ImportError:  # POSIX
+    _msvcrt = None  # type: ignore[assignment]
+
+LOCKING = "flock" if _fcntl is not None else "msvcrt" if _msvcrt is not None else None
+"""How :class:`OutputLock` locks: ``flock`` (POSIX), ``msvcrt`` (Windows: a byte range of
+the lock file), or None (neither module: runs are not locked)."""
+
+_HELD: set[int] = set()
+"""The descriptors of the locks this process holds (closed in a forked child, so that a
+worker of the pool does not keep the lock of a parent killed outright)."""
+
+
+def _forget_locks() -> None:
+    for fd in list(_HELD):
+        try:
+            os.close(fd)  # the child's copy only: the parent's lock stays
+        except OSError:
+            pass
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_locks)
+
+
+def _try_lock(fd: int) -> bool:
+    if _fcntl is not None:
+        try:
+            _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+    if _msvcrt is not None:
+        try:
+            os.lseek(fd, 0, os.SEEK_SET)
+            _msvcrt.locking(fd, _msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+    return True
+
+
+def _unlock(fd: int) -> None:
+    try:
+        if _fcntl is not None:
+            _fcntl.flock(fd, _fcntl.LOCK_UN)
+        elif _msvcrt is not None:
+            os.lseek(fd, 0, os.SEEK_SET)
+            _msvcrt.locking(fd, _msvcrt.LK_UNLCK, 1)
+    except OSError:
+        pass
+
+
+class OutputLock:
+    """An exclusive lock on an output file for one run: ``flock`` on ``.NAME.lock`` beside
+    it (Windows: ``msvcrt.locking`` of its first byte; without either, no lock). A second
+    :meth:`acquire` on the same output, in this or another process, is refused while it is
+    held. The kernel releases the lock of a process that dies, so a lock file that a run
+    killed outright left behind is free; :meth:`release` removes the file. A context
+    manager (acquire, release)."""
+
+    def __init__(self, output: Path) -> None:
+        self.output = Path(output)
+        self.path = self.output.with_name(_lock_name(self.output.name))
+        self._fd: int | None = None
+
+    def acquire(self) -> OutputLock:
+        """Take the lock.
+
+        Raises:
+            click.UsageError: another run holds it (naming the output), or the folder
+                does not take the lock file.
+        """
+        if LOCKING is None:
+            return self
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+        while True:
+            try:
+                fd = os.open(self.path, flags, 0o644)
+            except OSError as exc:
+                if os.path.islink(self.path):
+                    raise click.UsageError(f"cannot lock {self.output}: {self.path} is a symbolic link; remove it") from exc
+                raise _folder_error(self.output, exc) from exc
+            if not _try_lock(fd):
+                os.close(fd)
+                raise click.UsageError(
+                    f"another run is writing {self.output} (it holds {self.path}); wait for it to end, "
+                    "or give another -o"
+                )
+            try:  # the run that held it may have removed the file between our open and lock
+                current = os.lstat(self.path)
+                same = os.path.samestat(os.fstat(fd), current)
+            except OSError:
+                same = False
+            if same:
+                self._fd = fd
+                _HELD.add(fd)
+                return self
+            _unlock(fd)
+            os.close(fd)
+
+    def release(self) -> None:
+        """Remove the lock file and drop the lock (nothing when not held)."""
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        _HELD.discard(fd)
+        if _fcntl is not None:  # removed while held: a run that opened it meanwhile sees another file
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+        _unlock(fd)
+        os.close(fd)
+        if _fcntl is None:  # Windows: an open file cannot be removed; a run holding it keeps it
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+
+    def __enter__(self) -> OutputLock:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _dedupe(path: Path) -> int:
+    """Rewrite ``path`` without the complete lines whose chunk id an earlier line has (the
+    first kept, in place; a last line cut short is kept), atomically; the lines removed."""
+    import tempfile
+
+    seen: set[str] = set()
+    removed = 0
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with open(path, "rb") as src, os.fdopen(fd, "wb") as dst:
+            for line in src:
+                if line.endswith(b"\n"):
+                    cid = json.loads(line).get("id")
+                    if cid is not None:
+                        if cid in seen:
+                            removed += 1
+                            continue
+                        seen.add(cid)
+                dst.write(line)
+            dst.flush()
+            os.fsync(dst.fileno())
+        if removed:
+            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+            os.replace(tmp, path)
+        else:
+            os.unlink(tmp)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return removed
+
+
 @dataclass
 class ResumePoint:
     """What :func:`resume_point` read in a JSON lines output.
@@ -489,12 +708,16 @@ class ResumePoint:
         start: the byte offset of that document's first line (0 when ``last`` is None).
         tail: the bytes from ``start`` to the end of the file: the last document's lines,
             whole or in part, and perhaps a line cut short.
+        doubled: whether the file may hold a chunk twice: a document whose lines come
+            again after another document's, or a chunk index that does not follow the
+            one before (two runs wrote it at once).
     """
 
     known: dict[str, str] = field(default_factory=dict)
     last: tuple[str, str] | None = None
     start: int = 0
     tail: bytes = b""
+    doubled: bool = False
 
 
 def resume_point(path: Path) -> ResumePoint:
@@ -509,6 +732,8 @@ def resume_point(path: Path) -> ResumePoint:
     last: tuple[str, str] | None = None  # (document id, content id) of the current run of lines
     last_start = 0
     pos = 0
+    doubled = False
+    index = -1  # the chunk index of the line before, in the current run of lines
     with open(path, "rb") as fh:
         for n, line in enumerate(fh, 1):
             if not line.endswith(b"\n"):
@@ -525,10 +750,16 @@ def resume_point(path: Path) -> ResumePoint:
                 if last is not None:
                     known[last[0]] = last[1]
                 last, last_start = (did, cid), pos
+                doubled = doubled or did in known
+                index = -1
+            k = rec.get("index") if type(rec) is dict else None
+            if type(k) is int:
+                doubled = doubled or k != index + 1
+                index = k
             pos += len(line)
         fh.seek(last_start)
         tail = fh.read()
-    return ResumePoint(known, last, last_start, tail)
+    return ResumePoint(known, last, last_start, tail, doubled)
 
 
 class AppendSink:
@@ -573,9 +804,20 @@ class Resume:
     """
 
     def __init__(self, path: Path) -> None:
-        remove_stale_temporaries(path)  # of a run without --resume that was killed
-        self.point = resume_point(path) if path.exists() else ResumePoint()
-        self.sink = AppendSink(path, None if self.point.last is not None else 0)
+        self.lock = OutputLock(path).acquire()  # before the file is read: one run at a time
+        try:
+            remove_stale_temporaries(path)  # of a run without --resume that was killed
+            self.point = resume_point(path) if path.exists() else ResumePoint()
+            if self.point.doubled:  # written by two runs at once (before the lock)
+                removed = _dedupe(path)
+                if removed:
+                    click.echo(f"{path}: removed {removed} duplicate line{'s' if removed != 1 else ''} "
+                               "(chunks written twice by two runs at once)", err=True)
+                    self.point = resume_point(path)
+            self.sink = AppendSink(path, None if self.point.last is not None else 0)
+        except BaseException:
+            self.lock.release()
+            raise
         self.write = self.sink.write
 
     def settle(self, job: Any, inputs: Sequence[Any]) -> dict[str, str]:
@@ -615,7 +857,10 @@ class Resume:
         return known
 
     def close(self) -> None:
-        self.sink.close()
+        try:
+            self.sink.close()
+        finally:
+            self.lock.release()
 
 
 def changed(name: str) -> Skipped:
