@@ -54,6 +54,12 @@ def _bars(hist: list[int]) -> str:
     default=None,
     help="Also write the statistics as CSV.",
 )
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Taken as chunk and eval take it, so scripts can pass it to every command; stats draws no "
+    "progress bar either way.",
+)
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -62,6 +68,7 @@ def command(
     reading: InputOptions,
     json_path: Path | None,
     csv_path: Path | None,
+    progress: bool | None,
 ) -> None:
     """Chunk statistics of each configuration over files or folders (no embeddings).
 
