@@ -136,8 +136,10 @@ class TableChunker(BaseChunker):
         row_format: ``"text"`` (default): ``context`` of a chunk that continues a table is
             its header rows (and, for a chunk that starts inside a row, that row's first
             cell); ``"kv"``: ``context`` is one line per row of the chunk, ``column:
-            value; column: value`` (for embedding: every value named by its column). The
-            chunk text is the exact source slice either way.
+            value; column: value`` (for embedding: every value named by its column); a
+            part of a split row names the row's first cell whole (its key) and the cells
+            whose text lies in the part, a cut cell by its piece there. The chunk text is
+            the exact source slice either way.
         oversize: a row larger than ``chunk_size``: ``"split"`` between cells, ``"keep"``
             whole (flagged ``metadata["oversize"]``) or ``"raise"`` ``OversizeError``.
         header_rows: CSV/TSV: how many records, from the first, are the header (0: none;
@@ -389,7 +391,10 @@ def table_context(
     table's start (the header is in its text), else the header rows (with a pipe table's
     delimiter row), and, when the chunk starts inside a row, that row's first cell (with
     its delimiter; an empty one: the delimiter alone);
-    ``"kv"``: one ``column: value; ...`` line per row of the chunk.
+    ``"kv"``: one ``column: value; ...`` line per row of the chunk; for a part of a split
+    row, the row's first cell whole (its key, as the text marker repeats it) and the cells
+    whose text lies in the part, each cut cell by the piece of its value there (every cell
+    of the row is named in a part that holds it; no part repeats the whole row).
 
     ``shared``: a dict kept across the chunks of one table, where the column list and the
     header context are made once and then shared by every chunk of the table (one string
@@ -463,17 +468,42 @@ def _kv(text: str, t: Table, span: Span, k0: int, k1: int) -> str:
         # only spaces or tabs before the chunk in its row (empty cells of a TSV row that
         # the chunk could not keep): the chunk holds the row from its first cell
         lo = span.start if span.start > rs and text[rs : span.start].strip() else rs
+        end = span.end
         pairs = []
         for i, ((cs, ce), v) in enumerate(zip(cells, values)):
-            # (after the chunk: only empty cells with nothing but separators before them,
-            # those the chunk's end trimmed off its row)
-            if ce < lo and i > 0 or cs >= span.end and text[span.end : ce].strip():
-                continue
+            if i > 0:
+                # a part of a split row names the row's first cell (its key, whole) and the
+                # cells whose text lies in the part: none that ends before it (an empty
+                # cell where it starts is its own), and after it only empty cells with
+                # nothing but separators before them (those the chunk's end trimmed off)
+                if ce < lo or ce == lo and cs < ce or cs >= end and text[end:ce].strip():
+                    continue
+                if cs < lo and text[cs:lo].strip() or ce > end and text[end:ce].strip():
+                    v = _value_part(t, text, cs, ce, lo, end)
             name = cols[i] if i < len(cols) else f"column {i + 1}"
             pairs.append(f"{name}: {v}")
         if pairs:
             lines.append("; ".join(pairs))
     return "\n".join(lines)
+
+
+def _value_part(t: Table, text: str, cs: int, ce: int, lo: int, end: int) -> str:
+    """The value of the cell ``[cs, ce)`` of ``t`` read (as :meth:`Table.cell_values`
+    reads it) from its text inside ``[lo, end)`` only: a cut cell's piece, spaces stripped,
+    the quotes that open and close a quoted cell left out where the piece holds them."""
+    a, b = cs, ce
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    q = t.quotechar
+    quoted = bool(q) and t.kind != "pipe" and b - a >= 2 and text[a] == q and text[b - 1] == q
+    if quoted:
+        a, b = a + 1, b - 1
+    v = text[max(a, lo) : min(b, end)].strip()
+    if t.kind == "pipe":
+        return v.replace("\\|", "|")
+    return v.replace(q + q, q) if quoted else v
 
 
 def _keep_last_cells(text: str, m: Measure, spans: list[Span], labels: Sequence[Label], chunk_size: int) -> None:
