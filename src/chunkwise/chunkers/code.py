@@ -62,7 +62,15 @@ from ..enrich import build_chunks
 from ..errors import ConfigError, MissingDependencyError, warn_at_caller
 from ..merge import Span
 from ..packer import pack_segments
-from ..parsers.code import CodeStructure, _at_line_start, _line_start, _rstrip_pos, grammar_available, parse_code
+from ..parsers.code import (
+    _LINE_GAP,
+    CodeStructure,
+    _at_line_start,
+    _line_start,
+    _rstrip_pos,
+    grammar_available,
+    parse_code,
+)
 from ..parsers.code_languages import LANGUAGES, resolve_language
 from ..registry import register
 from ..segments import Atom, Label, Region, Segments
@@ -323,9 +331,13 @@ class CodeChunker(BaseChunker):
         deepest = indents[MAX_NESTING - 1] if len(indents) > MAX_NESTING else None
         # no cut between a definition's header and its body: the header would end a chunk
         heads = {h for d in structure.definitions if not d.container and (h := _header_end(text, d)) >= 0}
+        # ... except as the last resort before a cut inside a line: the header alone
+        # rather than a header broken between its tokens
+        header_cuts: dict[int, int] = {}
         by_rank: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for a, b, indent, kind in structure.cuts:
             if a in heads:
+                header_cuts[a] = min(b, header_cuts.get(a, b))
                 continue
             if deepest is not None and indent > deepest:
                 indent = deepest
@@ -350,8 +362,19 @@ class CodeChunker(BaseChunker):
                     return ((a, b) for a, b in lazy(s, e) if a not in heads)
                 lazy = lazy_lines
             levels.append(_LazyLevel("line", lazy))
+            for h in heads:
+                if (m := _LINE_GAP.match(text, h)) is not None:
+                    header_cuts[h] = min(m.end(), header_cuts.get(h, m.end()))
         else:
-            levels.append(_positions("line", [c for c in structure.line_cuts if c[0] not in heads]))
+            line_cuts = []
+            for a, b in structure.line_cuts:
+                if a in heads:
+                    header_cuts[a] = min(b, header_cuts.get(a, b))
+                else:
+                    line_cuts.append((a, b))
+            levels.append(_positions("line", line_cuts))
+        if header_cuts:
+            levels.append(_positions("header", self._header_cuts(structure, text, header_cuts, fits)))
         if structure.lazy_tokens is not None and not structure.token_cuts:
             levels.append(_LazyLevel(_TOKEN, structure.lazy_tokens))
         else:
@@ -363,6 +386,44 @@ class CodeChunker(BaseChunker):
         if self.include_context_in_size:
             regions = tuple(replace(r, reserve=self._reserve(structure, text, r)) for r in regions)
         return Segments(levels=tuple(levels), regions=regions, atoms=atoms, labels=(label,))
+
+    @staticmethod
+    def _header_cuts(
+        structure: CodeStructure, text: str, header_cuts: Mapping[int, int], fits: Callable[[int, int], bool] | None
+    ) -> list[tuple[int, int]]:
+        """The fallback cuts at the end of definition headers, weaker than every line cut
+        and stronger than a cut inside a line: the header alone rather than a header
+        broken between its tokens. A header's cut is given where the line after it fits
+        alone (else that line is cut anyway, and the header goes with its start). Where
+        the line after it is a multi-line string or comment (a docstring), the line
+        breaks inside that string come with it, stronger (the header goes with the
+        string's first lines where they fit; balancing takes the most even of them)."""
+        n = len(text)
+        lazy = structure.lazy_lines if not structure.line_cuts else None
+        line_starts = sorted(a for a, _ in structure.line_cuts) if lazy is None else []
+        def_starts = sorted(d.start for d in structure.definitions)
+        out: list[tuple[int, int]] = []
+        for h, b in header_cuts.items():
+            if not (0 < h and b < n):
+                continue
+            # the line item after the header: up to the next line cut
+            if lazy is not None:
+                nxt = next(iter(lazy(b, n)), None)
+                e = nxt[0] if nxt is not None else n
+            else:
+                k = bisect_right(line_starts, b)
+                e = line_starts[k] if k < len(line_starts) else n
+            e = _rstrip_pos(text, b, e) if e > b else e
+            k = bisect_right(def_starts, b - 1)
+            if ("\n" in text[b:e] or "\r" in text[b:e]) and not (k < len(def_starts) and def_starts[k] < e):
+                # (a multi-line string or comment: its line breaks, then the header's)
+                out.extend(
+                    (m.start(), m.end()) for m in _LINE_GAP.finditer(text, b, e) if m.start() > b and m.end() < e
+                )
+                out.append((h, b))
+            elif fits is None or fits(b, e):
+                out.append((h, b))
+        return out
 
     def _fits(self, measure: Measure | None) -> Callable[[int, int], bool] | None:
         """Whether a span surely fits a chunk, so that the syntax tree need not be read
