@@ -192,6 +192,11 @@ def _header_end(text: str, d: Any) -> int:
     return q + 1 if q < d.end and text[q] == "{" else p
 
 
+def _line_breaks(gap: str) -> int:
+    """How many line breaks ``gap`` holds (a CRLF counts once)."""
+    return gap.count("\n") + gap.count("\r") - gap.count("\r\n")
+
+
 def _unknown(language: Any) -> ConfigError:
     return ConfigError(f"language {language!r} is unknown; choose one of: {', '.join(supported_languages())}")
 
@@ -592,8 +597,22 @@ class CodeChunker(BaseChunker):
                     starts.append(_line_start(text, q))
         pending = -1
         prev = ""
-        for s, e, kind in structure.top:
+        prev_at = prev_end = -1
+        top = structure.top
+        for i, (s, e, kind) in enumerate(top):
             if kind == "comment":
+                if (
+                    pending < 0
+                    and prev == "definition"
+                    and fits is not None
+                    and _line_breaks(text[prev_end:s]) == 1
+                    and (i + 1 == len(top) or _line_breaks(text[e : top[i + 1][0]]) > 1)
+                    and fits(prev_at, e)
+                ):
+                    # comment lines right after a definition's last line, apart from what
+                    # follows: they go with that definition when both fit
+                    prev_end = e
+                    continue
                 if pending < 0:
                     pending = s
                 continue
@@ -607,6 +626,7 @@ class CodeChunker(BaseChunker):
             ):
                 starts.append(at)
             prev = kind
+            prev_at, prev_end = at, e
             pending = -1
         starts = sorted(set(p for p in starts if 0 <= p <= n))
         regions = []
