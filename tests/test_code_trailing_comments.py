@@ -13,7 +13,9 @@ SRC = (
     "x = 1\n\ndef f(a):\n    return a + 1\n# trailing comment about f that is long enough\n"
     "# second trailing comment line\n\ndef g(b):\n    return b\n"
 )
-F_WITH_COMMENTS = "def f(a):\n    return a + 1\n# trailing comment about f that is long enough\n# second trailing comment line"
+F_WITH_COMMENTS = (
+    "def f(a):\n    return a + 1\n# trailing comment about f that is long enough\n# second trailing comment line"
+)
 
 
 def texts(src, size, **kw):
