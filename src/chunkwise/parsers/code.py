@@ -819,6 +819,39 @@ def _claim_line(text: str, k: _Node, node: _Node, owner: _Node | None, touched: 
     return ls
 
 
+# a class header alone in an ERROR node ("class Later {" read inside an object literal
+# after a syntax error above it: "function f( {")
+_CLASS_HEAD = re.compile(r"class[ \t]+([A-Za-z_$][\w$]*)(?:[ \t]+extends[ \t]+[^{}\n]*?)?[ \t]*\{")
+
+
+def _recover_class_heads(text: str, root: _Node) -> None:
+    """A class whose header tree-sitter read into an ERROR node (its members then read as
+    the members of the node around it, an object literal, the first ones maybe in the
+    ERROR node) becomes a class again: from that header to the end of the node around it
+    when that node ends with a closing brace, the nodes after the header its members.
+    In place."""
+    work = [root]
+    while work:
+        node = work.pop()
+        kids = node.children
+        for j, c in enumerate(kids):
+            if c.type != "ERROR" or c.name is not None or node is root:
+                continue
+            m = _CLASS_HEAD.match(text, c.start, c.end)
+            if m is None or not text[node.start : node.end].rstrip().endswith("}"):
+                continue
+            k = _Node("class_declaration", c.start, _rstrip_pos(text, c.start, node.end))
+            k.name = m.group(1)
+            k.def_type = "class_declaration"
+            k.head_end = m.end() - 1
+            # (the first members may be read into the ERROR node, after the header)
+            k.children = [x for x in c.children if x.start >= m.end()] + kids[j + 1 :]
+            del kids[j:]
+            kids.append(k)
+            break
+        work.extend(kids)
+
+
 def _in_error(node: Any) -> bool:
     """Whether ``node`` lies inside an ERROR node."""
     while node is not None:
@@ -1052,6 +1085,8 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
         _inner_definitions(closed + one_line, spec, data, text, off, consumed, rootts, tree.language)
     for node in touched:
         node.children.sort(key=lambda n: n.start)
+    if rootts.has_error and "class_declaration" in spec.definitions:
+        _recover_class_heads(text, root)
     if errors:
         root.children = _merge_error_runs(root.children, errors)
     opaque.sort()
