@@ -175,3 +175,15 @@ def test_an_output_folder_that_cannot_be_written_is_named(tmp_path: Path) -> Non
         code, log = _run(str(docs), "--no-progress", "-o", "/proc/x.jsonl", *extra)
         assert code == 2, log
         assert "cannot write to the folder /proc" in log, log
+
+
+def test_without_a_locking_module_a_resume_run_goes_ahead_unlocked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_chunk_run, "LOCKING", None)  # neither fcntl nor msvcrt
+    docs = _folder(tmp_path / "docs", 2)
+    out = tmp_path / "out.jsonl"
+    args = [str(docs), "-u", "chars", "-n", "120", "--no-progress", "-o", str(out)]
+    with _chunk_run.OutputLock(out):
+        assert not _lock_path(out).exists()
+        code, log = _run(*args, "--resume")
+    assert code == 0, log
+    assert "2 documents" in log and "cannot be locked" in log and not _lock_path(out).exists()

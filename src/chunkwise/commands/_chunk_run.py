@@ -590,7 +590,8 @@ def _unlock(fd: int) -> None:
 
 class OutputLock:
     """An exclusive lock on an output file for one run: ``flock`` on ``.NAME.lock`` beside
-    it (Windows: ``msvcrt.locking`` of its first byte; without either, no lock). A second
+    it (Windows: ``msvcrt.locking`` of its first byte; without either, no lock, and a note
+    says so). A second
     :meth:`acquire` on the same output, in this or another process, is refused while it is
     held. The kernel releases the lock of a process that dies, so a lock file that a run
     killed outright left behind is free; :meth:`release` removes the file. A context
@@ -598,7 +599,8 @@ class OutputLock:
 
     def __init__(self, output: Path) -> None:
         self.output = Path(output)
-        self.path = self.output.with_name(_lock_name(self.output.name))
+        real = Path(os.path.realpath(self.output))  # one lock for every name of the file
+        self.path = real.with_name(_lock_name(real.name))
         self._fd: int | None = None
 
     def acquire(self) -> OutputLock:
@@ -609,6 +611,7 @@ class OutputLock:
                 does not take the lock file.
         """
         if LOCKING is None:
+            click.echo(f"note: files cannot be locked here: run one --resume on {self.output} at a time", err=True)
             return self
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
         while True:
