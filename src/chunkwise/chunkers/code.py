@@ -335,7 +335,15 @@ class CodeChunker(BaseChunker):
         # kind): a level per depth made the packer's descent as deep as the code
         deepest = indents[MAX_NESTING - 1] if len(indents) > MAX_NESTING else None
         # no cut between a definition's header and its body: the header would end a chunk
-        heads = {h for d in structure.definitions if not d.container and (h := _header_end(text, d)) >= 0}
+        # (a definition that surely fits is an atom the packer never cuts: no cut inside it
+        # is read, so its header is not looked for)
+        surely = self._fits(measure)
+        heads = {
+            h
+            for d in structure.definitions
+            if not d.container and not (surely is not None and surely(d.start, d.end))
+            and (h := _header_end(text, d)) >= 0
+        }
         # ... except as the last resort before a cut inside a line: the header alone
         # rather than a header broken between its tokens
         header_cuts: dict[int, int] = {}
