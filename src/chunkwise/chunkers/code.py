@@ -64,6 +64,7 @@ from ..merge import Span
 from ..packer import pack_segments
 from ..parsers.code import (
     _LINE_GAP,
+    _line_gaps,
     CodeStructure,
     _at_line_start,
     _line_start,
@@ -416,6 +417,7 @@ class CodeChunker(BaseChunker):
         line_starts = sorted(a for a, _ in structure.line_cuts) if lazy is None else []
         def_starts = sorted(d.start for d in structure.definitions)
         out: list[tuple[int, int]] = []
+        find = text.find
         for h, b in header_cuts.items():
             if not (0 < h and b < n):
                 continue
@@ -428,11 +430,16 @@ class CodeChunker(BaseChunker):
                 e = line_starts[k] if k < len(line_starts) else n
             e = _rstrip_pos(text, b, e) if e > b else e
             k = bisect_right(def_starts, b - 1)
-            if ("\n" in text[b:e] or "\r" in text[b:e]) and not (k < len(def_starts) and def_starts[k] < e):
-                # (a multi-line string or comment: its line breaks, then the header's)
-                out.extend(
-                    (m.start(), m.end()) for m in _LINE_GAP.finditer(text, b, e) if m.start() > b and m.end() < e
-                )
+            if (find("\n", b, e) >= 0 or find("\r", b, e) >= 0) and not (k < len(def_starts) and def_starts[k] < e):
+                # (a multi-line string or comment: its line breaks, then the header's; the
+                # runs of line breaks come in order, apart: only the first may start at
+                # ``b``, only the last end at ``e``)
+                gaps = _line_gaps(text, b, e)
+                if gaps and gaps[-1][1] >= e:
+                    gaps.pop()
+                if gaps and gaps[0][0] <= b:
+                    del gaps[0]
+                out += gaps
                 out.append((h, b))
             elif fits is None or fits(b, e):
                 out.append((h, b))

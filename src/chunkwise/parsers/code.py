@@ -448,6 +448,26 @@ def _token_cut(text: str, prev: int, s: int) -> tuple[int, int] | None:
 
 
 _LINE_GAP = re.compile(r"[ \t\f\v]*(?:\r\n|\r|\n)\s*")
+_BREAK_RUN = re.compile(r"[\r\n]\s*")
+"""A line break and the whitespace after it: :data:`_LINE_GAP` without the spaces before
+the break, found faster (the search skips to a line break instead of trying a match at
+every character); :func:`_line_gaps` adds those spaces back."""
+
+
+def _line_gaps(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of ``_LINE_GAP.finditer(text, start, end)``: each line break with the
+    spaces and tabs before it (not before ``start`` or the gap before) and the whitespace
+    after it (up to ``end``)."""
+    out: list[tuple[int, int]] = []
+    pos = start
+    search = _BREAK_RUN.search
+    while (m := search(text, pos, end)) is not None:
+        a, b = m.span()
+        while a > pos and text[a - 1] in " \t\f\v":
+            a -= 1
+        out.append((a, b))
+        pos = b
+    return out
 
 
 def _line_cuts(text: str, opaque: Sequence[tuple[int, int]], closed: Sequence[tuple[int, int]] = ()) -> Any:
@@ -460,12 +480,15 @@ def _line_cuts(text: str, opaque: Sequence[tuple[int, int]], closed: Sequence[tu
     # finds the line break runs that reading the lines inside one by one finds)
     dark = sorted([(s, e, e > 0 and not text[e - 1].isspace()) for s, e in opaque] + [(s, e, True) for s, e in closed])
     starts = [d[0] for d in dark]
-    search = _LINE_GAP.search
+    search = _BREAK_RUN.search
 
     def cuts(start: int, end: int) -> Iterator[tuple[int, int]]:
         pos = start
         while (m := search(text, pos, end)) is not None:
+            # (the leftmost _LINE_GAP match: the spaces before the line break join it)
             a, b = m.span()
+            while a > pos and text[a - 1] in " \t\f\v":
+                a -= 1
             pos = b
             k = bisect_right(starts, a) - 1
             if k >= 0 and dark[k][0] < a < dark[k][1]:
