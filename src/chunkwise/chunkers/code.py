@@ -117,7 +117,10 @@ def supported_languages() -> list[str]:
 
 def _positions(name: str, cuts: list[tuple[int, int]]) -> PositionsLevel:
     cuts = sorted(set(cuts))
-    return PositionsLevel(name, [a for a, _ in cuts], [b for _, b in cuts])
+    if not cuts:
+        return PositionsLevel(name, [], [])
+    starts, ends = zip(*cuts)
+    return PositionsLevel(name, list(starts), list(ends))
 
 
 class _LazyLevel:
@@ -348,27 +351,31 @@ class CodeChunker(BaseChunker):
         # ... except as the last resort before a cut inside a line: the header alone
         # rather than a header broken between its tokens
         header_cuts: dict[int, int] = {}
-        by_rank: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        # (keyed by ``indent * 4 + kind``: ordered as ``(indent, kind)``, no tuple per cut)
+        by_rank: dict[int, list[tuple[int, int]]] = {}
+        clamp = deepest if deepest is not None else -1
         for a, b, indent, kind in structure.cuts:
             if a in heads:
                 header_cuts[a] = min(b, header_cuts.get(a, b))
                 continue
-            if deepest is not None and indent > deepest:
-                indent = deepest
-            by_rank.setdefault((indent, kind), []).append((a, b))
+            if indent > clamp >= 0:
+                indent = clamp
+            key = indent * 4 + kind
+            group = by_rank.get(key)
+            if group is None:
+                group = by_rank[key] = []
+            group.append((a, b))
         fits = self._fits_budget(measure)
         atoms, extra, trimmed = self._atoms(structure, text, fits, measure)
         for a, b, indent in extra:  # between a definition and the comments above it
             if deepest is not None and indent > deepest:
                 indent = deepest
-            by_rank.setdefault((indent, 0), []).append((a, b))
+            by_rank.setdefault(indent * 4, []).append((a, b))
         levels: list[Level] = []
-        for indent, kind in sorted(by_rank):
+        for key in sorted(by_rank):
+            indent, kind = divmod(key, 4)
             name = ("definition" if indent == 0 else "member", "statement", "clause")[kind]
-            cuts = by_rank[(indent, kind)]
-            if indent == deepest:
-                cuts.sort()
-            levels.append(_positions(name, cuts))
+            levels.append(_positions(name, by_rank[key]))
         if structure.lazy_lines is not None and not structure.line_cuts:
             lazy = structure.lazy_lines
             if heads:

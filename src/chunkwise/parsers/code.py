@@ -249,16 +249,28 @@ class CodeStructure:
             if d.start < start < d.end:
                 cont.append(k)
             k = d.parent
-        if split:  # the innermost around its start or end: the one starting last, named first
-            around = cont + self._enclosing(end, def_starts)
-            best = None
-            for d in map(defs.__getitem__, around):
+        if split:
+            # the innermost around its start or end: the one starting last, named first (a
+            # namespace only when no other is around); those around its start, then those
+            # around its end (as :meth:`_enclosing` lists them), in one pass
+            best = any_ = None
+            for k in cont:
+                d = defs[k]
+                if any_ is None or d.start > any_.start:
+                    any_ = d
                 if not d.container and (best is None or d.start > best.start):
                     best = d
-            if best is None:
-                for d in map(defs.__getitem__, around):
-                    if best is None or d.start > best.start:
+            k = bisect_left(def_starts, end) - 1
+            while k >= 0:
+                d = defs[k]
+                if d.start < end < d.end:
+                    if any_ is None or d.start > any_.start:
+                        any_ = d
+                    if not d.container and (best is None or d.start > best.start):
                         best = d
+                k = d.parent
+            if best is None:
+                best = any_
             if best is not None:
                 meta["part_of"] = best.qualname
         if not cont:
