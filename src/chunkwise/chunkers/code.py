@@ -75,7 +75,7 @@ from ..parsers.code import (
 from ..parsers.code_languages import LANGUAGES, resolve_language
 from ..registry import register
 from ..segments import Atom, Label, Region, Segments
-from ..sizers import CharSizer, Measure, exact_size
+from ..sizers import CharSizer, Measure, _CharMeasure, exact_size
 from ..types import Chunk, Document
 from .base import BaseChunker, as_document
 
@@ -461,6 +461,8 @@ class CodeChunker(BaseChunker):
         if measure is None or self.include_context_in_size or self.chunk_overlap:
             return None
         limit = self.chunk_size
+        if type(measure) is _CharMeasure:
+            return lambda s, e: e - s <= limit  # (characters: the size is exact, e - s)
         if not getattr(measure, "is_exact", False):
             limit -= 8
         size = measure.size
@@ -472,6 +474,8 @@ class CodeChunker(BaseChunker):
         if measure is None:
             return None
         limit = self.chunk_size - self.chunk_overlap
+        if type(measure) is _CharMeasure:
+            return lambda s, e: e - s <= limit  # (characters: size and exact size are e - s)
 
         def fits(s: int, e: int) -> bool:
             return measure.size(s, e) <= limit or measure.exact(s, e) <= limit
