@@ -70,12 +70,19 @@ def test_a_held_lock_refuses_a_resume_run_and_leaves_the_file_as_it_was(tmp_path
     assert not _lock_path(out).exists()  # removed at the end
 
 
-@posix
-def test_a_concurrent_resume_run_is_refused_and_a_killed_run_blocks_nothing(tmp_path: Path) -> None:
-    docs = _folder(tmp_path / "docs", 400, 16)
+def _reference_run(tmp_path: Path, *folder: int) -> tuple[list[str], Path]:
+    """The arguments of a one-worker run over a new folder (``_folder``'s sizes), and the
+    output of an uninterrupted run with them, to compare a resumed output against."""
+    docs = _folder(tmp_path / "docs", *folder)
     args = [str(docs), "-u", "chars", "-n", "150", "-j", "1", "--no-progress"]
     whole = tmp_path / "whole.jsonl"
     subprocess.run([*_cli_command(), "chunk", *args, "-o", str(whole)], check=True, capture_output=True)
+    return args, whole
+
+
+@posix
+def test_a_concurrent_resume_run_is_refused_and_a_killed_run_blocks_nothing(tmp_path: Path) -> None:
+    args, whole = _reference_run(tmp_path, 400, 16)
     out = tmp_path / "out.jsonl"
     first = subprocess.Popen([*_cli_command(), "chunk", *args, "--resume", "-o", str(out)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -104,10 +111,7 @@ def test_a_concurrent_resume_run_is_refused_and_a_killed_run_blocks_nothing(tmp_
 
 
 def test_two_resume_runs_at_once_write_every_chunk_once(tmp_path: Path) -> None:
-    docs = _folder(tmp_path / "docs", 150, 10)
-    args = [str(docs), "-u", "chars", "-n", "150", "-j", "1", "--no-progress"]
-    whole = tmp_path / "whole.jsonl"
-    subprocess.run([*_cli_command(), "chunk", *args, "-o", str(whole)], check=True, capture_output=True)
+    args, whole = _reference_run(tmp_path, 150, 10)
     out = tmp_path / "out.jsonl"
     procs = [subprocess.Popen([*_cli_command(), "chunk", *args, "--resume", "-o", str(out)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for _ in range(2)]
