@@ -52,7 +52,7 @@ Method:
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -172,6 +172,17 @@ class _GuardedLazyLevel:
     def cuts_reversed(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         """The cuts of :meth:`cuts`, last first."""
         return reversed(list(self.cuts(text, start, end)))
+
+
+def _zone_test(starts: list[int], ends: list[int]) -> Callable[[int], bool]:
+    """Whether a position ``p`` lies in ``(starts[k], ends[k]]`` for some ``k`` (the zones
+    sorted by their start)."""
+
+    def inside(p: int) -> bool:
+        k = bisect_left(starts, p) - 1
+        return k >= 0 and p <= ends[k]
+
+    return inside
 
 
 def _header_end(text: str, d: Any) -> int:
@@ -348,6 +359,19 @@ class CodeChunker(BaseChunker):
             if not d.container and not (surely is not None and surely(d.start, d.end))
             and (h := _header_end(text, d)) >= 0
         }
+        # nor between a definition's decorators (attributes) and its header: the cuts
+        # that start a piece after the first of them, up to the header, are a fallback
+        # weaker than the header cuts (the comment lines above them may go)
+        deco_s: list[int] = []
+        deco_e: list[int] = []
+        for d in structure.definitions:
+            if d.start < d.head and not d.container and not (surely is not None and surely(d.start, d.end)):
+                own = self._own_start(text, d.start, d.head)
+                if own < d.head:
+                    deco_s.append(own)
+                    deco_e.append(d.head)
+        in_deco = _zone_test(deco_s, deco_e) if deco_s else None
+        deco_cuts: list[tuple[int, int]] = []
         # ... except as the last resort before a cut inside a line: the header alone
         # rather than a header broken between its tokens
         header_cuts: dict[int, int] = {}
@@ -357,6 +381,9 @@ class CodeChunker(BaseChunker):
         for a, b, indent, kind in structure.cuts:
             if a in heads:
                 header_cuts[a] = min(b, header_cuts.get(a, b))
+                continue
+            if in_deco is not None and in_deco(b):
+                deco_cuts.append((a, b))
                 continue
             if indent > clamp >= 0:
                 indent = clamp
@@ -378,11 +405,18 @@ class CodeChunker(BaseChunker):
             levels.append(_positions(name, by_rank[key]))
         if structure.lazy_lines is not None and not structure.line_cuts:
             lazy = structure.lazy_lines
-            if heads:
-                def lazy_lines(s: int, e: int, lazy: Any = lazy) -> Iterator[tuple[int, int]]:
-                    return ((a, b) for a, b in lazy(s, e) if a not in heads)
+            if heads or in_deco is not None:
+                if in_deco is None:
+                    def lazy_lines(s: int, e: int, lazy: Any = lazy) -> Iterator[tuple[int, int]]:
+                        return ((a, b) for a, b in lazy(s, e) if a not in heads)
+                else:
+                    def lazy_lines(s: int, e: int, lazy: Any = lazy, deco: Any = in_deco) -> Iterator[tuple[int, int]]:
+                        return ((a, b) for a, b in lazy(s, e) if a not in heads and not deco(b))
                 lazy = lazy_lines
             levels.append(_LazyLevel("line", lazy))
+            if in_deco is not None:
+                for d0, d1 in zip(deco_s, deco_e):
+                    deco_cuts += [c for c in structure.lazy_lines(d0, d1 + 1) if d0 < c[1] <= d1]
             for h in heads:
                 if (m := _LINE_GAP.match(text, h)) is not None:
                     header_cuts[h] = min(m.end(), header_cuts.get(h, m.end()))
@@ -391,11 +425,15 @@ class CodeChunker(BaseChunker):
             for a, b in structure.line_cuts:
                 if a in heads:
                     header_cuts[a] = min(b, header_cuts.get(a, b))
+                elif in_deco is not None and in_deco(b):
+                    deco_cuts.append((a, b))
                 else:
                     line_cuts.append((a, b))
             levels.append(_positions("line", line_cuts))
         if header_cuts:
             levels.append(_positions("header", self._header_cuts(structure, text, header_cuts, fits)))
+        if deco_cuts:  # (weaker still: a decorator apart from its header only where they do not fit)
+            levels.append(_positions("decorator", deco_cuts))
         if structure.lazy_tokens is not None and not structure.token_cuts:
             levels.append(_LazyLevel(_TOKEN, structure.lazy_tokens))
         else:
