@@ -63,3 +63,16 @@ def test_decorators_too_big_are_cut_between_lines(parser):
     assert len(chunks) > 1
     assert all(src[: c.start_index].endswith("\n") or not src[: c.start_index].strip(" ") for c in chunks)
     assert all(src[c.start_index - 1 : c.start_index] in ("", "\n", " ") for c in chunks)
+
+
+@pytest.mark.skipif(not grammar_available("sql"), reason="needs tree-sitter-sql")
+def test_sql_lone_semicolon_ends_its_statement_chunk():
+    src = (
+        "CREATE VIEW v AS\n    SELECT a, b, c\n    FROM t\n    WHERE a > 1\n    ORDER BY a\n    LIMIT 1\n;\n\n"
+        "GRANT SELECT ON v TO PUBLIC;\n"
+    )
+    for size in (60, 89, 91):
+        out = texts(src, size, language="sql")
+        assert ";" not in [t.strip() for t in out], (size, out)
+        assert any(t.endswith("LIMIT 1\n;") for t in out), (size, out)
+        assert out[-1] == "GRANT SELECT ON v TO PUBLIC;"

@@ -587,6 +587,7 @@ class CodeChunker(BaseChunker):
         limit = self.chunk_size - self.chunk_overlap
         size = measure.size if measure is not None else (lambda s, e: limit + 1)  # (no estimate: ask fits)
         chars = measure is not None and isinstance(self._sizer, CharSizer)  # (the size is e - s)
+        semi = structure.language == "sql"
         for i, d in enumerate(structure.definitions):
             if d.container:
                 continue
@@ -622,6 +623,15 @@ class CodeChunker(BaseChunker):
                         hl = _line_start(text, d.head)
                         if not text[hl : d.head].strip():
                             extra.append((e, p, len(text[hl : d.head].expandtabs(4))))
+            if e == d.end and semi:
+                # a ";" alone on the line after the definition ends it (SQL): in its atom
+                q = e
+                while q < len(text) and text[q] in " \t\r\n":
+                    q += 1
+                if q < len(text) and text[q] == ";" and _line_breaks(text[e:q]):
+                    eol = text.find("\n", q)
+                    if not text[q + 1 : eol if eol >= 0 else len(text)].strip():
+                        e = q + 1
             atoms.append(Atom(s, e, d.node_type))
         return tuple(atoms), extra, trimmed
 
