@@ -70,6 +70,20 @@ def test_a_held_lock_refuses_a_resume_run_and_leaves_the_file_as_it_was(tmp_path
     assert not _lock_path(out).exists()  # removed at the end
 
 
+def _wait_stopped(pid: int) -> None:
+    """Wait until the process ``pid`` is stopped (state ``T`` in ``/proc``; a moment
+    where there is no ``/proc``)."""
+    stat = Path(f"/proc/{pid}/stat")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if not stat.exists():
+            time.sleep(0.5)
+            return
+        if stat.read_text().rsplit(")", 1)[1].split()[0] in ("T", "t"):
+            return
+        time.sleep(0.005)
+
+
 def _reference_run(tmp_path: Path, *folder: int) -> tuple[list[str], Path]:
     """The arguments of a one-worker run over a new folder (``_folder``'s sizes), and the
     output of an uninterrupted run with them, to compare a resumed output against."""
@@ -93,6 +107,7 @@ def test_a_concurrent_resume_run_is_refused_and_a_killed_run_blocks_nothing(tmp_
         if first.poll() is not None:
             pytest.skip("the first run ended before the second could start")
         os.kill(first.pid, signal.SIGSTOP)  # still holding the lock, frozen mid-run
+        _wait_stopped(first.pid)  # (the signal is delivered asynchronously: a write may be under way)
         size = out.stat().st_size
         second = subprocess.run([*_cli_command(), "chunk", *args, "--resume", "-o", str(out)],
                                 capture_output=True, text=True)
