@@ -353,23 +353,22 @@ class CodeChunker(BaseChunker):
         # (a definition that surely fits is an atom the packer never cuts: no cut inside it
         # is read, so its header is not looked for)
         surely = self._fits(measure)
-        heads = {
-            h
-            for d in structure.definitions
-            if not d.container and not (surely is not None and surely(d.start, d.end))
-            and (h := _header_end(text, d)) >= 0
-        }
         # nor between a definition's decorators (attributes) and its header: the cuts
         # that start a piece after the first of them, up to the header, are a fallback
         # weaker than the header cuts (the comment lines above them may go)
+        header_ends: dict[int, int] = {}  # definition (by index) -> where its header ends
         deco_s: list[int] = []
         deco_e: list[int] = []
-        for d in structure.definitions:
-            if d.start < d.head and not d.container and not (surely is not None and surely(d.start, d.end)):
+        for i, d in enumerate(structure.definitions):
+            if d.container or (surely is not None and surely(d.start, d.end)):
+                continue
+            header_ends[i] = _header_end(text, d)
+            if d.start < d.head:
                 own = self._own_start(text, d.start, d.head)
                 if own < d.head:
                     deco_s.append(own)
                     deco_e.append(d.head)
+        heads = {h for h in header_ends.values() if h >= 0}
         in_deco = _zone_test(deco_s, deco_e) if deco_s else None
         deco_cuts: list[tuple[int, int]] = []
         # ... except as the last resort before a cut inside a line: the header alone
@@ -441,7 +440,7 @@ class CodeChunker(BaseChunker):
         # inside multi-line strings and comments: lines, then words (given here: the packer
         # adds its word level only when no level has that name, and the token level has it)
         levels += [LINE, WORD]
-        regions = self._regions(structure, n, text, fits, trimmed)
+        regions = self._regions(structure, n, text, fits, trimmed, header_ends)
         if self.include_context_in_size:
             regions = tuple(replace(r, reserve=self._reserve(structure, text, r)) for r in regions)
         return Segments(levels=tuple(levels), regions=regions, atoms=atoms, labels=(label,))
@@ -638,7 +637,8 @@ class CodeChunker(BaseChunker):
     @staticmethod
     def _regions(structure: CodeStructure, n: int, text: str = "",
                  fits: Callable[[int, int], bool] | None = None,
-                 trimmed: Mapping[int, int] | None = None) -> tuple[Region, ...]:
+                 trimmed: Mapping[int, int] | None = None,
+                 header_ends: Mapping[int, int] | None = None) -> tuple[Region, ...]:
         """A region per top-level definition (with the comments just above it) and per run
         of other statements between definitions; with ``fits``, also a region per nested
         definition too big for a chunk (it starts a chunk, and the chunk after it starts
@@ -646,7 +646,9 @@ class CodeChunker(BaseChunker):
         except the first item of the definition around it (it stays with that header).
         A top-level item starts a region only where it begins a line.
         ``trimmed``: the definitions (by index) whose atom ends before their trailing
-        comment lines because only so they fit (not too big: no region)."""
+        comment lines because only so they fit (not too big: no region). ``header_ends``:
+        where the headers of definitions (by index) end, as :func:`_header_end` finds them
+        (those missing are found here)."""
         starts = [0]
         if fits is not None:
             for i, d in enumerate(structure.definitions):
@@ -657,16 +659,21 @@ class CodeChunker(BaseChunker):
                     continue  # (one that does not start its line; a top-level one: a region already)
                 # the first item of the definition around it starts no region: its chunk
                 # starts at that header (no chunk of a header alone)
-                he = _header_end(text, structure.definitions[d.parent]) if d.parent >= 0 else -1
+                if d.parent < 0:
+                    he = -1
+                elif header_ends is not None and d.parent in header_ends:
+                    he = header_ends[d.parent]
+                else:
+                    he = _header_end(text, structure.definitions[d.parent])
                 if not (0 <= he <= ls and not text[he:ls].strip()):
                     starts.append(ls)
                 q = d.end
                 while q < n and text[q].isspace():
                     q += 1
-                tail = text[q : structure.definitions[d.parent].end if d.parent >= 0 else n]
+                stop = structure.definitions[d.parent].end if d.parent >= 0 else n
                 # (not before the closing brace of the class around it alone)
                 if q < n and ("\n" in text[d.end : q] or "\r" in text[d.end : q]) and any(
-                    ch.isalnum() for ch in tail
+                    text[k].isalnum() for k in range(q, stop)
                 ):
                     starts.append(_line_start(text, q))
         pending = -1
