@@ -21,6 +21,7 @@ system, one language folder each (``zh_CN`` for Chinese).
   fixed pseudo-random order.
 - Documents: 30 texts of about 4,000 characters, each made of consecutive messages of one
   catalogue.
+- Cases: texts reported misread (:data:`CASES`), each in its code page.
 - The CSV of a user's report: ``a,b / Müller,Köln / Garçon,déjà vu`` three times, in Latin-1.
 
 A misread is counted when the text decoded is not the text written: the same code page
@@ -75,7 +76,39 @@ ROWS = {
     "nb": ("nb", "cp1252", CASED),
     "fi": ("fi", "cp1252", CASED),
     "fr-latin1": ("fr", "latin-1", CASED),
+    # the ISO code pages of the same languages, and languages that share letters with them
+    "zh-gbk": ("zh_CN", "gbk", ("as is",)),
+    "zh-tw": ("zh_TW", "big5", ("as is",)),
+    "tr-iso": ("tr", "iso8859-9", CASED),
+    "pl-iso": ("pl", "iso8859-2", CASED),
+    "cs-iso": ("cs", "iso8859-2", CASED),
+    "lt-iso": ("lt", "iso8859-13", CASED),
+    "lv-iso": ("lv", "iso8859-13", CASED),
+    "et": ("et", "cp1257", CASED),
+    "sk": ("sk", "cp1250", CASED),
+    "hu": ("hu", "cp1250", CASED),
+    "ca": ("ca", "cp1252", CASED),
+    "is": ("is", "cp1252", CASED),
+    "fo": ("fo", "cp1252", CASED),
+    "sq": ("sq", "cp1252", CASED),
 }
+# texts reported misread, each with its code page (the "cases" kind)
+CASES = (
+    ("pilsēta", "cp1257"),
+    ("Ķēķis ir šķirnē.", "cp1257"),
+    ("Pēc tam", "cp1257"),
+    ("nėra", "cp1257"),
+    ("Uyarı: okuma hatası", "cp1254"),
+    ("Başarısız oldu", "cp1254"),
+    ("kullanıcı", "iso8859-9"),
+    ("Domyślny program", "cp1250"),
+    ("jeśli", "cp1250"),
+    ("wartość", "iso8859-2"),
+    ("Počet bitů na vzorek", "cp1250"),
+    ("ません", "euc_jp"),
+    ("警告", "gbk"),
+    ("目录", "gb18030"),
+)
 _WORD = re.compile(r"[^\W\d_]+")
 _EAST_ASIAN_RUN = re.compile(r"[\u3041-\u30ff\u4e00-\u9fff]{2,4}")
 FORMS = {"lower": str.lower, "upper": str.upper, "title": str.title, "as is": lambda w: w}
@@ -181,7 +214,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", default="HEAD", help="the revision to compare with the working copy")
     ap.add_argument("--rows", default="", help="comma-separated row keys (default: all)")
-    ap.add_argument("--kinds", default="words,sentences,documents", help="which kinds of text")
+    ap.add_argument("--kinds", default="words,sentences,documents,cases", help="which kinds of text")
     ap.add_argument("--speed", type=int, default=7, help="runs of the long-file timing (0: none)")
     ap.add_argument("--show", type=int, default=0, help="print this many misreads of each row (after)")
     args = ap.parse_args()
@@ -202,7 +235,7 @@ def main() -> None:
     for key in keys:
         folder, encoding, forms = ROWS[key]
         catalogues = cache.setdefault(folder, messages(folder))
-        east_asian = folder in ("zh_CN", "ja")
+        east_asian = folder in ("zh_CN", "zh_TW", "ja")
         sets = []
         if "words" in kinds:
             base = words(catalogues, encoding, east_asian)
@@ -219,6 +252,11 @@ def main() -> None:
             print(f"| {key} | {encoding} | {label} | {len(texts)} | {nb} | {na} |", flush=True)
             for text, got, name in bad[: args.show]:
                 print(f"    {text!r} -> {got[:60]!r} ({name})")
+    if "cases" in kinds:
+        for text, encoding in CASES:
+            got = [misreads(m, [text], encoding)[1] for m in (before, after)]
+            shown = ["right" if not bad else f"{bad[0][1]!r} ({bad[0][2]})" for bad in got]
+            print(f"| case | {encoding} | {text!r} | 1 | {shown[0]} | {shown[1]} |", flush=True)
     names = [m.decode(CSV)[1] for m in (before, after)]
     print(f"| csv | latin-1 | the report's CSV | 1 | {names[0]} | {names[1]} |")
 
