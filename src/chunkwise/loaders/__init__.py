@@ -2,7 +2,8 @@
 
 One loader per format, in one module each (:mod:`.text`, :mod:`.markdown`, :mod:`.html`,
 :mod:`.csv`, :mod:`.rst`, :mod:`.docx`, :mod:`.pptx`, :mod:`.xlsx`, :mod:`.epub`),
-chosen by suffix, MIME type or magic bytes (:mod:`.base`); decoding happens only in
+chosen by suffix, MIME type or magic bytes (:mod:`.base`); ``NAME.EXT.gz`` decompressed
+and read by the loader of ``NAME.EXT`` (:mod:`.compressed`); decoding happens only in
 loaders (:mod:`.decoding`); :func:`find_files` finds documents in folders and the root
 their ids are relative to (:mod:`.files`). :func:`load`, :func:`parse` and
 :func:`chunkwise.evaluation.load_corpus` all go through the same loaders, so a file gives
@@ -21,6 +22,7 @@ from ..errors import ConfigError, LoadError, UnsupportedFormatError
 from ..types import Document, document_id_for, document_id_for_path
 from . import chat as _chat
 from . import code as _code
+from . import compressed as _compressed
 from . import csv as _csv
 from . import docx as _docx
 from . import epub as _epub
@@ -144,6 +146,8 @@ def parse(
         # text is the default, not a claim: a PDF's, an office ZIP's or an HTML page's
         # bytes (standard input) go to the loader their magic bytes name
         loader = detect_loader("", bytes(content[:HEAD_BYTES]))
+    elif isinstance(content, (bytes, bytearray)) and loader.format == "text" and content[:2] == _compressed.GZIP_MAGIC:
+        loader = get_loader("gzip")  # gzip data: decompressed, its format detected from its bytes
     opts = _options_for(loader, options, source)
     if isinstance(content, (bytes, bytearray)):
         data = bytes(content)
@@ -192,12 +196,19 @@ def _options_for(loader: Loader, options: Mapping[str, Any], source: str | None)
     if not options:
         return {}
     check_loader_options(options)
+    if isinstance(loader, _compressed.GzipLoader):  # passes them on to the loader of the decompressed file
+        return dict(options)
     return loader.check_options({k: v for k, v in options.items() if k in loader.options}, source)
 
 
-def _load_bytes(loader: Loader, data: bytes, *, options: dict[str, Any], **kwargs: Any) -> Document:
+def _load_bytes(
+    loader: Loader, data: bytes, *, options: dict[str, Any], format: str | None = None, **kwargs: Any
+) -> Document:
     """``loader.load_bytes``, with the options when the loader declares some (a loader
-    without options never receives them: :meth:`Loader.check_options` refused them)."""
+    without options never receives them: :meth:`Loader.check_options` refused them); a
+    compressed file's loader gets them all and ``format``, the decompressed file's."""
+    if isinstance(loader, _compressed.GzipLoader):
+        return loader.load_bytes(data, options=options, format=format, **kwargs)
     if loader.options:
         return loader.load_bytes(data, options=options, **kwargs)  # type: ignore[call-arg]
     return loader.load_bytes(data, **kwargs)
@@ -217,7 +228,10 @@ def load(
     The format comes from ``format`` (a name, MIME type or suffix), else from the file:
     magic bytes, suffix (``.txt``/``.text``/``.rst``/``.rst.txt`` text,
     ``.md``/``.markdown`` Markdown, ``.html``/``.htm`` HTML), else text when its bytes look
-    like text. The bytes are decoded without changing line ends (``\\r\\n`` stays two
+    like text. ``NAME.EXT.gz`` is decompressed (:mod:`chunkwise.loaders.compressed`; at
+    most 256 MiB) and read as ``NAME.EXT`` (``format`` then names the decompressed file's
+    format); its ``metadata["compression"]`` is ``"gzip"``. The bytes are decoded without
+    changing line ends (``\\r\\n`` stays two
     characters: offsets index the file's real text); a byte-order mark is dropped.
 
     Ids: the document id is :func:`~chunkwise.types.document_id_for_path` of the file's
@@ -265,6 +279,8 @@ def load(
     """
     if isinstance(path, (bytes, bytearray)):
         data = bytes(path)
+        if format is None and data[:2] == _compressed.GZIP_MAGIC:
+            return parse(data, "gzip", encoding=encoding, metadata=metadata, **options)
         found = detect_loader("<bytes>", data[:HEAD_BYTES], format)
         return parse(data, found.format, encoding=encoding, metadata=metadata, **options)
     if isinstance(path, FoundFile):
@@ -282,7 +298,11 @@ def load(
         ) from exc
     except OSError as exc:
         raise LoadError(f"{p}: cannot read ({exc.strerror or exc})") from exc
-    loader = detect_loader(str(p), data[:HEAD_BYTES], format)
+    # NAME.EXT.gz: the gzip loader, which reads the decompressed file in ``format``
+    compressed = _compressed.is_gzip_name(p.name)
+    loader = detect_loader(str(p), data[:HEAD_BYTES], None if compressed else format)
+    if compressed and format and not isinstance(loader, _compressed.GzipLoader):
+        loader = get_loader(format)  # a loader registered for the whole name, overridden
     opts = _options_for(loader, options, p.as_posix())
     # the path as valid UTF-8 (a name's undecodable bytes as \\xNN); the id hashes the path itself
     meta: dict[str, Any] = {
@@ -290,5 +310,5 @@ def load(
     }
     return _load_bytes(
         loader, data, source=display_path(p.as_posix()), encoding=encoding, metadata=meta,
-        id=document_id_for_path(relative), options=opts,
+        id=document_id_for_path(relative), options=opts, format=format if compressed else None,
     )

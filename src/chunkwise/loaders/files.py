@@ -34,6 +34,7 @@ from typing import Any
 from ..errors import ConfigError, UnsupportedFormatError
 from ..types import document_id_for_path
 from .base import HEAD_BYTES, detect_loader
+from .compressed import GzipLoader, inner_name, is_gzip_name, peek
 
 __all__ = ["FoundFile", "classify_entry", "display_path", "find_files", "list_folder", "relative_id_path"]
 
@@ -220,7 +221,9 @@ def _classify(path: Path, root: Path, relative: str = "", *, wanted: frozenset[s
     special = _special(path)
     if special:  # never opened: reading a named pipe would wait forever
         return FoundFile(path, root, False, special, relative=relative)
-    if wanted is not None and not any(name.lower().endswith(s) for s in wanted):
+    # NAME.EXT.gz: chosen by the suffix its decompressed file would have, or by .gz
+    names = (name.lower(), inner_name(name).lower()) if is_gzip_name(name) else (name.lower(),)
+    if wanted is not None and not any(n.endswith(s) for n in names for s in wanted):
         return FoundFile(path, root, False, f"suffix not among {', '.join(sorted(wanted))}", relative=relative)
     try:
         with open(path, "rb") as fh:
@@ -229,6 +232,11 @@ def _classify(path: Path, root: Path, relative: str = "", *, wanted: frozenset[s
         return FoundFile(path, root, False, f"cannot read ({exc.strerror or exc})", relative=relative)
     try:
         loader = detect_loader(name, head)
+        if isinstance(loader, GzipLoader):
+            inner = peek(head)
+            if inner is None:  # not gzip data, or damaged: reading it tells which
+                return FoundFile(path, root, True, "", None, relative=relative)
+            loader = loader.inner(name, inner)
     except UnsupportedFormatError as exc:
         return FoundFile(path, root, False, f"{exc.format} is not a supported format", relative=relative)
     return FoundFile(path, root, True, "", loader.format, relative=relative)
@@ -397,7 +405,9 @@ def find_files(
     when no loader handles them, or when they do not exist, so that the caller reports
     them). In folders, in sorted order, the files a loader handles are yielded (known
     suffixes: ``.txt``, ``.text``, ``.rst``, ``.rst.txt``, ``.md``, ``.markdown``,
-    ``.html``, ``.htm``, ...; a file without a suffix whose bytes look like text); every
+    ``.html``, ``.htm``, ...; a file without a suffix whose bytes look like text; a
+    ``NAME.EXT.gz`` whose decompressed ``NAME.EXT`` would be found, with the format of
+    ``NAME.EXT``: :mod:`.compressed`); every
     other file is **not** silently dropped: it is appended to ``skipped`` as a
     :class:`FoundFile` with ``supported=False`` and its reason, and logged; so are
     dangling symbolic links, entries that are not regular files (named pipes, sockets,
@@ -419,9 +429,11 @@ def find_files(
 
     Args:
         paths: files and folders.
-        suffixes: in folders, only files with these endings (``".md"``); the others go
-            to ``skipped``. Default: every file a loader handles.
-        include: glob patterns; in folders, only files matching one are kept. A pattern
+        suffixes: in folders, only files with these endings (``".md"``; ``README.md.gz``
+            too, by its name without ``.gz``); the others go to ``skipped``. Default:
+            every file a loader handles.
+        include: glob patterns; in folders, only files matching one are kept (the real
+            name: ``*.md`` does not match ``README.md.gz``, ``*.md*`` does). A pattern
             without ``/`` matches the file's name (``"*.md"``; a folder named ``x.md`` is
             still searched, its files matched by their own names); one with ``/`` matches
             the whole path relative to the folder (``"guide/*.md"``, ``"**/api/*.md"``;
