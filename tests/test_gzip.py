@@ -221,3 +221,35 @@ def test_chunks_of_a_gz_document_slice_its_text(tmp_path):
     assert all(c.text == doc.text[c.start_index : c.end_index] for c in chunks)
     assert all(c.metadata["compression"] == "gzip" and c.metadata["filename"] == "guide.md.gz" for c in chunks)
     assert os.fspath(doc.source).endswith("guide.md.gz")
+
+
+def test_members_padding_and_trailing_bytes(tmp_path):
+    two = gzip.compress(b"one\n") + gzip.compress(b"two\n")
+    assert compressed.decompress(two) == gzip.decompress(two) == b"one\ntwo\n"
+    assert compressed.decompress(two + b"\0" * 16) == b"one\ntwo\n"  # zero padding, as gzip -d allows
+    path = tmp_path / "tail.txt.gz"
+    path.write_bytes(two + b"junk")
+    with pytest.raises(FileFormatError, match=r"tail\.txt\.gz: damaged gzip data \(bytes that are not gzip") as err:
+        load(path)
+    assert err.value.kind == "damaged"
+    with pytest.raises(FileFormatError) as over:  # the limit counts every member
+        compressed.decompress(two, limit=6)
+    assert over.value.kind == "oversize"
+
+
+def test_decompression_in_small_steps_gives_every_byte(monkeypatch):
+    import random
+
+    rng = random.Random(0)
+    texts = [b"", b"a", b"ab" * 50, bytes(rng.randrange(256) for _ in range(3000)), b"word " * 4000]
+    for step in (1, 7, 64, 4096):
+        monkeypatch.setattr(compressed, "_STEP", step)
+        for text in texts:
+            data, whole = gzip.compress(text) + gzip.compress(text[:100]), text + text[:100]
+            assert compressed.decompress(data) == whole
+            assert compressed.decompress(data, limit=len(whole)) == whole
+            if text:
+                with pytest.raises(FileFormatError, match="more than"):
+                    compressed.decompress(data, limit=len(whole) - 1)
+            with pytest.raises(FileFormatError, match="truncated"):
+                compressed.decompress(gzip.compress(text)[:-5])

@@ -3,7 +3,8 @@
 Debian and other systems install documentation compressed (``changelog.Debian.gz``,
 ``README.md.gz``, ``NEWS.gz``). The :class:`GzipLoader` is chosen by the ``.gz``
 suffix (never by the gzip magic bytes alone: a ``.tgz`` or a file without that suffix is
-an archive or a format of its own). It decompresses the bytes with :mod:`gzip` and hands
+an archive or a format of its own). It decompresses the bytes (:mod:`zlib`, gzip's own
+engine, one call per gzip member) and hands
 them to the loader that the name without ``.gz`` selects (``README.md.gz``: Markdown;
 ``NEWS.gz``: text, as ``NEWS`` would be), or the loader of ``format=``. The document
 keeps the real file's ``source``, ``filename`` and id; ``metadata["compression"]`` is
@@ -16,8 +17,6 @@ gzip data raise :class:`~chunkwise.loaders.base.FileFormatError` naming the file
 
 from __future__ import annotations
 
-import gzip
-import io
 import zlib
 from collections.abc import Mapping
 from pathlib import PurePath
@@ -37,6 +36,7 @@ MAX_DECOMPRESSED_BYTES = 256 * 1024 * 1024
 refused (a decompression bomb, or a document too large to chunk in memory)."""
 
 SUFFIX = ".gz"
+_STEP = 16 * 1024 * 1024  # decompressed bytes per zlib call
 
 
 def is_gzip_name(name: str) -> bool:
@@ -73,6 +73,7 @@ def decompress(data: bytes, name: str = "<bytes>", limit: int | None = None) -> 
             (``"oversize"``; decompression stops there).
 
     Example:
+        >>> import gzip
         >>> decompress(gzip.compress(b"Hello"))
         b'Hello'
     """
@@ -87,25 +88,49 @@ def decompress(data: bytes, name: str = "<bytes>", limit: int | None = None) -> 
             "rename it to its real format (without .gz), or leave it out",
             "wrong format",
         )
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as fh:
-            raw = fh.read(limit + 1)
-    except EOFError as exc:
-        raise FileFormatError(
-            f"{name}: truncated gzip data ({one_line(exc)})", "copy or download it again (gzip -t tests it)", "damaged"
-        ) from exc
-    except (OSError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError: a bad header, CRC or length
-        raise FileFormatError(
-            f"{name}: damaged gzip data ({one_line(exc)})", "copy or download it again (gzip -t tests it)", "damaged"
-        ) from exc
-    if len(raw) > limit:
+    parts: list[bytes] = []
+    size = 0
+    rest = data
+    while rest:  # one gzip member at a time (concatenated members are one file)
+        if not rest.startswith(GZIP_MAGIC):
+            raise FileFormatError(
+                f"{name}: damaged gzip data (bytes that are not gzip after byte {len(data) - len(rest)})",
+                "copy or download it again (gzip -t tests it)",
+                "damaged",
+            )
+        member = zlib.decompressobj(16 + zlib.MAX_WBITS)  # checks the CRC and the length
+        pending = rest
+        while size <= limit:  # in steps, so that a bomb is stopped near the limit
+            want = min(_STEP, limit + 1 - size)
+            try:
+                part = member.decompress(pending, want)
+            except zlib.error as exc:
+                raise FileFormatError(
+                    f"{name}: damaged gzip data ({one_line(exc)})", "copy or download it again (gzip -t tests it)",
+                    "damaged",
+                ) from exc
+            size += len(part)
+            parts.append(part)
+            pending = member.unconsumed_tail
+            if member.eof or (not pending and len(part) < want):  # the end, or the input used up
+                break
+        if size > limit:
+            break
+        if not member.eof:
+            raise FileFormatError(
+                f"{name}: truncated gzip data (it ends inside the compressed stream)",
+                "copy or download it again (gzip -t tests it)",
+                "damaged",
+            )
+        rest = member.unused_data.lstrip(b"\0")  # gzip allows zero padding after a member
+    if size > limit:
         raise FileFormatError(
             f"{name}: decompresses to more than {_mib(limit)} (the limit on a compressed file's size once "
             "decompressed, against decompression bombs)",
             "decompress it yourself and read the result, or leave it out",
             "oversize",
         )
-    return raw
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def peek(head: bytes, size: int = HEAD_BYTES) -> bytes | None:
