@@ -12,13 +12,25 @@ and chunked again in this process and its lines compared with the file's tail fr
 first line on. When the tail is the beginning of those lines (the run was killed while
 writing it), the rest is appended; when the tail holds them whole (followed by a part of
 the next document's first line), the file is cut back to their end. Either way the
-document stays where it was and is not written again. Only when its text or configuration
-changed (another content id), or its input cannot be found among this run's inputs, is the
-file cut back to the document's first line and the document chunked again in input order.
-Then the documents whose document id is not in the file are appended, in input order: the
-file then equals an uninterrupted run's, byte for byte. A document whose id is in the file
-with another content id (its text or the configuration changed) is reported as ``changed``
-and not appended: no duplicates.
+document stays where it was and is not written again.
+
+When it cannot be chunked again to compare -- its text or the configuration changed
+(another content id), its input is not among this run's inputs (or, in a folder streamed
+to the workers, not found before the pool starts), or it cannot be read -- the lines
+themselves tell whether it is whole (:func:`whole_length`): every chunk id that a line
+points to (``next_id``, and ``child_ids`` of a hierarchy) is the id of one of its lines.
+A run killed while writing a document leaves the line before the first missing one
+pointing to it, so a whole document is never taken for one cut short. A whole document is
+kept as it is, like every other document of the file (a part of the next document's
+first line after it is cut off): with another content id it is reported ``changed`` and
+left alone, so a resume with other options never rewrites a finished document and never
+leaves one document chunked two ways. Only a document cut short is cut back to its first
+line and chunked again in input order (with this run's options: its old lines were not
+a whole document; a note says so when its text or options changed). Then the documents
+whose document id is not in the file are appended, in input order: the file then equals
+an uninterrupted run's, byte for byte. A document whose id is in the file with another
+content id (its text or the configuration changed) is reported as ``changed`` and not
+appended: no duplicates.
 
 The file need not come from a ``--resume`` run: any JSON lines output of ``chunkwise chunk``
 (written with ``-o``, or standard output redirected to a file and interrupted) carries the
@@ -60,7 +72,7 @@ from ._inputs import STDIN, STDIN_SOURCE, Input, Skipped, classify, gather, pass
 __all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "FolderEntry", "OutputLock", "PassedOver", "Resume",
            "ResumePoint", "StreamedInputs", "check_output_folder", "describe", "find_inputs", "output_format",
            "pool_items", "read_item", "remove_stale_temporaries", "render_jsonl", "render_records", "resume_point",
-           "weight"]
+           "weight", "whole_length"]
 
 OUTPUT_FORMATS = ("jsonl", "parquet")
 SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
@@ -765,12 +777,54 @@ def resume_point(path: Path) -> ResumePoint:
     return ResumePoint(known, last, last_start, tail, doubled)
 
 
+def whole_length(tail: bytes) -> int | None:
+    """The length of ``tail``'s complete lines (one document's records, as
+    :func:`resume_point` gives them) when they hold the whole document, else None.
+
+    Whole means: at least one complete line; every line has ``next_id`` in its metadata;
+    and every chunk id a line points to (``next_id``, and ``child_ids`` where a hierarchy
+    has them) is the id of one of its lines. The lines are written in chunk order, and a
+    chunk after the first is pointed to by a line before it (the chunk before it in the
+    document, or in its level of a hierarchy, or its parent): the lines of a document cut
+    short always point to a chunk that is missing. A line cut short after the complete
+    lines (a part of the next document's first line, or of this one's) is not counted.
+    """
+    end = tail.rfind(b"\n") + 1
+    if end == 0:
+        return None
+    ids: set[str] = set()
+    wanted: set[str] = set()
+    for line in tail[:end].splitlines():
+        rec = json.loads(line)
+        meta = rec.get("metadata")
+        if type(meta) is not dict or "next_id" not in meta:
+            return None  # no links to tell by: not known to be whole
+        ids.add(rec.get("id"))
+        nxt = meta["next_id"]
+        if nxt is not None:
+            wanted.add(nxt)
+        children = meta.get("child_ids")
+        if type(children) is list:
+            wanted.update(c for c in children if type(c) is str)
+    return end if wanted <= ids else None
+
+
+def _source(tail: bytes) -> str | None:
+    """The ``source`` of the first record of ``tail``, or None."""
+    try:
+        src = json.loads(tail[: tail.index(b"\n")]).get("source")
+    except (ValueError, AttributeError):
+        return None
+    return src if type(src) is str else None
+
+
 class AppendSink:
     """The output of a ``--resume`` run: cut back to ``keep`` bytes (None: kept whole),
     then appended to, one document per write, fsynced every ``sync_every`` seconds and on
     close."""
 
     def __init__(self, path: Path, keep: int | None, sync_every: float = 1.0) -> None:
+        self.path = path
         self._fh: IO[bytes] = open(path, "ab")  # noqa: SIM115 - closed by close()
         if keep is not None:
             self.cut(keep)
@@ -834,10 +888,12 @@ class Resume:
         did, cid = point.last
         item = next((i for i in inputs if i[0].found is not None and i[0].found.id == did), None)
         payload = None
+        other = False  # its text or the configuration changed
         if item is not None:
             try:
                 doc = job.reader(item)
-                if doc.id == did and content_id(doc.text, job.config) == cid:
+                other = doc.id == did and content_id(doc.text, job.config) != cid
+                if doc.id == did and not other:
                     chunks = job.chunker.chunk(doc)
                     if job.after is not None:
                         chunks = job.after(chunks, doc)
@@ -845,10 +901,18 @@ class Resume:
             except Exception:  # noqa: BLE001 - the pool reads it again and reports the failure
                 payload = None
         tail = point.tail
-        if payload is None:  # changed, or not among the inputs: chunked again in input order
-            self.sink.cut(point.start)
-            return known
-        if payload.startswith(tail):
+        if payload is None:  # not chunked again: its lines tell whether it is whole
+            whole = whole_length(tail)
+            if whole is None:  # cut short: chunked again in input order
+                if other:
+                    click.echo(f"{self.sink.path}: its last document, {_source(tail) or did}, was cut short and its "
+                               "text or the options changed since: its lines were removed and it is chunked again "
+                               "with this run's options", err=True)
+                self.sink.cut(point.start)
+                return known
+            if whole < len(tail):  # a part of the next document's first line after it
+                self.sink.cut(point.start + whole)
+        elif payload.startswith(tail):
             if len(payload) > len(tail):
                 self.write(payload[len(tail):])
         elif tail.startswith(payload):
@@ -867,10 +931,12 @@ class Resume:
 
 
 def changed(name: str) -> Skipped:
-    """A document the output already holds, chunked from another text or configuration."""
+    """A document the output already holds, chunked from another text or configuration:
+    left as it is (never rewritten by a resume, so no document is chunked two ways)."""
     return Skipped(
         name,
         "changed",
-        "the output holds this document chunked from another text or configuration",
-        "run without --resume to write the output afresh",
+        "the output holds this document chunked from another text or configuration; its lines are left as they are",
+        "run without --resume to chunk every document afresh with these options "
+        "(or --resume with the options that wrote the file)",
     )
