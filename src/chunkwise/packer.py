@@ -19,7 +19,13 @@ once for all strategies:
   moved cut is taken only when its exact counts keep both sides within the floor and the
   budget, so balancing always ends;
 * overlap, a separate pass (inside each region, or across regions when the strategy asks);
-  a chunk that would lie wholly inside the one before is not emitted.
+  a chunk that would lie wholly inside the one before is not emitted;
+* line breaks: a lone carriage return (classic Mac OS) ends a line, as for Unicode and
+  ``str.splitlines``; ``"\\r\\n"`` is one break. A text that has one is packed as its twin
+  with line feeds there (same length, so the same offsets): every level, the indentation
+  rule and the title rule read the twin, sizes come from the text's own measure. A
+  level whose pattern names a carriage return itself (a ``"\\r"`` separator) reads the
+  text. A text without a lone carriage return costs one ``"\\r" in text``.
 
 Method:
     Level-ordered split-and-merge as in the Rust ``text-splitter`` crate and LangChain's
@@ -29,14 +35,15 @@ Method:
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import Literal
 
 from ._text import carries_marks, is_extender, trim, trim_end
-from .boundaries import WORD, FilteredLevel, Level, PositionsLevel
+from .boundaries import WORD, FilteredLevel, Level, PositionsLevel, RegexLevel
 from .errors import ConfigError, OversizeError
 from .merge import END, HARD, Span, add_overlap, indent_start, pack_levels, with_words
 from .merge import GuardedPositions as _GuardedPositions
@@ -622,6 +629,11 @@ def pack_segments(text: str, measure: Measure, segments: Segments, config: PackC
     Raises:
         OversizeError: an atom larger than the budget under ``oversize="raise"``.
     """
+    if "\r" in text:  # (a text without a carriage return pays this test only)
+        twin = line_feed_twin(text)
+        if twin is not None:
+            segments = _reading_text(segments, text)
+            text = twin
     regions = segments.regions if segments.regions is not None else (Region(0, len(text)),)
     if config.merge_small_regions and config.min_chunk_size:
         regions = _merge_small(regions, measure, config.chunk_size - config.chunk_overlap, config.min_chunk_size)
@@ -667,3 +679,71 @@ def _keep_indent(text: str, m: Measure, spans: list[Span], chunk_size: int) -> N
                     sp.start = ls
                     sp.size = n
         prev_end = sp.end
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+# a pattern that names a carriage return: the character itself, or ``\r`` after an even
+# number of backslashes (``\\r`` is a backslash and the letter r)
+_NAMES_CR = re.compile(r"\r|(?<!\\)(?:\\\\)*\\r")
+
+
+def line_feed_twin(text: str) -> str | None:
+    """``text`` with a line feed for each lone carriage return (one not followed by a
+    line feed: a classic Mac OS line break), or None when it has none. The twin has the
+    same length, so its offsets are the text's."""
+    if "\r" not in text:
+        return None
+    crlf = text.count("\r\n")
+    if text.count("\r") == crlf:
+        return None
+    return _LONE_CR.sub("\n", text) if crlf else text.replace("\r", "\n")
+
+
+@dataclass(frozen=True, slots=True)
+class _OnText:
+    """A level that reads carriage returns itself (a user's ``"\\r"`` separator), searched
+    in the text rather than in the twin the packer reads (:func:`line_feed_twin`)."""
+
+    level: RegexLevel
+    text: str
+    name: str
+    avoid: Callable[[str, int], bool] | None = None
+    windowable = True
+
+    def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        return self.level.cuts(self.text, start, end)
+
+    def cuts_reversed(self, text: str, start: int, end: int) -> list[tuple[int, int]]:
+        return self.level.cuts_reversed(self.text, start, end)
+
+
+def _names_cr(level: Level) -> bool:
+    return type(level) is RegexLevel and _NAMES_CR.search(level.pattern.pattern) is not None
+
+
+def _reading_text(segments: Segments, text: str) -> Segments:
+    """``segments`` with each level that names a carriage return (:func:`_names_cr`)
+    searched in ``text`` (usually none: ``segments`` itself)."""
+    done: dict[int, tuple[Level, ...]] = {}
+
+    def levels(found: tuple[Level, ...]) -> tuple[Level, ...]:
+        key = id(found)
+        if key not in done:
+            out = []
+            for lv in found:
+                if _names_cr(lv):
+                    own = lv.avoid
+                    avoid = None if own is None else (lambda _t, a, own=own: own(text, a))
+                    lv = _OnText(lv, text, lv.name, avoid)  # type: ignore[arg-type]
+                out.append(lv)
+            done[key] = tuple(out)
+        return done[key]
+
+    if not any(_names_cr(lv) for lv in segments.levels) and not any(
+        r.levels and any(_names_cr(lv) for lv in r.levels) for r in segments.regions or ()
+    ):
+        return segments
+    regions = segments.regions
+    if regions is not None:
+        regions = tuple(r if r.levels is None else replace(r, levels=levels(r.levels)) for r in regions)
+    return replace(segments, levels=levels(segments.levels), regions=regions)
