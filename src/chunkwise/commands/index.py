@@ -37,6 +37,20 @@ def _fail(exc: BaseException) -> click.ClickException:
 
 __all__ = ["command"]
 
+
+class _UnderBar(Failures):
+    """:class:`Failures` whose lines, said while the progress bar ``bar`` is drawn, each go
+    on a line of their own with the bar below them (not glued after its text)."""
+
+    bar: Any = None
+
+    def add(self, skipped: Skipped) -> None:
+        if self.bar is None or self.bar.disable:
+            super().add(skipped)
+            return
+        with self.bar.external_write_mode(file=sys.stderr):
+            super().add(skipped)
+
 _index_option = click.option(
     "--index",
     "index_dir",
@@ -80,6 +94,7 @@ def command() -> None:
 )
 @llm_options(dry_run=False)
 @progress_option
+@click.option("-j", "--workers", "workers", default=None, hidden=True, help="Not taken: see the usage error.")
 @click.pass_context
 def build_command(
     ctx: click.Context,
@@ -92,8 +107,10 @@ def build_command(
     batch_size: int,
     llm: LlmOptions,
     progress: bool | None,
+    workers: str | None,
 ) -> None:
-    """Index files and folders: load, chunk (the options of `chunkwise chunk`), embed, store.
+    """Index files and folders: load, chunk (the chunking options of `chunkwise chunk`;
+    not --workers: a build reads and chunks in one process), embed, store.
 
     Incremental: a file whose text (and the options) did not change since the last build
     is not re-embedded; files no longer under PATHS are removed from the index. A build in
@@ -122,6 +139,10 @@ def build_command(
     from ..index._store import DB_NAME
     from ..types import document_id_for_path
 
+    if workers is not None:  # chunk's option, which a build does not take: said plainly, not "no such option"
+        raise click.UsageError(
+            "index build reads and chunks in one process: leave out --workers (an option of chunkwise chunk)"
+        )
     if any(str(p) == STDIN for p in paths):
         raise click.UsageError("index build reads files and folders, not standard input (-)")
     missing = [str(p) for p in paths if not p.exists()]
@@ -140,13 +161,14 @@ def build_command(
     if not inputs:
         detail = f" ({len(skipped)} skipped, such as {skipped[0].name}: {skipped[0].reason})" if skipped else ""
         raise click.UsageError(f"no file to read under the given paths{detail}; nothing was changed in the index")
-    failures = Failures()
+    failures = _UnderBar()
     # a file that is there but cannot be read this time keeps what the index holds for it;
     # a file that is gone is removed
     keep: list[str] = _unreadable_ids(skipped, paths, root)
     names: dict[str, Any] = {}
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=len(inputs), desc="indexing", unit="file", disable=not show, file=sys.stderr)
+    failures.bar = bar
     order = in_found_order(paths, inputs, skipped)  # skipped files reported in the order found
 
     def attempt(inp: Any) -> tuple[Any, Callable[[], None] | None]:
