@@ -152,7 +152,7 @@ def test_whole_length_tells_a_whole_document_from_one_cut_short(
     lines = _doc_lines(_text(seed, paragraphs), strategy, size)
     data = b"".join(lines)
     assert whole_length(data) == len(data)
-    assert whole_length(data + b'{"id": "0123', ) == len(data)  # the next document's line begun
+    assert whole_length(data + b'{"id": "0123') == len(data)  # the next document's line begun
     for k in range(len(lines)):  # every proper prefix at a line's end, and with a line cut short
         part = b"".join(lines[:k])
         assert whole_length(part) is None

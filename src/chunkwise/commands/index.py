@@ -51,6 +51,7 @@ class _UnderBar(Failures):
         with self.bar.external_write_mode(file=sys.stderr):
             super().add(skipped)
 
+
 _index_option = click.option(
     "--index",
     "index_dir",
