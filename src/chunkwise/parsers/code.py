@@ -1152,7 +1152,13 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
                 prev = max(prev, e)
                 continue
             kids = []
-            c = n.first_child_for_byte(bs) if n.start_byte < bs else n.child(0)
+            if n.start_byte < bs:
+                # (first_child_for_byte crashes the process when no child ends after
+                # ``bs``: the root's trailing blank lines, a C# "#region" line's break)
+                last = n.child(n.child_count - 1)
+                c = n.first_child_for_byte(bs) if last is not None and last.end_byte > bs else None
+            else:
+                c = n.child(0)
             while c is not None and c.start_byte < be:
                 if c.end_byte > bs:
                     kids.append(c)
