@@ -937,7 +937,47 @@ def _mark(c: Any, k: _Node, spec: LanguageSpec, data: bytes, off: _Offsets, cons
         k.name = name
         k.def_type = dnode.type
         k.head = off(dnode.start_byte)
+        if spec.annotations:
+            own = _after_annotations(dnode, spec.annotations)
+            if own > dnode.start_byte:
+                k.head = _own_line_head(data, off, dnode.start_byte, own, k.head)
         k.head_end = off(body.start_byte) if body is not None else -1
+
+
+def _after_annotations(dnode: Any, annotations: frozenset[str]) -> int:
+    """The byte offset where definition ``dnode``'s own text starts after the annotations
+    its grammar reads inside it (``@Override``, ``[Test]``, ``#[Route]``, a decorator; in
+    a ``modifiers`` node too, with the comments between them); its start when none
+    comes first."""
+    c = dnode.child(0)
+    skipped = False
+    while c is not None:
+        t = c.type
+        if t in annotations or (skipped and "comment" in t):
+            skipped = True
+        elif t == "modifiers" and c.child_count:
+            m = c.child(0)
+            while m is not None and (m.type in annotations or (skipped and "comment" in m.type)):
+                skipped = skipped or m.type in annotations
+                m = m.next_sibling
+            if m is not None:
+                return m.start_byte if skipped else dnode.start_byte
+        else:
+            return c.start_byte if skipped else dnode.start_byte
+        c = c.next_sibling
+    return dnode.start_byte
+
+
+def _own_line_head(data: bytes, off: _Offsets, start: int, own: int, head: int) -> int:
+    """The head of a definition starting at byte ``start`` whose own text starts at byte
+    ``own``, after its annotations: the first non-blank character of ``own``'s line (an
+    annotation on the header's line stays in the header), not before ``start``."""
+    ls = max(data.rfind(b"\n", 0, own), data.rfind(b"\r", 0, own)) + 1
+    if ls <= start:
+        return head
+    while data[ls : ls + 1] in (b" ", b"\t", b"\f", b"\v"):
+        ls += 1
+    return off(ls)
 
 
 def _line_start(text: str, p: int) -> int:

@@ -32,6 +32,10 @@ class LanguageSpec:
         containers: node types whose members count as top level (namespaces).
         imports: node types of imports (for ``include_imports``).
         attached: sibling node types that belong to the node after them.
+        annotations: node types of the annotations, attributes or decorators a grammar
+            reads inside a definition (Java's ``@Override`` in its ``modifiers``, C#'s
+            ``[Test]``): the definition's own text starts after them, as a Python
+            function's starts after its decorators.
     """
 
     name: str
@@ -45,6 +49,7 @@ class LanguageSpec:
     containers: frozenset[str] = frozenset()
     imports: frozenset[str] = frozenset()
     attached: frozenset[str] = frozenset()
+    annotations: frozenset[str] = frozenset()
 
 
 def _f(*names: str) -> frozenset[str]:
@@ -88,17 +93,18 @@ LANGUAGES: dict[str, LanguageSpec] = {
             "javascript", "tree_sitter_javascript", "language", "tree-sitter-javascript",
             (".js", ".mjs", ".cjs", ".jsx"), ("js", "jsx", "node", "ecmascript"),
             definitions=_JS_DEFS, wrappers=_JS_WRAPPERS, imports=_f("import_statement"), attached=_f("decorator"),
+            annotations=_f("decorator"),
         ),
         LanguageSpec(
             "typescript", "tree_sitter_typescript", "language_typescript", "tree-sitter-typescript",
             (".ts", ".mts", ".cts"), ("ts",),
             definitions=_TS_DEFS, wrappers=_JS_WRAPPERS, imports=_f("import_statement", "import_alias"),
-            attached=_f("decorator"),
+            attached=_f("decorator"), annotations=_f("decorator"),
         ),
         LanguageSpec(
             "tsx", "tree_sitter_typescript", "language_tsx", "tree-sitter-typescript", (".tsx",), (),
             definitions=_TS_DEFS, wrappers=_JS_WRAPPERS, imports=_f("import_statement", "import_alias"),
-            attached=_f("decorator"),
+            attached=_f("decorator"), annotations=_f("decorator"),
         ),
         LanguageSpec(
             "java", "tree_sitter_java", "language", "tree-sitter-java", (".java",), (),
@@ -108,6 +114,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "compact_constructor_declaration",
             ),
             imports=_f("import_declaration", "package_declaration"),
+            annotations=_f("marker_annotation", "annotation"),
         ),
         LanguageSpec(
             "go", "tree_sitter_go", "language", "tree-sitter-go", (".go",), ("golang",),
@@ -135,6 +142,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             wrappers=_f("template_declaration"),
             containers=_PREPROC | _f("namespace_definition", "linkage_specification"),
             imports=_f("preproc_include", "using_declaration"),
+            annotations=_f("attribute_declaration"),
         ),
         LanguageSpec(
             "csharp", "tree_sitter_c_sharp", "language", "tree-sitter-c-sharp", (".cs",), ("c#", "cs", "c-sharp"),
@@ -147,6 +155,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             ),
             containers=_f("namespace_declaration"),
             imports=_f("using_directive"),
+            annotations=_f("attribute_list"),
         ),
         LanguageSpec(
             "ruby", "tree_sitter_ruby", "language", "tree-sitter-ruby", (".rb", ".rake", ".gemspec"), ("rb",),
@@ -160,6 +169,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             ),
             containers=_f("namespace_definition"),
             imports=_f("namespace_use_declaration"),
+            annotations=_f("attribute_list"),
         ),
         LanguageSpec(
             "kotlin", "tree_sitter_kotlin", "language", "tree-sitter-kotlin", (".kt", ".kts"), ("kt",),
@@ -168,6 +178,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "secondary_constructor", "type_alias",
             ),
             imports=_f("import", "import_header", "import_list", "package_header"),
+            annotations=_f("annotation"),
         ),
         LanguageSpec(
             "swift", "tree_sitter_swift", "language", "tree-sitter-swift", (".swift",), (),
@@ -176,6 +187,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
                 "deinit_declaration", "typealias_declaration", "subscript_declaration",
             ),
             imports=_f("import_declaration"),
+            annotations=_f("attribute"),
         ),
         LanguageSpec(
             "bash", "tree_sitter_bash", "language", "tree-sitter-bash", (".sh", ".bash", ".zsh", ".ksh"),
