@@ -782,12 +782,35 @@ def _definition(node: Any, spec: LanguageSpec, data: bytes) -> tuple[str, Any, A
             return None
         name = decls[0].child_by_field_name("name")
         return (_node_text(data, name) if name is not None else None) or None, node, _body_of(value)
+    if t == "assignment_expression":  # CommonJS: exports.f = function () {...}
+        value = node.child_by_field_name("right")
+        if value is None or value.type not in _FUNCTION_VALUES:
+            return None
+        name = _exported_name(node.child_by_field_name("left"), value, data)
+        return (name, node, _body_of(value)) if name else None
     if t in _NEEDS_BODY and node.child_by_field_name("body") is None:
         return None
     name = _name_of(node, data)
     if name is None:
         return None
     return name, node, _body_of(node)
+
+
+def _exported_name(left: Any, value: Any, data: bytes) -> str | None:
+    """The name of a class or function ``value`` assigned to ``left`` when that is a
+    CommonJS export: the property of ``exports.f`` or ``module.exports.f`` (as
+    ``const f = function g`` is named ``f``), or the value's own name for
+    ``module.exports = class B``; None for any other assignment."""
+    if left is None or left.type != "member_expression":
+        return None
+    target = _node_text(data, left)
+    if target == "module.exports":
+        own = value.child_by_field_name("name")
+        return _node_text(data, own) if own is not None else None
+    obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
+    if obj is None or prop is None or _node_text(data, obj) not in ("exports", "module.exports"):
+        return None
+    return _node_text(data, prop) or None
 
 
 # nodes that define something when tree-sitter recovers them inside an ERROR node
@@ -908,7 +931,7 @@ def _mark(c: Any, k: _Node, spec: LanguageSpec, data: bytes, off: _Offsets, cons
     if t in wrappers:
         for w in c.named_children:
             wt = w.type
-            if wt in defs:
+            if wt in defs or wt == "assignment_expression":
                 found = _definition(w, spec, data)
             elif wt in wrappers:
                 inner = next((x for x in w.named_children if x.type in defs), None)
@@ -1132,7 +1155,8 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
                 _mark(c, k, spec, data, off, consumed)
             elif t in _RECOVERED_DEFS and ts_node.type == "ERROR":
                 _mark(c, k, spec, data, off, consumed, recovered=True)
-            elif t in _RECOVERED_DEFS and ts_node.type in _ASSIGNMENTS and _in_error(ts_node):
+            elif (t in _RECOVERED_DEFS and ts_node.type in _ASSIGNMENTS and ts_node.id not in consumed
+                  and _in_error(ts_node)):
                 # after a syntax error, "const B = class {" may be read as an assignment
                 # whose right side is a class expression: the class is a definition, from
                 # the start of its line when only "const B =" comes before it there
