@@ -146,3 +146,33 @@ def test_unannotated_definitions_unchanged():
     src = "class A {\n    public void run() {\n        go();\n    }\n}\n"
     for d in parse_code(src, "java").definitions:
         assert d.start == d.head
+
+
+KOTLIN_AFTER_IMPORTS = (
+    "package okio\n\nimport kotlin.jvm.JvmName\n\n"
+    '@JvmName("newFileMetadata")\ninternal fun FileMetadata(\n  isRegularFile: Boolean = false,\n'
+    "  isDirectory: Boolean = false,\n): FileMetadata {\n  return FileMetadata(isRegularFile, isDirectory)\n}\n\n"
+    "/** The next one. */\nfun next() {}\n"
+)
+
+
+def test_kotlin_annotation_read_as_a_statement_belongs_to_the_function():
+    # the grammar reads "@JvmName(...)" above a function as an annotated expression of its
+    # own when a block comment comes later in the file
+    _needs("kotlin")
+    src = KOTLIN_AFTER_IMPORTS
+    st = parse_code(src, "kotlin")
+    d = next(d for d in st.definitions if d.name == "FileMetadata")
+    assert src[d.start :].startswith('@JvmName("newFileMetadata")\ninternal fun')
+    assert src[d.head :].startswith("internal fun")
+    assert d.signature.startswith("internal fun FileMetadata(")
+    for size in range(40, 121):
+        chunks = chunks_of(src, size, "kotlin")
+        assert not annotation_left_behind(src, chunks, size, r"@\w"), (size, [c.text for c in chunks])
+
+
+def test_kotlin_annotated_expression_statement_stays_a_statement():
+    _needs("kotlin")
+    src = "fun f() {\n  @Suppress(\"x\") (a)\n  g()\n}\n\nfun h() {}\n"
+    names = [d.qualname for d in parse_code(src, "kotlin").definitions]
+    assert names == ["f", "h"]

@@ -1003,6 +1003,27 @@ def _own_line_head(data: bytes, off: _Offsets, start: int, own: int, head: int) 
     return off(ls)
 
 
+def _misread_annotation(c: Any, spec: LanguageSpec, marks: frozenset[str]) -> bool:
+    """Whether ``c``, an ``annotated_expression``, is the annotations of the definition
+    below it that the grammar read as a statement of their own (Kotlin's
+    ``@JvmName("f")`` above the first function after the imports): annotations only
+    (with their arguments read as a parenthesized expression), ending on a line above
+    the next node, a definition."""
+    kids = c.named_children
+    if not kids or kids[0].type not in spec.annotations:
+        return False
+    for k in kids[1:]:
+        if k.type == "annotated_expression":
+            if not _misread_annotation(k, spec, marks):
+                return False
+        elif k.type != "parenthesized_expression" and "comment" not in k.type:
+            return False
+    nxt = c.next_named_sibling
+    while nxt is not None and "comment" in nxt.type:
+        nxt = nxt.next_named_sibling
+    return nxt is not None and nxt.type in marks and nxt.start_point[0] > c.end_point[0]
+
+
 def _line_start(text: str, p: int) -> int:
     """The start of ``p``'s line (after the last ``\n`` or ``\r`` before it)."""
     n = text.rfind("\n", 0, p)
@@ -1145,7 +1166,7 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
                 if multi:
                     opaque.append((s, e))
                 continue
-            if t in attached:
+            if t in attached or (t == "annotated_expression" and _misread_annotation(c, spec, marks)):
                 k.trivia = True
             group = lead if lead >= 0 else s
             lead = group if k.trivia else -1
