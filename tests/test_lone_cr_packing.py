@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from invariants import check_invariants
 
 import chunkwise
-from chunkwise.boundaries import LINE, PARAGRAPH, WORD, RegexLevel, separator_level
-from chunkwise.packer import PackConfig, _names_cr, line_feed_twin, pack_segments
+from chunkwise.boundaries import LINE, PARAGRAPH, WORD, line_feed_twin, separator_level
+from chunkwise.packer import PackConfig, _names_cr, pack_segments
 from chunkwise.segments import Segments
 from chunkwise.sizers import CharSizer, WordSizer
 

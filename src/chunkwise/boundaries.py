@@ -31,6 +31,7 @@ __all__ = [
     "PositionsLevel",
     "RegexLevel",
     "closing_punctuation",
+    "line_feed_twin",
     "separator_level",
 ]
 
@@ -340,3 +341,19 @@ def closing_punctuation(separator: str) -> bool:
 
     core = separator.strip()
     return bool(core) and regex.fullmatch(r"[\p{Terminal_Punctuation}\p{Pe}\p{Pf}]+", core) is not None
+
+
+# A carriage return not followed by a line feed: a line break (classic Mac OS), as for
+# Unicode and ``str.splitlines``; ``"\r\n"`` is one line break.
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def line_feed_twin(text: str) -> str | None:
+    """``text`` with a line feed for each lone carriage return (one not followed by a
+    line feed: a classic Mac OS line break), or None when it has none. The twin has the
+    same length, so its offsets are the text's: the packer packs a text as its twin
+    (:func:`chunkwise.packer.pack_segments`), and a parser that reads line breaks as
+    ``"\n"`` can read the twin the same way."""
+    if "\r" not in text or _LONE_CR.search(text) is None:  # (a search: faster than counting)
+        return None
+    return _LONE_CR.sub("\n", text) if "\r\n" in text else text.replace("\r", "\n")

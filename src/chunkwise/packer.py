@@ -43,7 +43,7 @@ from operator import attrgetter
 from typing import Literal
 
 from ._text import carries_marks, is_extender, trim, trim_end
-from .boundaries import WORD, FilteredLevel, Level, PositionsLevel, RegexLevel
+from .boundaries import WORD, FilteredLevel, Level, PositionsLevel, RegexLevel, line_feed_twin
 from .errors import ConfigError, OversizeError
 from .merge import END, HARD, Span, add_overlap, indent_start, pack_levels, with_words
 from .merge import GuardedPositions as _GuardedPositions
@@ -681,19 +681,9 @@ def _keep_indent(text: str, m: Measure, spans: list[Span], chunk_size: int) -> N
         prev_end = sp.end
 
 
-_LONE_CR = re.compile(r"\r(?!\n)")
 # a pattern that names a carriage return: the character itself, or ``\r`` after an even
 # number of backslashes (``\\r`` is a backslash and the letter r)
 _NAMES_CR = re.compile(r"\r|(?<!\\)(?:\\\\)*\\r")
-
-
-def line_feed_twin(text: str) -> str | None:
-    """``text`` with a line feed for each lone carriage return (one not followed by a
-    line feed: a classic Mac OS line break), or None when it has none. The twin has the
-    same length, so its offsets are the text's."""
-    if "\r" not in text or _LONE_CR.search(text) is None:  # (a search: faster than counting)
-        return None
-    return _LONE_CR.sub("\n", text) if "\r\n" in text else text.replace("\r", "\n")
 
 
 @dataclass(frozen=True, slots=True)
