@@ -325,6 +325,13 @@ def _stdin_code(chunking: ChunkingOptions, reading: InputOptions, paths: tuple[P
 )
 @llm_options()
 @progress_option
+@click.option(
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="Report every file skipped as it comes and name every one in the summary [default: the first 20, "
+    "then only counted].",
+)
 @click.pass_context
 def chunk_command(
     ctx: click.Context,
@@ -339,6 +346,7 @@ def chunk_command(
     ray_address: str | None,
     llm: LlmOptions,
     progress: bool | None,
+    verbose: bool,
 ) -> None:
     """Chunk files, folders (recursively: .txt, .md, .markdown, .html, .htm, .pdf and the
     other formats a loader reads) or standard input (-) into JSON lines or Parquet (by the
@@ -352,7 +360,7 @@ def chunk_command(
     fails, an existing -o file is left as it was.
     """
     from .commands import _chunk_run as run_
-    from .commands._inputs import Failures
+    from .commands._inputs import SHOWN, Failures
     from .corpus import default_workers
 
     out_format = run_.output_format(output, output_format)
@@ -378,7 +386,7 @@ def chunk_command(
             f"no file to read: cannot read {', '.join(missing)} (no such file or folder); check the path"
         )
     show = sys.stderr.isatty() if progress is None else progress
-    failures = Failures()
+    failures = Failures(shown=None if verbose else SHOWN, every_option="--verbose")
     # one folder, nothing to settle first: listed (with every file's size, for the bar), its files
     # classified by the workers
     stream = engine == "local" and not (llm.dry_run or resume or client is not None)
@@ -547,6 +555,9 @@ def _chunk_files(
     write = written[0]
     bar = tqdm(total=sum(sizes or ()), unit="B", unit_scale=True, desc="chunking", disable=not show or sizes is None,
                file=sys.stderr)
+    say = failures.echo
+    if not bar.disable:  # a line said while the bar is drawn goes on a line of its own, the bar below it
+        failures.echo = functools.partial(tqdm.write, file=sys.stderr)
     try:
         for k, out in enumerate(ordered_map(job, items, n, weight=run_.weight)):
             if sizes is not None:
@@ -570,13 +581,15 @@ def _chunk_files(
                     if len(written) > 1:  # --resume: not written, so that the next --resume asks again
                         failures.add(_fallback_skipped(out.item[0].name, fell, len(out.sizes)))
                         continue
-                    click.echo(_fallback_line(out.item[0].name, fell, len(out.sizes)), err=True)
+                    (failures.echo or functools.partial(click.echo, err=True))(
+                        _fallback_line(out.item[0].name, fell, len(out.sizes)))
                 write(out.payload)
                 counts["docs"] += 1
                 counts["nbytes"] += out.text_bytes
                 stats.add_many(out.sizes)
     finally:
         bar.close()
+        failures.echo = say
     if counts["docs"] == 0 and failures.failed(0):  # no input produced a chunk: nothing written
         written.append("empty")
 

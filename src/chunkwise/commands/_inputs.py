@@ -8,7 +8,7 @@ import os
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,10 @@ STDIN = "-"
 STDIN_SOURCE = "<stdin>"
 LISTED = 5
 """How many skipped files the summary names before "and N more"."""
+
+SHOWN = 20
+"""How many skipped files are reported one line each as they come; the rest are counted
+in the summary (``--verbose``: every one, and every one named in the summary)."""
 
 
 def counted(n: int, noun: str) -> str:
@@ -103,6 +107,17 @@ class Failures:
     items: list[Skipped] = field(default_factory=list)
     empty: list[Skipped] = field(default_factory=list)
     """Documents without text: skipped and named, not failures (see :meth:`failed`)."""
+    shown: int | None = SHOWN
+    """Skipped files reported one line each as they come; then one line says the rest are
+    only counted (None: every one, and :meth:`summary` names every one)."""
+    echo: Callable[[str], Any] | None = None
+    """Writes a line on standard error: a progress bar's writer while one is drawn, so that
+    the line is not glued to the bar (None: :func:`click.echo`)."""
+    every_option: str = ""
+    """How to have every one reported (a command's option), said when the rest are only
+    counted: ``--verbose``."""
+    said: int = 0
+    """The skipped files reported so far."""
 
     def add(self, skipped: Skipped) -> None:
         """Report ``skipped``; an empty file of a binary format (a loader's ``empty``
@@ -113,7 +128,18 @@ class Failures:
             self.empty.append(skipped)
         else:
             self.items.append(skipped)
-        click.echo(skipped.line(), err=True)
+        self.said += 1
+        if self.shown is not None and self.said > self.shown:
+            if self.said > self.shown + 1:
+                return
+            line = (f"skipped more files: only the first {self.shown} are reported as they come; the summary at "
+                    "the end counts them all" + (f" ({self.every_option} reports every one)" if self.every_option else ""))
+        else:
+            line = skipped.line()
+        if self.echo is not None:
+            self.echo(line)
+        else:
+            click.echo(line, err=True)
 
     def add_empty(self, name: str, why: str) -> None:
         """Skip an empty document (``why``: ``zero bytes``, ``white space only``, ``no
@@ -147,9 +173,10 @@ class Failures:
         kinds = Counter(s.kind for s in every)
         n = len(every)
         lines = [f"skipped {counted(n, 'file')}: " + ", ".join(f"{c} {k}" for k, c in kinds.most_common())]
-        lines += [f"  {s.name} ({s.kind}{': ' + s.why if s.why else ''})" for s in every[:LISTED]]
-        if n > LISTED:
-            lines.append(f"  and {n - LISTED} more")
+        listed = n if self.shown is None else LISTED
+        lines += [f"  {s.name} ({s.kind}{': ' + s.why if s.why else ''})" for s in every[:listed]]
+        if n > listed:
+            lines.append(f"  and {n - listed} more")
         return "\n".join(lines)
 
 
