@@ -10,7 +10,10 @@ Order of detection (:func:`decode`):
 4. Valid UTF-8 (ASCII included); but 7-bit text holding the escape sequences of
    ISO-2022-JP/-KR (``ESC $ B``) or HZ (``~{ ... ~}``) is decoded with that codec when
    the codec decodes it strictly and gives East Asian text (HZ: only ideographs and
-   CJK punctuation between its ``~{`` and ``~}``).
+   CJK punctuation between its ``~{`` and ``~}``); and short data (64 bytes or less) whose
+   UTF-8 text shows a sign of a wrong encoding (``Ŀ¼``, ``δ`` with a Hebrew accent:
+   ``目录``, ``未知`` in GB2312) is decoded with a multi-byte East Asian encoding that
+   reads it as common characters of its language with no sign (step 7 chooses it).
 5. An encoding the format declares (an HTML ``<meta charset>``, an XML declaration), when
    it decodes.
 6. UTF-8 with a few bad bytes: text that is valid UTF-8 except for a few bytes (at least
@@ -428,9 +431,15 @@ _NOT_SOUTH_SLAVIC = re.compile("[яюйьыэъщёєіїўґЯЮЙЬЫЭЪЩЁ�
 """Cyrillic letters that neither Serbian nor Macedonian writes (Russian, Ukrainian,
 Belarusian, Bulgarian)."""
 
+_PLACES = {
+    "çğıöşüâîû": frozenset({"ç*"}),
+    "çəğıöşü": frozenset({"ç*"}),
+    "çë": frozenset({"ç*", "ë*"}),
+}
+"""The odd places of letters (:func:`_odd_places`) that Turkish, Azerbaijani and Albanian write."""
 _VIETNAMESE = "àáâãèéêìíòóôõùúýăđĩũơư" + "".join(chr(c) for c in range(0x1EA1, 0x1EFA, 2))
 _LATIN_ALPHABETS = tuple(
-    frozenset(letters)
+    frozenset(letters) | _PLACES.get(letters, frozenset())
     for letters in (
         "àâæçéèêëîïôœùûüÿ",  # French
         "äöüßé",  # German
@@ -467,18 +476,138 @@ a word whose letters outside ASCII are not all letters of one of them is a sign 
 wrong code page (``déją``, ``Garēon`` aside: ``ē`` alone is Latvian)."""
 
 
-def _cover(text: str) -> int:
+def _cover(text: str, name: str = "") -> int:
     """How many languages of :data:`_LATIN_ALPHABETS` it takes to write the letters outside
-    ASCII of ``text`` (its sample): 1, 2, or 3 for three or more."""
-    return _cover_letters(frozenset(c.lower()[:1] for c in frozenset(_sample(text)) - _ASCII if c.isalpha()))
+    ASCII of ``text`` (its sample), each in its place (:func:`_odd_places`): 1, 2, or 3 for
+    three or more. Vietnamese counts for ``name`` cp1258 alone (no other code page writes
+    it: ``lóđrétt``, Icelandic ``lóðrétt`` read as cp1250, is not Vietnamese)."""
+    sample = _sample(text)
+    letters = frozenset(c.lower()[:1] for c in frozenset(sample) - _ASCII if c.isalpha())
+    return _cover_letters(letters | _odd_places(sample) if letters & _PLACED else letters, name == "cp1258")
+
+
+_VOWELS = frozenset("aeiouyáéíóúýàèìòùâêîôûäëïöüãõåæøœıāēīōūąęėįų")
+_PLACED = frozenset("çïëâîûìèêñòøœæð")
+_ODD = re.compile("[çïëâîûìèêñòøœæðÇÏËÂÎÛÌÈÊÑÒØŒÆÐ]")
+_OE_NEXT = frozenset("uisdtnlc")
+_E_CIRCUMFLEX_END = frozenset("clvrdbunhtm")
+_DANISH_OE = re.compile(r"(?i)e(?:n[se]?|rne|r[ns]?|ts?)(?![^\W\d_])")
+"""The endings of Danish and Norwegian words after ø (``øen``, ``øerne``, ``miljøet``);
+Czech ``ře`` in cp1252 goes on otherwise (``otevøení``, ``pøed``)."""
+_CIRCUMFLEX_NEXT = {
+    "â": frozenset("tgclmnprhbqaeiouyw"),  # âge, pâte, grâce, câble, âme, câmara, Pâques; Châu
+    "î": frozenset("tnlmc"),  # île, dîner, maître, abîme, fraîche
+    "û": frozenset("rtlcnm"),  # sûr, goût, brûler, bûche, jeûne, fûmes
+    "ê": frozenset("tmvcpnqsl"),  # être, même, rêve, pêche, crêpe, chêne, évêque, três, grêle
+}
+"""The letters that French and Portuguese write after â, î, û and ê in a word."""
+
+
+def _odd_places(sample: str) -> frozenset[str]:
+    """The places of the letters of :data:`_PLACED` that the Western European languages
+    do not write, as marks that only the languages of :data:`_LATIN_ALPHABETS` that write
+    them there accept (``ç*``: Turkish and Albanian), the others none:
+
+    - ``ç*``: ç before a letter other than a, o, u (``için``; French and Portuguese write
+      ``ça``, ``garçon``, ``açúcar``); ``ç!``: ç among three consonants or more, or in a
+      word without a vowel (Latvian ``ē`` in cp1252: ``pilsçta``, ``pçc``), but before
+      k (Albanian ``diçka``, ``gjithçka``);
+    - ``ë*``, ``ï*``: ë or ï after a consonant or first (``Noël``, ``naïf``; Albanian
+      ``një``; Lithuanian ``ė`` in cp1252: ``nesëkmingas``, Latvian ``ļ``: ``kïûda``);
+    - ``â$``, ``î$``: â or î at a word's end (Latvian ``kâ``; but after h or c: the
+      Kanak ``Arhâ``, ``Paicî``); ``â*``, ``î*``, ``û*``, ``ê*``: â, î, û or ê before a letter
+      that French and Portuguese do not write after it (Latvian ``krâsa``, ``nederîgs``,
+      ``kïûda``; Polish ``jêzyk``), or ê after i but in ``iên`` (``ciência``; ``pamiêci``);
+    - ``ì*``: ì before a letter (Italian writes it last: ``così``; Czech ``ě`` in cp1252:
+      ``zmìnit``), but Vietnamese ``ình`` and ``ìri`` (``espìrito``);
+    - ``è*``, ``ò*``, ``ø*``: è, ò or ø before a vowel (Czech ``č``, ``ň``, ``ř`` in
+      cp1252: ``poèet``, ``pøi``, ``otevøení``; but Norwegian ``øya``, the Danish and
+      Norwegian endings ``øen``, ``øerne``, ``miljøet``, and Catalan ``conèixer``);
+    - ``ñ*``: ñ not before a vowel (Polish ``ń``: ``poleceñ``, ``Kameruñski``);
+    - ``ê$``: ê at a word's end after a letter that Portuguese does not write there
+      (``você``, ``lê``, ``fazê-lo``; Polish ``ę``: ``siê``, ``proszê``);
+    - ``œ*``: œ after a vowel, or before a letter other than those of French words
+      (``cœur``, ``œil``, ``œuvre``; Polish ``ś``: ``jeœli``, ``œwiat``);
+    - ``æ$``: æ at a word's end after a vowel (Polish ``ć``: ``byæ``);
+    - ``ð^``: ð first in a word (Icelandic and Faroese never; Lithuanian ``š``: ``ðis``).
+
+    A letter between two others outside ASCII is not judged (``àèìòù``).
+    """
+    found: set[str] = set()
+    last = len(sample) - 1
+    for m in _ODD.finditer(sample):
+        k = m.start()
+        ch = m.group().lower()
+        prev = sample[k - 1].lower() if k else " "
+        nxt = sample[k + 1].lower() if k < last else " "
+        if prev.isalpha() and nxt.isalpha() and not prev.isascii() and not nxt.isascii():
+            continue  # between letters outside ASCII (``àèìòù``): no place to judge
+        first = not prev.isalpha()
+        end = not nxt.isalpha()
+        if ch == "ç":
+            if not end and nxt not in "aouâôûãõáóúàò":
+                found.add("ç*")
+            # the run of consonants around it, and whether its word has a vowel
+            a = k
+            while a > 0 and sample[a - 1].isalpha() and sample[a - 1].lower() not in _VOWELS:
+                a -= 1
+            b = k
+            while b < last and sample[b + 1].isalpha() and sample[b + 1].lower() not in _VOWELS:
+                b += 1
+            if nxt == "k":
+                pass  # Albanian diçka, gjithçka
+            elif b - a >= 2 or ((a == 0 or not sample[a - 1].isalpha()) and (b == last or not sample[b + 1].isalpha())):
+                found.add("ç!")
+        elif ch in "ëï":
+            if first or prev not in _VOWELS:
+                found.add(ch + "*")
+        elif ch in "âîû":
+            if end:
+                if not first and ch != "û" and prev not in "hc":  # Arhâ, Cemuhî, Paicî
+                    found.add(ch + "$")
+            elif nxt not in _CIRCUMFLEX_NEXT[ch] and not (ch == "â" and sample[k + 1 : k + 3].lower() == "ss"):
+                found.add(ch + "*")  # but French châssis
+        elif ch == "ì":
+            if not end and sample[k + 1 : k + 3].lower() not in ("nh", "ri"):  # Vietnamese Bình, espìrito
+                found.add("ì*")
+        elif ch in "èòø":
+            if (
+                nxt in _VOWELS
+                and not (ch == "ø" and (nxt == "y" or _DANISH_OE.match(sample, k + 1)))  # Norwegian øya, Danish øen
+                and not (ch == "è" and sample[k + 1 : k + 3].lower() == "ix")  # Catalan conèixer
+            ):
+                found.add(ch + "*")
+        elif ch == "ñ":
+            if nxt not in _VOWELS:
+                found.add("ñ*")
+        elif ch == "ê":
+            if end:
+                # Portuguese ``você``, ``lê``, ``fazê-lo``
+                if not first and prev not in _E_CIRCUMFLEX_END and nxt != "-":
+                    found.add("ê$")
+            elif nxt not in _CIRCUMFLEX_NEXT["ê"] or (prev == "i" and nxt != "n") or (
+                nxt == "c" and sample[k + 2 : k + 3].lower() != "h"
+            ):
+                found.add("ê*")  # Polish ``ę``: ``jêzyk``, ``miêdzy``, ``wiêcej``
+        elif ch == "œ":
+            if prev in _VOWELS or prev == "j" or (nxt not in _OE_NEXT):
+                found.add("œ*")
+        elif ch == "æ":
+            if end and prev in _VOWELS:
+                found.add("æ$")
+        elif ch == "ð":
+            if first and not end:
+                found.add("ð^")
+    return frozenset(found)
 
 
 @functools.lru_cache(maxsize=1024)
-def _cover_letters(letters: frozenset[str]) -> int:
+def _cover_letters(letters: frozenset[str], vietnamese: bool = True) -> int:
     letters -= _NOT_ACCENTED
-    if any(letters <= a for a in _LATIN_ALPHABETS):
+    alphabets = _LATIN_ALPHABETS if vietnamese else _LATIN_ALPHABETS[:-1]
+    if any(letters <= a for a in alphabets):
         return 1
-    if any(letters <= a | b for a, b in itertools.combinations(_LATIN_ALPHABETS, 2)):
+    if any(letters <= a | b for a, b in itertools.combinations(alphabets, 2)):
         return 2
     return 3
 
@@ -493,6 +622,53 @@ def _latin_word(accented: frozenset[str]) -> bool:
     (letters outside ASCII of one word, in either case)."""
     low = frozenset(c.lower()[:1] for c in accented) - _NOT_ACCENTED
     return not low or any(low <= letters for letters in _LATIN_ALPHABETS)
+
+
+_TURKISH_LETTERS = frozenset("abcçdefgğhıijklmnoöprsştuüvyzâîû")
+_TURKISH_VOWELS = frozenset("aeıioöuüâîû")
+_TURKISH_BACK = frozenset("aıouâû")
+_TURKISH_ONLY = re.compile("[ıİşŞğĞ]")
+_TURKISH_FINAL = frozenset("rt rk st nk nt lt rç nç lk rs ns ks ft lç rp rd nd lp rz".split())
+"""The two consonants that end Turkish words (``üst``, ``renk``, ``sırt``, ``Türk``)."""
+_TURKISH_WORD = re.compile(r"[^\W\d_]*[ıİşŞğĞ][^\W\d_]*")
+_TURKISH_LOWER = str.maketrans("Iİ", "ıi")
+
+
+def _turkish(text: str) -> bool:
+    """Whether the words of ``text`` (its sample) with a letter of Turkish alone (ı İ ş Ş ğ Ğ)
+    are Turkish words, with an ı, İ or ş inside a word and one more of them or ğ: Turkish
+    letters only, not two consonants first nor last (but ``üst``, ``renk``: :data:`_TURKISH_FINAL`),
+    each ı after a back vowel and before one (a ı o u: vowel harmony, ``hatası``), ğ after a
+    vowel and not last. cp1252 reads them as ý Ý þ Þ ð Ð (``hatasý``), letters of
+    Icelandic, Faroese and Czech; Icelandic's ``að``, ``þetta`` and Czech's ``který`` are
+    not Turkish words so read (``ağ``, ``şetta``, ``kterı``)."""
+    evidence = 0
+    dotless = False  # Icelandic ``eða`` is Turkish ``eğa`` to these rules, but has no ı nor ş
+    for word in _TURKISH_WORD.findall(_sample(text)[:2000]):
+        low = word.translate(_TURKISH_LOWER).lower()
+        if not _TURKISH_LETTERS.issuperset(low):
+            return False
+        if len(low) > 1 and low[0] not in _TURKISH_VOWELS and low[1] not in _TURKISH_VOWELS:
+            return False
+        vowel = ""
+        for k, c in enumerate(low):
+            if c == "ı" and vowel and vowel not in _TURKISH_BACK:
+                return False
+            if vowel == "ı" and c in _TURKISH_VOWELS and c not in _TURKISH_BACK:
+                return False  # a front vowel after ı (``tığingar``: Faroese ``týðingar``)
+            if c == "ğ" and (k == 0 or k == len(low) - 1 or low[k - 1] not in _TURKISH_VOWELS):
+                return False
+            if c in _TURKISH_VOWELS:
+                vowel = c
+        # ı or İ count once each (a Czech ``ý`` reads as ı: ``být``, ``bıt``), ş inside a word
+        # and ğ twice (no Czech nor Icelandic word has þ inside nor ð before a vowel)
+        evidence += word.count("ı") + word.count("İ") + 2 * (low.count("ğ") + low[1:].count("ş"))
+        if len(low) > 2 and low[-1] not in _TURKISH_VOWELS and low[-2] not in _TURKISH_VOWELS:
+            if low[-2:] not in _TURKISH_FINAL:
+                return False  # ``uşb``: Icelandic ``uþb``
+        # capitals: I is ı or i, İ is i (``MISEYDNAĞIST``: Faroese ``MISEYDNAÐIST``)
+        dotless = dotless or "ı" in word or "İ" in word or "ş" in low[1:]
+    return dotless and evidence >= 2
 
 
 _CYR_VOWELS = frozenset("аеёиоуыэюяіїєѣ")
@@ -648,6 +824,13 @@ _FLUENT = 0.9
 
 _SHORT = 64
 """Data of at most this many bytes is short: the detector's measures say little on it."""
+_LATIN_PAGES = ("cp1250", "iso8859-2", "cp1254", "cp1257")
+_LATIN_SHORT = 1024
+_ICELANDIC = re.compile("[ýþðÝÞÐ]")
+"""The code pages of Central European, Turkish and Baltic text, measured when the detector
+does not propose them, on data of at most :data:`_LATIN_SHORT` bytes whose cp1252 reading
+has the letters those code pages put elsewhere (:data:`_ICELANDIC`, :func:`_odd_places`),
+or when every candidate shows a sign of a wrong code page."""
 _ALPHABET_PAGES = ("cp1251", "koi8_r", "cp1253", "cp1255")
 """The code pages of the common non-Latin alphabets (Cyrillic, Greek, Hebrew), measured
 on short data when the detector does not propose them."""
@@ -775,6 +958,47 @@ def _capitals(text: str) -> bool:
     """Whether the words of two letters or more of ``text`` (its sample) are all in capitals."""
     words = re.findall(r"[^\W\d_]{2,}", _sample(text)[:2000])
     return bool(words) and all(w.isupper() for w in words)
+
+
+def _glued(text: str) -> bool:
+    """Whether each East Asian character of ``text`` (its sample) stands alone between
+    characters of other scripts, beside an ASCII letter (``mo瞠``, ``P軣 tam``)."""
+    sample = _sample(text)[:2000]
+    last = len(sample) - 1
+    found = False
+    for k, c in enumerate(sample):
+        if c >= "\u2e80" and _script(c) == "CJK":
+            prev = sample[k - 1] if k else " "
+            nxt = sample[k + 1] if k < last else " "
+            if prev >= "\u2e80" or nxt >= "\u2e80":
+                return False
+            if not ((prev.isascii() and prev.isalpha()) or (nxt.isascii() and nxt.isalpha())):
+                return False
+            found = True
+    return found
+
+
+_SMALL_KANA = frozenset("ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶー")
+_KANA_WORD = re.compile("[\u3041-\u3096]+|[\u30a1-\u30fc]+|[\u4e00-\u9fff\u3005]+[\u3041-\u3096]+")
+_WIDE_RUN = re.compile(r"[^\x00-\x7f\s]+")
+_KANJI_HEAD = re.compile("^[\u4e00-\u9fff\u3005]+")
+
+
+def _kana_only(text: str) -> bool:
+    """Whether each run of characters of ``text`` outside ASCII is a Japanese word of kana:
+    hiragana only, katakana only (with the prolonged sound mark), or kanji followed by
+    hiragana (``表示する``), its kana not starting with a small one nor ``ー`` (``ません``,
+    ``ファイル``; Big5 read as EUC-JP mixes kana with kanji otherwise: ``ア英``, ``や刊``)."""
+    runs = _WIDE_RUN.findall(text[:2000])
+    if not runs:
+        return False
+    for run in runs:
+        if not _KANA_WORD.fullmatch(run):
+            return False
+        kana = _KANJI_HEAD.sub("", run)  # the kana after the kanji
+        if len(run) < 2 or kana[0] in _SMALL_KANA:
+            return False
+    return True
 
 
 _FREQUENT_TABLE = {"zh_hans": "Chinese", "zh_hant": "Chinese", "ja": "Japanese", "ko": "Korean"}
@@ -930,19 +1154,73 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
             chaos, coherence = by_text.get(own) or (mess_ratio(own), 0.0)
             signs = implausible(_sample(own))
             cands[name] = (signs, chaos, _rank(name), len(results) + 1 + extra, own, name, coherence)
+    signed = min(c[0] for c in cands.values()) > 0
+    added: set[str] = set()
+    if western is not None and (signed or len(data) <= _LATIN_SHORT):
+        # the detector leaves out code pages of Latin letters on short text (``Başarısız``
+        # in cp1254, ``Ķēķis`` in cp1257): measured too, when every candidate shows a sign,
+        # or cp1252 reads Icelandic letters (cp1254: ``Baþarýsýz``), or shows a sign,
+        # letters where no language writes them or text that is not Western European (the
+        # others: ``mo¿e``, ``pilsçta``, ``B£¥D``)
+        sample = _sample(western)
+        turkish = signed or _ICELANDIC.search(sample) is not None
+        odd = (
+            signed
+            or cands["cp1252"][0] > 0
+            or bool(_odd_places(sample))
+            or (not turkish and not _western(western))
+        )
+        if (turkish or odd) and western not in by_text:
+            # cp1252 measured as they are (not proposed, its chaos was left at 1.0)
+            c = cands["cp1252"]
+            cands["cp1252"] = (c[0], mess_ratio(western[:_SAMPLE]), *c[2:])
+        for extra, name in enumerate(_LATIN_PAGES):
+            if name in cands or not (turkish if name == "cp1254" else odd):
+                continue
+            try:
+                own = data.decode(name)
+            except UnicodeDecodeError:
+                continue
+            chaos, coherence = by_text.get(own) or (mess_ratio(own[:_SAMPLE]), 0.0)
+            signs = implausible(_sample(own))
+            cands[name] = (signs, chaos, _rank(name), len(results) + 10 + extra, own, name, coherence)
+            added.add(name)
     fewest = min(c[0] for c in cands.values())
     pool = [c for c in cands.values() if c[0] == fewest]
     latin = cands.get("cp1252")
-    if latin is not None and latin[0] == fewest and _western(latin[4]):
+    western = latin is not None and latin[0] == fewest and _western(latin[4])
+    covers = {}
+    if western and not _odd_places(_sample(latin[4])):
         # Western European text in cp1252 (or latin-1) with no sign: read so, whatever
         # the measures of chaos say (``déjà`` is chaos to them, ``déją`` is not)
         pool = [latin]
     else:
-        covers = {c[5]: _cover(c[4]) for c in pool if _scripts(c[4]) == {"LATIN"}}
-        if len(covers) > 1 and min(covers.values()) == 1 < max(covers.values()):
+        covers = {c[5]: _cover(c[4], c[5]) for c in pool if _scripts(c[4]) == {"LATIN"}}
+        if western and (covers.get("cp1252") == 1 or min(covers.values(), default=1) > 1):
+            # Western European letters, some where those languages do not write them
+            # (``için``: Turkish; ``bình``), and no other reading in one language's letters
+            # and places (``pilsçta`` is Latvian ``pilsēta``): cp1252 still
+            pool = [latin]
+        elif len(covers) > 1 and min(covers.values()) == 1 < max(covers.values()):
             # readings in Latin letters, one of them in the letters of one language: those
             # (``šablone nepalaikomų``: Lithuanian; ``ðablone nepalaikomø``: Icelandic and Danish)
             pool = [c for c in pool if covers.get(c[5], 1) == 1]
+        if any(v == 1 for v in covers.values()):
+            # a reading in one language's letters, and East Asian readings whose characters stand
+            # alone beside ASCII letters (``mo瞠``: Polish ``może`` read as Big5): the former
+            pool = [c for c in pool if not (c[5] in _FAMILY and _glued(c[4]))]
+        turkish = [
+            c for c in pool
+            if pool != [latin] and covers.get(c[5]) == 1 and _TURKISH_ONLY.search(_sample(c[4])) and _turkish(c[4])
+        ]
+        if turkish:
+            # Turkish words in Turkish letters (``hatası``), not Icelandic or Czech letters
+            # where Turkish has its own (cp1252's ``hatasý``)
+            pool = [c for c in pool if c[4] == turkish[0][4]]
+        elif latin in pool and covers.get("cp1252") == 1:
+            # the code pages measured above win over cp1252 by their letters alone, not by
+            # the measures of chaos (Faroese ``NÝGUINEA`` is not Turkish ``NİGUINEA``)
+            pool = [c for c in pool if c[5] not in added]
     # an East Asian reading made of the language's common characters is taken over the
     # others (short text: the detector's chaos and coherence say little), the most fluent
     # first (the East Asian encodings read each other as valid but rare characters)
@@ -965,6 +1243,12 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
     if fluency and max(fluency.values()) >= _FLUENT:
         top = max(fluency.values())
         pool = [c for c in pool if fluency.get(c[5]) == top]
+        kana = [c for c in pool if _FAMILY[c[5]] == "ja" and _kana_only(c[4])]
+        if short and kana and len(kana) < len(pool):
+            # kana in Japanese, common hanzi in Big5 (EUC-JP's ``ません`` is Big5's ``引六氏``):
+            # Japanese when the others have few of their language's most frequent characters
+            if all(_frequent_share(c[4], _FAMILY[c[5]]) < _RARE_SHARE for c in pool if c not in kana):
+                pool = kana
         korean = [c for c in pool if _FAMILY[c[5]] == "ko"]
         if short and korean and len(korean) < len(pool):
             # fluent in Korean and another language (a Korean word in EUC-KR is common
@@ -1049,6 +1333,26 @@ def _clean_multibyte(data: bytes, source: str) -> tuple[str, str] | None:
     if signs == 0 and name in _MULTIBYTE and "\ufffd" not in text:
         return text, name
     return None
+
+
+def _odd_utf8(text: str) -> int:
+    """Signs that short valid UTF-8 is another encoding's bytes: those of :func:`implausible`,
+    unassigned code points (``ǰ\u05fa``), and combining marks after a character that is not
+    a letter or a letter of another script (``δ\u05aa``: a Hebrew accent after a Greek letter;
+    ``״\u032c``), the generic combining diacritics after any letter aside."""
+    signs = implausible(text)
+    prev = ""
+    for c in text:
+        if c >= "\u0300":
+            cat = unicodedata.category(c)
+            if cat == "Cn":
+                signs += 1
+            elif cat == "Mn":
+                script = _script(c)
+                if not prev.isalpha() or (script != "COMBINING" and script != _script(prev)):
+                    signs += 1
+        prev = c
+    return signs
 
 
 def _mostly_utf8(data: bytes) -> Decoded | None:
@@ -1149,6 +1453,12 @@ def decode_text(
                     escaped = _escaped(data) if data.isascii() else None
                     if escaped:
                         text, name = escaped
+                    elif len(data) <= _SHORT and not data.isascii() and _odd_utf8(text):
+                        # a few bytes that are valid UTF-8 by chance (``目录`` in GB2312 is
+                        # ``Ŀ¼``): a fluent East Asian reading with no sign
+                        clean = _clean_multibyte(data, source)
+                        if clean is not None and _fluency(clean[0], clean[1]) >= _FLUENT:
+                            text, name = clean
             except UnicodeDecodeError as exc:
                 first = exc.start
                 text = ""
