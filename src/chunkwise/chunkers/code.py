@@ -19,8 +19,9 @@ the one packer packs them:
 * a definition too big for a chunk, at any depth, is a region of its own: it starts a
   chunk (unless it is the first item of the definition around it: the chunk then starts
   at that header), and the chunk after it starts after it; no cut falls right after a
-  definition's header (or the ``{`` that opens its body on the header's line), so no
-  chunk ends with a header whose body is in the next one;
+  definition's header (or the ``{`` that opens its body on the header's line) while the
+  header and its first line fit together, nor between the lines of a header that fits,
+  so no chunk ends with a header whose body could have started with it;
 * a definition too big is cut between its members (methods), then between the statements
   of its body (outer before inner), then between lines, then between tokens -- never
   inside a token while a token boundary fits;
@@ -57,10 +58,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..boundaries import LINE, PARAGRAPH, WORD, Level, PositionsLevel
+from ..boundaries import LINE, PARAGRAPH, WORD, FilteredLevel, Level, PositionsLevel
 from ..enrich import build_chunks
 from ..errors import ConfigError, MissingDependencyError, warn_at_caller
-from ..merge import Span
+from ..merge import Span, indent_start
 from ..packer import pack_segments
 from ..parsers.code import (
     _LINE_GAP,
@@ -185,13 +186,16 @@ def _zone_test(starts: list[int], ends: list[int]) -> Callable[[int], bool]:
     return inside
 
 
-def _header_end(text: str, d: Any) -> int:
+def _header_end(text: str, d: Any, comments: tuple[str, ...] = _COMMENT_LINE) -> int:
     """Where the header of definition ``d`` ends (after the last line of its signature),
-    or -1 when it is not found."""
+    or -1 when it is not found. ``comments``: how the lines that may follow a header in
+    its signature start, comment lines and the like (in Python ``#``, and ``@`` for the
+    decorator of a first method that a signature read from the standard library's
+    ``ast`` holds; not ``*``: a line of parameters may start with ``*args``)."""
     if d.signature.endswith("\u2026"):
         return -1  # (a signature cut short: where its header ends is not known)
     lines = d.signature.rstrip().splitlines()
-    while lines and (not lines[-1].strip() or lines[-1].lstrip().startswith(_COMMENT_LINE)):
+    while lines and (not lines[-1].strip() or lines[-1].lstrip().startswith(comments)):
         lines.pop()  # (comment lines after the header)
     if not lines:
         return -1
@@ -205,6 +209,12 @@ def _header_end(text: str, d: Any) -> int:
     while q < d.end and text[q] in " \t":
         q += 1
     return q + 1 if q < d.end and text[q] == "{" else p
+
+
+def _comment_line(structure: CodeStructure) -> tuple[str, ...]:
+    """How a line after a header in a signature of ``structure`` starts (a comment line;
+    in Python also a decorator: see :func:`_header_end`)."""
+    return ("#", "@") if structure.language == "python" else _COMMENT_LINE
 
 
 def _line_breaks(gap: str) -> int:
@@ -356,21 +366,61 @@ class CodeChunker(BaseChunker):
         # nor between a definition's decorators (attributes) and its header: the cuts
         # that start a piece after the first of them, up to the header, are a fallback
         # weaker than the header cuts (the comment lines above them may go)
+        comment_line = _comment_line(structure)
         header_ends: dict[int, int] = {}  # definition (by index) -> where its header ends
+        head_from: dict[int, int] = {}  # a header's end -> where its definition's own text starts
+        parent_head: dict[int, int] = {}  # a header's end -> where its parent's header ends
+        # where a definition with decorators or a header of more than one line starts ->
+        # where its header ends
+        deco_head: dict[int, int] = {}
         deco_s: list[int] = []
         deco_e: list[int] = []
+        # (the headers of more than one line: the cuts between their lines go with the
+        # header cuts, weaker than every line cut; a cut whose end lies in one of these
+        # ranges or in the decorators before it is not a line cut)
+        inner_s: list[int] = []
+        inner_e: list[int] = []
+        inner_own: list[int] = []
+        out_s: list[int] = []
+        out_e: list[int] = []
         for i, d in enumerate(structure.definitions):
             if d.container or (surely is not None and surely(d.start, d.end)):
                 continue
-            header_ends[i] = _header_end(text, d)
+            h = header_ends[i] = _header_end(text, d, comment_line)
+            own = d.head
             if d.start < d.head:
                 own = self._own_start(text, d.start, d.head)
                 if own < d.head:
                     deco_s.append(own)
                     deco_e.append(d.head)
+            zone = d.head if own < d.head else -1
+            if h >= 0:
+                head_from[h] = own
+                if own < d.head:
+                    deco_head[own] = h
+                if ("\n" in d.signature or "\r" in d.signature) and (text.find("\n", d.head, h) >= 0 or text.find("\r", d.head, h) >= 0):
+                    inner_s.append(d.head)
+                    inner_e.append(h - 1)
+                    inner_own.append(own)
+                    deco_head[own] = h
+                    zone = h - 1
+                if d.parent >= 0 and header_ends.get(d.parent, -1) >= 0:
+                    parent_head[h] = header_ends[d.parent]
+            if zone >= 0:
+                out_s.append(own)
+                out_e.append(zone)
         heads = {h for h in header_ends.values() if h >= 0}
         in_deco = _zone_test(deco_s, deco_e) if deco_s else None
         deco_cuts: list[tuple[int, int]] = []
+        in_head = _zone_test(inner_s, inner_e) if inner_s else None
+        inner_cuts: list[tuple[int, int]] = []
+        # (the decorators and header lines of a definition, one range, marked: a cut's end
+        # is looked up, not searched for)
+        mask: bytearray | None = None
+        if out_s:
+            mask = bytearray(n + 1)
+            for s0, e0 in zip(out_s, out_e):
+                mask[s0 + 1 : e0 + 1] = b"\x01" * (e0 - s0)
         # ... except as the last resort before a cut inside a line: the header alone
         # rather than a header broken between its tokens
         header_cuts: dict[int, int] = {}
@@ -381,8 +431,8 @@ class CodeChunker(BaseChunker):
             if a in heads:
                 header_cuts[a] = min(b, header_cuts.get(a, b))
                 continue
-            if in_deco is not None and in_deco(b):
-                deco_cuts.append((a, b))
+            if mask is not None and mask[b]:
+                (deco_cuts if in_deco is not None and in_deco(b) else inner_cuts).append((a, b))
                 continue
             if indent > clamp >= 0:
                 indent = clamp
@@ -405,12 +455,12 @@ class CodeChunker(BaseChunker):
         if structure.lazy_lines is not None and not structure.line_cuts:
             lazy = structure.lazy_lines
             if heads or in_deco is not None:
-                if in_deco is None:
+                if mask is None:
                     def lazy_lines(s: int, e: int, lazy: Any = lazy) -> Iterator[tuple[int, int]]:
                         return ((a, b) for a, b in lazy(s, e) if a not in heads)
                 else:
-                    def lazy_lines(s: int, e: int, lazy: Any = lazy, deco: Any = in_deco) -> Iterator[tuple[int, int]]:
-                        return ((a, b) for a, b in lazy(s, e) if a not in heads and not deco(b))
+                    def lazy_lines(s: int, e: int, lazy: Any = lazy, out: bytearray = mask) -> Iterator[tuple[int, int]]:
+                        return ((a, b) for a, b in lazy(s, e) if a not in heads and not out[b])
                 lazy = lazy_lines
             levels.append(_LazyLevel("line", lazy))
             if in_deco is not None:
@@ -424,13 +474,46 @@ class CodeChunker(BaseChunker):
             for a, b in structure.line_cuts:
                 if a in heads:
                     header_cuts[a] = min(b, header_cuts.get(a, b))
-                elif in_deco is not None and in_deco(b):
-                    deco_cuts.append((a, b))
+                elif mask is not None and mask[b]:
+                    (deco_cuts if in_deco is not None and in_deco(b) else inner_cuts).append((a, b))
                 else:
                     line_cuts.append((a, b))
             levels.append(_positions("line", line_cuts))
-        if header_cuts:
-            levels.append(_positions("header", self._header_cuts(structure, text, header_cuts, fits)))
+        regions = self._regions(structure, n, text, fits, trimmed, header_ends)
+        if self.include_context_in_size:
+            regions = tuple(replace(r, reserve=self._reserve(structure, text, r)) for r in regions)
+        joined: set[int] = set()  # the headers kept with their first line: no cut after them
+        given: set[int] = set()  # the headers that may end a chunk
+        kept = self._kept(text, measure, regions) if header_cuts or deco_cuts or inner_s else None
+        whole_deco = None  # whether a cut's end lies in decorators kept with their header
+        if inner_s:
+            # (the lines of a header that fits with its decorators are never cut: evening out
+            # two chunks would take a cut between them; one that does not is cut between its
+            # lines before its decorators are cut from it)
+            big = [kept is None or not kept(d0, h1 + 1, True) for d0, h1 in zip(inner_own, inner_e)]
+            if inner_cuts:
+                inner_cuts = [c for c in inner_cuts if big[bisect_left(inner_s, c[1]) - 1]]
+            if structure.lazy_lines is not None and not structure.line_cuts:
+                for h0, h1, cut in zip(inner_s, inner_e, big):
+                    if cut:
+                        inner_cuts += [c for c in structure.lazy_lines(h0, h1 + 1) if h0 < c[1] <= h1]
+        if header_cuts or inner_cuts:
+            cuts = self._header_cuts(
+                structure, text, header_cuts, fits, head_from, atoms, kept, parent_head, joined, deco_head, given
+            ) if header_cuts else []
+            levels.append(_positions("header", cuts + inner_cuts))
+        if deco_cuts and kept is not None:
+            # (no cut between decorators and their header where the packer never needs
+            # one: a header kept with its first line, or one that may end a chunk and fits
+            # with its decorators; evening out two chunks would take it)
+            loose = set()
+            for k, own in enumerate(deco_s):
+                h = deco_head.get(own, -1)
+                if h in joined or (h in given and kept(own, h, True)):
+                    loose.add(k)
+            if loose:
+                deco_cuts = [c for c in deco_cuts if bisect_left(deco_s, c[1]) - 1 not in loose]
+                whole_deco = _zone_test([deco_s[k] for k in sorted(loose)], [deco_e[k] for k in sorted(loose)])
         if deco_cuts:  # (weaker still: a decorator apart from its header only where they do not fit)
             levels.append(_positions("decorator", deco_cuts))
         if structure.lazy_tokens is not None and not structure.token_cuts:
@@ -439,30 +522,108 @@ class CodeChunker(BaseChunker):
             levels.append(_positions(_TOKEN, list(structure.token_cuts)))
         # inside multi-line strings and comments: lines, then words (given here: the packer
         # adds its word level only when no level has that name, and the token level has it)
-        levels += [LINE, WORD]
-        regions = self._regions(structure, n, text, fits, trimmed, header_ends)
-        if self.include_context_in_size:
-            regions = tuple(replace(r, reserve=self._reserve(structure, text, r)) for r in regions)
+        # (not after a header: a chunk would end with it where evening out two chunks or
+        # lifting a comment line to the next chunk looks for a cut; the header level has
+        # the cuts after headers that may be cut)
+        if joined or whole_deco or in_head:
+            levels += self._after_headers(text, joined, whole_deco, in_head)
+        else:
+            levels += [LINE, WORD]
         return Segments(levels=tuple(levels), regions=regions, atoms=atoms, labels=(label,))
 
     @staticmethod
+    def _after_headers(text: str, heads: set[int], whole_deco: Callable[[int], bool] | None,
+                       in_head: Callable[[int], bool] | None = None) -> list[Level]:
+        """The lines and words of multi-line strings and comments (:data:`LINE`,
+        :data:`WORD`), without the cuts right after a header of ``heads`` (only spaces
+        and tabs between the header and the line break), those ending where
+        ``whole_deco`` says (in decorators kept with their header) and the line breaks
+        ending where ``in_head`` says (inside a header)."""
+        n = len(text)
+        breaks = set(heads)
+        for h in heads:
+            while h < n and text[h] in " \t\r":
+                h += 1
+            breaks.add(h)
+
+        if whole_deco is None:
+            def keep(_t: str, a: int, _b: int) -> bool:
+                return a not in breaks
+        else:
+            def keep(_t: str, a: int, b: int) -> bool:
+                return a not in breaks and not whole_deco(b)
+        line_keep = keep
+        if in_head is not None:
+            def line_keep(t: str, a: int, b: int) -> bool:
+                return keep(t, a, b) and not in_head(b)
+
+        return [FilteredLevel(LINE, line_keep), FilteredLevel(WORD, keep)]
+
+    @staticmethod
     def _header_cuts(
-        structure: CodeStructure, text: str, header_cuts: Mapping[int, int], fits: Callable[[int, int], bool] | None
+        structure: CodeStructure, text: str, header_cuts: Mapping[int, int], fits: Callable[[int, int], bool] | None,
+        head_from: Mapping[int, int] | None = None, atoms: Sequence[Atom] = (),
+        kept: Callable[[int, int, bool], bool] | None = None, parent_head: Mapping[int, int] | None = None,
+        joined: set[int] | None = None, deco_head: Mapping[int, int] | None = None,
+        given: set[int] | None = None,
     ) -> list[tuple[int, int]]:
         """The fallback cuts at the end of definition headers, weaker than every line cut
         and stronger than a cut inside a line: the header alone rather than a header
         broken between its tokens. A header's cut is given where the line after it fits
-        alone (else that line is cut anyway, and the header goes with its start). Where
-        the line after it is a multi-line string or comment (a docstring), the line
-        breaks inside that string come with it, stronger (the header goes with the
-        string's first lines where they fit; balancing takes the most even of them)."""
+        alone (else that line is cut anyway, and the header goes with its start), and
+        only where the header (with its decorators) and that first line do not fit
+        together (``kept``, from ``head_from``: where each header's definition starts):
+        so no chunk ends with a header that could have kept its first line, even where
+        evening out two chunks looks for a cut. The first line reaches to the end of a
+        definition kept whole that starts on it (``atoms`` that fit: a nested definition
+        right after the header cannot be cut, so the header's cut is given when the two
+        do not fit together). Where the line after it is a multi-line string or comment
+        (a docstring), the line breaks inside that string come with it, stronger (the
+        header goes with the string's first lines where they fit; balancing takes the
+        most even of them); the header's own cut, after them, only where the header and
+        the string's first line do not fit together."""
         n = len(text)
         lazy = structure.lazy_lines if not structure.line_cuts else None
         line_starts = sorted(a for a, _ in structure.line_cuts) if lazy is None else []
         def_starts = sorted(d.start for d in structure.definitions)
+        atom_starts = [a.start for a in atoms] if kept is not None and head_from else []
         out: list[tuple[int, int]] = []
         find = text.find
-        for h, b in header_cuts.items():
+        piece: dict[int, int] = {}  # a header's end -> where the piece it ends starts
+        # (filled: the headers whose cut is given, and those whose cut is withheld: kept
+        # with their first line)
+        if given is None:
+            given = set()
+        if joined is None:
+            joined = set()
+
+        def alone(h: int, b: int, e: int) -> bool:
+            """Whether the header ending at ``h`` and what follows it up to ``e`` do not
+            fit together (its first line, and a definition kept whole that starts on it),
+            with the header around it when it is that header's first line and that
+            header has no cut (a header chain: ``class A:`` then ``def f(self):``)."""
+            if kept is None or not head_from or h not in head_from:
+                return True
+            s = head_from[h]
+            ph = parent_head.get(h, -1) if parent_head else -1
+            if ph in piece and ph not in given and header_cuts.get(ph) == s:
+                s = piece[ph]
+            piece[h] = s
+            # decorators or a header of more than one line on the first line: it reaches
+            # the end of that header (cut from it only after every header cut); atoms nest and
+            # come in order of their start: one that starts before that end, reaches past
+            # it and fits is kept whole, so the first line reaches its end
+            reach = max(e, deco_head.get(b, e)) if deco_head else e
+            k = bisect_left(atom_starts, h)
+            while k < len(atom_starts) and atom_starts[k] < reach:
+                at = atoms[k]
+                if at.end > reach and kept(at.start, at.end, False):
+                    reach = at.end
+                k += 1
+            return not kept(s, reach, True)
+
+        for h in sorted(header_cuts):  # (a header before those inside its definition)
+            b = header_cuts[h]
             if not (0 < h and b < n):
                 continue
             # the line item after the header: up to the next line cut
@@ -484,10 +645,58 @@ class CodeChunker(BaseChunker):
                 if gaps and gaps[0][0] <= b:
                     del gaps[0]
                 out += gaps
-                out.append((h, b))
+                if alone(h, b, gaps[0][0] if gaps else e):
+                    out.append((h, b))
+                    given.add(h)
+                else:
+                    joined.add(h)
             elif fits is None or fits(b, e):
-                out.append((h, b))
+                if alone(h, b, e):
+                    out.append((h, b))
+                    given.add(h)
+                else:
+                    joined.add(h)
+            elif parent_head and head_from and (ph := parent_head.get(h, -1)) in joined and (
+                header_cuts.get(ph) == head_from.get(h)
+            ):
+                # (a first line too long for a chunk is cut between its tokens, the header
+                # with its start: the header around it, kept with this header as its first
+                # line, may end a chunk rather than be cut between its tokens)
+                joined.discard(ph)
+                given.add(ph)
+                out.append((ph, header_cuts[ph]))
         return out
+
+    def _kept(self, text: str, measure: Measure | None, regions: Sequence[Region]
+              ) -> Callable[[int, int, bool], bool] | None:
+        """Whether ``text[s:e]`` fits the budget of the region it starts in (``chunk_size
+        - chunk_overlap`` less the region's reserve for the context), as the packer
+        decides whether a piece fits: with ``indent``, measured from the start of its line
+        where the packer measures it so (:func:`indent_start`); without, as an atom is.
+        None without a measure."""
+        if measure is None:
+            return None
+        limit = self.chunk_size - self.chunk_overlap
+        starts = [r.start for r in regions] if self.include_context_in_size else []
+        reserves = [r.reserve for r in regions]
+        if type(measure) is _CharMeasure and not starts:
+            def kept_chars(s: int, e: int, indent: bool) -> bool:
+                if indent and s and text[s - 1] in " \t":
+                    s = indent_start(text, measure, s, limit)
+                return e - s <= limit
+
+            return kept_chars
+
+        def kept(s: int, e: int, indent: bool) -> bool:
+            budget = limit
+            if starts:
+                k = bisect_right(starts, s) - 1
+                if k >= 0:
+                    budget -= reserves[k]
+            q = indent_start(text, measure, s, budget) if indent else s
+            return measure.size(q, e) <= budget or measure.exact(q, e) <= budget
+
+        return kept
 
     def _fits(self, measure: Measure | None) -> Callable[[int, int], bool] | None:
         """Whether a span surely fits a chunk, so that the syntax tree need not be read
@@ -664,7 +873,7 @@ class CodeChunker(BaseChunker):
                 elif header_ends is not None and d.parent in header_ends:
                     he = header_ends[d.parent]
                 else:
-                    he = _header_end(text, structure.definitions[d.parent])
+                    he = _header_end(text, structure.definitions[d.parent], _comment_line(structure))
                 if not (0 <= he <= ls and not text[he:ls].strip()):
                     starts.append(ls)
                 q = d.end
