@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ConfigError
-from ..parsers.semantic import SemanticAnalysis, consecutive_similarities, sentence_segments
+from ..parsers.semantic import SemanticAnalysis, consecutive_similarities, join_fence_lines, sentence_segments
 from ..registry import register
 from ..segments import Segments
 from ..sizers import Measure
@@ -138,8 +138,10 @@ class SemanticChunker(EmbeddingChunker):
     def segments_of(
         self, doc: Document, m: Measure, sents: list[tuple[int, int]]
     ) -> tuple[Segments, SemanticAnalysis]:
-        """Threshold groups (small ones joined) and scored sentence cuts of ``doc``."""
+        """Threshold groups (small ones joined) and scored sentence cuts of ``doc`` (a
+        code fence line alone joins the sentence of its code: no chunk is only a fence)."""
         text = doc.text
+        sents = join_fence_lines(text, sents)
         sims = consecutive_similarities(self.sentence_vectors(text, sents) if len(sents) > 1 else [])
         value = self.threshold if self.threshold is not None else DEFAULT_THRESHOLDS[self.threshold_type]
         thr = threshold_value(sims, self.threshold_type, value) if len(sims) else float("nan")
@@ -152,5 +154,5 @@ class SemanticChunker(EmbeddingChunker):
         )
         bounds = [0, *(c + 1 for c in cuts), len(sents)]
         groups = list(zip(bounds[:-1], bounds[1:]))
-        segs = sentence_segments(text, sents, sims, groups, SEMANTIC, WEAKEST)
+        segs = sentence_segments(text, sents, sims, groups, SEMANTIC, WEAKEST, keep_fences=True)
         return segs, SemanticAnalysis(sents, sims, thr, cuts)

@@ -24,6 +24,7 @@ Method:
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any
 from dataclasses import dataclass
@@ -81,6 +82,34 @@ def _term_glue(text: str, blocks: Sequence[Any]) -> tuple[tuple[int, int], ...]:
         if m is not None and not text.startswith(":", b.start):
             out.append((b.start, m.start() + 2))  # through the line end, to the ':'
     return tuple(out)
+
+
+# an HTML block of horizontal rules only (``<hr>``, ``<hr/>``, ``<HR class="x">``)
+_HTML_RULE = re.compile(r"(?:[ \t]*<hr\b[^>]*>[ \t]*(?:\r\n?|\n)?)+", re.IGNORECASE)
+
+
+def _rules(text: str, blocks: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """The starts and ends of the top-level thematic breaks (``---``, ``***``, ``___``,
+    and HTML blocks of ``<hr>`` tags only), in order."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for b in blocks:
+        if b.depth == 0 and (b.kind == "hr" or (b.kind == "html" and _HTML_RULE.fullmatch(text, b.start, b.end))):
+            starts.append(b.start)
+            ends.append(b.end)
+    return starts, ends
+
+
+def _past_rules(text: str, rules: tuple[list[int], list[int]], b0: int, b1: int) -> int:
+    """The first character of ``[b0, b1)`` (trimmed) that is not in a thematic break:
+    ``b1`` or more when there is none."""
+    starts, ends = rules
+    while b0 < b1:
+        k = bisect_right(starts, b0) - 1
+        if k < 0 or ends[k] <= b0:
+            return b0
+        b0 = trim(text, ends[k], b1)[0]
+    return b0
 
 
 def _positions(name: str, points: Sequence[int]) -> PositionsLevel:
@@ -206,12 +235,17 @@ class StructureChunker(BaseChunker):
         body = outline.front_matter[1] if outline.front_matter else 0
         n = len(text)
         # where the body of each heading starts: the first character after it, before the
-        # next heading (None: the heading is followed by another heading or nothing)
+        # next heading (None: the heading is followed by another heading or nothing, or by
+        # thematic breaks only: a heading and the rule under it lead what follows, as a
+        # heading alone does; texinfo's HTML puts a rule under many headings)
         head_starts = [h.start for h in heads]
+        rules = _rules(text, blocks)
         body_of: list[int | None] = []
         for k, h in enumerate(heads):
             nxt = head_starts[k + 1] if k + 1 < len(heads) else n
             b0, b1 = trim(text, max(h.end, body), nxt)
+            if rules[0]:
+                b0 = _past_rules(text, rules, b0, b1)
             body_of.append(b0 if b0 < b1 else None)
         # a heading with no body of its own leads the section after it: glued to it (up to
         # the first body) with a weak label of its path (an empty heading alone is a chunk
@@ -234,16 +268,24 @@ class StructureChunker(BaseChunker):
             fs, fe = outline.front_matter
             regions.append(Region(fs, fe, 0, "front_matter", (LINE,), -1))
         first = heads[split[0]].start if split else n
+        lead_in = False  # the text before the first section leads it
         if body < first and text[body:first].strip():
-            regions.append(Region(body, first, self._context(base, budget0)[1] if base else 0,
-                                  f"h{heads[split[0]].level}" if split else "end", None, 0))
+            # a part of its own, unless it holds only headings with no body (and thematic
+            # breaks under them): they lead the first section, as any such heading does
+            b0 = trim(text, body, first)[0]
+            if rules[0]:
+                b0 = _past_rules(text, rules, b0, first)
+            lead_in = bool(split) and split[0] > 0 and heads[0].start <= b0 < heads[0].end and all(body_of[j] is None for j in range(split[0]))
+            if not lead_in:
+                regions.append(Region(body, first, self._context(base, budget0)[1] if base else 0,
+                                      f"h{heads[split[0]].level}" if split else "end", None, 0))
         starts_at: list[int] = []  # the heading index that opens each section
         for k in split:
             if starts_at and glue_end[starts_at[-1]] is not None and all(body_of[j] is None for j in range(starts_at[-1], k)):
                 continue  # the open section is headings only, and a body follows: they go with this one
             starts_at.append(k)
         for i, k in enumerate(starts_at):
-            s0 = max(heads[k].start, body)
+            s0 = body if lead_in and i == 0 else max(heads[k].start, body)
             e0 = heads[starts_at[i + 1]].start if i + 1 < len(starts_at) else n
             last = starts_at[i + 1] if i + 1 < len(starts_at) else len(heads)
             # room for the costliest breadcrumb a chunk of this section can get
@@ -256,8 +298,8 @@ class StructureChunker(BaseChunker):
             fs, fe = outline.front_matter
             labels.append(Label(fs, fe, "header_path", (), "common_prefix"))
             labels.append(Label(fs, fe, "is_front_matter", True, "within"))
-        if body < (heads[0].start if heads else n):
-            labels.append(Label(body, heads[0].start if heads else n, "header_path", base, "common_prefix"))
+        if body < (heads[0].start if heads else n):  # (weak where it leads the first section)
+            labels.append(Label(body, heads[0].start if heads else n, "header_path", base, "common_prefix", weak=lead_in))
         for k, h in enumerate(heads):
             end = head_starts[k + 1] if k + 1 < len(heads) else n
             labels.append(Label(h.start, end, "header_path", paths[k], "common_prefix", weak=leads[k]))

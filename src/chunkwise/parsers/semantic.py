@@ -2,6 +2,7 @@
 
 The steps every embedding strategy shares, each a plain function:
 
+* :func:`join_fence_lines`: a Markdown code fence line alone is no sentence of its own;
 * :func:`make_embedder`: the embedder for a ``model``/``cache``/``batch_size``;
 * :func:`buffered_vectors`: one unit vector per sentence, with ``buffer_size`` neighbours
   on each side;
@@ -15,6 +16,8 @@ numpy and the embedding models load on first use.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,12 +32,95 @@ __all__ = [
     "buffered_vectors",
     "consecutive_similarities",
     "embed_unique",
+    "join_fence_lines",
     "make_embedder",
     "sentence_segments",
     "similarity_labels",
 ]
 
 SIMILARITY_KEY = "boundary_similarity"
+
+# a line that may open or close a fenced code block (CommonMark: at most 3 spaces of
+# indentation, 3 or more backticks or tildes, then the info string)
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\r\n]*)", re.MULTILINE)
+
+
+def _fence_lines(text: str) -> list[tuple[int, int, bool]]:
+    """The fence lines of the top-level fenced code blocks of ``text``: the span of each
+    fence (its characters and info string, no indentation or line end) and whether it
+    closes a block. A fence that is never closed opens a block to the end."""
+    out: list[tuple[int, int, bool]] = []
+    open_char, open_len = "", 0
+    for m in _FENCE.finditer(text):
+        fence, info = m.group(1), m.group(2)
+        s, e = m.start(1), m.end(2)
+        while e > s and text[e - 1] in " \t":
+            e -= 1
+        if not open_char:
+            if fence[0] == "`" and "`" in info:
+                continue  # an inline code span, not a fence
+            open_char, open_len = fence[0], len(fence)
+            out.append((s, e, False))
+        elif fence[0] == open_char and len(fence) >= open_len and not info.strip(" \t"):
+            open_char = ""
+            out.append((s, e, True))
+    return out
+
+
+def _fence_guarded(text: str, level: Any) -> Any:
+    """``level`` without its cuts right after an opening fence line or right before a
+    closing one (``level`` itself when ``text`` has no fence)."""
+    if "```" not in text and "~~~" not in text:
+        return level
+    fences = _fence_lines(text)
+    if not fences:
+        return level
+    from ..boundaries import FilteredLevel
+
+    after_open = {e for _, e, closes in fences if not closes}
+    before_close = {s for s, _, closes in fences if closes}
+
+    def keep(text: str, a: int, b: int) -> bool:
+        return a not in after_open and b not in before_close
+
+    return FilteredLevel(level, keep)
+
+
+def join_fence_lines(text: str, sentences: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``sentences`` where a sentence that is only a code fence line goes with its code:
+    a closing fence (```` ``` ````) joins the sentence before it, an opening one
+    (```` ```python ````) the sentence after it. So no cut leaves a chunk that is only a
+    fence, and the code keeps its fences. Returns ``sentences`` itself when nothing joins.
+
+    Example:
+        >>> t = "Run it.\\n\\n```\\nmake all.\\n```\\n"
+        >>> join_fence_lines(t, [(0, 7), (9, 12), (13, 22), (23, 26)])
+        [(0, 7), (9, 26)]
+    """
+    if "```" not in text and "~~~" not in text:
+        return sentences
+    fences = _fence_lines(text)
+    if not fences:
+        return sentences
+    starts = [s for s, _ in sentences]
+    n = len(sentences)
+    join_prev: set[int] = set()  # sentence i joins i - 1
+    for fs, fe, closes in fences:
+        i = bisect_left(starts, fs)
+        if i < n and starts[i] == fs and sentences[i][1] <= fe:
+            if closes and i > 0:
+                join_prev.add(i)
+            elif not closes and i + 1 < n:
+                join_prev.add(i + 1)
+    if not join_prev:
+        return sentences
+    out: list[tuple[int, int]] = []
+    for i, (s, e) in enumerate(sentences):
+        if i in join_prev and out:
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out
 
 
 @dataclass
@@ -169,6 +255,7 @@ def sentence_segments(
     groups: Sequence[tuple[int, int]],
     group_boundary: str,
     split_name: str,
+    keep_fences: bool = False,
 ) -> Segments:
     """Segments of sentence groups for the packer.
 
@@ -180,6 +267,9 @@ def sentence_segments(
             is a region (no chunk crosses it).
         group_boundary: the boundary name of the cut after a group ("semantic").
         split_name: the boundary name of a size-cap cut inside a group (``ScoredCuts.name``).
+        keep_fences: the fallback sentence level never cuts between a code fence line
+            and its code (a sentence too big for the budget is not cut before a closing
+            ```` ``` ```` or after an opening one; the word level below still may).
 
     Returns:
         :class:`~chunkwise.segments.Segments` with the groups as regions, every sentence cut
@@ -197,8 +287,11 @@ def sentence_segments(
         tuple(s for s, _ in sentences[1:]),
         tuple(float(x) for x in similarities),
     )
+    level: Any = SentenceSegmenter()
+    if keep_fences:
+        level = _fence_guarded(text, level)
     return Segments(
-        levels=(SentenceSegmenter(),),
+        levels=(level,),
         regions=regions,
         labels=similarity_labels(text, sentences, similarities),
         scored=scored,
