@@ -12,7 +12,10 @@ each table on its own:
   cells (then inside a cell: lines, sentences, words), each later part with the header
   and the row's first cell in ``context`` (an empty first cell: its delimiter, the tab of
   a TSV row); a split row starts a chunk (its first part holds more than the first cell
-  when the next cell is cut anyway), and the rows after it start a new one;
+  when the next cell is cut anyway), and the rows after it start a new one; a part under
+  a quarter of ``chunk_size`` is evened out with the next or the one before at a word of
+  a cell cut anyway, else of any cell but the first (cuts between cells first; a header
+  chunk above a split first row is one of its parts);
   ``"keep"`` (one chunk flagged
   ``metadata["oversize"]``) or ``"raise"`` (:class:`~chunkwise.errors.OversizeError`);
 * text outside tables is packed like ``"recursive"`` (paragraphs, lines, sentences,
@@ -26,16 +29,18 @@ Method:
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from operator import sub
 from typing import Any, Literal
 
 from ..boundaries import LINE, WORD, Level, PositionsLevel
 from ..errors import ConfigError
 from ..merge import Span
 from ..enrich import build_chunks
-from ..packer import OVERSIZE_POLICIES, OversizePolicy, PackConfig, pack_segments
+from .._text import trim
+from ..packer import OVERSIZE_POLICIES, OversizePolicy, PackConfig, _balance, pack_segments
 from ..parsers.table import Table, delimited_table, find_pipe_tables
 from ..registry import register
 from ..segments import Atom, Label, Region, Segments
@@ -51,6 +56,7 @@ DELIMITED_FORMATS = {"csv": None, "tsv": "\t"}
 """Document formats read as one delimited table, and their delimiter (None: sniffed)."""
 
 _KEY = "_table"
+_CELL_WORD = "table_cell_word"  # (a word cut inside a cell, for balancing; named "word" in chunks)
 
 
 @dataclass(frozen=True)
@@ -247,6 +253,13 @@ class TableChunker(BaseChunker):
                 glue.append((hs, r1))
             within = tuple(_Within(lv.name, lv, big_s, big_e) for lv in (LINE, SentenceSegmenter(), WORD))
             levels = (PositionsLevel("table_row", rows, rows), *within)
+            if split:
+                # the words of the cells that a split row cuts anyway (larger than the
+                # budget): the packer evens out a small part with them when no cut between
+                # cells can (see :meth:`_cell_words`)
+                words = self._cell_words(text, t, [found[i] for i, _ in split], budget, bound, measure)
+                if words is not None:
+                    levels += (words,)
             # a row split between its cells is a region of its own: its first part starts
             # at the row's start (packed after other rows, its first cells would end their
             # chunk, apart from the rest of the row), and the rows after it start a new
@@ -317,6 +330,50 @@ class TableChunker(BaseChunker):
             return replace(a, cuts=cuts[1:]), (lo, hi)
         return a, None
 
+    def _cell_words(
+        self,
+        text: str,
+        t: Table,
+        rows: Sequence[Atom],
+        budget: int,
+        bound: Callable[[int, int], int],
+        measure: Measure | None,
+    ) -> _Within | None:
+        """The word cuts inside the cells of the split ``rows`` of ``t`` that are larger
+        than ``budget`` (cut in any case), as a level that balancing may use.
+
+        The packer's balancing moves a cut to a word boundary only where the cut was
+        inside a sentence already; a part of a split row ends between cells, so a small
+        cell between a cell that fits and one cut anyway (``k1,"lorem ...",NoKey,"ipsum
+        ...``) stayed a part of its own. This level, after every other, lets balancing
+        join such a part with the start (or the end) of a cell that is cut in any case;
+        a cell that fits is never cut for it, and the cuts between cells are tried first.
+        Its cuts are named ``"word"`` in the chunks (see :meth:`_pack`). None: no such
+        cell (``bound``, an upper bound of a size, rules out most rows without reading
+        their cells)."""
+        starts: list[int] = []
+        ends: list[int] = []
+        size = self._size
+        lengths = self._sizer.unit in ("chars", "words")  # (then ``bound`` is the length)
+        for a in rows:
+            edges = (a.start, *a.cuts, a.end)  # (a cell lies between two of the row's cuts)
+            widest = max(map(sub, edges[1:], edges))
+            if lengths:
+                big = widest > budget
+            else:  # (a bound of tokens: at most 4 bytes a character, plus one)
+                big = 4 * widest >= budget and not all(map(_fits(bound, budget), edges, edges[1:]))
+            if not big:
+                continue
+            for cs, ce in t.cells(text, a.start, a.end):
+                while cs < ce and text[cs].isspace():
+                    cs += 1
+                while ce > cs and text[ce - 1].isspace():
+                    ce -= 1
+                if ce - cs > 1 and size(text, cs, ce, measure) > budget:
+                    starts.append(cs)
+                    ends.append(ce)
+        return _Within(_CELL_WORD, WORD, starts, ends) if starts else None
+
     def _size(self, text: str, start: int, end: int, measure: Measure | None) -> int:
         """The size of ``text[start:end]`` with its edges' whitespace trimmed."""
         while start < end and text[start].isspace():
@@ -346,8 +403,14 @@ class TableChunker(BaseChunker):
     def _pack(self, document: Document, measure: Measure, segments: Segments) -> list[Span]:
         """The packed spans; a span that ends before the empty last cells of its row (the
         tabs that end a TSV row) holds them when it still fits (see :func:`_keep_last_cells`)."""
-        spans = pack_segments(document.text, measure, segments, self.delimited_config(document))
+        config = self.delimited_config(document)
+        spans = pack_segments(document.text, measure, segments, config)
+        if config.balance and not config.chunk_overlap and self.oversize == "split":
+            _even_split_rows(document.text, measure, spans, segments, config)
         _keep_last_cells(document.text, measure, spans, segments.labels, self.chunk_size)
+        for sp in spans:
+            if sp.boundary == _CELL_WORD:
+                sp.boundary = WORD.name
         return spans
 
     def chunk(self, document: str | Document) -> list[Chunk]:
@@ -506,6 +569,69 @@ def _value_part(t: Table, text: str, cs: int, ce: int, lo: int, end: int) -> str
     return v.replace(q + q, q) if quoted else v
 
 
+def _even_split_rows(text: str, m: Measure, spans: list[Span], segments: Segments, config: PackConfig) -> None:
+    """Even out a small part of a split row that the packer left (no cut between cells,
+    nor a word of a cell cut anyway, gave a more even one): the packer's balancing again,
+    over that row's parts only, now with the words of every cell of the row but the first
+    (a cell that fits is cut only here, for a part that would be small otherwise; the
+    first cell is repeated whole in ``context``). A header chunk above a split first row
+    is one of its parts. Without overlap only (overlapping spans are not evened out). In
+    place."""
+    budget = config.chunk_size
+    floor = max(config.min_chunk_size, budget // 4)
+    if not any(sp.size < floor and not sp.oversize for sp in spans):
+        return
+    rows = [a for a in segments.atoms if a.kind == "table_row"]
+    if not rows:
+        return
+    starts = [a.start for a in rows]
+    tables = sorted((lb.value.table for lb in segments.labels if lb.key == _KEY), key=lambda t: t.start)
+    tstarts = [t.start for t in tables]
+    todo: dict[int, Table] = {}
+    for sp in spans:
+        if sp.size >= floor or sp.oversize:
+            continue
+        k = bisect_right(starts, sp.start) - 1
+        above = k < 0 or rows[k].end <= sp.start  # a header chunk above a split first row?
+        if above:
+            k += 1
+            if k >= len(rows) or sp.end > rows[k].start:
+                continue
+        j = bisect_right(tstarts, rows[k].start) - 1
+        if j < 0 or rows[k].end > tables[j].end:
+            continue
+        t = tables[j]
+        if above and not (t.start <= sp.start and len(t.rows) and t.rows[0] == rows[k].start):
+            continue
+        todo[k] = t
+    span_starts = [sp.start for sp in spans]
+    for k in sorted(todo, reverse=True):  # (from the end: a join shifts the spans after it)
+        a, t = rows[k], todo[k]
+        hs, he = t.header
+        lo = t.start if hs < he and len(t.rows) and a.start == t.rows[0] else a.start
+        i = bisect_left(span_starts, lo)
+        j = bisect_left(span_starts, a.end, i)
+        if j - i < 2 or spans[j - 2].end <= a.start or spans[j - 1].end > a.end:
+            continue  # (not a row split over its own chunks: a row that fits is never cut)
+        cells = t.cells(text, a.start, a.end)
+        cs_, ce_ = [], []
+        for c, (cs, ce) in enumerate(cells):
+            cs, ce = trim(text, cs, ce)
+            if ce - cs > 1 and (c > 0 or m.exact(cs, ce) > budget):
+                cs_.append(cs)
+                ce_.append(ce)
+        if not cs_:
+            continue
+        words = _Within(_CELL_WORD, WORD, cs_, ce_)
+        # (the same cuts as the word level that balancing adds after a cut inside a
+        # sentence: no other word of the row, none of its first cell, is cut)
+        levels = (PositionsLevel("table_cell", a.cuts, a.cuts), words, replace(words, name=WORD.name))
+        group = spans[i:j]
+        _balance(text, m, group, budget, levels, floor, config.trim_spans, config.keep_indent)
+        spans[i:j] = group
+        span_starts[i:j] = [sp.start for sp in group]
+
+
 def _keep_last_cells(text: str, m: Measure, spans: list[Span], labels: Sequence[Label], chunk_size: int) -> None:
     """Move a span's end forward to its row's end when only spaces and tabs, among them
     the delimiter of a table whose delimiter is a space or a tab, come before it there (a
@@ -568,6 +694,11 @@ def _drain(spans: list[Span]) -> Sequence[Span]:
             yield pop()
 
     return take()  # type: ignore[return-value]
+
+
+def _fits(bound: Callable[[int, int], int], budget: int) -> Callable[[int, int], bool]:
+    """Whether ``bound`` of ``[s, e)`` is within ``budget``, as a function of ``s, e``."""
+    return lambda s, e: bound(s, e) <= budget
 
 
 def _rstrip(text: str, start: int, end: int) -> int:
