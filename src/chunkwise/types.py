@@ -62,7 +62,10 @@ def document_id_for_path(relative_path: str) -> str:
 
     ``relative_path`` uses POSIX separators (``"guide/install.md"``); a backslash is read
     as a separator too, so the same tree gives the same ids on every system. It equals
-    ``document_id_for("", relative_path)``.
+    ``document_id_for("", relative_path)``. :func:`chunkwise.load` gives it the file's real
+    path (symbolic links resolved) relative to the root's real path, so a file reached
+    through a link has the id it has when reached directly
+    (:func:`chunkwise.loaders.relative_id_path`).
 
     Example:
         >>> document_id_for_path("guide/a.md") == document_id_for_path("guide\\\\a.md")

@@ -237,9 +237,14 @@ def load(
     Ids: the document id is :func:`~chunkwise.types.document_id_for_path` of the file's
     POSIX path relative to ``root`` (default: its parent folder, so the id derives from
     the file name): the same tree gives the same ids from any working directory, by
-    relative or absolute path. A :class:`FoundFile` from :func:`find_files` carries its
+    relative or absolute path. Symbolic links do not change it: the path is the file's
+    real path relative to the root's real path when the real file is under the real root
+    (a link that leads out of the root: the path as seen under the root); without
+    ``root``, a link's id derives from the name of the file it leads to
+    (:func:`relative_id_path`). A :class:`FoundFile` from :func:`find_files` carries its
     root and relative path (with the rule for duplicates and collisions of that module).
-    ``source`` is the path as given (POSIX separators).
+    ``source`` and ``metadata["filename"]`` are the path and name as given (POSIX
+    separators); ``metadata["relative_path"]`` is the path the id derives from.
 
     Args:
         path: the file (or a :class:`FoundFile`), or the file's bytes (the format from

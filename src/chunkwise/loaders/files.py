@@ -6,17 +6,29 @@ directory, by relative or absolute path:
 
 * a folder named: its files' paths relative to that folder (``docs`` → ``guide/a.md``);
 * a file named directly: relative to its parent folder, i.e. its name (``docs/a.md`` →
-  ``a.md``);
+  ``a.md``); a file named directly that is a symbolic link: relative to the folder that
+  holds the file it leads to, i.e. that file's name (``notes.md`` → ``docs/a.md`` gives
+  ``a.md``, as ``docs/a.md`` does);
+* symbolic links do not change an id: the path is the file's real path (every link
+  resolved) relative to the root's real path, wherever the real file lies under the real
+  root (``docs/latest/a.md``, ``latest`` a link to ``v2``, gives ``v2/a.md``, as
+  ``docs/v2/a.md`` does); a file whose real path is outside the real root (a link that
+  leads out of the tree) keeps its path as seen under the root (``docs/shared/a.md``,
+  ``shared`` a link to another tree, gives ``shared/a.md``); a file reached without a
+  link has the same id as ever;
 * a file reached twice in one run (named directly and inside a named folder, or through
   two folders) is found once, whatever the order of the arguments: by the path through
   the fewest symbolic links below the folder named (a folder reached directly and through
   a link: the direct path; a file reached only through links keeps a link's path), then
-  the path relative to the folder (the longest relative path);
+  the path relative to the folder (the longest relative path); that path is its
+  ``source``, and its id follows the rule above, so it is the id that either path alone
+  gives when the real file is under the root;
 * two different files with the same relative path (``docs/a.md`` and ``other/a.md`` named
   directly) take, both, their path relative to their nearest common folder
   (``docs/a.md``, ``other/a.md``), so no two documents of one run share an id;
 * ``root=`` (``--root``): every file's path relative to that folder, whatever was named,
-  so files named one at a time in separate runs keep distinct, stable ids.
+  so files named one at a time in separate runs keep distinct, stable ids; a path is
+  inside the root when it is as typed or once its links are resolved.
 """
 
 from __future__ import annotations
@@ -65,14 +77,52 @@ def display_path(path: str) -> str:
     return raw.decode("utf-8", "backslashreplace")
 
 
-def relative_id_path(path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> str:
-    """The POSIX path of ``path`` relative to ``root`` (default: its parent folder).
+def _inside(path: str, base: str) -> str | None:
+    """The POSIX path of absolute ``path`` relative to absolute ``base`` (lexical), or None
+    when it is not inside it (``base`` itself, outside, another drive)."""
+    try:
+        rel = os.path.relpath(path, base)
+    except ValueError:  # another drive (Windows)
+        return None
+    if rel == os.curdir or rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return None
+    return rel.replace(os.sep, "/")
 
-    Lexical (symbolic links are not resolved), from absolute paths, so the working
-    directory does not matter.
+
+def _real(path: str) -> str:
+    """``os.path.realpath`` of an absolute path; the path itself where it cannot be resolved."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError, RuntimeError):
+        return path
+
+
+def _real_name(absolute: str) -> str:
+    """The name of the file that ``absolute`` leads to when it is a symbolic link (the last
+    part of its real path); else its own name."""
+    try:
+        link = os.path.islink(absolute)
+    except (OSError, ValueError):
+        link = False
+    if link:
+        name = os.path.basename(_real(absolute))
+        if name:
+            return name
+    return Path(absolute).name
+
+
+def relative_id_path(path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> str:
+    """The POSIX path of ``path`` relative to ``root`` that its document id derives from.
+
+    Symbolic links do not change it: it is the real path of ``path`` (every link resolved)
+    relative to the real path of ``root``, when the real file lies under the real root;
+    otherwise (a link that leads out of the tree) the path as seen under ``root``
+    (lexical). Without ``root``: the file's name, or, when ``path`` itself is a symbolic
+    link, the name of the file it leads to. Computed from absolute paths, so the working
+    directory does not matter, and a path without links gives the same result as ever.
 
     Raises:
-        ConfigError: ``path`` is not inside ``root``.
+        ConfigError: ``path`` is not inside ``root``, neither as typed nor once resolved.
 
     Example:
         >>> relative_id_path("docs/guide/a.md", "docs"), relative_id_path("docs/a.md")
@@ -80,12 +130,32 @@ def relative_id_path(path: str | os.PathLike[str], root: str | os.PathLike[str] 
     """
     absolute = os.path.abspath(os.fspath(path))
     if root is None:
-        return Path(absolute).name
+        return _real_name(absolute)
     base = os.path.abspath(os.fspath(root))
-    rel = os.path.relpath(absolute, base)
-    if rel == os.curdir or rel == os.pardir or rel.startswith(os.pardir + os.sep):
+    rel = _inside(_real(absolute), _real(base))
+    if rel is None:
+        rel = _inside(absolute, base)
+    if rel is None:
         raise ConfigError(f"{os.fspath(path)} is not inside root {os.fspath(root)}")
-    return rel.replace(os.sep, "/")
+    return rel
+
+
+def _folder_prefix(folder: str | os.PathLike[str], root: str | os.PathLike[str]) -> str | None:
+    """What :func:`relative_id_path` gives every file ``folder/rel`` of a folder without
+    symbolic links below it, before ``rel``: ``""`` (the folder is the root), ``"sub/"``,
+    or None where the files must be resolved one by one (the real root lies inside the
+    folder, or the folder is outside the root: :func:`relative_id_path` raises)."""
+    top, base = os.path.abspath(os.fspath(folder)), os.path.abspath(os.fspath(root))
+    real_top, real_base = _real(top), _real(base)
+    if real_top == real_base or top == base:
+        return ""
+    rel = _inside(real_top, real_base)
+    if rel is not None:  # real_top/rel has no link: each file really under the root
+        return rel + "/"
+    if real_base.startswith(real_top.rstrip(os.sep) + os.sep):  # some files under the root, others not
+        return None
+    rel = _inside(top, base)  # no file of it is really under the root: the paths as seen
+    return None if rel is None else rel + "/"
 
 
 @dataclass(frozen=True)
@@ -350,7 +420,7 @@ def classify_entry(
     """The :class:`FoundFile` that :func:`find_files` gives the entry ``relative`` of
     :func:`list_folder` (its first bytes read, its format detected; ``supported`` false
     with the reason when no loader reads it), its id relative to ``folder`` or, given,
-    to ``root``.
+    to ``root`` (:func:`relative_id_path`: symbolic links above ``folder`` resolved).
 
     Raises:
         ConfigError: the file is not inside ``root``.
@@ -358,7 +428,8 @@ def classify_entry(
     top = Path(folder)
     path = top / relative
     if root is not None:
-        return _classify(path, Path(root), relative_id_path(path, root))
+        prefix = _folder_prefix(top, root)  # a listed folder holds no link below it
+        return _classify(path, Path(root), relative_id_path(path, root) if prefix is None else prefix + relative)
     return _classify(path, top, relative)
 
 
@@ -375,7 +446,9 @@ def _disambiguate(files: list[FoundFile]) -> list[FoundFile]:
         if not clashes:
             return files
         for ks in clashes:
-            absolute = [os.path.abspath(files[k].path) for k in ks]
+            # the path its id derives from (its root joined with its relative path: the
+            # file's real path where a symbolic link was resolved), not the path as typed
+            absolute = [os.path.abspath(os.path.join(files[k].root, files[k].relative)) for k in ks]
             try:
                 common = os.path.commonpath(absolute)
             except ValueError:  # different drives
@@ -417,11 +490,14 @@ def find_files(
     ``.``) inside a folder are passed over unless ``hidden``.
 
     Ids: see the module's documentation: a folder's files are relative to the folder, a
-    file named directly to its parent; a file reached twice is found once (the path
-    through the fewest symbolic links below its folder wins, then the longest relative
-    path); different files with the same relative path both fall back to
-    their path relative to their nearest common folder. With ``root``, every file's id is
-    its path relative to ``root`` instead (stable across runs that name files one by one).
+    file named directly to its parent (a symbolic link named directly: to the folder of
+    the file it leads to); symbolic links resolved wherever the real file is under the
+    real root (:func:`relative_id_path`), so a file has one id however it is reached; a
+    file reached twice is found once (the path through the fewest symbolic links below
+    its folder wins, then the longest relative path: it is the ``path``, and ``source``);
+    different files with the same relative path both fall back to their path relative to
+    their nearest common folder. With ``root``, every file's id is its path relative to
+    ``root`` instead (stable across runs that name files one by one).
 
     ``skipped`` is filled lazily, as this is a generator: nothing is appended before the
     iteration starts, and all of it once the iterator is exhausted -- read it after
@@ -444,7 +520,8 @@ def find_files(
         skipped: a list that receives the files of the folders that were not yielded
             because no loader handles them or their suffix was not asked for.
         hidden: also search hidden files and folders.
-        root: the folder every id is relative to (each path must be inside it).
+        root: the folder every id is relative to (each path must be inside it, as typed
+            or once its symbolic links are resolved).
 
     Returns:
         An iterator of :class:`FoundFile`, in the order of ``paths`` (sorted inside each
@@ -552,25 +629,37 @@ def find_files(
         passed_seq.append(len(found_at) + len(passed_at) - 1)
 
     base = Path(root) if root is not None else None
+    top_of_base = os.path.abspath(base) if base is not None else ""
 
-    def under(path: Path, folder: Path) -> tuple[Path, str]:
-        """The root of ``path`` and its path relative to that root (``root=`` wins)."""
-        if base is not None:
-            return base, relative_id_path(path, base)
-        return folder, relative_id_path(path, folder)
+    def under(path: Path, folder: Path, rel: str) -> tuple[Path, str]:
+        """The root of ``path`` and its path relative to that root (``root=`` wins) as seen
+        (resolved at the end), or resolved where it is inside ``root`` only through links."""
+        if base is None:
+            return folder, rel
+        seen_rel = _inside(os.path.abspath(path), top_of_base)
+        return base, seen_rel if seen_rel is not None else relative_id_path(path, base)
 
     paths = list(paths)
-    listed: list[Path] | None = None
+    listed: list[str] | None = None
     if len(paths) == 1 and Path(paths[0]).is_dir():
         folder = Path(paths[0])
         links: list[Path] = []
-        listed = _walk(folder, hidden, links)
+        listed = [rel for rel, _ in _walk_relative(folder, hidden, links)]
         if not links:  # each file once, under one folder: ids unique, classified as yielded
-            for f in listed:
-                rel = relative_id_path(f, folder)
+            prefix: str | None = None
+            resolved = False
+            for rel in listed:
+                f = folder / rel
                 if (keep is not None and not keep(rel) and not f.is_dir()) or (drop is not None and drop(rel)):
                     continue
-                item = _classify(f, *((folder, rel) if base is None else under(f, folder)), wanted=wanted)
+                if base is None:
+                    item = _classify(f, folder, rel, wanted=wanted)
+                else:  # no link below the folder: its path under the root, resolved once
+                    if not resolved:  # at its first file (a folder outside root raises there)
+                        prefix, resolved = _folder_prefix(folder, base), True
+                    item = _classify(
+                        f, base, relative_id_path(f, base) if prefix is None else prefix + rel, wanted=wanted
+                    )
                 if item.supported:
                     yield item
                     continue
@@ -578,23 +667,47 @@ def find_files(
                 if skipped is not None:
                     skipped.append(item)
             return
+    direct_links: dict[int, FoundFile] = {}  # files named directly that are symbolic links
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            for f in listed if listed is not None else _walk(p, hidden):
-                rel = relative_id_path(f, p)
+            for rel in listed if listed is not None else [r for r, _ in _walk_relative(p, hidden)]:
+                f = p / rel
                 if (keep is not None and not keep(rel) and not f.is_dir()) or (drop is not None and drop(rel)):
                     continue
-                item = _classify(f, *((p, rel) if base is None else under(f, p)), wanted=wanted)
+                item = _classify(f, *under(f, p, rel), wanted=wanted)
                 if item.supported:
                     add(item)
                 else:
                     pass_over(item)
         elif p.is_file():
-            add(_classify(p, *under(p, p.parent)))
+            item = _classify(p, *under(p, p.parent, Path(os.path.abspath(p)).name))
+            if base is None and p.is_symlink():
+                direct_links[id(item)] = item
+            add(item)
         else:  # named directly: kept, with the reason, so that reading it reports it
-            top, rel = under(p, p.parent)
+            top, rel = under(p, p.parent, Path(os.path.abspath(p)).name)
             add(FoundFile(p, top, False, _special(p) or "does not exist", relative=rel))
+    # the ids: each file's real path relative to its root's real path, where it is under it
+    keys = [""] * len(found)
+    for key, k in seen.items():
+        keys[k] = key
+    real_roots: dict[str, str] = {}
+    for k, f in enumerate(found):
+        if not f.supported:
+            continue
+        if direct_links.get(id(f)) is f:  # a link named directly: the name of the file it leads to
+            folder_of, name = os.path.split(keys[k])
+            if name and (name != f.relative or folder_of != os.path.abspath(f.root)):
+                found[k] = replace(f, root=Path(folder_of), relative=name)
+            continue
+        top = os.path.abspath(f.root)
+        real_root = real_roots.get(top)
+        if real_root is None:
+            real_root = real_roots[top] = _real(top)
+        rel = _inside(keys[k], real_root)
+        if rel is not None and rel != f.relative:
+            found[k] = replace(f, relative=rel)
     k = 0
     for f, at in zip(_disambiguate(found), found_at):
         while k < len(passed) and passed_seq[k] < at:  # the files passed over before this one
