@@ -41,18 +41,27 @@ Order of detection (:func:`decode`):
    ASCII quotes, dashes and a few symbols in their places, and each word with such a
    letter also has an ASCII one (``Garçon``, ``déjà``; not ``°¡·Î``, Korean read as
    cp1252), whatever the detector's measures of chaos say (``déjà`` is chaos to them,
-   cp1257's ``déją`` is not). Else, when one reading in Latin letters is in the letters
-   of one language (``šablone nepalaikomų``, Lithuanian), the Latin readings that take
-   two languages or more (``ðablone nepalaikomø``) are left out. Then an East Asian
-   multi-byte reading made of
-   the common characters of its language (90 % or more: GB 2312 level 1 for GB2312/GBK/
-   GB18030, Big5's frequent hanzi, kana and JIS X 0208 level 1, the Hangul syllables of
-   KS X 1001) is preferred to the others, the most fluent first (the East Asian encodings
-   read each other's bytes as valid but rare characters, and the detector's measures say
-   little on a few characters: ``繁體中文`` in Big5 is ``羉砰いゅ`` in GBK); then, among
-   those with the least chaos in charset-normalizer's measure (within 0.1), the most
-   common code page wins: cp1252 first (it reads every
-   printable character of latin-1 the same way), then cp1251, cp1250, the East Asian
+   cp1257's ``déją`` is not), unless some of its letters stand where none of those
+   languages writes them (``pilsçta``, ``jeœli``, ``siê``, ``poèet``: Latvian, Polish and
+   Czech read as cp1252) and another reading is in the letters of one language. Else, when
+   one reading in Latin letters is in the letters of one language, each in a place that
+   language writes it (``šablone nepalaikomų``, Lithuanian), the Latin readings that take
+   two languages or more (``ðablone nepalaikomø``) are left out; Turkish words in Turkish
+   letters (an ı and one more ı, İ, ş or ğ, or ş inside a word, vowel harmony kept:
+   ``başarısız``) are taken over cp1252's Icelandic letters (``baþarýsýz``); an East Asian
+   reading whose characters stand alone beside ASCII letters (``mo瞠``) gives way to them.
+   cp1250, ISO-8859-2, cp1254 and cp1257 are measured too when the detector leaves them
+   out, on text of 1,024 bytes or less whose cp1252 reading has their letters elsewhere
+   or shows a sign, or when every candidate shows one (``Ķēķis ir šķirnē.``; on longer
+   text: and the one with the fewest reads Latin letters). Then an
+   East Asian multi-byte reading made of the common characters of its language (90 % or
+   more: GB 2312 level 1 for GB2312/GBK/GB18030, Big5's frequent hanzi, kana and JIS X
+   0208 level 1, the Hangul syllables of KS X 1001) is preferred to the others, the most
+   fluent first (the East Asian encodings read each other's bytes as valid but rare
+   characters, and the detector's measures say little on a few characters: ``繁體中文``
+   in Big5 is ``羉砰いゅ`` in GBK); then, among those with the least chaos in
+   charset-normalizer's measure (within 0.1), the most common code page wins: cp1252
+   first (it reads every printable character of latin-1 the same way), then cp1251, cp1250, the East Asian
    encodings, ... and the rare DOS and Mac code pages last. So short or ambiguous text
    (``Na\\xefve``, ``\\xa9 2024 M\\xfcller``) is cp1252, unless the detector is confident
    (a clearly higher language coherence than cp1252's, both measured), its text looks
@@ -68,7 +77,8 @@ Order of detection (:func:`decode`):
    capitals; the most common code page among the readings of one alphabet within 0.1 of the
    best), so ``привет`` is not ``镳桠弪`` nor ``שלום`` ``盒孼``, nor ``ΑΘΗΝΑ`` ``ахгма``; a
    fluent East Asian reading with few of its language's most frequent characters gives way
-   to such a reading too (capitals of cp1251 are common hanzi: ``МОСКВА`` is not ``涛咽吕``);
+   to a Japanese reading in kana (``ません`` in EUC-JP is ``引六氏`` in Big5), and to such a
+   reading too (capitals of cp1251 are common hanzi: ``МОСКВА`` is not ``涛咽吕``);
    and a Korean word that GB 2312 reads as common hanzi is Korean when it has more of the
    most frequent syllables.
 
@@ -830,7 +840,8 @@ _ICELANDIC = re.compile("[ýþðÝÞÐ]")
 """The code pages of Central European, Turkish and Baltic text, measured when the detector
 does not propose them, on data of at most :data:`_LATIN_SHORT` bytes whose cp1252 reading
 has the letters those code pages put elsewhere (:data:`_ICELANDIC`, :func:`_odd_places`),
-or when every candidate shows a sign of a wrong code page."""
+or when every candidate shows a sign of a wrong code page (on longer data: and the one
+with the fewest reads Latin letters)."""
 _ALPHABET_PAGES = ("cp1251", "koi8_r", "cp1253", "cp1255")
 """The code pages of the common non-Latin alphabets (Cyrillic, Greek, Hebrew), measured
 on short data when the detector does not propose them."""
@@ -1154,9 +1165,10 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
             chaos, coherence = by_text.get(own) or (mess_ratio(own), 0.0)
             signs = implausible(_sample(own))
             cands[name] = (signs, chaos, _rank(name), len(results) + 1 + extra, own, name, coherence)
-    signed = min(c[0] for c in cands.values()) > 0
+    least = min(cands.values(), key=lambda c: c[0])
+    signed = least[0] > 0
     added: set[str] = set()
-    if western is not None and (signed or len(data) <= _LATIN_SHORT):
+    if western is not None and (len(data) <= _LATIN_SHORT or (signed and _scripts(least[4]) == {"LATIN"})):
         # the detector leaves out code pages of Latin letters on short text (``Başarısız``
         # in cp1254, ``Ķēķis`` in cp1257): measured too, when every candidate shows a sign,
         # or cp1252 reads Icelandic letters (cp1254: ``Baþarýsýz``), or shows a sign,
