@@ -25,10 +25,10 @@ the one packer packs them:
 * a definition too big is cut between its members (methods), then between the statements
   of its body (outer before inner), then between lines, then between tokens -- never
   inside a token while a token boundary fits;
-* a text whose lines end with a lone carriage return (a classic Mac OS file) is chunked
-  as its twin with line feeds: the same cuts (in tokens, where the chunks still fit:
-  ``"\\r\\r"`` may be two tokens where ``"\\n\\n"`` is one); texts, sizes and imports
-  are the text's own;
+* a text whose lines end with a lone carriage return (a classic Mac OS file) is read
+  as its twin with line feeds, by the parser and by the packer: the same cuts (in
+  characters and words; in tokens ``"\\r\\r"`` may be two tokens where ``"\\n\\n"`` is
+  one, and the chunks are packed with the text's own sizes);
 * a chunk starts at the beginning of its first line, so indentation is kept -- unless
   the chunk fills ``chunk_size`` without it and the indentation would take it over (the
   packer packs to the budget, then adds the indentation back where it fits).
@@ -58,11 +58,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..boundaries import LINE, PARAGRAPH, WORD, FilteredLevel, Level, PositionsLevel
-from ..enrich import build_chunks
+from ..boundaries import LINE, PARAGRAPH, WORD, FilteredLevel, Level, PositionsLevel, line_feed_twin
 from ..errors import ConfigError, MissingDependencyError, warn_at_caller
 from ..merge import Span, indent_start
-from ..packer import pack_segments
 from ..parsers.code import (
     _LINE_GAP,
     _line_gaps,
@@ -76,9 +74,9 @@ from ..parsers.code import (
 from ..parsers.code_languages import LANGUAGES, resolve_language
 from ..registry import register
 from ..segments import Atom, Label, Region, Segments
-from ..sizers import CharSizer, Measure, _CharMeasure, exact_size
-from ..types import Chunk, Document
-from .base import BaseChunker, as_document
+from ..sizers import CharSizer, Measure, _CharMeasure
+from ..types import Document
+from .base import BaseChunker
 
 __all__ = ["CodeChunker", "CodeWarning", "supported_languages"]
 
@@ -89,14 +87,6 @@ _TOKEN = WORD.name
 (``boundary: "word"``), so that evening out two chunks moves a cut to a token boundary
 only where the cut was between tokens already -- never when a line boundary was there."""
 _COMMENT_LINE = ("#", "//", "/*", "*", "--", "<!--")
-_LONE_CR = re.compile(r"\r(?!\n)")
-
-
-def _has_lone_cr(text: str) -> bool:
-    """Whether a carriage return not followed by a line feed ends a line of ``text``."""
-    return "\r" in text and text.count("\r") != text.count("\r\n")
-
-
 MAX_NESTING = 64
 """Distinct indentations that get statement levels of their own; deeper statements share
 the last one (code nested 600 deep exhausted the recursion limit)."""
@@ -331,7 +321,24 @@ class CodeChunker(BaseChunker):
     def parse(self, document: Document, measure: Measure | None = None) -> Segments:
         """Regions (top-level definitions and the statement runs between them), levels
         (members and statements by indentation, lines, tokens), atoms (every definition)
-        and one label carrying the structure to the enrichment pass."""
+        and one label carrying the structure to the enrichment pass.
+
+        A text whose lines end with a lone carriage return (a classic Mac OS file) is read
+        as its twin with line feeds there (same length, same offsets), as the packer
+        packs it; sizes are the text's own and the label carries the text itself (the
+        imports of a context are read from it)."""
+        twin = line_feed_twin(document.text)
+        if twin is None:
+            return self._parse(document, measure)
+        segments = self._parse(replace(document, text=twin), measure)
+        labels = tuple(
+            replace(lb, value=_Chunking(lb.value.structure, document.text)) if isinstance(lb.value, _Chunking) else lb
+            for lb in segments.labels
+        )
+        return replace(segments, labels=labels)
+
+    def _parse(self, document: Document, measure: Measure | None = None) -> Segments:
+        """:meth:`parse` of a text without a lone carriage return."""
         text = document.text
         lang = self.language_of(document)
         if lang is None:
@@ -925,63 +932,6 @@ class CodeChunker(BaseChunker):
             if e > s:
                 regions.append(Region(s, e, 0, "definition" if i + 1 < len(starts) else "end", None, 0))
         return tuple(regions)
-
-    # -- a lone carriage return -------------------------------------------------------
-
-    def chunk(self, document: str | Document) -> list[Chunk]:
-        """Chunk one text or document (see :meth:`BaseChunker.chunk`).
-
-        A text whose lines end with a lone carriage return (a classic Mac OS file) is
-        chunked as its twin with line feeds there, of the same length (the packer reads
-        line feeds only): the same cuts, each chunk's text taken from the text itself.
-        """
-        doc = as_document(document)
-        text = doc.text
-        if not _has_lone_cr(text) or text.isspace():
-            return super().chunk(doc)
-        measure = self._sizer.measure(text)
-        segments, spans = self._spans_lf(doc, measure)
-        del measure
-        return build_chunks(doc, spans, self._sizer.unit, segments.labels, self._context_fn(), self._annotator(doc))
-
-    def spans(self, document: Document, measure: Measure) -> list[Span]:
-        if not _has_lone_cr(document.text):
-            return super().spans(document, measure)
-        return self._spans_lf(document, measure)[1]
-
-    def _spans_lf(self, doc: Document, measure: Measure) -> tuple[Segments, list[Span]]:
-        """The segments and spans of ``doc`` read and packed as its twin with line feeds.
-
-        Sizes are those of the text itself: a carriage return and a line feed may count
-        differently (a tokenizer joins ``"\\n\\n"`` into one token, not ``"\\r\\r"``). The
-        twin's spans are kept when each fits measured on the text (or is marked oversize
-        and does not); else the twin is packed again with the text's own sizes."""
-        text = doc.text
-        lf = _LONE_CR.sub("\n", text)
-        twin = replace(doc, text=lf)
-        config = self.pack_config()
-        own = measure
-        # (characters: the same sizes; other units are measured on the twin)
-        twin_measure = measure if isinstance(self._sizer, CharSizer) else self._sizer.measure(lf)
-        segments = self.parse(twin, twin_measure)
-        spans = pack_segments(lf, twin_measure, segments, config)
-        if twin_measure is not own:
-            resized = []
-            for sp in spans:
-                size = exact_size(own, sp.start, sp.end)
-                if (size > config.chunk_size) != sp.oversize:
-                    segments = self.parse(twin, own)
-                    spans = pack_segments(lf, own, segments, config)
-                    break
-                resized.append(sp if size == sp.size else replace(sp, size=size))
-            else:
-                spans = resized
-        # the enrichment reads the text itself (the file's imports in a context)
-        labels = tuple(
-            replace(lb, value=_Chunking(lb.value.structure, text)) if isinstance(lb.value, _Chunking) else lb
-            for lb in segments.labels
-        )
-        return replace(segments, labels=labels), spans
 
     def pack_options(self) -> dict[str, Any]:
         return {
