@@ -1352,7 +1352,13 @@ def _from_ast(text: str) -> CodeStructure:
                 if at >= 0:
                     k.start = min(k.start, at)
             if st.body:
-                b0 = pos(st.body[0].lineno, st.body[0].col_offset)
+                # (the first statement's decorators are no part of the header)
+                first = st.body[0]
+                b0 = pos(first.lineno, first.col_offset)
+                for d in getattr(first, "decorator_list", ()):
+                    at = text.rfind("@", s, pos(d.lineno, d.col_offset))
+                    if at >= 0:
+                        b0 = min(b0, at)
                 k.head_end = _rstrip_pos(text, s, b0)
         return k
 
