@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import chunkwise
+from chunkwise.chunkers.code import CodeChunker
 
 _DECORATED_FIRST = '''import functools
 
@@ -40,3 +41,39 @@ def test_lone_carriage_returns_cut_as_their_line_feed_twin() -> None:
         assert [c.metadata.get("symbols") for c in a] == [c.metadata.get("symbols") for c in b]
         # the same contexts (imports first)
         assert [c.context for c in a] == [c.context for c in b]
+
+
+def _code_warnings(records: list) -> list[str]:
+    from chunkwise.chunkers.code import CodeWarning
+
+    return [str(w.message) for w in records if issubclass(w.category, CodeWarning)]
+
+
+def test_explicit_language_on_a_file_of_another_language_warns_once(tmp_path) -> None:
+    import warnings
+
+    (tmp_path / "a.go").write_text('package main\n\nfunc main() {\n\tprintln("hi")\n}\n')
+    (tmp_path / "b.py").write_text("def f(x):\n    return x\n")
+    (tmp_path / "tool").write_text("#!/usr/bin/env node\nfunction f(x) {\n  return x;\n}\n")
+    (tmp_path / "c.c").write_text("int f(int x) {\n  return x;\n}\n")
+    docs = {p.name: chunkwise.load(p) for p in tmp_path.iterdir()}
+    chunker = CodeChunker(language="python", chunk_size=200)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        chunks = chunker.chunk(docs["a.go"])
+    msgs = _code_warnings(rec)
+    assert len(msgs) == 1 and "a.go" in msgs[0] and "python" in msgs[0] and "go" in msgs[0]
+    # the explicit language wins
+    assert all(c.metadata["language"] == "python" for c in chunks)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        chunker.chunk(docs["tool"])
+    msgs = _code_warnings(rec)
+    assert len(msgs) == 1 and "tool" in msgs[0] and "javascript" in msgs[0]
+    # no warning for a file of that language, nor for C read as C++
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        chunker.chunk(docs["b.py"])
+        CodeChunker(language="cpp", chunk_size=200).chunk(docs["c.c"])
+        CodeChunker(chunk_size=200).chunk(docs["a.go"])
+    assert _code_warnings(rec) == []

@@ -87,6 +87,8 @@ _TOKEN = WORD.name
 (``boundary: "word"``), so that evening out two chunks moves a cut to a token boundary
 only where the cut was between tokens already -- never when a line boundary was there."""
 _COMMENT_LINE = ("#", "//", "/*", "*", "--", "<!--")
+_READS_AS = frozenset({("c", "cpp"), ("javascript", "typescript"), ("javascript", "tsx"), ("typescript", "tsx")})
+"""(a file's language, the ``language`` given) where the given one reads the file's own."""
 MAX_NESTING = 64
 """Distinct indentations that get statement levels of their own; deeper statements share
 the last one (code nested 600 deep exhausted the recursion limit)."""
@@ -235,6 +237,10 @@ class CodeChunker(BaseChunker):
             :func:`supported_languages`). Default: the document's ``metadata["language"]``
             (what :func:`chunkwise.load` records for a source file, by its suffix). A
             text with neither is split at blank lines and lines only, with a warning.
+            Given, it is the language of every document, a source file of another
+            language too (a folder run), with a :class:`CodeWarning` naming the file and
+            both languages (none where ``language`` reads the file's own: C as C++,
+            JavaScript as TypeScript or TSX, TypeScript as TSX).
         include_imports: put the file's top-level imports in ``chunk.context`` of every
             chunk that starts after the last of them.
         include_context_in_size: count ``chunk.context`` (and the line break after it)
@@ -316,6 +322,19 @@ class CodeChunker(BaseChunker):
             return canon
         return None
 
+    def _warn_other_language(self, document: Document, lang: str) -> None:
+        """Warn that ``language`` is not the language of a source file's suffix or ``#!``."""
+        meta = document.metadata or {}
+        given = meta.get("language") if meta.get("format") == "code" else None
+        own = resolve_language(given) if isinstance(given, str) else None
+        if own is None or own == lang or (own, lang) in _READS_AS:
+            return
+        name = document.source or meta.get("filename") or document.id or "a document"
+        _warn(
+            f"strategy 'code' parses {name} as {lang} (language={self.language!r}) but the file is {own}; "
+            f"leave language= out to parse each file in its own language"
+        )
+
     # -- parse -----------------------------------------------------------------------
 
     def parse(self, document: Document, measure: Measure | None = None) -> Segments:
@@ -341,6 +360,8 @@ class CodeChunker(BaseChunker):
         """:meth:`parse` of a text without a lone carriage return."""
         text = document.text
         lang = self.language_of(document)
+        if self.language is not None and lang:
+            self._warn_other_language(document, lang)
         if lang is None:
             _warn(
                 "strategy 'code' got a text without language= (one of: "
