@@ -77,3 +77,29 @@ def test_explicit_language_on_a_file_of_another_language_warns_once(tmp_path) ->
         CodeChunker(language="cpp", chunk_size=200).chunk(docs["c.c"])
         CodeChunker(chunk_size=200).chunk(docs["a.go"])
     assert _code_warnings(rec) == []
+
+
+_DECORATED_LONG_DOC = '''class AsyncIterator(AsyncIterable):
+
+    __slots__ = ()
+
+    @abstractmethod
+    async def __anext__(self):
+        """Return the next item or raise StopAsyncIteration when exhausted."""
+        raise StopAsyncIteration
+'''
+
+
+def test_no_chunk_ends_with_decorators_that_fit_with_their_header() -> None:
+    # the header's first line (the docstring) does not fit a chunk: it is cut between its
+    # words, and the header goes with its decorators, not apart from them
+    for parser in ("auto", "ast"):
+        chunks = chunkwise.chunk(_DECORATED_LONG_DOC, strategy="code", language="python", chunk_size=60, parser=parser)
+        texts = [c.text for c in chunks]
+        assert "    @abstractmethod\n    async def __anext__(self):" in texts
+        assert not any(t.rstrip().endswith("@abstractmethod") for t in texts)
+        assert all(c.size <= 60 for c in chunks)
+    # decorators and a header that do not fit together are still cut apart
+    chunks = chunkwise.chunk(_DECORATED_LONG_DOC, strategy="code", language="python", chunk_size=40)
+    assert "    @abstractmethod" in [c.text for c in chunks]
+    assert all(c.size <= 40 for c in chunks)

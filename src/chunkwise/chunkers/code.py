@@ -532,12 +532,13 @@ class CodeChunker(BaseChunker):
             levels.append(_positions("header", cuts + inner_cuts))
         if deco_cuts and kept is not None:
             # (no cut between decorators and their header where the packer never needs
-            # one: a header kept with its first line, or one that may end a chunk and fits
-            # with its decorators; evening out two chunks would take it)
+            # one: a header kept with its first line, or one that fits with its decorators,
+            # whether its own cut is given or its first line is cut between its tokens;
+            # evening out two chunks would take it)
             loose = set()
             for k, own in enumerate(deco_s):
                 h = deco_head.get(own, -1)
-                if h in joined or (h in given and kept(own, h, True)):
+                if h in joined or (h >= 0 and kept(own, h, True)):
                     loose.add(k)
             if loose:
                 deco_cuts = [c for c in deco_cuts if bisect_left(deco_s, c[1]) - 1 not in loose]
