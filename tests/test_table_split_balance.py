@@ -260,3 +260,18 @@ def test_a_row_that_fits_is_not_cut_to_even_out_a_header_alone(cl100k):
     assert len(row.encode()) > size + 1 and cl100k.count(text.strip()) > size and cl100k.count("id,note") < size // 4
     chunks = _chunks(text, chunk_size=size, unit=cl100k)
     assert [c.text for c in chunks] == ["id,note", row]
+
+
+def test_a_cell_in_a_script_without_spaces_is_cut_and_evened_out_at_its_words():
+    pytest.importorskip("icu4py")
+    from chunkwise.words import dictionary_word_cuts
+
+    cell = "東京都は日本の首都であり人口が最も多い都市です経済文化の中心地"
+    text = f"k,a,b\n1,{cell},NoKey\n"
+    chunks = _chunks(text, chunk_size=24)
+    check_invariants(text, chunks, 24, CharSizer(), trimmed=False, overlap_allowed=False)
+    assert all(c.size >= 6 for c in chunks), [c.text for c in chunks]  # (was the header alone)
+    words = {a for a, _ in dictionary_word_cuts(text)}
+    for c in chunks[:-1]:  # each cut inside the cell at one of its words (was 'で|す')
+        if text.find(cell) < c.end_index < text.find(cell) + len(cell):
+            assert c.end_index in words, c.text

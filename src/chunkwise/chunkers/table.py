@@ -32,6 +32,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from heapq import merge
 from operator import sub
 from typing import Any, Literal
 
@@ -46,6 +47,7 @@ from ..registry import register
 from ..segments import Atom, Label, Region, Segments
 from ..sentences import SentenceSegmenter
 from ..sizers import Measure, Sizer
+from ..words import DICTIONARY_WORDS
 from ..types import Chunk, Document
 from .base import BaseChunker, as_document
 from .recursive import DEFAULT_LEVELS
@@ -80,6 +82,20 @@ class _Within:
         while k < n and starts[k] < end:
             yield from self.level.cuts(text, max(starts[k], start), min(ends[k], end))
             k += 1
+
+
+@dataclass(frozen=True)
+class _Words:
+    """Word boundaries: whitespace, and the dictionary words of scripts written without
+    spaces (as the packer's word fallback reads them), in order."""
+
+    name: str = WORD.name
+
+    def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+        return merge(WORD.cuts(text, start, end), DICTIONARY_WORDS.cuts(text, start, end))
+
+
+_WORDS = _Words()
 
 
 @dataclass(frozen=True, eq=False)
@@ -348,7 +364,10 @@ class TableChunker(BaseChunker):
         ...``) stayed a part of its own. This level, after every other, lets balancing
         join such a part with the start (or the end) of a cell that is cut in any case;
         a cell that fits is never cut for it, and the cuts between cells are tried first.
-        Its cuts are named ``"word"`` in the chunks (see :meth:`_pack`). None: no such
+        Words end at spaces and, in scripts written without spaces, at their dictionary
+        words (:data:`~chunkwise.words.DICTIONARY_WORDS`: a CJK cell cut anyway is cut
+        between words, not at any character). Its cuts are named ``"word"`` in the
+        chunks (see :meth:`_pack`). None: no such
         cell (``bound``, an upper bound of a size, rules out most rows without reading
         their cells)."""
         starts: list[int] = []
@@ -372,7 +391,7 @@ class TableChunker(BaseChunker):
                 if ce - cs > 1 and size(text, cs, ce, measure) > budget:
                     starts.append(cs)
                     ends.append(ce)
-        return _Within(_CELL_WORD, WORD, starts, ends) if starts else None
+        return _Within(_CELL_WORD, _WORDS, starts, ends) if starts else None
 
     def _size(self, text: str, start: int, end: int, measure: Measure | None) -> int:
         """The size of ``text[start:end]`` with its edges' whitespace trimmed."""
@@ -622,7 +641,7 @@ def _even_split_rows(text: str, m: Measure, spans: list[Span], segments: Segment
                 ce_.append(ce)
         if not cs_:
             continue
-        words = _Within(_CELL_WORD, WORD, cs_, ce_)
+        words = _Within(_CELL_WORD, _WORDS, cs_, ce_)
         # (the same cuts as the word level that balancing adds after a cut inside a
         # sentence: no other word of the row, none of its first cell, is cut)
         levels = (PositionsLevel("table_cell", a.cuts, a.cuts), words, replace(words, name=WORD.name))
