@@ -154,7 +154,9 @@ class TableChunker(BaseChunker):
 
     Args:
         chunk_size, chunk_overlap, unit, tokenizer: see :class:`BaseChunker` (an overlap
-            stays inside its table, whole rows first).
+            stays inside its table, whole rows first; a row that fits ``chunk_size`` is
+            never cut: one larger than ``chunk_size - chunk_overlap`` is a chunk of its
+            own, without overlap).
         row_format: ``"text"`` (default): ``context`` of a chunk that continues a table is
             its header rows (and, for a chunk that starts inside a row, that row's first
             cell); ``"kv"``: ``context`` is one line per row of the chunk, ``column:
@@ -238,7 +240,9 @@ class TableChunker(BaseChunker):
             if pos < t.start and text[pos : t.start].strip():
                 regions.append(Region(pos, t.start, end_boundary="table"))
             rows = t.rows
-            found = row_atoms(text, t, budget, bound)
+            # (rows that fit chunk_size are never cut: with an overlap too, only rows
+            # larger than chunk_size itself are cut between their cells)
+            found = row_atoms(text, t, self.chunk_size, bound)
             hs, he = t.header
             # the rows split between their cells (``split``), and the ranges where lines,
             # sentences and words may cut each big row (not between its first cell and the
@@ -282,14 +286,21 @@ class TableChunker(BaseChunker):
             # chunk, whose context is the header alone (packed with the split row's last
             # part, whole rows would sit under that row's first cell in ``context``). The
             # first body row stays with the header rows, glued to it.
+            # With an overlap, the packer packs at ``chunk_size - chunk_overlap``: a row
+            # larger than that that fits ``chunk_size`` is a region of its own, packed
+            # whole at ``chunk_size`` (a reserve of minus the overlap; one chunk, so no
+            # overlap pass inside it), never cut.
+            own = [(found[i].start, found[i].end, first, 0) for i, first in split]
+            if self.chunk_overlap:
+                own += self._tight_rows(text, t, budget, bound, measure, {a.start for a in found})
+                own.sort()
             rs = t.start
-            for i, first in split:
-                a = found[i]
-                if rs < a.start and not first and text[rs : a.start].strip():
-                    regions.append(Region(rs, a.start, end_boundary="table_row", levels=levels, level=-1))
-                    rs = a.start
-                regions.append(Region(rs, a.end, end_boundary="table_row", levels=levels, level=-1))
-                rs = a.end
+            for a_start, a_end, first, reserve in own:
+                if rs < a_start and (not first or reserve) and text[rs:a_start].strip():
+                    regions.append(Region(rs, a_start, end_boundary="table_row", levels=levels, level=-1))
+                    rs = a_start
+                regions.append(Region(rs, a_end, reserve, end_boundary="table_row", levels=levels, level=-1))
+                rs = a_end
             regions.append(Region(rs, t.end, end_boundary="table", levels=levels, level=-1))
             atoms += found
             labels.append(Label(t.start, t.end, _KEY, _TableInfo(t, index, text), "overlap"))
@@ -304,6 +315,26 @@ class TableChunker(BaseChunker):
             labels=tuple(labels),
             atom_levels_at=1,
         )
+
+    def _tight_rows(
+        self, text: str, t: Table, budget: int, bound: Callable[[int, int], int], measure: Measure | None,
+        skip: set[int],
+    ) -> list[tuple[int, int, bool, int]]:
+        """The body rows of ``t`` (not starting at an offset in ``skip``: the rows cut
+        anyway) larger than ``budget`` (``chunk_size - chunk_overlap``) that fit
+        ``chunk_size``: ``(start, end, False, -chunk_overlap)`` each, the region of one
+        row packed whole."""
+        out = []
+        rows = t.rows
+        nrows = len(rows)
+        for k in range(nrows):
+            rs = rows[k]
+            if rs in skip:
+                continue
+            re_ = _rstrip(text, rs, rows[k + 1] if k + 1 < nrows else t.end)
+            if bound(rs, re_) > budget and self._size(text, rs, re_, measure) > budget:
+                out.append((rs, re_, False, -self.chunk_overlap))
+        return out
 
     def _split(self, text: str, start: int, end: int, budget: int, measure: Measure | None) -> bool:
         """Whether the row ``[start, end)`` (trimmed) is split between its cells: larger
