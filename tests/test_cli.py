@@ -33,7 +33,8 @@ def test_chunk_writes_json_lines_and_reports_bad_files(corpus, tmp_path):
     sources = {r["source"] for r in rows}
     assert {s.rsplit("/", 1)[-1] for s in sources} == {"a.txt", "b.md"}
     for r in rows:
-        assert set(r) == {"id", "document_id", "source", "index", "start_index", "end_index", "size", "unit", "text", "context", "metadata", "content_id"}
+        assert set(r) == {"id", "document_id", "source", "index", "start_index", "end_index", "size", "unit", "text", "context", "metadata", "content_id",
+                          "config_id"}  # config_id: the options alone (what --resume checks)
         text = open(r["source"], encoding="utf-8").read()
         assert text[r["start_index"] : r["end_index"]] == r["text"]
         assert r["size"] <= 30 and r["unit"] == "chars"

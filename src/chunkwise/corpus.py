@@ -13,13 +13,17 @@
   bytes, format, id: what :func:`chunkwise.loaders.find_files` gives); other inputs are
   found by :func:`~chunkwise.loaders.find_files` first. Results that are bytes (JSON lines)
   come back through unnamed spool files (:class:`_Spool`), not the pool's pipe.
-* :func:`content_id` / :func:`config_key` -- what ``--resume`` recognises a document by.
+* :func:`content_id` / :func:`config_key` -- what ``--resume`` recognises a document by;
+  :func:`config_id` -- what it recognises the options that wrote a file by.
 
 Content ids: ``content_id = blake2b(config_key(chunker) + "\\0" + document.text)`` (16 hex
 digits), where the configuration key is the chunker's ``repr`` (a frozen dataclass: its
 strategy and every parameter; memory addresses removed) plus any step after chunking
 (``--contextualize`` and its model). The same text chunked the same way has the same
-content id in any run; a changed text or configuration changes it.
+content id in any run; a changed text or configuration changes it. The configuration id
+``config_id = blake2b(config_key(chunker))`` (16 hex digits) hashes the same configuration
+alone: every record of one run carries the same one, so a ``--resume`` with other options
+is told from an edited document.
 
 The pool forks on POSIX (the chunker and the reader reach the workers once, through the
 initializer; the parent's objects are frozen for the garbage collector while it forks, so
@@ -43,9 +47,11 @@ from typing import Any, NamedTuple
 from .types import Chunk, Document
 
 __all__ = [
+    "CONFIG_ID_KEY",
     "CONTENT_ID_KEY",
     "Outcome",
     "chunk_corpus",
+    "config_id",
     "config_key",
     "content_id",
     "default_workers",
@@ -56,6 +62,9 @@ log = logging.getLogger("chunkwise")
 
 CONTENT_ID_KEY = "content_id"
 """The key of the content id in an output record."""
+
+CONFIG_ID_KEY = "config_id"
+"""The key of the configuration id in an output record (next to the content id)."""
 
 WINDOW_PER_WORKER = 4
 """Tasks in flight per worker process (queued or being chunked)."""
@@ -100,6 +109,31 @@ def content_id(text: str, config: str) -> str:
     h.update(b"\0")
     h.update(text.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
+
+
+def config_id(config: str) -> str:
+    """16 hex digits of BLAKE2b over ``config`` (a :func:`config_key`) alone: the same
+    chunking configuration, the same id, whatever the text.
+
+    Example:
+        >>> config_id("k") == config_id("k") != config_id("k2")
+        True
+        >>> len(config_id("k"))
+        16
+    """
+    h = hashlib.blake2b(digest_size=8)
+    h.update(config.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def render_payload(job: Any, chunks: list[Chunk], doc: Document, cid: str) -> Any:
+    """``job.render(chunks, doc, cid)``; a renderer marked ``with_config_id = True`` (the
+    command line's) also gets the job's configuration id (:func:`config_id`) as a fourth
+    argument."""
+    assert job.render is not None
+    if getattr(job.render, "with_config_id", False):
+        return job.render(chunks, doc, cid, config_id(job.config))
+    return job.render(chunks, doc, cid)
 
 
 # -- the worker ------------------------------------------------------------------------
@@ -229,7 +263,7 @@ def _work(item: Any) -> Outcome:
         out.chunks = list(chunks)
         return out
     try:
-        out.payload = job.render(chunks, doc, cid)
+        out.payload = render_payload(job, chunks, doc, cid)
     except Exception as exc:  # noqa: BLE001
         return _fail(job, exc, item, "write")
     return out

@@ -32,6 +32,14 @@ an uninterrupted run's, byte for byte. A document whose id is in the file with a
 content id (its text or the configuration changed) is reported as ``changed`` and not
 appended: no duplicates.
 
+Options: every record carries ``config_id``, a hash of the chunking configuration alone
+(:func:`chunkwise.corpus.config_id`; the content id hashes it with the text). A file with a
+line whose ``config_id`` is not this run's was written with other options: ``--resume``
+refuses it (:class:`click.UsageError`, before anything is read again or written), so that
+one file never mixes two configurations. Lines without ``config_id`` (files written before
+it) are not checked: there another content id may be other options or an edited text, and
+each such document is reported ``changed`` as above.
+
 The file need not come from a ``--resume`` run: any JSON lines output of ``chunkwise chunk``
 (written with ``-o``, or standard output redirected to a file and interrupted) carries the
 same records and content ids, and is continued the same way. A document is recognised by
@@ -66,7 +74,7 @@ from typing import IO, Any
 
 import click
 
-from ..corpus import CONTENT_ID_KEY, content_id
+from ..corpus import CONFIG_ID_KEY, CONTENT_ID_KEY, config_id, content_id, render_payload
 from ._inputs import STDIN, STDIN_SOURCE, Input, Skipped, classify, gather, passed_over
 
 __all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "FolderEntry", "OutputLock", "PassedOver", "Resume",
@@ -333,30 +341,36 @@ def describe(exc: BaseException, item: tuple[Input, Any], stage: str, encoding: 
     return classify(exc, inp, stage, encoding if stage == "read" else None)
 
 
-def _record(chunk: Any, doc: Any, cid: str) -> dict[str, Any]:
+def _record(chunk: Any, doc: Any, cid: str, cfg: str | None = None) -> dict[str, Any]:
     from ..export import chunk_record
 
     rec = chunk_record(chunk, doc)
     rec[CONTENT_ID_KEY] = cid
+    if cfg is not None:
+        rec[CONFIG_ID_KEY] = cfg
     return rec
 
 
-def render_jsonl(chunks: list[Any], doc: Any, cid: str) -> bytes:
+def render_jsonl(chunks: list[Any], doc: Any, cid: str, cfg: str | None = None) -> bytes:
     """A document's lines, serialised whole before any is written
-    (:func:`chunkwise.export.jsonl_lines`)."""
+    (:func:`chunkwise.export.jsonl_lines`), with the content id ``cid`` and the
+    configuration id ``cfg`` (when given) last in each."""
     from ..export import jsonl_lines
 
     try:
-        return jsonl_lines(chunks, doc, cid)
+        return jsonl_lines(chunks, doc, cid, cfg)
     except UnicodeEncodeError as exc:
         raise _unencodable(exc, chunks, doc) from exc
 
 
-def render_records(chunks: list[Any], doc: Any, cid: str) -> list[dict[str, Any]]:
+render_jsonl.with_config_id = True  # type: ignore[attr-defined]  # given the run's config_id
+
+
+def render_records(chunks: list[Any], doc: Any, cid: str, cfg: str | None = None) -> list[dict[str, Any]]:
     """A document's records (Parquet rows); JSON-safety is checked here, in the worker."""
     from ..export import dumps
 
-    records = [_record(c, doc, cid) for c in chunks]
+    records = [_record(c, doc, cid, cfg) for c in chunks]
     try:
         for r in records:  # a value that cannot be written fails this document alone
             dumps(r["metadata"]).encode("utf-8")
@@ -368,6 +382,8 @@ def render_records(chunks: list[Any], doc: Any, cid: str) -> list[dict[str, Any]
         raise _unencodable(exc, chunks, doc) from exc
     return records
 
+
+render_records.with_config_id = True  # type: ignore[attr-defined]
 
 _TEXT_FIELDS = ("id", "document_id", "source", "text", "context", "unit", CONTENT_ID_KEY)
 
@@ -726,6 +742,8 @@ class ResumePoint:
         doubled: whether the file may hold a chunk twice: a document whose lines come
             again after another document's, or a chunk index that does not follow the
             one before (two runs wrote it at once).
+        configs: ``config id -> the first line number with it``, over the complete lines
+            that carry a ``config_id`` (lines written before it was added have none).
     """
 
     known: dict[str, str] = field(default_factory=dict)
@@ -733,6 +751,7 @@ class ResumePoint:
     start: int = 0
     tail: bytes = b""
     doubled: bool = False
+    configs: dict[str, int] = field(default_factory=dict)
 
 
 def resume_point(path: Path) -> ResumePoint:
@@ -749,6 +768,7 @@ def resume_point(path: Path) -> ResumePoint:
     pos = 0
     doubled = False
     index = -1  # the chunk index of the line before, in the current run of lines
+    configs: dict[str, int] = {}
     with open(path, "rb") as fh:
         for n, line in enumerate(fh, 1):
             if not line.endswith(b"\n"):
@@ -767,6 +787,9 @@ def resume_point(path: Path) -> ResumePoint:
                 last, last_start = (did, cid), pos
                 doubled = doubled or did in known
                 index = -1
+            cfg = rec.get(CONFIG_ID_KEY) if type(rec) is dict else None
+            if type(cfg) is str and cfg not in configs:
+                configs[cfg] = n
             k = rec.get("index") if type(rec) is dict else None
             if type(k) is int:
                 doubled = doubled or k != index + 1
@@ -774,7 +797,7 @@ def resume_point(path: Path) -> ResumePoint:
             pos += len(line)
         fh.seek(last_start)
         tail = fh.read()
-    return ResumePoint(known, last, last_start, tail, doubled)
+    return ResumePoint(known, last, last_start, tail, doubled, configs)
 
 
 def whole_length(tail: bytes) -> int | None:
@@ -865,23 +888,56 @@ class Resume:
         try:
             remove_stale_temporaries(path)  # of a run without --resume that was killed
             self.point = resume_point(path) if path.exists() else ResumePoint()
-            if self.point.doubled:  # written by two runs at once (before the lock)
-                removed = _dedupe(path)
-                if removed:
-                    click.echo(f"{path}: removed {removed} duplicate line{'s' if removed != 1 else ''} "
-                               "(chunks written twice by two runs at once)", err=True)
-                    self.point = resume_point(path)
             self.sink = AppendSink(path, None if self.point.last is not None else 0)
         except BaseException:
             self.lock.release()
             raise
-        self.write = self.sink.write
+
+    def write(self, payload: bytes) -> None:
+        self.sink.write(payload)
+
+    def check_options(self, config: str) -> None:
+        """Refuse (:class:`click.UsageError`, the file left as it was) a file with a line
+        whose ``config_id`` is not this run's (``config``: the run's
+        :func:`chunkwise.corpus.config_key`): it was written with other chunking options,
+        and appending would mix two configurations in one file. Lines without a
+        ``config_id`` (written before records had one) are not checked."""
+        mine = config_id(config)
+        other = next(((c, n) for c, n in self.point.configs.items() if c != mine), None)
+        if other is None:
+            return
+        path = self.sink.path
+        raise click.UsageError(
+            f"{path} was written with other chunking options (line {other[1]} has config_id {other[0]}, "
+            f"this run's is {mine}): nothing was appended. To continue it, run --resume with the options "
+            "that wrote it; to chunk every document afresh with these options, run without --resume"
+        )
+
+    def _undouble(self) -> None:
+        """A file written by two runs at once (before the lock): rewritten without its
+        repeated lines, then read again and reopened for appending."""
+        path = self.sink.path
+        removed = _dedupe(path)
+        if removed:
+            click.echo(f"{path}: removed {removed} duplicate line{'s' if removed != 1 else ''} "
+                       "(chunks written twice by two runs at once)", err=True)
+            self.sink.close()
+            self.point = resume_point(path)
+            self.sink = AppendSink(path, None if self.point.last is not None else 0)
 
     def settle(self, job: Any, inputs: Sequence[Any]) -> dict[str, str]:
-        """Complete or keep the file's last document in place (see the module's protocol)
-        and give the documents the run skips: ``document id -> content id``. ``job`` is the
-        run's :class:`chunkwise.corpus._Job` (reader, chunker, step after, renderer),
-        ``inputs`` the run's items (``(Input, None)``)."""
+        """Check the options (:meth:`check_options`), then complete or keep the file's
+        last document in place (see the module's protocol) and give the documents the run
+        skips: ``document id -> content id``. ``job`` is the run's
+        :class:`chunkwise.corpus._Job` (reader, chunker, step after, renderer), ``inputs``
+        the run's items (``(Input, None)``).
+
+        Raises:
+            click.UsageError: the file was written with other options (nothing written).
+        """
+        self.check_options(job.config)
+        if self.point.doubled:
+            self._undouble()
         point, known = self.point, dict(self.point.known)
         if point.last is None:
             return known
@@ -897,7 +953,7 @@ class Resume:
                     chunks = job.chunker.chunk(doc)
                     if job.after is not None:
                         chunks = job.after(chunks, doc)
-                    payload = job.render(chunks, doc, cid)
+                    payload = render_payload(job, chunks, doc, cid)
             except Exception:  # noqa: BLE001 - the pool reads it again and reports the failure
                 payload = None
         tail = point.tail
