@@ -91,6 +91,9 @@ ROWS = {
     "is": ("is", "cp1252", CASED),
     "fo": ("fo", "cp1252", CASED),
     "sq": ("sq", "cp1252", CASED),
+    # KOI8: Shift JIS reads its small letters as half-width katakana
+    "ru-koi8": ("ru", "koi8-r", CASED),
+    "uk-koi8": ("uk", "koi8-u", CASED),
 }
 # texts reported misread, each with its code page (the "cases" kind)
 CASES = (
@@ -108,6 +111,9 @@ CASES = (
     ("ません", "euc_jp"),
     ("警告", "gbk"),
     ("目录", "gb18030"),
+    ("ошибка: не удалось открыть файл 'data.txt' для чтения\nпопробуйте запустить программу ещё раз\n", "koi8-r"),
+    ("специфікатор '/' можна використовувати лише з числом\n", "koi8-u"),
+    ("ｼｮｳﾋﾝ ｺｰﾄﾞ: 'A-100' ﾈﾀﾞﾝ: 1200 ｴﾝ\nｼｮｳﾋﾝ ｺｰﾄﾞ: 'B-200' ﾈﾀﾞﾝ: 800 ｴﾝ\n", "shift_jis"),
 )
 _WORD = re.compile(r"[^\W\d_]+")
 _EAST_ASIAN_RUN = re.compile(r"[\u3041-\u30ff\u4e00-\u9fff]{2,4}")

@@ -53,7 +53,10 @@ Order of detection (:func:`decode`):
    cp1250, ISO-8859-2, cp1254 and cp1257 are measured too when the detector leaves them
    out, on text of 1,024 bytes or less whose cp1252 reading has their letters elsewhere
    or shows a sign, or when every candidate shows one (``Ķēķis ir šķirnē.``; on longer
-   text: and the one with the fewest reads Latin letters). Then an
+   text: and the one with the fewest reads Latin letters). A Shift JIS reading made mostly
+   of half-width katakana, with no kana or kanji of full width, gives way to a KOI8-R,
+   KOI8-U or cp1251 reading of three or more frequent Cyrillic letters, small ones among
+   them (KOI8's small letters are those bytes: ``ошибка`` is ``ﾏﾛﾉﾂﾋﾁ``). Then an
    East Asian multi-byte reading made of the common characters of its language (90 % or
    more: GB 2312 level 1 for GB2312/GBK/GB18030, Big5's frequent hanzi, kana and JIS X
    0208 level 1, the Hangul syllables of KS X 1001) is preferred to the others, the most
@@ -1051,6 +1054,25 @@ score :data:`_WORD_FLUENT` (measured on word lists), :data:`_PAIR_FLUENT` for tw
 (one hanzi: ``ДА``, ``ОК``)."""
 
 
+_HALF_WIDTH = re.compile("[\uff61-\uff9f]")
+_FULL_WIDTH_JAPANESE = re.compile("[\u3041-\u30ff\u3400-\u9fff]")
+_HALF_WIDTH_SHARE = 0.5
+_CYRILLIC_PAGES = frozenset(codecs.lookup(n).name for n in ("koi8_r", "koi8_u", "cp1251"))
+"""The Cyrillic code pages whose small letters Shift JIS reads as half-width katakana
+(KOI8-R and KOI8-U) or whose reading is taken with theirs (cp1251)."""
+
+
+def _half_width_only(text: str) -> bool:
+    """Whether the characters of ``text`` (its sample) outside ASCII are mostly (half or
+    more) half-width katakana, with no kana or kanji of full width: Japanese text writes
+    half-width katakana seldom, and among other Japanese; KOI8-R's small letters are
+    those bytes in Shift JIS (``ошибка`` is ``ﾏﾛﾉﾂﾋﾁ``)."""
+    chars = [c for c in _sample(text)[:2000] if c >= "\x80" and not c.isspace()]
+    if not chars or _FULL_WIDTH_JAPANESE.search("".join(chars)):
+        return False
+    return sum(1 for c in chars if _HALF_WIDTH.match(c)) >= _HALF_WIDTH_SHARE * len(chars)
+
+
 def _calmest(pool: list[tuple[Any, ...]]) -> tuple[Any, ...]:
     """The candidate of ``pool`` with the least chaos, the most common code page among
     those within 0.1 of it (0.01 between East Asian multi-byte encodings: their
@@ -1233,6 +1255,17 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
             # the code pages measured above win over cp1252 by their letters alone, not by
             # the measures of chaos (Faroese ``NÝGUINEA`` is not Turkish ``NİGUINEA``)
             pool = [c for c in pool if c[5] not in added]
+    hankaku = [c for c in pool if _FAMILY.get(c[5]) == "ja" and _half_width_only(c[4])]
+    if hankaku and len(hankaku) < len(pool):
+        # Japanese in half-width katakana alone (``ﾏﾛﾉﾂﾋﾁ``), and a reading of Cyrillic words
+        # with small letters, three or more (KOI8-R's small letters are those bytes: ``ошибка``): Cyrillic
+        cyrillic = [
+            c for c in pool
+            if c[5] in _CYRILLIC_PAGES and _scripts(c[4]) == {"CYRILLIC"} and _has_small(c[4])
+            and sum(1 for x in c[4] if x >= "\x80") > 2 and _letter_fluency(c[4]) >= _WORD_FLUENT
+        ]
+        if cyrillic:
+            pool = [c for c in pool if c not in hankaku]
     # an East Asian reading made of the language's common characters is taken over the
     # others (short text: the detector's chaos and coherence say little), the most fluent
     # first (the East Asian encodings read each other as valid but rare characters)
