@@ -96,6 +96,16 @@ _UNSUPPORTED_SUFFIXES = {
     ".7z": "7z",
     ".sqlite": "sqlite",
     ".db": "sqlite",
+    # compiled code: Python bytecode, object files and libraries, Java classes, programs
+    ".pyc": "python bytecode",
+    ".pyo": "python bytecode",
+    ".o": "object code",
+    ".a": "static library",
+    ".so": "shared library",
+    ".dylib": "shared library",
+    ".dll": "shared library",
+    ".exe": "executable",
+    ".class": "java class",
     **_ZIP_KINDS,
 }
 _UNSUPPORTED_MIME = {

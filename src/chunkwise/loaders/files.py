@@ -319,8 +319,9 @@ def _walk_relative(
     path relative to ``folder`` and, with ``sizes``, its size in bytes (``stat``; 0 when it
     cannot be told; else 0), following symbolic links to folders; a link back to a folder
     being walked (a cycle) is not followed again. A subfolder that cannot be listed
-    (permission denied) is itself an entry, so that the caller reports it. Hidden names are passed over unless
-    ``hidden``. Sorted as ``sorted(folder.rglob("*"))`` sorts (by path components).
+    (permission denied) is itself an entry, so that the caller reports it. Hidden names
+    and ``__pycache__`` folders are passed over unless ``hidden``. Sorted as
+    ``sorted(folder.rglob("*"))`` sorts (by path components).
     ``links`` receives every symbolic link met (to a file or a folder). Strings, not
     :class:`~pathlib.Path` objects: a ``scandir`` walk of 6,455 files takes about 0.02 s."""
     out: list[tuple[str, int]] = []
@@ -336,7 +337,7 @@ def _walk_relative(
             return
         for entry in entries:
             name = entry.name
-            if not hidden and name.startswith("."):
+            if not hidden and (name.startswith(".") or name == "__pycache__"):
                 continue
             if links is not None and entry.is_symlink():
                 links.append(Path(d) / name)
@@ -487,7 +488,8 @@ def find_files(
     devices: never opened) and subfolders that cannot be listed (reason
     ``cannot read (Permission denied)``). Symbolic links to folders are followed, except one that leads
     back to a folder being walked (a cycle). Hidden files and folders (names starting with
-    ``.``) inside a folder are passed over unless ``hidden``.
+    ``.``) and ``__pycache__`` folders (Python's compiled bytecode) inside a folder are
+    passed over unless ``hidden``.
 
     Ids: see the module's documentation: a folder's files are relative to the folder, a
     file named directly to its parent (a symbolic link named directly: to the folder of
@@ -519,7 +521,7 @@ def find_files(
             every file under it (``"drafts"``).
         skipped: a list that receives the files of the folders that were not yielded
             because no loader handles them or their suffix was not asked for.
-        hidden: also search hidden files and folders.
+        hidden: also search hidden files and folders, and ``__pycache__`` folders.
         root: the folder every id is relative to (each path must be inside it, as typed
             or once its symbolic links are resolved).
 
