@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from invariants import check_invariants
@@ -20,11 +21,13 @@ def _chunks(text: str, fmt: str = "csv", **kw):
     return chunkwise.make_chunker("table", **kw).chunk(chunkwise.parse(text, format=fmt))
 
 
-def _rows(text: str, fmt: str = "csv") -> list[tuple[int, int]]:
-    t = delimited_table(text, delimiter="\t" if fmt == "tsv" else None, header_rows=1)
+def _rows(text: str, fmt: str = "csv", header_rows: int = 1) -> list[tuple[int, int]]:
+    """Every record of the table (header rows too), its end trimmed."""
+    t = delimited_table(text, delimiter="\t" if fmt == "tsv" else None, header_rows=header_rows)
     out = []
-    for k in range(len(t.rows)):
-        s, e = t.row_span(k)
+    heads = t.header_starts
+    spans = [(s, heads[k + 1] if k + 1 < len(heads) else t.header[1]) for k, s in enumerate(heads)]
+    for s, e in spans + [t.row_span(k) for k in range(len(t.rows))]:
         while e > s and text[e - 1].isspace():
             e -= 1
         out.append((s, e))
@@ -82,9 +85,11 @@ _cell = st.text(alphabet="ab ,\"\n\r\t;xyz", min_size=0, max_size=18)
     st.integers(8, 80),
     st.integers(1, 40),
     st.sampled_from(["split", "keep"]),
+    st.integers(1, 3),
 )
-def test_rows_that_fit_are_never_cut_with_overlap(records, chunk_size, overlap, oversize):
+def test_rows_that_fit_are_never_cut_with_overlap(records, chunk_size, overlap, oversize, header_rows):
     overlap = min(overlap, chunk_size - 1)
+    header_rows = min(header_rows, len(records) + 1)
     width = max(map(len, records))
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
@@ -94,8 +99,9 @@ def test_rows_that_fit_are_never_cut_with_overlap(records, chunk_size, overlap, 
     text = buf.getvalue()
     if not text.strip():
         return
-    cs = _chunks(text, chunk_size=chunk_size, chunk_overlap=overlap, oversize=oversize)
-    rows = _rows(text)
+    kw = dict(chunk_size=chunk_size, chunk_overlap=overlap, oversize=oversize, header_rows=header_rows)
+    cs = _chunks(text, **kw)
+    rows = _rows(text, header_rows=header_rows)
     assert not _cut_rows(text, cs, rows, chunk_size)
     covered = bytearray(len(text))
     prev = -1
@@ -107,5 +113,39 @@ def test_rows_that_fit_are_never_cut_with_overlap(records, chunk_size, overlap, 
         assert c.metadata.get("oversize", False) == (c.size > chunk_size)
         covered[c.start_index : c.end_index] = b"\x01" * len(c.text)
     assert all(covered[i] or ch.isspace() for i, ch in enumerate(text))
-    # the same chunks as without overlap where no chunk overlaps (rows apart)
-    assert cs == _chunks(text, chunk_size=chunk_size, chunk_overlap=overlap, oversize=oversize)
+    assert cs == _chunks(text, **kw)  # deterministic
+
+
+# -- header_rows and a header larger than chunk_size
+
+CITIES = "city,country,population\nTokyo,Japan,37400068\nDelhi,India,28514000\nShanghai,China,25582000\n"
+
+
+def test_header_rows_beyond_the_records_is_a_config_error():
+    with pytest.raises(chunkwise.ConfigError, match="header_rows"):
+        _chunks(CITIES, chunk_size=30, header_rows=9)
+    with pytest.raises(chunkwise.ConfigError, match="header_rows"):
+        _chunks(CITIES, chunk_size=30, header_rows=5, row_format="kv")
+    cs = _chunks(CITIES, chunk_size=30, header_rows=4)  # every record a header row: allowed
+    assert cs and all(c.metadata["row_start"] == c.metadata["row_end"] == 0 for c in cs)
+
+
+@pytest.mark.parametrize("overlap", [0, 10])
+def test_a_header_larger_than_chunk_size_is_cut_between_its_rows(overlap):
+    cs = _chunks(CITIES, chunk_size=30, chunk_overlap=overlap, header_rows=2)
+    assert [c.text for c in cs][:2] == ["city,country,population", "Tokyo,Japan,37400068"]
+    assert not _cut_rows(CITIES, cs, _rows(CITIES, header_rows=2), 30)
+    assert cs[2].context == "city,country,population\nTokyo,Japan,37400068"
+
+
+def test_a_header_larger_than_chunk_size_follows_oversize():
+    cs = _chunks(CITIES, chunk_size=30, header_rows=2, oversize="keep")
+    assert cs[0].text == "city,country,population\nTokyo,Japan,37400068" and cs[0].metadata["oversize"]
+    with pytest.raises(chunkwise.OversizeError):
+        _chunks(CITIES, chunk_size=30, header_rows=2, oversize="raise")
+
+
+def test_a_pipe_header_larger_than_chunk_size_is_cut_between_its_rows():
+    doc = "| identifier | descr |\n|------------|-------|\n| 1 | a |\n| 2 | b |\n"
+    cs = chunkwise.make_chunker("table", chunk_size=25).chunk(doc)
+    assert [c.text for c in cs][:2] == ["| identifier | descr |", "|------------|-------|"]

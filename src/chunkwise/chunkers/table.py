@@ -125,17 +125,26 @@ def size_bound(sizer: Sizer, text: str) -> Callable[[int, int], int]:
 
 def row_atoms(text: str, t: Table, budget: int, bound: Callable[[int, int], int]) -> list[Atom]:
     """Atoms for the rows of ``t`` that may be larger than ``budget`` (``bound`` of their
-    span above it), and for its header rows when they may: each cut between its cells
-    (a header also between its rows). Rows that certainly fit need no atom: no cut inside
-    them exists (see :class:`_Within`)."""
+    span above it), and for its header when it may: each cut between its cells. A header
+    of several rows (a pipe table's ``|---|`` line is one) is cut between its rows first
+    (``"table_row"`` cuts), and each of its rows that may be larger than ``budget`` is an
+    atom of its own, cut between its cells. Rows that certainly fit need no atom: no cut
+    inside them exists (see :class:`_Within`)."""
     out: list[Atom] = []
     hs, he = t.header
     he = _rstrip(text, hs, he)
     if hs < he and bound(hs, he) > budget:
-        cuts = {*t.header_starts[1:]}
-        for s, e in _pairs(t.header_starts, he):
-            cuts.update(t.cell_cuts(text, s, e))
-        out.append(Atom(hs, he, "table_header", tuple(sorted(c for c in cuts if hs < c < he)), "table_cell"))
+        heads = t.header_starts
+        if len(heads) < 2:
+            cuts = tuple(c for c in t.cell_cuts(text, hs, he) if hs < c < he)
+            out.append(Atom(hs, he, "table_header", cuts, "table_cell"))
+        else:
+            out.append(Atom(hs, he, "table_header", tuple(c for c in heads[1:] if hs < c < he), "table_row"))
+            for s, e in _pairs(heads, he):
+                e = _rstrip(text, s, e)
+                if s < e and bound(s, e) > budget:
+                    cuts = tuple(c for c in t.cell_cuts(text, s, e) if s < c < e)
+                    out.append(Atom(s, e, "table_header", cuts, "table_cell"))
     rows = t.rows
     nrows = len(rows)
     for k in range(nrows):
@@ -167,7 +176,9 @@ class TableChunker(BaseChunker):
         oversize: a row larger than ``chunk_size``: ``"split"`` between cells, ``"keep"``
             whole (flagged ``metadata["oversize"]``) or ``"raise"`` ``OversizeError``.
         header_rows: CSV/TSV: how many records, from the first, are the header (0: none;
-            columns are then ``"column 1"``, ...). Pipe tables say it themselves.
+            columns are then ``"column 1"``, ...; more than the table has: ``ConfigError``).
+            Pipe tables say it themselves. A header larger than ``chunk_size`` follows
+            ``oversize``: ``"split"`` between its rows (a row too big: between its cells).
         delimiter: CSV: the cell delimiter (default: sniffed among ``, ; tab |``).
 
     Documents whose ``metadata["format"]`` is ``"csv"`` or ``"tsv"`` (``chunkwise.load``
@@ -220,6 +231,12 @@ class TableChunker(BaseChunker):
             t = delimited_table(
                 text, delimiter=DELIMITED_FORMATS[fmt] or self.delimiter, header_rows=self.header_rows
             )
+            if t is not None and self.header_rows > len(t.header_starts):
+                n = len(t.header_starts)
+                raise ConfigError(
+                    f"header_rows={self.header_rows} but the table has only {n} record{'s' * (n != 1)}; "
+                    "give header_rows at most the number of records (the header rows are the first records)"
+                )
             return [t] if t is not None else []
         return find_pipe_tables(text)
 
@@ -244,6 +261,9 @@ class TableChunker(BaseChunker):
             # larger than chunk_size itself are cut between their cells)
             found = row_atoms(text, t, self.chunk_size, bound)
             hs, he = t.header
+            own = self._own_header(text, t, budget, bound, measure) if self.chunk_overlap else []
+            if len(own) > 1:  # (the header's rows are regions of their own: no cut between them needed)
+                found = [a for a in found if a.cut_name != "table_row"]
             # the rows split between their cells (``split``), and the ranges where lines,
             # sentences and words may cut each big row (not between its first cell and the
             # next where a part may not hold that cell alone, see :meth:`_first_cut`)
@@ -252,8 +272,10 @@ class TableChunker(BaseChunker):
             big_e: list[int] = []
             for i, a in enumerate(found):
                 gap = None
+                if a.kind == "table_header" and a.cut_name == "table_row":
+                    continue  # (cut between its rows; inside a row only where that row is an atom)
                 if a.kind == "table_row" and self._split(text, a.start, a.end, budget, measure):
-                    first = hs < he and a.start == rows[0]
+                    first = hs < he and a.start == rows[0] and not own
                     split.append((i, first))
                     found[i], gap = self._first_cut(text, t, a, hs if first else a.start, budget, measure)
                 if gap is None:
@@ -290,7 +312,7 @@ class TableChunker(BaseChunker):
             # larger than that that fits ``chunk_size`` is a region of its own, packed
             # whole at ``chunk_size`` (a reserve of minus the overlap; one chunk, so no
             # overlap pass inside it), never cut.
-            own = [(found[i].start, found[i].end, first, 0) for i, first in split]
+            own += [(found[i].start, found[i].end, first, 0) for i, first in split]
             if self.chunk_overlap:
                 own += self._tight_rows(text, t, budget, bound, measure, {a.start for a in found})
                 own.sort()
@@ -315,6 +337,30 @@ class TableChunker(BaseChunker):
             labels=tuple(labels),
             atom_levels_at=1,
         )
+
+    def _own_header(
+        self, text: str, t: Table, budget: int, bound: Callable[[int, int], int], measure: Measure | None
+    ) -> list[tuple[int, int, bool, int]]:
+        """With an overlap: the regions of the header of ``t`` when it is larger than
+        ``budget`` (``chunk_size - chunk_overlap``): the whole header when it fits
+        ``chunk_size`` (packed whole, see :meth:`_tight_rows`), else each header row, whole
+        when it fits ``chunk_size``, else cut between its cells. Empty: the header fits
+        ``budget`` (packed with the rows)."""
+        hs, he = t.header
+        he = _rstrip(text, hs, he)
+        if hs >= he or bound(hs, he) <= budget or self._size(text, hs, he, measure) <= budget:
+            return []
+        ov, limit = self.chunk_overlap, self.chunk_size
+        if self._size(text, hs, he, measure) <= limit:
+            return [(hs, he, False, -ov)]
+        if self.oversize != "split":  # (kept whole, or raised, as its atom says)
+            return [(hs, he, False, 0)]
+        out = []
+        for s, e in _pairs(t.header_starts, he):
+            e = _rstrip(text, s, e)
+            if s < e:
+                out.append((s, e, False, -ov if self._size(text, s, e, measure) <= limit else 0))
+        return out
 
     def _tight_rows(
         self, text: str, t: Table, budget: int, bound: Callable[[int, int], int], measure: Measure | None,
