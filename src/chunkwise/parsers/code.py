@@ -1008,20 +1008,31 @@ def _misread_annotation(c: Any, spec: LanguageSpec, marks: frozenset[str]) -> bo
     below it that the grammar read as a statement of their own (Kotlin's
     ``@JvmName("f")`` above the first function after the imports): annotations only
     (with their arguments read as a parenthesized expression), ending on a line above
-    the next node, a definition."""
+    the next node, a definition. Several annotations are read as annotated expressions
+    nested in each other (``@JvmOverloads`` then ``@JvmName("size")``: the second is the
+    last child of the first), so only the outermost one is followed by the definition."""
+    if not _annotations_only(c, spec):
+        return False
+    nxt = c.next_named_sibling
+    while nxt is not None and "comment" in nxt.type:
+        nxt = nxt.next_named_sibling
+    return nxt is not None and nxt.type in marks and nxt.start_point[0] > c.end_point[0]
+
+
+def _annotations_only(c: Any, spec: LanguageSpec) -> bool:
+    """Whether the annotated expression ``c`` holds annotations only: an annotation first,
+    then annotations nested as annotated expressions, their arguments read as a
+    parenthesized expression, and comments."""
     kids = c.named_children
     if not kids or kids[0].type not in spec.annotations:
         return False
     for k in kids[1:]:
         if k.type == "annotated_expression":
-            if not _misread_annotation(k, spec, marks):
+            if not _annotations_only(k, spec):
                 return False
         elif k.type != "parenthesized_expression" and "comment" not in k.type:
             return False
-    nxt = c.next_named_sibling
-    while nxt is not None and "comment" in nxt.type:
-        nxt = nxt.next_named_sibling
-    return nxt is not None and nxt.type in marks and nxt.start_point[0] > c.end_point[0]
+    return True
 
 
 def _line_start(text: str, p: int) -> int:
