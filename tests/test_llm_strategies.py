@@ -536,5 +536,8 @@ def test_cli_resume_with_another_server_of_the_same_model_continues(tmp_path):
         assert res.exit_code == 0 and "changed" not in res.output, res.output
         ids = {json.loads(line)["document_id"] for line in out.read_text(encoding="utf-8").splitlines()}
         assert len(ids) == 2
+        before = out.read_bytes()
         res = CliRunner().invoke(cli, [*args, "--llm-model", "other", "--llm-base-url", two.url])
-        assert res.exit_code == 1 and "changed" in res.output  # another model: other chunks
+        # another model: other chunks, another config_id: refused before any work
+        assert res.exit_code == 2 and "written with other chunking options" in res.output
+        assert out.read_bytes() == before
