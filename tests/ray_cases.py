@@ -21,7 +21,7 @@ pytest.importorskip("pyarrow", reason="Ray Data needs pyarrow")
 
 import chunkwise  # noqa: E402
 from chunkwise import ConfigError  # noqa: E402
-from chunkwise.corpus import config_key, content_id  # noqa: E402
+from chunkwise.corpus import config_id, config_key, content_id  # noqa: E402
 from chunkwise.export import chunk_record  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -189,5 +189,6 @@ def test_rows_read_back_as_the_records_of_the_json_lines_output(cluster, tmp_pat
     rows = cray.chunk_dataset(files, strategy="markdown", chunk_size=20).take_all()
     chunker = chunkwise.make_chunker("markdown", chunk_size=20)
     doc = chunkwise.load(tmp_path / "a.md")
-    expected = render_jsonl(chunker.chunk(doc), doc, content_id(doc.text, config_key(chunker)))
+    config = config_key(chunker)
+    expected = render_jsonl(chunker.chunk(doc), doc, content_id(doc.text, config), config_id(config))
     assert "".join(dumps(r) + "\n" for r in cray.records_of(rows)).encode("utf-8") == expected

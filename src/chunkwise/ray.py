@@ -32,7 +32,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .corpus import CONTENT_ID_KEY, config_key, content_id
+from .corpus import CONFIG_ID_KEY, CONTENT_ID_KEY, config_id, config_key, content_id
 from .errors import ConfigError
 from .export import PARQUET_FIELDS, chunk_record, dumps, parquet_row, parquet_schema, record_of_row
 from .integrations._common import need
@@ -90,10 +90,11 @@ def _document(data: bytes, path: str, naming: Naming, encoding: str | None, opti
 
 def _rows(chunker: Any, config: str, doc: Document) -> list[dict[str, Any]]:
     rows = []
-    cid = content_id(doc.text, config)
+    cid, cfg = content_id(doc.text, config), config_id(config)
     for chunk in chunker.chunk(doc):
         rec = chunk_record(chunk, doc)
         rec[CONTENT_ID_KEY] = cid
+        rec[CONFIG_ID_KEY] = cfg
         rows.append(parquet_row(rec))
     return rows
 
