@@ -149,3 +149,27 @@ def test_a_pipe_header_larger_than_chunk_size_is_cut_between_its_rows():
     doc = "| identifier | descr |\n|------------|-------|\n| 1 | a |\n| 2 | b |\n"
     cs = chunkwise.make_chunker("table", chunk_size=25).chunk(doc)
     assert [c.text for c in cs][:2] == ["| identifier | descr |", "|------------|-------|"]
+
+
+# -- row_format="kv": one line per row
+
+
+def test_kv_writes_a_line_break_in_a_value_as_a_space():
+    text = 'id,note,val\r\n1,"line one\r\nline two",3\r\n2,"a\nb\rc",4\r\n'
+    cs = _chunks(text, chunk_size=200, row_format="kv")
+    assert cs[0].context == "id: 1; note: line one line two; val: 3\nid: 2; note: a b c; val: 4"
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(_cell, min_size=2, max_size=4), min_size=1, max_size=8), st.integers(10, 120))
+def test_kv_context_is_one_line_per_row(records, chunk_size):
+    width = max(map(len, records))
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\r\n").writerows([[f"c{i}" for i in range(width)]] + records)
+    text = buf.getvalue()
+    for c in _chunks(text, chunk_size=chunk_size, row_format="kv"):
+        if "row_end" not in c.metadata:
+            continue
+        lines = c.context.split("\n") if c.context else []
+        assert "\r" not in c.context
+        assert len(lines) <= c.metadata["row_end"] - c.metadata["row_start"]

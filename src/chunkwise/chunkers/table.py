@@ -29,6 +29,7 @@ Method:
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -171,8 +172,9 @@ class TableChunker(BaseChunker):
             cell); ``"kv"``: ``context`` is one line per row of the chunk, ``column:
             value; column: value`` (for embedding: every value named by its column); a
             part of a split row names the row's first cell whole (its key) and the cells
-            whose text lies in the part, a cut cell by its piece there. The chunk text is
-            the exact source slice either way.
+            whose text lies in the part, a cut cell by its piece there. A line break
+            inside a value is written as a space. The chunk text is the exact source slice
+            either way.
         oversize: a row larger than ``chunk_size``: ``"split"`` between cells, ``"keep"``
             whole (flagged ``metadata["oversize"]``) or ``"raise"`` ``OversizeError``.
         header_rows: CSV/TSV: how many records, from the first, are the header (0: none;
@@ -553,7 +555,8 @@ def table_context(
     ``"kv"``: one ``column: value; ...`` line per row of the chunk; for a part of a split
     row, the row's first cell whole (its key, as the text marker repeats it) and the cells
     whose text lies in the part, each cut cell by the piece of its value there (every cell
-    of the row is named in a part that holds it; no part repeats the whole row).
+    of the row is named in a part that holds it; no part repeats the whole row); a line
+    break in a value (or a column name) is a space: one line per row.
 
     ``shared``: a dict kept across the chunks of one table, where the column list and the
     header context are made once and then shared by every chunk of the table (one string
@@ -639,11 +642,18 @@ def _kv(text: str, t: Table, span: Span, k0: int, k1: int) -> str:
                     continue
                 if cs < lo and text[cs:lo].strip() or ce > end and text[end:ce].strip():
                     v = _value_part(t, text, cs, ce, lo, end)
+            if "\n" in v or "\r" in v:  # one line per row: a line break in a value is a space
+                v = _BREAK.sub(" ", v).strip()
             name = cols[i] if i < len(cols) else f"column {i + 1}"
+            if "\n" in name or "\r" in name:
+                name = _BREAK.sub(" ", name).strip()
             pairs.append(f"{name}: {v}")
         if pairs:
             lines.append("; ".join(pairs))
     return "\n".join(lines)
+
+
+_BREAK = re.compile(r"[ \t]*(?:\r\n|\r|\n)[ \t]*")
 
 
 def _value_part(t: Table, text: str, cs: int, ce: int, lo: int, end: int) -> str:
