@@ -173,3 +173,19 @@ def test_kv_context_is_one_line_per_row(records, chunk_size):
         lines = c.context.split("\n") if c.context else []
         assert "\r" not in c.context
         assert len(lines) <= c.metadata["row_end"] - c.metadata["row_start"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(_cell, min_size=2, max_size=4), min_size=1, max_size=8), st.integers(8, 60), st.integers(1, 30))
+def test_rows_that_fit_are_never_cut_with_overlap_in_tokens(cl100k, records, chunk_size, overlap):
+    overlap = min(overlap, chunk_size - 1)
+    width = max(map(len, records))
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\r\n").writerows([[f"c{i}" for i in range(width)]] + records)
+    text = buf.getvalue()
+    cs = _chunks(text, chunk_size=chunk_size, chunk_overlap=overlap, unit=cl100k)
+    fits = [(s, e) for s, e in _rows(text) if cl100k.count(text[s:e]) <= chunk_size]
+    assert not _cut_rows(text, cs, fits, 10**9)
+    for c in cs:
+        assert c.text == text[c.start_index : c.end_index]
+        assert c.metadata.get("oversize", False) == (c.size > chunk_size)

@@ -276,7 +276,7 @@ class TableChunker(BaseChunker):
                 gap = None
                 if a.kind == "table_header" and a.cut_name == "table_row":
                     continue  # (cut between its rows; inside a row only where that row is an atom)
-                if a.kind == "table_row" and self._split(text, a.start, a.end, budget, measure):
+                if a.kind == "table_row" and self._split(text, a.start, a.end, self.chunk_size, measure):
                     first = hs < he and a.start == rows[0] and not own
                     split.append((i, first))
                     found[i], gap = self._first_cut(text, t, a, hs if first else a.start, budget, measure)
@@ -316,7 +316,7 @@ class TableChunker(BaseChunker):
             # overlap pass inside it), never cut.
             own += [(found[i].start, found[i].end, first, 0) for i, first in split]
             if self.chunk_overlap:
-                own += self._tight_rows(text, t, budget, bound, measure, {a.start for a in found})
+                own += self._tight_rows(text, t, budget, bound, measure, {found[i].start for i, _ in split})
                 own.sort()
             rs = t.start
             for a_start, a_end, first, reserve in own:
@@ -368,10 +368,10 @@ class TableChunker(BaseChunker):
         self, text: str, t: Table, budget: int, bound: Callable[[int, int], int], measure: Measure | None,
         skip: set[int],
     ) -> list[tuple[int, int, bool, int]]:
-        """The body rows of ``t`` (not starting at an offset in ``skip``: the rows cut
-        anyway) larger than ``budget`` (``chunk_size - chunk_overlap``) that fit
-        ``chunk_size``: ``(start, end, False, -chunk_overlap)`` each, the region of one
-        row packed whole."""
+        """The body rows of ``t`` (not starting at an offset in ``skip``: the rows split
+        anyway) larger than ``budget`` (``chunk_size - chunk_overlap``): ``(start, end,
+        False, -chunk_overlap)`` each, the region of one row packed whole (it fits
+        ``chunk_size``: an atom of a row that may not fit is protected there)."""
         out = []
         rows = t.rows
         nrows = len(rows)
