@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 def cluster_boundaries(text: str) -> set[int]:
     """All extended grapheme cluster boundaries of ``text`` (UAX #29, via regex \\X)."""
@@ -44,18 +46,28 @@ def check_invariants(text, chunks, chunk_size, sizer, *, trimmed=True, overlap_a
     assert not lost, f"{len(lost)} characters lost, first at {lost[0]}: {text[max(0, lost[0] - 10):lost[0] + 10]!r}"
 
 
+# a thematic break on a line of its own, at the top level (``---``, ``***``, ``___``, up to
+# three spaces before it; or only ``<hr>`` tags): a heading with rules alone under it is
+# empty, as the markdown strategy reads it, and leads the section after it
+_RULE_LINE = re.compile(
+    r"^(?:[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})|(?:[ \t]*<hr\b[^>\n]*>[ \t]*)+)[ \t\r]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
 def check_sections(text, chunks, headings):
     """No chunk holds text of two sections: a heading may lie inside a chunk only when
-    everything before it in the chunk is headings (empty headings glued to the section
-    that follows them)."""
+    everything before it in the chunk is headings and thematic breaks (empty headings
+    glued to the section that follows them)."""
     for i, c in enumerate(chunks):
         inside = [h for h in headings if c.start_index < h.start < c.end_index]
         if not inside:
             continue
         last = inside[-1]
-        spans = [(h.start, h.end) for h in headings if c.start_index <= h.start < last.start]
+        # (a heading may start before the chunk: its leading whitespace is trimmed off)
+        spans = [(h.start, h.end) for h in headings if h.start < last.start and h.end > c.start_index]
         rest = list(text[c.start_index : last.start])
         for s, e in spans:
             for k in range(max(s, c.start_index), min(e, last.start)):
                 rest[k - c.start_index] = " "
-        assert "".join(rest).strip() == "", f"chunk {i} holds text of two sections"
+        assert _RULE_LINE.sub("", "".join(rest)).strip() == "", f"chunk {i} holds text of two sections"
