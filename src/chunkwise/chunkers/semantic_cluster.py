@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigError
-from ..parsers.semantic import SemanticAnalysis, consecutive_similarities, sentence_segments
+from ..parsers.semantic import SemanticAnalysis, consecutive_similarities, join_fence_lines, sentence_segments
 from ..registry import register
 from ..segments import Segments
 from ..sizers import Measure
@@ -158,10 +158,12 @@ class ClusterSemanticChunker(EmbeddingChunker):
     def segments_of(
         self, doc: Document, m: Measure, sents: list[tuple[int, int]]
     ) -> tuple[Segments, SemanticAnalysis]:
-        """The DP's segments and scored sentence cuts of ``doc``."""
+        """The DP's segments and scored sentence cuts of ``doc`` (a code fence line alone
+        joins the sentence of its code: no chunk is only a fence)."""
         import numpy as np
 
         text = doc.text
+        sents = join_fence_lines(text, sents)
         vecs = self.sentence_vectors(text, sents) if len(sents) > 1 else np.ones((1, 1), dtype=np.float32)
         # each sentence is sized with the gap before it: a segment's sum is then at least
         # its span's size in chars and words (close for tokens); a segment whose exact
@@ -170,5 +172,5 @@ class ClusterSemanticChunker(EmbeddingChunker):
         sizes = [size(sents[i - 1][1] if i else sents[0][0], sents[i][1]) for i in range(len(sents))]
         segs, _ = cluster_segments(vecs @ vecs.T, sizes, self.budget, self.max_sentences, self.budget // 4)
         sims = consecutive_similarities(vecs)
-        segments = sentence_segments(text, sents, sims, segs, CLUSTER, WEAKEST)
+        segments = sentence_segments(text, sents, sims, segs, CLUSTER, WEAKEST, keep_fences=True)
         return segments, SemanticAnalysis(sents, sims, float("nan"), [b - 1 for _, b in segs[:-1]])
