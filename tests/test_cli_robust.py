@@ -129,6 +129,20 @@ def _cli_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "chunkwise.cli"]
 
 
+def _writing(out_dir: Path) -> bool:
+    """Whether a temporary in ``out_dir`` holds bytes. The run first creates and removes an
+    empty probe temporary (is the folder writable?), so a listed file may be gone by the
+    time it is read."""
+    for p in out_dir.iterdir():
+        if p.name.endswith(".tmp"):
+            try:
+                if p.stat().st_size > 0:
+                    return True
+            except FileNotFoundError:
+                continue
+    return False
+
+
 def test_sigterm_removes_the_temporary_file_and_exits_130(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
@@ -146,8 +160,7 @@ def test_sigterm_removes_the_temporary_file_and_exits_130(tmp_path: Path) -> Non
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and proc.poll() is None:  # wait until it is writing
-            tmp = [p for p in out_dir.iterdir() if p.name.endswith(".tmp")]
-            if tmp and tmp[0].stat().st_size > 0:
+            if _writing(out_dir):
                 break
             time.sleep(0.01)
         assert proc.poll() is None, "finished before SIGTERM could be sent: make the input bigger"
