@@ -1,4 +1,4 @@
-"""Balancing runts (``packer._balance``): it ends, and it never trusts an estimate alone.
+"""Balancing runts (``packer.balance_spans``): it ends, and it never trusts an estimate alone.
 
 Token sizes read from the document's one tokenization are estimates near a span's edge
 (a token that holds the space before a word is split once the span starts at the word):
@@ -54,7 +54,7 @@ def test_a_cut_whose_count_falls_under_the_floor_is_not_taken_and_balancing_ends
     right = len(text) - 15
     m = _EdgeMeasure(shifted=right)
     spans = [Span(0, 48, 48, "line"), Span(right, len(text), 15, "end")]
-    packer._balance(text, m, spans, 64, [PARAGRAPH, LINE, WORD], 16, True)
+    packer.balance_spans(text, m, spans, 64, [PARAGRAPH, LINE, WORD], 16, True)
     # no other cut can even the two out: the runt stays (forced by the text), and the
     # balancing stopped after a handful of exact counts
     assert [(s.start, s.end, s.size) for s in spans] == [(0, 48, 48), (right, len(text), 15)]
@@ -67,7 +67,7 @@ def test_a_cut_that_counts_at_the_floor_is_still_taken():
     right = len(text) - 10
     m = _EdgeMeasure(shifted=-1)
     spans = [Span(0, len(text) - 13, len(text) - 13, "word"), Span(right, len(text), 10, "end")]
-    packer._balance(text, m, spans, 64, [PARAGRAPH, LINE, WORD], 16, True)
+    packer.balance_spans(text, m, spans, 64, [PARAGRAPH, LINE, WORD], 16, True)
     assert len(spans) == 2
     assert all(s.size >= 16 and s.size == s.end - s.start for s in spans)
     assert spans[0].end < spans[1].start and spans[1].end == len(text)

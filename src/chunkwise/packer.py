@@ -53,7 +53,7 @@ from .titles import ends_with_title, title_start
 from .words import DICTIONARY_WORDS
 from .sizers import Measure, _CharMeasure, exact_size
 
-__all__ = ["OVERSIZE_POLICIES", "OversizePolicy", "PackConfig", "pack_segments"]
+__all__ = ["OVERSIZE_POLICIES", "OversizePolicy", "PackConfig", "balance_spans", "pack_segments"]
 
 OversizePolicy = Literal["split", "keep", "raise"]
 OVERSIZE_POLICIES = ("split", "keep", "raise")
@@ -430,7 +430,7 @@ class _RegionPacker:
         # that do not overlap are evened out (the passes skip overlapping pairs)
         if cfg.balance and len(spans) > 1 and not (cfg.step or cfg.max_pieces):
             _lift_headings(text, m, spans, budget, cfg.trim_spans, self.protected, levels, cfg.keep_indent)
-            _balance(text, m, spans, budget, levels, self.floor(budget), cfg.trim_spans, cfg.keep_indent)
+            balance_spans(text, m, spans, budget, levels, self.floor(budget), cfg.trim_spans, cfg.keep_indent)
         return spans
 
     def floor(self, budget: int) -> int:
@@ -451,7 +451,7 @@ class _RegionPacker:
         return out
 
 
-def _balance(
+def balance_spans(
     text: str, m: Measure, spans: list[Span], budget: int, levels: Sequence[Level], floor: int, trim_spans: bool,
     indent: bool = False,
 ) -> None:

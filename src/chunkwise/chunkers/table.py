@@ -42,7 +42,7 @@ from ..errors import ConfigError
 from ..merge import Span
 from ..enrich import build_chunks
 from .._text import trim
-from ..packer import OVERSIZE_POLICIES, OversizePolicy, PackConfig, _balance, pack_segments
+from ..packer import OVERSIZE_POLICIES, OversizePolicy, PackConfig, balance_spans, pack_segments
 from ..parsers.table import Table, delimited_table, find_pipe_tables
 from ..registry import register
 from ..segments import Atom, Label, Region, Segments
@@ -733,7 +733,7 @@ def _even_split_rows(text: str, m: Measure, spans: list[Span], segments: Segment
         # sentence: no other word of the row, none of its first cell, is cut)
         levels = (PositionsLevel("table_cell", a.cuts, a.cuts), words, replace(words, name=WORD.name))
         group = spans[i:j]
-        _balance(text, m, group, budget, levels, floor, config.trim_spans, config.keep_indent)
+        balance_spans(text, m, group, budget, levels, floor, config.trim_spans, config.keep_indent)
         spans[i:j] = group
         span_starts[i:j] = [sp.start for sp in group]
 
