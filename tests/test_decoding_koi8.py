@@ -93,3 +93,27 @@ def test_any_line_of_small_russian_words_with_quotes_reads_as_koi8_r(words, quot
     text = " ".join(words) + "\n"
     got = decode(text.encode("koi8-r"))[0]
     assert got == text
+
+
+SHORT_UKRAINIAN = [
+    "Привіт, як справи?",  # was Big5: 襓屺耒, 捀 衄畛訰?
+    "Це мій дім.",  # was Shift JIS: 翡 ﾍｦﾊ ﾄｦﾍ.
+    "Київ - столиця України.",  # was cp1255
+    "Слава Україні!",  # was cp1255
+]
+
+
+@pytest.mark.parametrize("text", SHORT_UKRAINIAN)
+def test_short_ukrainian_in_koi8_u_is_not_big5_shift_jis_or_hebrew(tmp_path, text):
+    path = tmp_path / "short.txt"
+    path.write_bytes(text.encode("koi8-u"))
+    doc = load(path)
+    assert doc.text == text
+    assert doc.metadata["encoding"] == "koi8-u"
+
+
+@pytest.mark.parametrize("text", ["繁體中文", "ありがとうございます。", "שלום עולם", "ошибка"])
+def test_short_text_of_common_characters_keeps_its_reading(text):
+    encoding = {"繁": "big5", "あ": "shift_jis", "ש": "cp1255"}.get(text[0], "koi8-r")
+    got = decode(text.encode(encoding))[0]
+    assert got == text

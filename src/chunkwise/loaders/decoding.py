@@ -56,7 +56,10 @@ Order of detection (:func:`decode`):
    text: and the one with the fewest reads Latin letters). A Shift JIS reading made mostly
    of half-width katakana, with no kana or kanji of full width, gives way to a KOI8-R,
    KOI8-U or cp1251 reading of three or more frequent Cyrillic letters, small ones among
-   them (KOI8's small letters are those bytes: ``ошибка`` is ``ﾏﾛﾉﾂﾋﾁ``). Then an
+   them (KOI8's small letters are those bytes: ``ошибка`` is ``ﾏﾛﾉﾂﾋﾁ``). Short text whose
+   every reading is East Asian of uncommon characters or cp1255 Hebrew among points is
+   read as cp1251, KOI8-R or KOI8-U when one of them gives Cyrillic letters only, small
+   ones among them (``Слава Україні!`` is not ``ףֱּ׳ֱ``). Then an
    East Asian multi-byte reading made of the common characters of its language (90 % or
    more: GB 2312 level 1 for GB2312/GBK/GB18030, Big5's frequent hanzi, kana and JIS X
    0208 level 1, the Hangul syllables of KS X 1001) is preferred to the others, the most
@@ -1073,6 +1076,40 @@ def _half_width_only(text: str) -> bool:
     return sum(1 for c in chars if _HALF_WIDTH.match(c)) >= _HALF_WIDTH_SHARE * len(chars)
 
 
+_CYRILLIC_ORDER = ("cp1251", "koi8-r", "koi8-u")
+"""The Cyrillic code pages tried on short text read as rare East Asian characters or as
+Hebrew among points, most common first (KOI8-R before KOI8-U when they read alike)."""
+_CYRILLIC_SHORT_FLUENT = 0.5
+"""The letter score (:func:`_letter_fluency`) from which such a Cyrillic reading is taken:
+a little below :data:`_WORD_FLUENT`, the other readings being implausible (``Це мій дім.``)."""
+_HEBREW_POINTS = re.compile("[\u0591-\u05c7]")
+
+
+def _implausible_reading(c: tuple[Any, ...]) -> bool:
+    """Whether the reading ``c`` of short text is unlikely: an East Asian one not made of its
+    language's common characters (:func:`_fluency` under :data:`_FLUENT`), or a cp1255 one
+    whose letters are rare in Hebrew, with points (``ףֱּ׳ֱ``: KOI8-U's ``Слава``)."""
+    text, name = c[4], c[5]
+    if name in _FAMILY:
+        return _fluency(text, name) < _FLUENT
+    if name == "cp1255":
+        return _HEBREW_POINTS.search(_sample(text)) is not None and _letter_fluency(text) < _RARE_SHARE
+    return False
+
+
+def _cyrillic_words(text: str) -> bool:
+    """Whether the characters of ``text`` (its sample) outside ASCII, white space aside, are
+    Cyrillic letters only, three or more, small ones among them, scoring
+    :data:`_CYRILLIC_SHORT_FLUENT` or more (:func:`_letter_fluency`)."""
+    chars = [c for c in _sample(text)[:2000] if c >= "\x80" and not c.isspace()]
+    return (
+        len(chars) > 2
+        and all(c.isalpha() and _script(c) == "CYRILLIC" for c in chars)
+        and _has_small(text)
+        and _letter_fluency(text) >= _CYRILLIC_SHORT_FLUENT
+    )
+
+
 def _calmest(pool: list[tuple[Any, ...]]) -> tuple[Any, ...]:
     """The candidate of ``pool`` with the least chaos, the most common code page among
     those within 0.1 of it (0.01 between East Asian multi-byte encodings: their
@@ -1266,6 +1303,24 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
         ]
         if cyrillic:
             pool = [c for c in pool if c not in hankaku]
+    if short and pool and all(_implausible_reading(c) for c in pool):
+        # a few bytes read as rare hanzi or kana (``襓屺耒``, ``翡 ﾍｦﾊ``) or as Hebrew letters
+        # among points (``ףֱּ׳ֱ``), and a KOI8-U, KOI8-R or cp1251 reading of Cyrillic letters
+        # only, small ones among them, three or more, frequent ones (``Слава Україні!``): Cyrillic
+        cyrillic = []
+        for extra, name in enumerate(_CYRILLIC_ORDER):
+            c = cands.get(name)
+            if c is None:
+                try:
+                    own = data.decode(name)
+                except UnicodeDecodeError:
+                    continue
+                c = (implausible(_sample(own)), mess_ratio(own), _rank(name), len(results) + 20 + extra, own, name, 0.0)
+            if c[0] == 0 and _cyrillic_words(c[4]):
+                cyrillic.append(c)
+        if cyrillic:
+            top = max(_letter_fluency(c[4]) for c in cyrillic)
+            pool = [next(c for c in cyrillic if _letter_fluency(c[4]) == top)]
     # an East Asian reading made of the language's common characters is taken over the
     # others (short text: the detector's chaos and coherence say little), the most fluent
     # first (the East Asian encodings read each other as valid but rare characters)
