@@ -166,3 +166,71 @@ def test_record_of_row_keeps_a_config_id_and_leaves_out_a_missing_one() -> None:
     assert "config_id" not in record_of_row(parquet_row(rec))
     cfg = "0123456789abcdef"
     assert record_of_row(parquet_row({**rec, "config_id": cfg})) == {**rec, "config_id": cfg}
+
+
+def test_resume_with_another_root_is_refused_and_the_file_left_alone(docs: Path, tmp_path: Path) -> None:
+    full = tmp_path / "full.jsonl"
+    assert _chunk(docs, full, "-n", "80")[0] == 0
+    out = tmp_path / "t.jsonl"
+    data = full.read_bytes()[: len(full.read_bytes()) // 2]  # a run killed midway, without --root
+    for other in (["--root", str(tmp_path)], ["--root", str(docs)], ["--encoding", "latin-1"]):
+        out.write_bytes(data)
+        code, log = _chunk(docs, out, "-n", "80", "--resume", *other)
+        assert code == 2, (other, log)
+        assert "written with other chunking options" in log and "without --resume" in log
+        assert out.read_bytes() == data
+    code, log = _chunk(docs, out, "-n", "80", "--resume")
+    assert code == 0, log
+    assert out.read_bytes() == full.read_bytes()
+
+
+def test_the_same_root_spelt_otherwise_resumes(docs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    full = tmp_path / "full.jsonl"
+    assert _chunk(docs, full, "-n", "80", "--root", str(tmp_path))[0] == 0
+    whole = full.read_bytes()
+    monkeypatch.chdir(docs)
+    out = tmp_path / "t.jsonl"
+    for spelt in (str(tmp_path) + "/", "..", "../", str(docs / "..")):
+        out.write_bytes(whole[: len(whole) // 2])
+        code, log = _chunk(docs, out, "-n", "80", "--resume", "--root", spelt)
+        assert code == 0, (spelt, log)
+        assert out.read_bytes() == whole, spelt
+
+
+def test_an_encoding_change_is_refused_and_the_same_codec_spelt_otherwise_resumes(docs: Path, tmp_path: Path) -> None:
+    full = tmp_path / "full.jsonl"
+    assert _chunk(docs, full, "-n", "80", "--encoding", "latin-1")[0] == 0
+    whole = full.read_bytes()
+    out = tmp_path / "t.jsonl"
+    for other in ([], ["--encoding", "utf-8"]):
+        out.write_bytes(whole[: len(whole) // 2])
+        code, log = _chunk(docs, out, "-n", "80", "--resume", *other)
+        assert code == 2 and "written with other chunking options" in log, (other, log)
+        assert out.read_bytes() == whole[: len(whole) // 2]
+    code, log = _chunk(docs, out, "-n", "80", "--resume", "--encoding", "ISO-8859-1")
+    assert code == 0, log
+    assert out.read_bytes() == whole
+
+
+def test_loader_options_enter_the_config_id(docs: Path, tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert _chunk(docs, a, "-n", "80")[0] == 0
+    code, log = _chunk(docs, b, "-n", "80", "-L", "pages=1")
+    if code != 0:
+        pytest.skip(f"no such loader option here: {log}")
+    assert {r["config_id"] for r in _records(a)} != {r["config_id"] for r in _records(b)}
+
+
+def test_workers_and_progress_leave_the_output_as_it_is(docs: Path, tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert _chunk(docs, a, "-n", "80")[0] == 0
+    result = CliRunner().invoke(cli, ["chunk", str(docs), "-u", "chars", "-n", "80", "--workers", "3",
+                                      "--progress", "-o", str(b)])
+    assert result.exit_code == 0, result.output
+    assert a.read_bytes() == b.read_bytes()
+    half = a.read_bytes()[: len(a.read_bytes()) // 2]
+    b.write_bytes(half)
+    result = CliRunner().invoke(cli, ["chunk", str(docs), "-u", "chars", "-n", "80", "--workers", "2",
+                                      "--progress", "--resume", "-o", str(b)])
+    assert result.exit_code == 0, result.output
+    assert b.read_bytes() == a.read_bytes()

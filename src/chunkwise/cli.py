@@ -409,7 +409,7 @@ def chunk_command(
 
             run_cli(chunker, inputs, address=ray_address, workers=workers, encoding=reading.encoding,
                     options=dict(reading.loader_options), out_format=out_format, write=written[0], failures=failures,
-                    stats=stats, counts=counts, show=show)
+                    stats=stats, counts=counts, show=show, reading=run_.reading_key(reading))
             if counts["docs"] == 0 and failures.failed(0):
                 written.append("empty")
             return
@@ -532,6 +532,7 @@ def _chunk_files(
         # content ids: the chat model's name counts, not the endpoint serving it
         config=config_key(ConfigView(chunker) if client is not None else chunker,
                           *(("contextualize", model) if model else ())),
+        reading=run_.reading_key(reading),
         render=run_.render_records if out_format == "parquet" else run_.render_jsonl,
         after=functools.partial(run_.situate, client=client) if model else None,
         describe=functools.partial(_describe_or_stop, encoding=reading.encoding),

@@ -126,13 +126,26 @@ def config_id(config: str) -> str:
     return h.hexdigest()
 
 
+def reading_config_id(config: str, reading: str = "") -> str:
+    """The :func:`config_id` of a chunking configuration ``config`` read with ``reading``
+    (what else changes the records: ``chunkwise chunk``'s id root, encoding, format and
+    loader options; empty: none given, the configuration alone)."""
+    return config_id(config + ("\0" + reading if reading else ""))
+
+
+def job_config_id(job: Any) -> str:
+    """The :func:`config_id` of a job: its chunking configuration and, when it has one,
+    its reading configuration (``job.reading``), as :func:`reading_config_id`."""
+    return reading_config_id(job.config, getattr(job, "reading", ""))
+
+
 def render_payload(job: Any, chunks: list[Chunk], doc: Document, cid: str) -> Any:
     """``job.render(chunks, doc, cid)``; a renderer marked ``with_config_id = True`` (the
     command line's) also gets the job's configuration id (:func:`config_id`) as a fourth
     argument."""
     assert job.render is not None
     if getattr(job.render, "with_config_id", False):
-        return job.render(chunks, doc, cid, config_id(job.config))
+        return job.render(chunks, doc, cid, job_config_id(job))
     return job.render(chunks, doc, cid)
 
 
@@ -153,6 +166,10 @@ class _Job:
     """A step after chunking (contextualize), or None."""
     describe: Callable[[BaseException, Any, str], Any] | None = None
     """(exception, item, stage) -> a picklable description of a failure; None: the exception."""
+    reading: str = ""
+    """What reading changes in the records besides the chunking (``chunkwise chunk``: the
+    id root, encoding, format, loader options; see :func:`job_config_id`): in the
+    configuration id, not in the content ids (so files written before keep resuming)."""
     known: dict[str, str] = field(default_factory=dict)
     """document id -> content id of the documents already written (``--resume``): a
     document with both is skipped; one whose id is known with another content id is

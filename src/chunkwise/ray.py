@@ -32,7 +32,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .corpus import CONFIG_ID_KEY, CONTENT_ID_KEY, config_id, config_key, content_id
+from .corpus import CONFIG_ID_KEY, CONTENT_ID_KEY, config_key, content_id, reading_config_id
 from .errors import ConfigError
 from .export import PARQUET_FIELDS, chunk_record, dumps, parquet_row, parquet_schema, record_of_row
 from .integrations._common import need
@@ -88,9 +88,9 @@ def _document(data: bytes, path: str, naming: Naming, encoding: str | None, opti
     )
 
 
-def _rows(chunker: Any, config: str, doc: Document) -> list[dict[str, Any]]:
+def _rows(chunker: Any, config: str, doc: Document, reading: str = "") -> list[dict[str, Any]]:
     rows = []
-    cid, cfg = content_id(doc.text, config), config_id(config)
+    cid, cfg = content_id(doc.text, config), reading_config_id(config, reading)
     for chunk in chunker.chunk(doc):
         rec = chunk_record(chunk, doc)
         rec[CONTENT_ID_KEY] = cid
@@ -113,8 +113,11 @@ def _chunk_batch(
     options: Mapping[str, Any],
     errors: str,
     describe: Callable[[BaseException, str, str], str],
+    reading: str = "",
 ) -> Any:
-    """A batch of files (a pyarrow table of ``bytes`` and ``path``) -> a table of chunk rows."""
+    """A batch of files (a pyarrow table of ``bytes`` and ``path``) -> a table of chunk rows
+    (``reading``: what else the records' ``config_id`` covers, see
+    :func:`chunkwise.corpus.reading_config_id`)."""
     import pyarrow as pa
 
     schema = _schema(errors == "report")
@@ -130,7 +133,7 @@ def _chunk_batch(
         try:
             doc = _document(data, path, naming, encoding, options)
             stage = "chunk"
-            made = _rows(chunker, config, doc)
+            made = _rows(chunker, config, doc, reading)
         except Exception as exc:
             if errors == "raise":
                 raise
@@ -213,6 +216,7 @@ def _map(
     errors: str,
     batch_size: int,
     describe: Callable[[BaseException, str, str], str],
+    reading: str = "",
 ) -> Any:
     schema = ds.schema(fetch_if_missing=False)  # known without running anything, or None
     missing = {"bytes", "path"} - set(schema.names) if schema is not None else set()
@@ -222,7 +226,7 @@ def _map(
             "ray.data.read_binary_files(paths, include_paths=True)"
         )
     fn = functools.partial(
-        _chunk_batch, chunker=chunker, config=config_key(chunker), naming=naming, encoding=encoding,
+        _chunk_batch, chunker=chunker, config=config_key(chunker), reading=reading, naming=naming, encoding=encoding,
         options=dict(options), errors=errors, describe=describe,
     )
     return ds.map_batches(fn, batch_format="pyarrow", batch_size=batch_size)
@@ -266,6 +270,7 @@ def run_cli(
     stats: Any,
     counts: dict[str, int],
     show: bool,
+    reading: str = "",
 ) -> None:
     """``chunkwise chunk --engine ray``: the inputs read and chunked on the Ray cluster at
     ``address`` (None: a local one, ``workers`` CPUs), in input order; each document's
@@ -292,7 +297,7 @@ def run_cli(
         context.enable_progress_bars = show
         ds = ray.data.read_binary_files(list(names), include_paths=True)
         describe = functools.partial(_describe_for_cli, encoding=encoding)
-        rows = _map(ds, chunker, functools.partial(_by_map, names), encoding, options, "report", 16, describe)
+        rows = _map(ds, chunker, functools.partial(_by_map, names), encoding, options, "report", 16, describe, reading)
         order = [source for _, source in names.values()]
         failed = _write_documents(rows.iter_rows(), out_format, write, failures, stats, Skipped, order)
     finally:

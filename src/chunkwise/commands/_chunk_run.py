@@ -64,6 +64,7 @@ rewritten without the repeated lines (by chunk id, the first kept) before it is 
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import time
@@ -74,7 +75,7 @@ from typing import IO, Any
 
 import click
 
-from ..corpus import CONFIG_ID_KEY, CONTENT_ID_KEY, config_id, content_id, render_payload
+from ..corpus import CONFIG_ID_KEY, CONTENT_ID_KEY, content_id, job_config_id, render_payload
 from ._inputs import STDIN, STDIN_SOURCE, Input, Skipped, classify, gather, passed_over
 
 __all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "FolderEntry", "OutputLock", "PassedOver", "Resume",
@@ -293,6 +294,28 @@ def pool_items(inputs: list[Input] | StreamedInputs) -> Iterator[tuple[Any, byte
     import sys
 
     return ((inp, sys.stdin.buffer.read() if inp.path is None else None) for inp in inputs)
+
+
+NO_ROOT = "<no --root>"
+"""The root in :func:`reading_key` of a run without ``--root``."""
+
+
+def reading_key(reading: Any) -> str:
+    """What ``chunkwise chunk`` reads with that changes its records besides the chunking
+    (:class:`~chunkwise.commands._options.InputOptions`): the id root (absolute, links
+    resolved, so that its spelling does not count; :data:`NO_ROOT` without one), the
+    encoding (codec's canonical name; detected: ``None``), the format of standard input
+    and the loader options. Not the globs, workers or progress bar: they change which
+    documents or how fast, not a document's records."""
+    root = NO_ROOT if reading.root is None else os.path.realpath(os.path.abspath(os.fspath(reading.root)))
+    encoding = reading.encoding
+    if encoding is not None:
+        try:
+            encoding = codecs.lookup(encoding).name
+        except LookupError:
+            pass
+    options = sorted((str(k), str(v)) for k, v in dict(reading.loader_options).items())
+    return repr(("root", root, "encoding", encoding, "format", reading.fmt, "loader", options))
 
 
 def read_item(item: tuple[Input, bytes | None], encoding: str | None, fmt: str, options: dict[str, Any]) -> Any:
@@ -896,13 +919,13 @@ class Resume:
     def write(self, payload: bytes) -> None:
         self.sink.write(payload)
 
-    def check_options(self, config: str) -> None:
+    def check_options(self, job: Any) -> None:
         """Refuse (:class:`click.UsageError`, the file left as it was) a file with a line
-        whose ``config_id`` is not this run's (``config``: the run's
-        :func:`chunkwise.corpus.config_key`): it was written with other chunking options,
+        whose ``config_id`` is not this run's (``job``'s, :func:`chunkwise.corpus.job_config_id`:
+        chunking options, id root, encoding, format, loader options): it was written with other options,
         and appending would mix two configurations in one file. Lines without a
         ``config_id`` (written before records had one) are not checked."""
-        mine = config_id(config)
+        mine = job_config_id(job)
         other = next(((c, n) for c, n in self.point.configs.items() if c != mine), None)
         if other is None:
             return
@@ -935,7 +958,7 @@ class Resume:
         Raises:
             click.UsageError: the file was written with other options (nothing written).
         """
-        self.check_options(job.config)
+        self.check_options(job)
         if self.point.doubled:
             self._undouble()
         point, known = self.point, dict(self.point.known)
