@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..boundaries import LINE, Level, PositionsLevel, RegexLevel
+from ..boundaries import LINE, Level, PositionsLevel, RegexLevel, line_feed_twin
 from ..errors import ConfigError
 from ..merge import Span
 from ..packer import OVERSIZE_POLICIES, OversizePolicy, pack_segments
@@ -309,7 +309,14 @@ class ConversationChunker(BaseChunker):
         """The turn level over the recursive levels (inside turns that may not fit and the
         text before the first turn), an atom per such turn, the glue of each question to
         its answer, regions (conversations, ``max_turns`` groups) and one label carrying
-        the transcript to the enrichment pass."""
+        the transcript to the enrichment pass.
+
+        A text whose lines end with a lone carriage return (a classic Mac OS file) is read
+        as its twin with line feeds there (same length, same offsets), as the packer
+        packs it; sizes are the text's own (``measure``)."""
+        twin = line_feed_twin(document.text)
+        if twin is not None:
+            document = replace(document, text=twin)
         text = document.text
         n = len(text)
         tr = self.transcript(document)

@@ -25,7 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ConfigError
-from ..parsers.semantic import SemanticAnalysis, consecutive_similarities, join_fence_lines, sentence_segments
+from ..parsers.semantic import (
+    SemanticAnalysis,
+    consecutive_similarities,
+    join_fence_lines,
+    line_feed_document,
+    sentence_segments,
+)
 from ..registry import register
 from ..segments import Segments
 from ..sizers import Measure
@@ -134,6 +140,12 @@ class SemanticChunker(EmbeddingChunker):
 
     def pack_options(self) -> dict[str, int]:
         return {"min_chunk_size": self.min_chunk_size}
+
+    def analyze_segments(self, doc: Document, measure: Measure) -> tuple[Segments, SemanticAnalysis]:
+        """As :meth:`EmbeddingChunker.analyze_segments`; a text whose lines end with a lone
+        carriage return is read as its line-feed twin (same offsets), as the packer packs
+        it (:func:`~chunkwise.parsers.semantic.line_feed_document`)."""
+        return super().analyze_segments(line_feed_document(doc), measure)
 
     def segments_of(
         self, doc: Document, m: Measure, sents: list[tuple[int, int]]

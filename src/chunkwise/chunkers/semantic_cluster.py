@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigError
-from ..parsers.semantic import SemanticAnalysis, consecutive_similarities, join_fence_lines, sentence_segments
+from ..parsers.semantic import (
+    SemanticAnalysis,
+    consecutive_similarities,
+    join_fence_lines,
+    line_feed_document,
+    sentence_segments,
+)
 from ..registry import register
 from ..segments import Segments
 from ..sizers import Measure
@@ -154,6 +160,12 @@ class ClusterSemanticChunker(EmbeddingChunker):
             isinstance(self.max_sentences, bool) or not isinstance(self.max_sentences, int) or self.max_sentences < 1
         ):
             raise ConfigError(f"max_sentences ({self.max_sentences!r}) must be an integer >= 1 or None")
+
+    def analyze_segments(self, doc: Document, measure: Measure) -> tuple[Segments, SemanticAnalysis]:
+        """As :meth:`EmbeddingChunker.analyze_segments`; a text whose lines end with a lone
+        carriage return is read as its line-feed twin (same offsets), as the packer packs
+        it (:func:`~chunkwise.parsers.semantic.line_feed_document`)."""
+        return super().analyze_segments(line_feed_document(doc), measure)
 
     def segments_of(
         self, doc: Document, m: Measure, sents: list[tuple[int, int]]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._text import trim
-from ..boundaries import Level, PositionsLevel
+from ..boundaries import Level, PositionsLevel, line_feed_twin
 from ..errors import ConfigError
 from ..registry import register
 from ..segments import Label, Segments
@@ -141,11 +141,13 @@ class SentenceChunker(BaseChunker):
     def parse(self, document: Document, measure: Measure | None = None) -> Segments:
         """Sentence boundaries as the one level; with ``window_sentences``, each sentence
         labelled with its window. The segmenter runs once: the engine's level and the
-        labels come from the same cuts."""
+        labels come from the same cuts. A text whose lines end with a lone carriage
+        return (a classic Mac OS file) is read as its twin with line feeds there (same
+        length, same offsets), as the packer packs it."""
         n = self.window_sentences
         if n is None:
             return Segments(levels=tuple(self.levels(document)))
-        text = document.text
+        text = line_feed_twin(document.text) or document.text
         cuts = list(sentence_cuts(text))
         level = PositionsLevel(SentenceSegmenter.name, [a for a, _ in cuts], [b for _, b in cuts])
         sentences: list[tuple[int, int]] = []

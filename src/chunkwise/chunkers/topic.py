@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..boundaries import LINE, PARAGRAPH
+from ..boundaries import LINE, PARAGRAPH, line_feed_twin
 from ..errors import ConfigError
 from ..registry import register
 from ..sizers import Measure
@@ -75,8 +75,11 @@ class TopicChunker(BaseChunker):
 
     def parse(self, document: Document, measure: Measure | None = None) -> Segments:
         """Runs of paragraphs with the same dominant topic, as regions (boundary
-        ``"topic"`` between them), packed by paragraphs, lines, sentences and words."""
-        text = document.text
+        ``"topic"`` between them), packed by paragraphs, lines, sentences and words. A
+        text whose lines end with a lone carriage return (a classic Mac OS file) is read
+        as its twin with line feeds there (same length, same offsets), as the packer
+        packs it."""
+        text = line_feed_twin(document.text) or document.text
         paras = self.paragraphs(text)
         levels = (PARAGRAPH, LINE, SentenceSegmenter())
         labels = _lda_labels([text[s:e] for s, e in paras], self.n_topics, self.random_state, self.restarts)

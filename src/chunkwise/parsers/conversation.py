@@ -25,6 +25,11 @@ with its span, speaker, times and whether it asks a question -- with exact offse
 
 :func:`looks_like_conversation` is the cheap check ``auto`` makes on plain text.
 
+A lone carriage return (a classic Mac OS file) ends a line as a line feed does: the
+public functions read a text that has one as its twin with line feeds there
+(:func:`chunkwise.boundaries.line_feed_twin`; same length, same offsets), as the packer
+packs it.
+
 Method:
     Line-oriented turn recognition as in transcript and chat-export tools (WhatsApp,
     Slack and meeting-transcript formats); cue grammar of SRT and W3C WebVTT; a small
@@ -38,6 +43,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+
+from ..boundaries import line_feed_twin
 
 __all__ = ["LINE_TURN", "VTT_BLOCK", "Transcript", "Turn", "find_turns", "looks_like_conversation"]
 
@@ -423,7 +430,12 @@ def cue_problems(text: str) -> list[tuple[int, str, str]]:
     line with ``-->`` at a cue's head (first line of a block, or after its identifier)
     that is not ``start --> end`` with two well-formed times (``00:00:01,000``,
     ``00:01.000``: milliseconds given, minutes and seconds below 60). Such a cue is read
-    as a turn without times (its text kept)."""
+    as a turn without times (its text kept). Lines may end with a lone carriage return."""
+    return _cue_problems(line_feed_twin(text) or text)
+
+
+def _cue_problems(text: str) -> list[tuple[int, str, str]]:
+    """:func:`cue_problems` of a text without a lone carriage return."""
     out: list[tuple[int, str, str]] = []
     for m in _ARROW_LINE.finditer(text):
         line = m.group().strip()
@@ -447,7 +459,7 @@ def subtitle_turns(text: str, strict: bool = False) -> list[Turn]:
     :func:`cue_problems`) is a turn without times, its text kept -- in a subtitle file
     (``strict``) or among well-formed cues -- not text of the cue before it."""
     marks = []
-    problems = {off: why for off, _, why in cue_problems(text)}
+    problems = {off: why for off, _, why in _cue_problems(text)}
     for m in _TIMING.finditer(text):
         ts = m.start()
         while text[ts] in " \t":
@@ -701,13 +713,15 @@ def find_turns(
 
     Returns:
         A :class:`Transcript`. Detection order: subtitle cues, JSON chat messages, then
-        turn lines; the first format that finds turns wins.
+        turn lines; the first format that finds turns wins. A text whose lines end with
+        a lone carriage return is read as its line-feed twin (the same offsets).
 
     Example:
         >>> t = find_turns("Ana: Hi.\\nBen: Why?\\nAna: Because.\\n")
         >>> [(x.speaker, x.start, x.end, x.question) for x in t.turns]
         [('Ana', 0, 8, False), ('Ben', 9, 18, True), ('Ana', 19, 32, False)]
     """
+    text = line_feed_twin(text) or text
     if pattern is not None:
         turns = _close(text, _line_marks(text, pattern, False))
         return Transcript("pattern" if turns else "none", tuple(turns))
@@ -765,7 +779,10 @@ def looks_like_conversation(text: str, *, max_chars: int = 20_000) -> bool:
         >>> looks_like_conversation("Title: A report\\nAuthor: Ana\\nDate: today\\n\\nText.\\n")
         False
     """
-    head = text[:max_chars]
+    # (lone carriage returns end lines: the head read as its line-feed twin; one more
+    # character read, so that a "\r\n" cut at the limit is no lone "\r")
+    twin = line_feed_twin(text[: max_chars + 1])
+    head = (twin or text)[:max_chars]
     lines = sum(1 for line in head.splitlines() if line.strip())
     if lines < 4:
         return False

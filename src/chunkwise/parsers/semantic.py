@@ -2,6 +2,8 @@
 
 The steps every embedding strategy shares, each a plain function:
 
+* :func:`line_feed_document`: a text whose lines end with a lone carriage return is read
+  as its line-feed twin, as the packer packs it;
 * :func:`join_fence_lines`: a Markdown code fence line alone is no sentence of its own;
 * :func:`make_embedder`: the embedder for a ``model``/``cache``/``batch_size``;
 * :func:`buffered_vectors`: one unit vector per sentence, with ``buffer_size`` neighbours
@@ -19,12 +21,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..boundaries import line_feed_twin
 from ..merge import Span
 from ..segments import Label, Region, ScoredCuts, Segments
 from ..sentences import SentenceSegmenter
+from ..types import Document
 
 __all__ = [
     "SIMILARITY_KEY",
@@ -33,6 +37,7 @@ __all__ = [
     "consecutive_similarities",
     "embed_unique",
     "join_fence_lines",
+    "line_feed_document",
     "make_embedder",
     "sentence_segments",
     "similarity_labels",
@@ -43,6 +48,17 @@ SIMILARITY_KEY = "boundary_similarity"
 # a line that may open or close a fenced code block (CommonMark: at most 3 spaces of
 # indentation, 3 or more backticks or tildes, then the info string)
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\r\n]*)", re.MULTILINE)
+
+
+def line_feed_document(doc: Document) -> Document:
+    """``doc`` itself, or, when its lines end with a lone carriage return (a classic Mac
+    OS file), ``doc`` with its twin as the text: a line feed for each lone carriage
+    return (:func:`chunkwise.boundaries.line_feed_twin`; same length, same offsets). The
+    packer packs such a text as its twin; a semantic strategy that finds and embeds the
+    twin's sentences finds the sentences, fences and similarities of the same text with
+    line feeds."""
+    twin = line_feed_twin(doc.text)
+    return doc if twin is None else replace(doc, text=twin)
 
 
 def _fence_lines(text: str) -> list[tuple[int, int, bool]]:
