@@ -233,6 +233,8 @@ class TableChunker(BaseChunker):
             t = delimited_table(
                 text, delimiter=DELIMITED_FORMATS[fmt] or self.delimiter, header_rows=self.header_rows
             )
+            if t is not None and t.unclosed >= 0:
+                _warn_unclosed(document, t.unclosed)
             if t is not None and self.header_rows > len(t.header_starts):
                 n = len(t.header_starts)
                 raise ConfigError(
@@ -779,12 +781,24 @@ def _keep_last_cells(text: str, m: Measure, spans: list[Span], labels: Sequence[
             hs = t.header_starts
             rs = hs[max(bisect_right(hs, e - 1) - 1, 0)] if hs else t.start
         q = t.quotechar
-        if q and text.count(q, rs, stop) & 1:
+        if q and rs != t.unclosed and text.count(q, rs, stop) & 1:
             continue
         size = m.exact(sp.start, stop)
         if size <= chunk_size or size <= sp.size:
             sp.end, sp.size = stop, size
             sp.oversize = size > chunk_size
+
+
+def _warn_unclosed(document: Document, offset: int) -> None:
+    """A :class:`~chunkwise.loaders.csv.CsvWarning` for the quote of the record at
+    ``offset`` that the text never closes, unless the document's loader reported it in
+    ``metadata["warnings"]`` already."""
+    from ..errors import warn_at_caller
+    from ..loaders.csv import CsvWarning, unclosed_quote_note
+
+    note = unclosed_quote_note(document.text, offset, document.source)
+    if note not in (document.metadata.get("warnings") or ()):
+        warn_at_caller(note, CsvWarning)
 
 
 def _drain(spans: list[Span]) -> Sequence[Span]:

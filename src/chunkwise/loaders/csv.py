@@ -1,14 +1,38 @@
-"""Delimited tables: CSV (``.csv``) and TSV (``.tsv``, ``.tab``), kept exactly as decoded."""
+"""Delimited tables: CSV (``.csv``) and TSV (``.tsv``, ``.tab``), kept exactly as decoded.
+
+A file that ends inside a quote (a closing quote lost) is reported: a :class:`CsvWarning`
+and a line of ``metadata["warnings"]`` naming the line of the quote. The table parser
+reads that quote as a plain character, and every line after it as a row of its own (see
+:func:`chunkwise.parsers.table.unclosed_quote`); the text is kept as it is.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..errors import warn_at_caller
 from ..types import Document
 from .base import Loader, register_loader
 
-__all__ = ["CsvLoader", "TsvLoader"]
+__all__ = ["CsvLoader", "CsvWarning", "TsvLoader", "unclosed_quote_note"]
+
+
+class CsvWarning(UserWarning):
+    """A CSV or TSV file ends inside a quote: that quote is read as a plain character,
+    every line after it as a row of its own (nothing of the text is dropped)."""
+
+
+def unclosed_quote_note(text: str, offset: int, source: str | None = None) -> str:
+    """The warning for the quote left open at the end of ``text`` in the record that
+    starts at ``offset``: the file, the line number and the line."""
+    line = re.split(r"\r\n?|\n", text[offset : offset + 200], maxsplit=1)[0]
+    number = text.count("\n", 0, offset) + text.count("\r", 0, offset) - text.count("\r\n", 0, offset) + 1
+    return (
+        f"{source or '<text>'}: line {number}: {line[:80]!r}: a quote that is never "
+        "closed; read as a plain character, each line from here on a row of its own"
+    )
 
 
 class CsvLoader(Loader):
@@ -30,8 +54,19 @@ class CsvLoader(Loader):
     def parse_text(
         self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
     ) -> Document:
+        """The document of ``text``, kept as it is. A quote still open at the end of the
+        text is reported: a :class:`CsvWarning` (printed on standard error by the CLI;
+        attributed to the line of the caller outside chunkwise) and a line of
+        ``metadata["warnings"]``."""
+        from ..parsers.table import unclosed_quote
+
         meta = dict(metadata or {})
         meta.setdefault("format", self.format)
+        offset = unclosed_quote(text, "\t" if self.format == "tsv" else None)
+        if offset >= 0:
+            note = unclosed_quote_note(text, offset, source)
+            meta["warnings"] = [*meta.get("warnings", ()), note]
+            warn_at_caller(note, CsvWarning)
         return Document(text, id=id, source=source, metadata=meta)
 
 

@@ -14,7 +14,10 @@ million rows costs one offset per row until its cells are asked for.
 * :func:`pipe_table` reads a pipe table whose extent is known (the Markdown parser's).
 * :func:`delimited_table` reads CSV or TSV: the dialect (delimiter, quote character) is
   sniffed with :class:`csv.Sniffer`; records may hold quoted line breaks; the first
-  ``header_rows`` records are the header.
+  ``header_rows`` records are the header. A quote still open at the end of the text
+  (:func:`unclosed_quote`) is read as a plain character: its record is its line, and
+  every line after it is a record of its own (Python's ``csv`` module would read the
+  rest of the file as one cell; in strict mode it raises "unexpected end of data").
 
 Offsets are half-open ``str`` indices into the text; a row's span runs from its first
 character to the start of the next row (its line end included).
@@ -33,7 +36,9 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["Table", "delimited_table", "find_pipe_tables", "pipe_cells", "pipe_table", "sniff_dialect"]
+__all__ = [
+    "Table", "delimited_table", "find_pipe_tables", "pipe_cells", "pipe_table", "sniff_dialect", "unclosed_quote"
+]
 
 _NEWLINE = re.compile(r"\r\n?|\n")
 # a GFM delimiter row: cells of dashes with optional alignment colons, at least one pipe
@@ -61,6 +66,9 @@ class Table:
         columns: the column names, read from the header (header rows joined per column
             by a space; an empty name is ``"column N"``, counting from 1).
         header_starts: the start of each header row (the delimiter row included).
+        unclosed: the start of the record whose quote is still open at the end of the
+            text (-1: none): that record is its own line, read with the open quote as a
+            plain character (see :func:`unclosed_quote`).
     """
 
     start: int
@@ -72,6 +80,7 @@ class Table:
     quotechar: str = ""
     columns: tuple[str, ...] = ()
     header_starts: tuple[int, ...] = field(default=())
+    unclosed: int = -1
 
     def row_span(self, k: int) -> tuple[int, int]:
         """The span of body row ``k`` (line end included)."""
@@ -87,7 +96,9 @@ class Table:
         pipe row's edges and the line end excluded; quotes and spaces kept)."""
         if self.kind == "pipe":
             return pipe_cells(text, start, _line_end(text, start, end))
-        return _delimited_cells(text, start, _record_end(text, start, end), self.delimiter, self.quotechar)
+        return _delimited_cells(
+            text, start, _record_end(text, start, end), self.delimiter, self.quotechar, start == self.unclosed
+        )
 
     def values(self, text: str, start: int, end: int) -> list[str]:
         """The values of the cells of the row ``[start, end)``: spaces stripped, CSV quotes
@@ -160,7 +171,12 @@ def pipe_cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
-def _delimited_cells(text: str, start: int, end: int, delimiter: str, quote: str) -> list[tuple[int, int]]:
+def _delimited_cells(
+    text: str, start: int, end: int, delimiter: str, quote: str, plain_open: bool = False
+) -> list[tuple[int, int]]:
+    """The cell spans of the record ``text[start:end]``; ``plain_open``: a quote that opens
+    a cell and is not closed in the record is a plain character (the cell ends at the next
+    delimiter), else the cell runs to the record's end."""
     out = []
     pos = start
     find = text.find
@@ -173,7 +189,7 @@ def _delimited_cells(text: str, start: int, end: int, delimiter: str, quote: str
             while True:  # the closing quote: a quote not doubled
                 q = find(quote, q, end)
                 if q < 0:
-                    q = end
+                    q = s if plain_open else end  # (plain: the delimiter search starts at the quote)
                     break
                 if q + 1 < end and text[q + 1] == quote:
                     q += 2
@@ -378,7 +394,7 @@ def delimited_table(
     """
     end = len(text) if end is None else end
     d, q = sniff_dialect(text[start:end] if (start or end < len(text)) else text, delimiter)
-    starts = _records(text, start, end, q)
+    starts, unclosed = _records(text, start, end, q)
     if not starts:
         return None
     h = min(max(header_rows, 0), len(starts))
@@ -394,13 +410,13 @@ def delimited_table(
     body = starts[h] if h < len(starts) else tend
     header_starts = tuple(starts[:h])
     del starts[:h]  # the body rows, in place (a slice would copy every offset)
-    table = Table(tstart, tend, (tstart, body), starts, "delimited", d, q, (), header_starts)
+    table = Table(tstart, tend, (tstart, body), starts, "delimited", d, q, (), header_starts, unclosed)
     hs = (*header_starts, body)
     head = [table.values(text, hs[k], hs[k + 1]) for k in range(h)]
     if not head:  # no header: columns named by number, as many as the first row has
         first = table.values(text, *table.row_span(0)) if len(table.rows) else []
         head = [[""] * len(first)]
-    return Table(tstart, tend, (tstart, body), starts, "delimited", d, q, _names(head), header_starts)
+    return Table(tstart, tend, (tstart, body), starts, "delimited", d, q, _names(head), header_starts, unclosed)
 
 
 _QUOTED = re.compile(r'"(?:[^"]|"")*"')
@@ -429,9 +445,35 @@ def _offsets(end: int) -> array:
     return small if small.itemsize >= 4 and end < 2**31 else array("q")
 
 
-def _records(text: str, start: int, end: int, quote: str) -> array:
+def unclosed_quote(text: str, delimiter: str | None = None) -> int:
+    """The start of the record of the CSV or TSV ``text`` whose quote is still open at the
+    end of the text, -1 when every quote is closed (an even number of quote characters:
+    the count costs no parsing).
+
+    A file that ends inside a quote has lost a closing quote; read as quoted, the rest of
+    the file from that quote on would be one cell. The table parser reads that quote as a
+    plain character instead: the record is its own line, and every line after it is a
+    record of its own (each holds an even number of quotes, or the quote would have
+    closed).
+
+    Example:
+        >>> text = 'a,b\n1,2\n3,"open,4\n5,6\n'
+        >>> text[unclosed_quote(text):]
+        '3,"open,4\n5,6\n'
+    """
+    if not (text.count('"') & 1 or text.count("'") & 1):
+        return -1
+    _d, q = sniff_dialect(text, delimiter)
+    if not q or not text.count(q) & 1:
+        return -1
+    return _records(text, 0, len(text), q)[1]
+
+
+def _records(text: str, start: int, end: int, quote: str) -> tuple[array, int]:
     """The start of every non-blank record of ``text[start:end]``: a line break inside
-    quotes does not end a record (4-byte offsets while the text allows them)."""
+    quotes does not end a record (4-byte offsets while the text allows them); and the
+    start of the record whose quote is still open at ``end`` (-1: none), whose line is
+    then a record, as is every line after it."""
     out = _offsets(end)
     count = text.count
     quoted = bool(quote) and text.find(quote, start, end) >= 0
@@ -451,6 +493,20 @@ def _records(text: str, start: int, end: int, quote: str) -> array:
             rec = -1
     if rec < 0 and pos < end and not text[pos:end].isspace():
         rec = pos
+    if quoted and inside != bool(count(quote, pos, end) & 1):  # (an odd count in all)
+        # the quote of ``rec`` is never closed: its line is a record, and so is every line
+        # after it (each holds an even number of quotes: none closed the record)
+        append(rec)
+        nl = _NEWLINE.search(text, rec, end)
+        pos = nl.end() if nl else end
+        for m in _NEWLINE.finditer(text, pos, end):
+            a = m.start()
+            if pos < a and not text[pos:a].isspace():
+                append(pos)
+            pos = m.end()
+        if pos < end and not text[pos:end].isspace():
+            append(pos)
+        return out, rec
     if rec >= 0:
         append(rec)
-    return out
+    return out, -1
