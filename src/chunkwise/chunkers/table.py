@@ -172,9 +172,10 @@ class TableChunker(BaseChunker):
             cell); ``"kv"``: ``context`` is one line per row of the chunk, ``column:
             value; column: value`` (for embedding: every value named by its column); a
             part of a split row names the row's first cell whole (its key) and the cells
-            whose text lies in the part, a cut cell by its piece there. A line break
-            inside a value is written as a space. The chunk text is the exact source slice
-            either way.
+            whose text lies in the part, a cut cell by its piece there. An empty cell is
+            left out, as the missing cells of a short row are (a row without a value has
+            no line). A line break inside a value is written as a space. The chunk text is
+            the exact source slice either way.
         oversize: a row larger than ``chunk_size``: ``"split"`` between cells, ``"keep"``
             whole (flagged ``metadata["oversize"]``) or ``"raise"`` ``OversizeError``.
         header_rows: CSV/TSV: how many records, from the first, are the header (0: none;
@@ -557,8 +558,10 @@ def table_context(
     ``"kv"``: one ``column: value; ...`` line per row of the chunk; for a part of a split
     row, the row's first cell whole (its key, as the text marker repeats it) and the cells
     whose text lies in the part, each cut cell by the piece of its value there (every cell
-    of the row is named in a part that holds it; no part repeats the whole row); a line
-    break in a value (or a column name) is a space: one line per row.
+    of the row with a value is named in a part that holds it; no part repeats the whole
+    row); an empty cell (or an empty piece of a cut cell) is left out, as a short row's
+    missing cells are, and a row without a value has no line; a line break in a value (or
+    a column name) is a space: one line per row.
 
     ``shared``: a dict kept across the chunks of one table, where the column list and the
     header context are made once and then shared by every chunk of the table (one string
@@ -646,6 +649,8 @@ def _kv(text: str, t: Table, span: Span, k0: int, k1: int) -> str:
                     v = _value_part(t, text, cs, ce, lo, end)
             if "\n" in v or "\r" in v:  # one line per row: a line break in a value is a space
                 v = _BREAK.sub(" ", v).strip()
+            if not v or v.isspace():  # an empty cell is left out, as a short row's missing cells are
+                continue
             name = cols[i] if i < len(cols) else f"column {i + 1}"
             if "\n" in name or "\r" in name:
                 name = _BREAK.sub(" ", name).strip()
