@@ -21,7 +21,12 @@ the one packer packs them:
   at that header), and the chunk after it starts after it; no cut falls right after a
   definition's header (or the ``{`` that opens its body on the header's line) while the
   header and its first line fit together, nor between the lines of a header that fits,
-  so no chunk ends with a header whose body could have started with it;
+  so no chunk ends with a header whose body could have started with it (a header whose
+  first line is too long for a chunk goes with the start of that line, or, when it fits
+  with the header around it, ends the chunk with that header);
+* a field, property or local variable keeps the annotations on the lines above it
+  (Java's ``@Inject``, Kotlin's ``@JvmField``, C#'s ``[JsonIgnore]``) as a definition
+  keeps its decorators: they are cut apart only when nothing else fits;
 * a definition too big is cut between its members (methods), then between the statements
   of its body (outer before inner), then between lines, then between tokens -- never
   inside a token while a token boundary fits;
@@ -437,6 +442,20 @@ class CodeChunker(BaseChunker):
             if zone >= 0:
                 out_s.append(own)
                 out_e.append(zone)
+        if structure.annotated:
+            # a field (property, local variable) with its annotations on the lines above
+            # it: cut from them as a definition from its decorators (only when nothing else
+            # fits), its first line of code standing for a header
+            for start, head, first_end in structure.annotated:
+                own = self._own_start(text, start, head)
+                if own < head:
+                    deco_s.append(own)
+                    deco_e.append(head)
+                    deco_head[own] = first_end
+                    out_s.append(own)
+                    out_e.append(head)
+            if len(deco_s) > 1:
+                deco_s, deco_e = map(list, zip(*sorted(zip(deco_s, deco_e))))
         heads = {h for h in header_ends.values() if h >= 0}
         in_deco = _zone_test(deco_s, deco_e) if deco_s else None
         deco_cuts: list[tuple[int, int]] = []
@@ -690,7 +709,13 @@ class CodeChunker(BaseChunker):
             ):
                 # (a first line too long for a chunk is cut between its tokens, the header
                 # with its start: the header around it, kept with this header as its first
-                # line, may end a chunk rather than be cut between its tokens)
+                # line, may end a chunk rather than be cut between its tokens -- unless the
+                # two headers fit together: then this one ends the chunk, and the one around
+                # it keeps its first line)
+                if kept is not None and kept(piece.get(ph, head_from.get(ph, h)), h, True):
+                    out.append((h, b))
+                    given.add(h)
+                    continue
                 joined.discard(ph)
                 given.add(ph)
                 out.append((ph, header_cuts[ph]))

@@ -131,6 +131,11 @@ class CodeStructure:
             ``except``, ``catch``).
         line_cuts, token_cuts: ``(a, b)`` between two tokens on different lines / one line.
         imports: ``(start, end)`` of the top-level imports.
+        annotated: ``(start, head, end)`` of the statements that are no definitions (a
+            field, a property, a local variable) whose annotations or attributes come on
+            lines above their own text (Java's ``@Inject`` above ``private Foo foo;``): where
+            the annotations start, where the statement's own text starts, and where the
+            first line of that text ends (tree-sitter only).
     """
 
     language: str
@@ -144,6 +149,7 @@ class CodeStructure:
     line_cuts: tuple[tuple[int, int], ...] = ()
     token_cuts: tuple[tuple[int, int], ...] = ()
     imports: tuple[tuple[int, int], ...] = ()
+    annotated: tuple[tuple[int, int, int], ...] = ()
     lazy_tokens: Any = field(default=None, repr=False, compare=False)
     """A function ``(start, end) -> token cuts`` of a range, read on demand (tree-sitter:
     ``token_cuts`` is then empty)."""
@@ -400,7 +406,30 @@ def _signature(text: str, node: _Node) -> str:
         else:
             break
     sig = "\n".join(line.rstrip() for line in lines)
-    return sig if len(sig) <= 400 else sig[:400].rstrip() + " \u2026"
+    return sig if len(sig) <= _SIGNATURE_MAX else _shorten(sig)
+
+
+_SIGNATURE_MAX = 400
+
+
+def _char_class(ch: str) -> int:
+    return 0 if ch.isspace() else 1 if ch.isalnum() or ch in "_$" else 2
+
+
+def _shorten(sig: str) -> str:
+    """A signature longer than :data:`_SIGNATURE_MAX` characters cut short, `` \u2026`` after
+    it: at the last token boundary within the limit (a space, or between a word and a
+    sign: ``user=None, gr`` ends ``user=None,``); inside a token only when the limit falls
+    in the first one."""
+    cut = _SIGNATURE_MAX
+    a = _char_class(sig[cut - 1])
+    b = _char_class(sig[cut])
+    while cut > 0 and a == b and a:
+        cut -= 1
+        a, b = (_char_class(sig[cut - 1]) if cut else 0), a
+    if not sig[:cut].strip():
+        cut = _SIGNATURE_MAX
+    return sig[:cut].rstrip() + " \u2026"
 
 
 def _expand(nodes: list[_Node], text: str) -> list[_Node]:
@@ -533,7 +562,8 @@ def _link_parents(defs: list[Definition]) -> None:
 def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tuple[int, int]] | None,
              has_errors: bool, import_types: frozenset[str], all_lists: bool = False,
              opaque: list[tuple[int, int]] | None = None, lazy_tokens: Any = None,
-             closed: Sequence[tuple[int, int]] = ()) -> CodeStructure:
+             closed: Sequence[tuple[int, int]] = (),
+             annotated: Sequence[tuple[int, int, int]] = ()) -> CodeStructure:
     defs: list[Definition] = []
     cuts: dict[tuple[int, int], tuple[int, int]] = {}
     statements: list[tuple[int, int, str]] = []
@@ -623,6 +653,7 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
         line_cuts=tuple(line_cuts),
         token_cuts=tuple(token_cuts),
         imports=tuple(imports),
+        annotated=tuple(annotated),
         lazy_tokens=lazy_tokens,
         lazy_lines=lazy_lines,
     )
@@ -796,21 +827,33 @@ def _definition(node: Any, spec: LanguageSpec, data: bytes) -> tuple[str, Any, A
     return name, node, _body_of(node)
 
 
+# a property path: names joined by dots (``Foo.prototype.bar``, ``res.send``), spaces and
+# line breaks around the dots allowed
+_MEMBER_PATH = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)+")
+_SPACES = re.compile(r"\s+")
+# what a property path's name leaves out: the CommonJS export objects, ``this``
+_PATH_PREFIX = re.compile(r"(?:module\.exports|exports|this)\.")
+
+
 def _exported_name(left: Any, value: Any, data: bytes) -> str | None:
-    """The name of a class or function ``value`` assigned to ``left`` when that is a
-    CommonJS export: the property of ``exports.f`` or ``module.exports.f`` (as
-    ``const f = function g`` is named ``f``), or the value's own name for
-    ``module.exports = class B``; None for any other assignment."""
+    """The name of a class or function ``value`` assigned to the property ``left``: the
+    property path without the CommonJS export object (``exports.f`` and
+    ``module.exports.f`` are ``f``, as ``const f = function g`` is named ``f``) or
+    ``this`` (``this.f`` is ``f``), else the whole path (``Foo.prototype.bar``,
+    ``res.send``); the value's own name for ``module.exports = class B``; None for any
+    other assignment (to a variable, ``a[k]``, ``f().x``)."""
     if left is None or left.type != "member_expression":
         return None
     target = _node_text(data, left)
     if target == "module.exports":
         own = value.child_by_field_name("name")
         return _node_text(data, own) if own is not None else None
-    obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
-    if obj is None or prop is None or _node_text(data, obj) not in ("exports", "module.exports"):
+    if not _MEMBER_PATH.fullmatch(target):
         return None
-    return _node_text(data, prop) or None
+    if "\n" in target or " " in target or "\t" in target or "\r" in target:
+        target = _SPACES.sub("", target)
+    m = _PATH_PREFIX.match(target)
+    return target[m.end() :] if m is not None else target
 
 
 # nodes that define something when tree-sitter recovers them inside an ERROR node
@@ -1137,6 +1180,8 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
     opaque: list[tuple[int, int]] = []  # multi-line strings and comments
     touched: list[_Node] = [root]
     owners: dict[int, _Node] = {}  # the node each opened assignment is a child of
+    annotations = spec.annotations
+    annotated: list[tuple[int, int, int]] = []  # fields with their annotations above them
     stack: list[tuple[Any, _Node]] = [(rootts, root)]
     # only nodes over several lines are opened: a node on one line holds no statement that
     # starts a line (its tokens are read when a line must be cut, see lazy_tokens)
@@ -1195,6 +1240,20 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
                 _mark(c, k, spec, data, off, consumed, recovered=True, assigned=_assigned_name(c, data))
                 if k.name is not None:
                     group = _claim_line(text, k, node, owners.get(id(node)), touched)
+            if multi and annotations and k.name is None and node.name is None and not k.trivia and t != "modifiers":
+                # a field (a property, a local variable) with its annotations on the lines
+                # above it: no definition, but kept with them as a definition with its
+                # decorators is
+                first = c.child(0)
+                if first.type == "modifiers" and first.child_count:
+                    first = first.child(0)
+                if first.type in annotations:
+                    own = _after_annotations(c, annotations)
+                    if own > sb:
+                        head = _own_line_head(data, off, sb, own, s)
+                        if head > s:
+                            m = _LINE_BREAK.search(text, head, k.end)
+                            annotated.append((s, head, _rstrip_pos(text, head, m.start()) if m else k.end))
             if multi:
                 # a definition that fits with the comments above it is an atom: the packer
                 # never cuts inside it, so nothing inside it but its definitions is read
@@ -1263,7 +1322,7 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
             work.extend(kids)
 
     return _analyze(text, spec.name, "tree-sitter", root, None, rootts.has_error, spec.imports,
-                    opaque=opaque, lazy_tokens=tokens, closed=closed_spans)
+                    opaque=opaque, lazy_tokens=tokens, closed=closed_spans, annotated=sorted(annotated))
 
 
 # -- Python's standard library ---------------------------------------------------------
