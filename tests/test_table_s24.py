@@ -184,3 +184,12 @@ def test_no_line_is_merged_after_an_unclosed_quote(row_format, doc, size, overla
         assert c.metadata["row_end"] - c.metadata["row_start"] <= c.text.count("\n") + 1, c.text
         if row_format == "kv":
             assert "\n" not in c.context or len(c.context.split("\n")) <= c.text.count("\n") + 1
+
+
+def test_an_unclosed_quote_before_quoted_cells_merges_none_of_them():
+    text = 'id,desc\n1,"desc a"\n2,"broken\n3,"desc c"\n4,"desc, d"\n'
+    t = delimited_table(text)
+    assert t.unclosed == text.index("2,")
+    assert [t.values(text, *t.row_span(k)) for k in range(len(t.rows))] == [
+        ["1", "desc a"], ["2", '"broken'], ["3", "desc c"], ["4", "desc, d"],
+    ]

@@ -14,10 +14,16 @@ million rows costs one offset per row until its cells are asked for.
 * :func:`pipe_table` reads a pipe table whose extent is known (the Markdown parser's).
 * :func:`delimited_table` reads CSV or TSV: the dialect (delimiter, quote character) is
   sniffed with :class:`csv.Sniffer`; records may hold quoted line breaks; the first
-  ``header_rows`` records are the header. A quote still open at the end of the text
-  (:func:`unclosed_quote`) is read as a plain character: its record is its line, and
-  every line after it is a record of its own (Python's ``csv`` module would read the
-  rest of the file as one cell; in strict mode it raises "unexpected end of data").
+  ``header_rows`` records are the header. A quote opens a quoted cell only at the start
+  of a cell (after spaces), as Python's ``csv`` module reads it: a line with an odd
+  number of quotes is read cell by cell to tell, and a quote inside an unquoted value
+  (``5" pipe``, ``href="x``) is a plain character that joins no lines (a line with an
+  even number of quotes is taken to close what it opens, and a line inside a quoted
+  cell with an odd number to close it). A quote still open at the end
+  of the text (:func:`unclosed_quote`) is read as a plain character: its record is its
+  line, and every line after it is a record of its own (Python's ``csv`` module would
+  read the rest of the file as one cell; in strict mode it raises "unexpected end of
+  data").
 
 Offsets are half-open ``str`` indices into the text; a row's span runs from its first
 character to the start of the next row (its line end included).
@@ -394,7 +400,7 @@ def delimited_table(
     """
     end = len(text) if end is None else end
     d, q = sniff_dialect(text[start:end] if (start or end < len(text)) else text, delimiter)
-    starts, unclosed = _records(text, start, end, q)
+    starts, unclosed = _records(text, start, end, q, d)
     if not starts:
         return None
     h = min(max(header_rows, 0), len(starts))
@@ -447,33 +453,59 @@ def _offsets(end: int) -> array:
 
 def unclosed_quote(text: str, delimiter: str | None = None) -> int:
     """The start of the record of the CSV or TSV ``text`` whose quote is still open at the
-    end of the text, -1 when every quote is closed (an even number of quote characters:
-    the count costs no parsing).
+    end of the text, -1 when every quote is closed.
 
     A file that ends inside a quote has lost a closing quote; read as quoted, the rest of
     the file from that quote on would be one cell. The table parser reads that quote as a
     plain character instead: the record is its own line, and every line after it is a
-    record of its own (each holds an even number of quotes, or the quote would have
-    closed).
+    record of its own.
 
     Example:
-        >>> text = 'a,b\n1,2\n3,"open,4\n5,6\n'
+        >>> text = 'a,b\\n1,2\\n3,"open,4\\n5,6\\n'
         >>> text[unclosed_quote(text):]
-        '3,"open,4\n5,6\n'
+        '3,"open,4\\n5,6\\n'
     """
-    if not (text.count('"') & 1 or text.count("'") & 1):
+    d, q = sniff_dialect(text, delimiter)
+    if not q or q not in text:
         return -1
-    _d, q = sniff_dialect(text, delimiter)
-    if not q or not text.count(q) & 1:
-        return -1
-    return _records(text, 0, len(text), q)[1]
+    return _records(text, 0, len(text), q, d)[1]
 
 
-def _records(text: str, start: int, end: int, quote: str) -> tuple[array, int]:
-    """The start of every non-blank record of ``text[start:end]``: a line break inside
-    quotes does not end a record (4-byte offsets while the text allows them); and the
+def _opens(text: str, start: int, end: int, quote: str, delimiter: str) -> bool:
+    """Whether the line ``text[start:end]``, read from outside quotes, ends inside a quoted
+    cell. A quote opens a cell only at the cell's start (after spaces and tabs), as
+    Python's ``csv`` module reads it: elsewhere it is a plain character; in a quoted cell
+    a doubled quote is a quote, and a single one closes it."""
+    find = text.find
+    pos = start
+    while True:
+        s = pos
+        while s < end and text[s] in " \t" and text[s] != delimiter:
+            s += 1
+        if s < end and text[s] == quote:  # a quoted cell: to its closing quote
+            q = find(quote, s + 1, end)
+            while 0 <= q < end - 1 and text[q + 1] == quote:
+                q = find(quote, q + 2, end)
+            if q < 0:
+                return True
+            s = q + 1
+        d = find(delimiter, s, end)
+        if d < 0:
+            return False
+        pos = d + 1
+
+
+def _records(text: str, start: int, end: int, quote: str, delimiter: str = ",") -> tuple[array, int]:
+    """The start of every non-blank record of ``text[start:end]``: a line break inside a
+    quoted cell does not end a record (4-byte offsets while the text allows them); and the
     start of the record whose quote is still open at ``end`` (-1: none), whose line is
-    then a record, as is every line after it."""
+    then a record, as is every line after it.
+
+    Outside quotes, a line with an odd number of quotes opens a quoted cell when a quote
+    at the start of a cell is left open (:func:`_opens`): a quote inside an unquoted
+    value (``5" pipe``) opens nothing; a line with an even number of quotes is taken to
+    close what it opens (no cost for the usual one-line quoted cells). Inside a quoted
+    cell, a line with an odd number of quotes closes it."""
     out = _offsets(end)
     count = text.count
     quoted = bool(quote) and text.find(quote, start, end) >= 0
@@ -486,16 +518,18 @@ def _records(text: str, start: int, end: int, quote: str) -> tuple[array, int]:
         if rec < 0 and (pos < a and not text[pos:a].isspace()):
             rec = pos
         if quoted and count(quote, pos, a) & 1:
-            inside = not inside
+            inside = False if inside else _opens(text, pos, a, quote, delimiter)
         pos = m.end()
         if not inside and rec >= 0:
             append(rec)
             rec = -1
     if rec < 0 and pos < end and not text[pos:end].isspace():
         rec = pos
-    if quoted and inside != bool(count(quote, pos, end) & 1):  # (an odd count in all)
+    if quoted and count(quote, pos, end) & 1:  # (the last line, without a line end)
+        inside = False if inside else _opens(text, pos, end, quote, delimiter)
+    if inside:
         # the quote of ``rec`` is never closed: its line is a record, and so is every line
-        # after it (each holds an even number of quotes: none closed the record)
+        # after it (none closed the record)
         append(rec)
         nl = _NEWLINE.search(text, rec, end)
         pos = nl.end() if nl else end
