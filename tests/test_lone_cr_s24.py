@@ -19,7 +19,12 @@ from invariants import check_invariants
 
 import chunkwise
 from chunkwise.boundaries import line_feed_twin
-from chunkwise.parsers.conversation import cue_problems, find_turns, looks_like_conversation
+from chunkwise.parsers.conversation import (
+    cue_problems,
+    find_turns,
+    looks_like_conversation,
+    names_carriage_return,
+)
 from chunkwise.sizers import CharSizer, WordSizer
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -128,6 +133,20 @@ def test_a_classic_mac_subtitle_file_has_no_malformed_cue():
     bad = lf.replace("00:00:04,500 --> 00:00:08,000", "00:00:04,500 -> 00:00:08,000")
     bad = bad.replace("00:00:08,500 --> 00:00:12,000", "00:00:08,500 --> 00:61:12,000")
     assert cue_problems(bad.replace("\n", "\r")) == cue_problems(bad) and len(cue_problems(bad)) == 1
+
+
+def test_a_turn_pattern_that_names_a_carriage_return_reads_the_text():
+    cr = "Minutes\rAna: the tide is high.\rBen: how high?\rAna: very, today.\r"
+    lines = r"^(?P<speaker>[A-Z]\w+): "  # line starts: the twin's
+    returns = r"(?<=\r)(?P<speaker>[A-Z]\w+): "  # after a carriage return: the text's
+    assert names_carriage_return(re.compile(returns)) and not names_carriage_return(re.compile(lines))
+    want = ["Minutes", "Ana: the tide is high.", "Ben: how high?", "Ana: very, today."]
+    for pattern in (lines, returns):
+        got = chunkwise.chunk(cr, strategy="conversation", chunk_size=25, turn_pattern=pattern)
+        assert [c.text for c in got] == want, pattern
+        assert [c.metadata["speaker"] for c in got] == [None, "Ana", "Ben", "Ana"]
+    # read in the twin, the pattern that names a carriage return would find no turn
+    assert find_turns(cr.replace("\r", "\n"), pattern=re.compile(returns, re.MULTILINE)).turns == ()
 
 
 @pytest.mark.parametrize("name", ["conversation/coriolanus.txt", "conversation/standup.txt", "conversation/panel.vtt"])

@@ -44,7 +44,7 @@ from ..boundaries import LINE, Level, PositionsLevel, RegexLevel, line_feed_twin
 from ..errors import ConfigError
 from ..merge import Span
 from ..packer import OVERSIZE_POLICIES, OversizePolicy, pack_segments
-from ..parsers.conversation import VTT_BLOCK, Transcript, Turn, find_turns
+from ..parsers.conversation import VTT_BLOCK, Transcript, Turn, find_turns, names_carriage_return
 from ..registry import register
 from ..segments import Atom, Label, Region, Segments
 from ..sizers import Measure
@@ -313,9 +313,10 @@ class ConversationChunker(BaseChunker):
 
         A text whose lines end with a lone carriage return (a classic Mac OS file) is read
         as its twin with line feeds there (same length, same offsets), as the packer
-        packs it; sizes are the text's own (``measure``)."""
+        packs it; sizes are the text's own (``measure``). A ``turn_pattern`` that names a
+        carriage return itself reads the text as it is."""
         twin = line_feed_twin(document.text)
-        if twin is not None:
+        if twin is not None and not names_carriage_return(self._pattern):  # type: ignore[attr-defined]
             document = replace(document, text=twin)
         text = document.text
         n = len(text)

@@ -714,14 +714,17 @@ def find_turns(
     Returns:
         A :class:`Transcript`. Detection order: subtitle cues, JSON chat messages, then
         turn lines; the first format that finds turns wins. A text whose lines end with
-        a lone carriage return is read as its line-feed twin (the same offsets).
+        a lone carriage return is read as its line-feed twin (the same offsets), unless
+        ``pattern`` names a carriage return itself (:func:`names_carriage_return`).
 
     Example:
         >>> t = find_turns("Ana: Hi.\\nBen: Why?\\nAna: Because.\\n")
         >>> [(x.speaker, x.start, x.end, x.question) for x in t.turns]
         [('Ana', 0, 8, False), ('Ben', 9, 18, True), ('Ana', 19, 32, False)]
     """
-    text = line_feed_twin(text) or text
+    twin = line_feed_twin(text)
+    if twin is not None and not names_carriage_return(pattern):
+        text = twin
     if pattern is not None:
         turns = _close(text, _line_marks(text, pattern, False))
         return Transcript("pattern" if turns else "none", tuple(turns))
@@ -741,6 +744,17 @@ def find_turns(
     if turns:
         return Transcript("lines", tuple(turns))
     return Transcript("none")
+
+
+def names_carriage_return(pattern: re.Pattern[str] | None) -> bool:
+    """Whether a turn pattern names a carriage return itself (the character, or ``\\r``):
+    such a pattern reads a text with a lone carriage return as it is, not as its
+    line-feed twin, as a separator that names one does for the packer."""
+    if pattern is None:
+        return False
+    from ..packer import _NAMES_CR
+
+    return _NAMES_CR.search(pattern.pattern) is not None
 
 
 _LINE_END = re.compile(r"[ \t]*(?:\r?\n|$)")
