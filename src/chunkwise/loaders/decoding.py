@@ -29,7 +29,9 @@ Order of detection (:func:`decode`):
    UTF-8 sequences by chance, so "mostly UTF-8" is no evidence against them).
 7. A legacy encoding (the ``encodings`` extra, charset-normalizer, proposes the
    candidates). Each candidate's text is checked for signs of a wrong code page (control
-   characters, a word mixing scripts such as ``Naﺅve``, a Latin word made only of accented
+   characters, a word mixing scripts such as ``Naﺅve`` or cut by a symbol between two
+   scripts such as ``warto¶و``, ``¦``, ``¶``, ``±`` against a Latin letter (Polish
+   ISO-8859-2 read as cp1256 or cp1250), a Latin word made only of accented
    letters such as ``Ïðèâåò``, a symbol between Latin letters such as ``Za¿ó³æ``
    (or Cyrillic, Greek, Hebrew ones), Serbian and Macedonian letters beside letters
    neither language writes (``ѕривет ... Ёто``: Russian read as mac-cyrillic), a capital
@@ -48,8 +50,14 @@ Order of detection (:func:`decode`):
    language writes it (``šablone nepalaikomų``, Lithuanian), the Latin readings that take
    two languages or more (``ðablone nepalaikomø``) are left out; Turkish words in Turkish
    letters (an ı and one more ı, İ, ş or ğ, or ş inside a word, vowel harmony kept:
-   ``başarısız``) are taken over cp1252's Icelandic letters (``baþarýsýz``); an East Asian
+   ``başarısız``; one ı with words that write y before a vowel, ``Kitabı masaya koydum.``)
+   are taken over cp1252's Icelandic letters (``baþarýsýz``); an East Asian
    reading whose characters stand alone beside ASCII letters (``mo瞠``) gives way to them.
+   Before all that, a cp1257 or ISO-8859-13 reading in one language's letters with
+   evidence of Lithuanian or Latvian (frequent words such as ``nėra``, ``yra``,
+   ``lūdzu``, ``nav``; words that end in ``ų`` after a consonant, ``failų``) is taken over
+   the readings of other languages' letters (Albanian ``nëra``, Danish ``failø``, Czech
+   ``ďoti``): two points of evidence or more, a listed word with a Baltic letter counting two.
    cp1250, ISO-8859-2, cp1254 and cp1257 are measured too when the detector leaves them
    out, on text of 1,024 bytes or less whose cp1252 reading has their letters elsewhere
    or shows a sign, or when every candidate shows one (``Ķēķis ir šķirnē.``; on longer
@@ -59,7 +67,11 @@ Order of detection (:func:`decode`):
    them (KOI8's small letters are those bytes: ``ошибка`` is ``ﾏﾛﾉﾂﾋﾁ``). Short text whose
    every reading is East Asian of uncommon characters or cp1255 Hebrew among points is
    read as cp1251, KOI8-R or KOI8-U when one of them gives Cyrillic letters only, small
-   ones among them (``Слава Україні!`` is not ``ףֱּ׳ֱ``). Then an
+   ones among them (``Слава Україні!`` is not ``ףֱּ׳ֱ``); so are short readings of rare
+   hanzi or kana beside such a Cyrillic reading (``Доброе утро`` is not ``湎乱吓 赵蚁``), and
+   KOI8-R or KOI8-U small letters beside common GB 2312 hanzi with few of the most frequent
+   ones (``ошибка ошибка файл`` is not ``羡陕肆 羡陕肆 屏侍``); KOI8-U is measured when
+   KOI8-R reads its і, ї, є, ґ as box drawing (``веч╕р``). Then an
    East Asian multi-byte reading made of the common characters of its language (90 % or
    more: GB 2312 level 1 for GB2312/GBK/GB18030, Big5's frequent hanzi, kana and JIS X
    0208 level 1, the Hangul syllables of KS X 1001) is preferred to the others, the most
@@ -413,12 +425,14 @@ def implausible(text: str) -> int:
             and ch not in _INWORD
             and i < last
             and text[i + 1].isalpha()
-            and _script(word[-1]) == _script(text[i + 1]) in _SYMBOL_SCRIPTS
+            and _between(_script(word[-1]), _script(text[i + 1]), ch)
             and not ch.isspace()
             and ch not in "\u200c\u200d\u05f3\u05f4"
             and not unicodedata.category(ch).startswith("M")
         ):
             signs += 1
+        elif ch in _GLUED_SYMBOLS and (_latin_at(text, i - 1) or (i < last and _latin_at(text, i + 1))):
+            signs += 1  # ``¦wieże``, ``±``: Polish ``Świeże``, ``ą`` in ISO-8859-2 read as cp1250 or cp1252
         close()
     after = ""
     close()
@@ -440,6 +454,28 @@ _SYMBOL_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "HEBREW"})
 """The scripts in whose words a symbol or a format character outside ASCII is a sign
 (``Za¿ó³æ``: Polish read as cp1252; ``כ\u200fהוי``: Russian ``людей`` read as cp1255);
 joiners and the Hebrew geresh and gershayim aside."""
+_MIXED_SCRIPTS = _SYMBOL_SCRIPTS | {"ARABIC"}
+_GLUED_SYMBOLS = frozenset("¦¶±ˇ¬")
+"""Symbols that no text writes against a letter, before or after it: what cp1250 and cp1252
+read in ISO-8859-2's ``Ś``, ``ś``, ``ą``, ``Ą`` and ``Ź``."""
+
+
+def _latin_at(text: str, i: int) -> bool:
+    """Whether ``text[i]`` is a Latin letter (``i`` -1: no)."""
+    return i >= 0 and text[i].isalpha() and (text[i] < "\x80" or _script(text[i]) == "LATIN")
+
+
+def _between(a: str, b: str, ch: str) -> bool:
+    """Whether the symbol ``ch`` between letters of the scripts ``a`` and ``b`` is a sign: two
+    letters of one script of :data:`_SYMBOL_SCRIPTS`; or of two scripts of them or Arabic when
+    ``ch`` is a symbol or other punctuation, not a dash, a bracket nor a quote (``warto¶و``,
+    ``warto¶ж``: Polish ``wartość`` in ISO-8859-2 read as cp1256 or cp1251; the Hebrew maqaf
+    joins ``ל־Alt``)."""
+    if a == b:
+        return a in _SYMBOL_SCRIPTS
+    return a in _MIXED_SCRIPTS and b in _MIXED_SCRIPTS and unicodedata.category(ch) in ("So", "Sm", "Sc", "Sk", "Po")
+
+
 _SOUTH_SLAVIC = re.compile("[ѕјљњћџѓќђЅЈЉЊЋЏЃЌЂ]")
 """The Cyrillic letters of Serbian and Macedonian alone (mac-cyrillic and cp1251 read each
 other's capitals as them)."""
@@ -648,6 +684,7 @@ _TURKISH_FINAL = frozenset("rt rk st nk nt lt rç nç lk rs ns ks ft lç rp rd n
 """The two consonants that end Turkish words (``üst``, ``renk``, ``sırt``, ``Türk``)."""
 _TURKISH_WORD = re.compile(r"[^\W\d_]*[ıİşŞğĞ][^\W\d_]*")
 _TURKISH_LOWER = str.maketrans("Iİ", "ıi")
+_TURKISH_Y = re.compile(r"(?<![^\W\d_])y[aeıioöuü]|(?<=[aeıioöuü])y[aeıioöuü]")
 
 
 def _turkish(text: str) -> bool:
@@ -672,18 +709,24 @@ def _turkish(text: str) -> bool:
                 return False
             if vowel == "ı" and c in _TURKISH_VOWELS and c not in _TURKISH_BACK:
                 return False  # a front vowel after ı (``tığingar``: Faroese ``týðingar``)
-            if c == "ğ" and (k == 0 or k == len(low) - 1 or low[k - 1] not in _TURKISH_VOWELS):
+            if c == "ğ" and (k == 0 or low[k - 1] not in _TURKISH_VOWELS):
                 return False
             if c in _TURKISH_VOWELS:
                 vowel = c
         # ı or İ count once each (a Czech ``ý`` reads as ı: ``být``, ``bıt``), ş inside a word
         # and ğ twice (no Czech nor Icelandic word has þ inside nor ð before a vowel)
-        evidence += word.count("ı") + word.count("İ") + 2 * (low.count("ğ") + low[1:].count("ş"))
+        # (a ğ last counts for nothing: ``ağ``, ``dağ``, but Icelandic ``að``, ``með``)
+        evidence += word.count("ı") + word.count("İ") + 2 * (low[:-1].count("ğ") + low[1:].count("ş"))
         if len(low) > 2 and low[-1] not in _TURKISH_VOWELS and low[-2] not in _TURKISH_VOWELS:
             if low[-2:] not in _TURKISH_FINAL:
                 return False  # ``uşb``: Icelandic ``uþb``
         # capitals: I is ı or i, İ is i (``MISEYDNAĞIST``: Faroese ``MISEYDNAÐIST``)
         dotless = dotless or "ı" in word or "İ" in word or "ş" in low[1:]
+    if dotless and evidence < 2:
+        # one ı (``hatası``, ``Kitabı masaya koydum.``): words with a y before a vowel, first
+        # or between vowels (``masaya``, ``yok``), which Czech, Slovak and Icelandic, the
+        # languages of cp1252's ``ý``, do not write, count too
+        evidence += len(_TURKISH_Y.findall(_sample(text)[:2000].translate(_TURKISH_LOWER).lower()))
     return dotless and evidence >= 2
 
 
@@ -1097,6 +1140,16 @@ def _implausible_reading(c: tuple[Any, ...]) -> bool:
     return False
 
 
+_KOI8 = frozenset({"koi8-r", "koi8-u"})
+_KOI8_U_LETTERS = re.compile(b"[\xa4\xa6\xa7\xad\xb4\xb6\xb7\xbd]")
+"""The bytes of KOI8-U's і ї є ґ (and capitals), box drawing in KOI8-R."""
+
+
+def _capitals_in(text: str) -> bool:
+    """Whether ``text`` (its sample) has a capital letter outside ASCII."""
+    return any(c >= "\x80" and c.isupper() for c in _sample(text)[:2000])
+
+
 def _cyrillic_words(text: str) -> bool:
     """Whether the characters of ``text`` (its sample) outside ASCII, white space aside, are
     Cyrillic letters only, three or more, small ones among them, scoring
@@ -1108,6 +1161,62 @@ def _cyrillic_words(text: str) -> bool:
         and _has_small(text)
         and _letter_fluency(text) >= _CYRILLIC_SHORT_FLUENT
     )
+
+
+_BALTIC_PAGES = frozenset({"cp1257", "iso8859-13"})
+"""The code pages of Lithuanian and Latvian text."""
+_BALTIC_WORDS = frozenset(
+    # Lithuanian
+    "nėra dėl kodėl vėl vėliau būti buvę būtų turėti turėjo galėjo reikėjo žmonės žmogus ačiū "
+    "jūs mūsų jūsų čia šis ši šio šios šį šiuo šiandien kiekvienas daugiau mažiau "
+    "galėtų turėtų įvyko įrašas įrašyti įjungti išjungti ištrinti išsaugoti uždaryti atidaryti "
+    "failą failų klaidą klaidų pasirinkite naujų visų kitų kurį kurią žinoma nežinoma "
+    "už "
+    # Latvian
+    "kā tā arī līdz pēc vēl viņš viņa viņi mēs jā nē būt būs ļoti lūdzu šodien rīt "
+    "kļūda kļūdu iestatījumi izvēlēties saglabāt atvērt aizvērt rādīt dzēst mājas māja "
+    "jāizvēlas jānorāda nevarēja vērtība vērtību ievadiet šis šī šo".split()
+)
+"""Frequent Lithuanian and Latvian words with a letter outside ASCII: each one in a Baltic
+reading counts as evidence of it (:func:`_baltic`)."""
+_BALTIC_ASCII_WORDS = frozenset(
+    # Lithuanian
+    "yra kad kaip taip arba labai jeigu buvo gali galima negalima reikia nepavyko klaida "
+    "failas failo savo dabar namie tarp apie prie nuo kuris kuri kurie viskas naudoti labas rytoj "
+    # Latvian
+    "nav bija nevar tikai lai paldies sveiki labdien fails faila".split()
+)
+"""Frequent Lithuanian and Latvian words of ASCII letters that Western European languages do
+not write: context for a Baltic reading (:func:`_baltic`)."""
+_BALTIC_LETTERS = frozenset("ąčęėįšųūžāēģīķļņ")
+_BALTIC_EVIDENCE = 2
+"""The evidence (:func:`_baltic`) from which a Baltic reading in one language's letters is
+taken over other such readings."""
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+_LITHUANIAN_ENDS = re.compile(r"[^\W\d_]{2}[^\W\d_aeiouyjáéíóúýàèìòùâêîôûäëïöüãõåæøœ]ø(?![^\W\d_])|[^\W\d_]{2}iø(?![^\W\d_])")
+"""Words of cp1252 that end in ø after a consonant but j, or after i, four letters or more:
+Lithuanian's ų (``failø``), which Danish and Norwegian end few words with."""
+
+
+def _baltic(text: str) -> int:
+    """Evidence that ``text`` (its sample), a reading in Latin letters, is Lithuanian or
+    Latvian: 2 for each of its words among :data:`_BALTIC_WORDS` (``nėra``, ``lūdzu``), 1
+    for each among :data:`_BALTIC_ASCII_WORDS` (``yra``, ``nav``) and for each word of four
+    letters or more that ends in ``ų`` after a consonant but j, or after i (the Lithuanian
+    genitive plural: ``failų``, ``vokiečių``; Danish and Norwegian end few words in ``ø``,
+    the same byte in cp1252, and ``miljø`` after j). 0 for a text with a letter that
+    neither language writes."""
+    evidence = 0
+    for word in _WORD.findall(_sample(text)[:2000].lower()):
+        if word in _BALTIC_WORDS:
+            evidence += 2
+        elif word in _BALTIC_ASCII_WORDS:
+            evidence += 1
+        elif len(word) >= 4 and word[-1] == "ų" and (word[-2] == "i" or word[-2] not in _VOWELS | {"j"}):
+            evidence += 1
+    return evidence
 
 
 def _calmest(pool: list[tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -1224,6 +1333,11 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
             chaos, coherence = by_text.get(own) or (mess_ratio(own), 0.0)
             signs = implausible(_sample(own))
             cands[name] = (signs, chaos, _rank(name), len(results) + 1 + extra, own, name, coherence)
+    if "koi8-r" in cands and "koi8-u" not in cands and _KOI8_U_LETTERS.search(data):
+        # KOI8-R reads KOI8-U's і, ї, є and ґ as box drawing (``веч╕р``): KOI8-U measured too
+        own = data.decode("koi8-u")
+        chaos, coherence = by_text.get(own) or (mess_ratio(own[:_SAMPLE]), 0.0)
+        cands["koi8-u"] = (implausible(_sample(own)), chaos, _rank("koi8-u"), len(results) + 5, own, "koi8-u", coherence)
     least = min(cands.values(), key=lambda c: c[0])
     signed = least[0] > 0
     added: set[str] = set()
@@ -1240,6 +1354,7 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
             or cands["cp1252"][0] > 0
             or bool(_odd_places(sample))
             or (not turkish and not _western(western))
+            or len(_LITHUANIAN_ENDS.findall(sample)) >= _BALTIC_EVIDENCE
         )
         if (turkish or odd) and western not in by_text:
             # cp1252 measured as they are (not proposed, its chaos was left at 1.0)
@@ -1261,7 +1376,17 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
     latin = cands.get("cp1252")
     western = latin is not None and latin[0] == fewest and _western(latin[4])
     covers = {}
-    if western and not _odd_places(_sample(latin[4])):
+    baltic = [
+        c for c in pool
+        if c[5] in _BALTIC_PAGES and not _BALTIC_LETTERS.isdisjoint(c[4].lower())
+        and _baltic(c[4]) >= _BALTIC_EVIDENCE and _cover(c[4], c[5]) == 1
+    ]
+    if baltic:
+        # Lithuanian or Latvian words in their letters (``nėra``, ``failų``, ``lūdzu``), and
+        # readings of other languages' letters (Albanian ``nëra``, Danish ``failø``, Czech
+        # ``ďoti``, Hungarian ``Lűdzu``): the Baltic reading
+        pool = [c for c in pool if c[4] == baltic[0][4]]
+    elif western and not _odd_places(_sample(latin[4])):
         # Western European text in cp1252 (or latin-1) with no sign: read so, whatever
         # the measures of chaos say (``déjà`` is chaos to them, ``déją`` is not)
         pool = [latin]
@@ -1303,6 +1428,15 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
         ]
         if cyrillic:
             pool = [c for c in pool if c not in hankaku]
+    unlikely = [c for c in pool if _implausible_reading(c)] if short else []
+    rest = [c for c in pool if c not in unlikely]
+    if (
+        rest and any(c[5] in _FAMILY for c in unlikely)
+        and all(c[5] in _CYRILLIC_PAGES and c[0] == 0 and _cyrillic_words(c[4]) for c in rest)
+    ):
+        # a few bytes read as rare hanzi or kana, and otherwise as Cyrillic words alone
+        # (``Доброе утро`` in KOI8-R is ``湎乱吓 赵蚁`` in GB18030): the Cyrillic readings
+        pool = rest
     if short and pool and all(_implausible_reading(c) for c in pool):
         # a few bytes read as rare hanzi or kana (``襓屺耒``, ``翡 ﾍｦﾊ``) or as Hebrew letters
         # among points (``ףֱּ׳ֱ``), and a KOI8-U, KOI8-R or cp1251 reading of Cyrillic letters
@@ -1336,6 +1470,11 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
                 c for c in pool
                 if c[5] not in _FAMILY and c[5] in _RANK and not _latin_letters(c[4])
                 and _letter_fluency(c[4]) >= (_WORD_FLUENT if sum(1 for x in c[4] if x >= "\x80") > 2 else _PAIR_FLUENT)
+            ] or [
+                # KOI8's small letters are GB 2312's common hanzi (``ошибка ошибка файл`` is
+                # ``羡陕肆 羡陕肆 屏侍``): Cyrillic words in small letters only, a lower bar
+                c for c in pool
+                if c[5] in _KOI8 and c[0] == 0 and _cyrillic_words(c[4]) and not _capitals_in(c[4])
             ]
             if words:
                 pool = words
