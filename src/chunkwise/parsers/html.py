@@ -13,14 +13,19 @@ breaks, definition lists (each term on its line, its definition's first paragrap
 under it after ``": "``, as Pandoc writes them: one CommonMark paragraph, so a term stays
 in the chunk of its definition). Scripts, styles, templates, forms and their labels,
 navigation (``nav``, ``aside`` -- but not docutils' admonitions, footnotes and topics --,
-``footer``, elements with ARIA roles navigation/banner/contentinfo/search/complementary,
-``hidden``, and elements whose class or id is a word of site chrome such as ``menu``,
-``sidebar``, ``breadcrumb``, ``cookie-banner``; DocBook's ``navheader``/``navfooter``,
-texinfo's ``nav-panel``, its ``div.header`` "Next: ... Up: ... [Index]" line and its
-``section-toc``, texi2html's ``[ << ] [ >> ] [Top]`` link bars, Sphinx's ``related`` bar),
-and permalinks beside headings (Sphinx's ``a.headerlink`` "¶", a ``#`` link to the heading
-itself) are left out. When the page has a ``main`` element (or exactly one ``article``),
-only it is rendered. The page title (``<title>``, else the first ``h1``) and language
+``footer``, elements with ARIA roles navigation/banner/contentinfo/search/complementary/
+menu/menubar/toolbar, ``hidden``, and elements whose class or id is a word of site chrome
+such as ``menu``, ``sidebar``, ``breadcrumb``, ``cookie-banner``, ``skip-to-content``;
+DocBook's ``navheader``/``navfooter``, texinfo's ``nav-panel`` and its ``div.header``
+"Next: ... Up: ... [Index]" line, texi2html's ``[ << ] [ >> ] [Top]`` link bars, Sphinx's
+``related`` bar, Node.js's ``#gtoc`` menus), a link standing alone that skips to the
+content ("Skip to content", "Jump to navigation"), buttons (a code block's "copy" button
+too), and permalinks beside headings (Sphinx's ``a.headerlink`` "¶", a ``#`` link to the
+heading itself) are left out. A table of contents (class or id ``toc``, ``section-toc``,
+``mini-toc``, ``table-of-contents``) is left out too, unless its text is longer than the
+rest of the page besides the headings: a chapter's page that only lists its sections, or a
+book's title page, keeps its list. When the page has a ``main`` element (else exactly one
+element with ARIA role ``main``, else exactly one ``article``), only it is rendered. The page title (``<title>``, else the first ``h1``) and language
 (``<html lang>``, else ``<body lang>``) are returned as metadata. A rendered line that would
 start a Markdown block (``# x``, ``- x``, ``1. x``, a fence, a table row, a rule) is escaped
 with a backslash; no other line is (an inline code span may start a line).
@@ -88,7 +93,7 @@ _CONTENT_ASIDES = frozenset(
     ["admonition", "footnote", "footnote-list", "topic", "note", "warning", "tip", "hint", "caution",
      "important", "danger", "attention", "error", "seealso", "system-message"]
 )
-_SKIP_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "complementary"})
+_SKIP_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "complementary", "menu", "menubar", "toolbar"})
 # class or id words of site chrome rather than content
 _SKIP_CLASSES = frozenset(
     [
@@ -108,6 +113,11 @@ _SKIP_CLASSES = frozenset(
         "cookie-banner",
         "skip-link",
         "skiplink",
+        "skip-to-content",  # Node.js: "Skip to content"
+        "skip-to-main",
+        "skip-to-main-content",
+        "skip-nav",
+        "skipnav",
         "searchmenu",
         "search-box",
         "toolbar",
@@ -115,10 +125,22 @@ _SKIP_CLASSES = frozenset(
         "navheader",  # DocBook: Prev, Up, Next
         "navfooter",
         "related",  # Sphinx: the index, modules, next, previous bar
-        "toc",  # texi2html's table of contents
+        "gtoc",  # Node.js: the menus of the site (its pages, other versions, options)
+    ]
+)
+# class or id words of a table of contents: left out, unless it is most of the page (a
+# chapter's page that holds only the list of its sections keeps the list; see _TocPolicy)
+_TOC_CLASSES = frozenset(
+    [
+        "toc",  # texi2html's and DocBook's table of contents
         "section-toc",  # texinfo 7: the links to a chapter's sections, before them
         "mini-toc",
+        "table-of-contents",
     ]
+)
+# a link that skips the page's menus ("Skip to content", "Jump to navigation")
+_SKIP_LINK = re.compile(
+    r"(?:skip|jump) to (?:the )?(?:main )?(?:content|navigation|main|search|menu|footer)\b", re.IGNORECASE
 )
 # permalinks beside headings (Sphinx, Read the Docs, MkDocs, markdown-it-anchor, Docusaurus)
 _PERMALINK_CLASSES = frozenset(
@@ -249,28 +271,48 @@ def _classes(el: Any) -> set[str]:
     return set((el.get("class") or "").lower().split())
 
 
-def _skipped(el: Any) -> bool:
+def _skip_reason(el: Any) -> str:
+    """Why ``el`` is left out: ``"toc"`` (a table of contents, by its class or id: see
+    :data:`_TOC_CLASSES`), ``"chrome"`` (anything else left out), or ``""`` (content)."""
     tag = _tag(el)
     if tag == "aside" and _classes(el) & _CONTENT_ASIDES:
-        return False
+        return ""
     if not tag or tag in _SKIP:
-        return True
+        return "chrome"
     if tag == "table" and _link_bar(el):
-        return True
-    if tag == "a" and _permalink(el):
-        return True
+        return "chrome"
+    if tag == "a" and (_permalink(el) or _skip_link(el)):
+        return "chrome"
     if tag == "div" and _texinfo_header(el):
-        return True
+        return "chrome"
     if el.get("hidden") is not None or el.get("aria-hidden") == "true":
-        return True
+        return "chrome"
     role = (el.get("role") or "").lower()
     if role in _SKIP_ROLES:
-        return True
+        return "chrome"
     marks = (el.get("class") or "").lower().split()
     ident = el.get("id")
     if ident:
         marks.append(ident.lower())
-    return any(m in _SKIP_CLASSES for m in marks)
+    if any(m in _SKIP_CLASSES for m in marks):
+        return "chrome"
+    return "toc" if any(m in _TOC_CLASSES for m in marks) else ""
+
+
+def _skipped(el: Any) -> bool:
+    """Whether ``el`` is left out of the page's text (site chrome, or a table of contents)."""
+    return _skip_reason(el) != ""
+
+
+def _skip_link(el: Any) -> bool:
+    """A link to a place of its own page that skips the menus ("Skip to content"), standing
+    alone: no text right before or after it (a link inside a sentence is text)."""
+    href = el.get("href") or ""
+    if not href.startswith("#") or _SKIP_LINK.fullmatch(" ".join(el.text_content().split())) is None:
+        return False
+    prev = el.getprevious()
+    before = prev.tail if prev is not None else (el.getparent().text if el.getparent() is not None else None)
+    return not (before or "").strip() and not (el.tail or "").strip()
 
 
 # a rendered line that would start a Markdown block is escaped (one rule for every loader
@@ -279,8 +321,25 @@ _escape_line = escape_line
 
 
 class _Renderer:
-    def __init__(self) -> None:
+    def __init__(self, keep_toc: bool = False, tocs: list[Any] | None = None) -> None:
         self.blocks: list[str] = []
+        self.keep_toc = keep_toc  # render the tables of contents as content
+        self.tocs: list[Any] = [] if tocs is None else tocs  # those left out (shared with sub-renderers)
+
+    def sub(self) -> _Renderer:
+        """A renderer for a part (a list item, a definition, a quote), with this one's rule
+        for tables of contents."""
+        return _Renderer(self.keep_toc, self.tocs)
+
+    def skipped(self, el: Any) -> bool:
+        """Whether ``el`` is left out (:func:`_skip_reason`); a table of contents is, unless
+        this renderer keeps them, and is then noted in :attr:`tocs`."""
+        why = _skip_reason(el)
+        if why == "toc":
+            if self.keep_toc:
+                return False
+            self.tocs.append(el)
+        return why != ""
 
     # -- inline ------------------------------------------------------------------------
 
@@ -296,7 +355,7 @@ class _Renderer:
     def inline_child(self, child: Any, parts: list[str]) -> None:
         """The inline text of one element, without its tail."""
         tag = _tag(child)
-        if _skipped(child):
+        if self.skipped(child):
             return
         if tag == "br":
             parts.append(_BR)
@@ -349,7 +408,7 @@ class _Renderer:
 
         for child in el:
             tag = _tag(child)
-            if _skipped(child):
+            if self.skipped(child):
                 pass
             elif tag == "br":
                 buf.append(_BR)
@@ -384,12 +443,12 @@ class _Renderer:
         elif tag == "table" and _layout_table(el):
             for tr in _rows(el):
                 for cell in _cells(tr):
-                    if not _skipped(cell):
+                    if not self.skipped(cell):
                         self.render(cell)
         elif tag == "table":
             self.add(self.table(el))
         elif tag == "blockquote":
-            sub = _Renderer()
+            sub = self.sub()
             sub.render(el)
             body = "\n\n".join(sub.blocks)
             if body:
@@ -403,10 +462,10 @@ class _Renderer:
         term stays with its definition), the definition's other blocks after it."""
         blocks: list[str] = []
         terms: list[str] = []
-        items = [c for c in el if not _skipped(c)]
+        items = [c for c in el if not self.skipped(c)]
         flat: list[Any] = []
         for c in items:  # HTML allows <div> groups of dt and dd
-            flat.extend([x for x in c if not _skipped(x)] if _tag(c) == "div" else [c])
+            flat.extend([x for x in c if not self.skipped(x)] if _tag(c) == "div" else [c])
         for c in flat:
             tag = _tag(c)
             if tag == "dt":
@@ -414,7 +473,7 @@ class _Renderer:
                 if title:
                     terms.append(title)
             elif tag == "dd":
-                sub = _Renderer()
+                sub = self.sub()
                 sub.render(c)
                 body = list(sub.blocks)
                 head = "\n".join(terms)
@@ -426,7 +485,7 @@ class _Renderer:
                     blocks.append(head)
                 blocks.extend(body)
             else:
-                sub = _Renderer()
+                sub = self.sub()
                 sub.block(c, tag) if tag in _BLOCK else sub.render(c)
                 blocks.extend(sub.blocks)
         if terms:
@@ -440,11 +499,11 @@ class _Renderer:
         if ordered and start and start.isdigit():
             n = int(start)
         for li in el:
-            if _tag(li) != "li" or _skipped(li):
+            if _tag(li) != "li" or self.skipped(li):
                 continue
             marker = f"{n}. " if ordered else "- "
             n += 1
-            sub = _Renderer()
+            sub = self.sub()
             sub.render(li)
             body = "\n\n".join(sub.blocks) or ""
             pad = " " * len(marker)
@@ -503,8 +562,33 @@ def _language_of(el: Any) -> str:
     return ""
 
 
+# elements of a code block that are not its code: a "copy" button, a script
+_NOT_CODE = frozenset(["button", "script", "style", "template", "input", "select", "textarea"])
+
+
+def _code_text(el: Any) -> str:
+    """The text of a ``pre``: its ``text_content()``, less the buttons and scripts in it
+    (Node.js puts a "copy" button after the code, as a child of the ``pre``); the
+    whitespace before a button at the end goes with it."""
+    if not any(_tag(x) in _NOT_CODE for x in el.iterdescendants()):
+        return el.text_content()
+    parts: list[str] = []
+
+    def walk(node: Any) -> None:
+        if node.text:
+            parts.append(node.text)
+        for child in node:
+            if _tag(child) not in _NOT_CODE:
+                walk(child)
+            if child.tail:
+                parts.append(child.tail)
+
+    walk(el)
+    return "".join(parts).rstrip()
+
+
 def _fence(el: Any) -> str:
-    code = el.text_content().strip("\n")
+    code = _code_text(el).strip("\n")
     lang = _language_of(el)
     longest = max((len(m) for m in re.findall(r"`{3,}", code)), default=0)
     fence = "`" * max(3, longest + 1)
@@ -546,12 +630,18 @@ def html_to_markdown(html: str) -> tuple[str, dict[str, Any]]:
         meta["language"] = lang
     body = root.find(".//main")
     if body is None:
+        mains = root.xpath("//*[@role='main']")  # ARIA's main landmark (Node.js, Sphinx)
+        body = mains[0] if len(mains) == 1 else None
+    if body is None:
         articles = root.findall(".//article")
         body = articles[0] if len(articles) == 1 else root.find(".//body")
     if body is None:
         body = root
     r = _Renderer()
     r.render(body)
+    if r.tocs and _mostly_toc(r):  # a page that is its list of contents keeps it
+        r = _Renderer(keep_toc=True)
+        r.render(body)
     if "title" not in meta:
         h1 = root.find(".//h1")
         if h1 is not None and h1.text_content().strip():
@@ -560,6 +650,15 @@ def html_to_markdown(html: str) -> tuple[str, dict[str, Any]]:
         r.blocks.pop()
     text = "\n\n".join(r.blocks)
     return (text + "\n") if text else "", meta
+
+
+def _mostly_toc(r: _Renderer) -> bool:
+    """Whether the tables of contents ``r`` left out hold more text than the rest of the
+    page besides its headings (a chapter's page that lists its sections and says nothing
+    else, a book's title page with its contents): then they are the page's content."""
+    toc = sum(len(" ".join(el.text_content().split())) for el in r.tocs)
+    rest = sum(len(b) for b in r.blocks if not b.startswith("#"))
+    return toc > rest
 
 
 def _language(root: Any) -> str:
