@@ -10,7 +10,11 @@ A parser finds the document's own structure -- headings and blocks with exact of
   code and tables too big to keep), paragraphs, lines, sentences, words, graphemes;
 * code blocks and tables are never cut while they fit; bigger ones follow ``oversize``;
 * every chunk has ``metadata["header_path"]`` (heading titles above it, top first) and a
-  breadcrumb in ``chunk.context`` ("Guide > Install > Linux");
+  breadcrumb in ``chunk.context`` ("Guide > Install > Linux"); a chunk that holds only
+  headings with no body of their own gets the path of the last of them;
+* a heading goes with the first piece of its body (past a list or quote marker), and a
+  thematic break goes with text: rules before the first heading lead the first section,
+  a rule that closes a section stays with the paragraph above it;
 * a chunk of a table has the table metadata of the ``table`` strategy (``row_start``,
   ``row_end``, ``columns``, ``table_index``) and, when it continues a split table, the
   header rows in ``chunk.context`` after the breadcrumb.
@@ -24,7 +28,7 @@ Method:
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any
 from dataclasses import dataclass
@@ -100,6 +104,10 @@ def _rules(text: str, blocks: Sequence[Any]) -> tuple[list[int], list[int]]:
     return starts, ends
 
 
+# list item and block quote markers at the start of a body ("- ", "1. ", "> ", "> - ")
+_MARKERS = re.compile(r"(?:(?:[-+*]|\d{1,9}[.)])[ \t]+|>[ \t]*)*")
+
+
 def _past_rules(text: str, rules: tuple[list[int], list[int]], b0: int, b1: int) -> int:
     """The first character of ``[b0, b1)`` (trimmed) that is not in a thematic break:
     ``b1`` or more when there is none."""
@@ -110,6 +118,58 @@ def _past_rules(text: str, rules: tuple[list[int], list[int]], b0: int, b1: int)
             return b0
         b0 = trim(text, ends[k], b1)[0]
     return b0
+
+
+def _rule_glue(text: str, blocks: Sequence[Any]) -> tuple[tuple[int, int], ...]:
+    """Glue of top-level thematic breaks that close a section (a heading or the end comes
+    next) to the end of the paragraph above them: a chunk that holds only a rule helps
+    nobody, and the rule belongs to the section it closes. (A rule after a code block, a
+    table or a list is not glued: such a block is not split to keep a rule company; nor
+    is a rule inside a section, which the packer puts with the text above or below it.)"""
+    out = []
+    n = len(blocks)
+    i = 0
+    while i < n:
+        b = blocks[i]
+        if not (b.depth == 0 and (b.kind == "hr" or (b.kind == "html" and _HTML_RULE.fullmatch(text, b.start, b.end)))):
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and blocks[j + 1].depth == 0 and (
+            blocks[j + 1].kind == "hr" or (blocks[j + 1].kind == "html" and _HTML_RULE.fullmatch(text, blocks[j + 1].start, blocks[j + 1].end))
+        ):
+            j += 1
+        p = blocks[i - 1] if i > 0 else None
+        if (p is not None and p.kind == "paragraph" and p.depth == 0 and not text[p.end : b.start].strip()
+                and (j + 1 == n or blocks[j + 1].kind == "heading")):
+            e = trim(text, b.start, blocks[j].end)[1]
+            s = trim(text, p.start, p.end)[1]
+            if s > p.start and e > b.start:
+                out.append((s - 1, e))
+        i = j + 1
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class _LeadPaths:
+    """The header path labels of a document with runs of leading headings (headings with
+    no body of their own, each one's label weak): a chunk that holds only such headings
+    gets the path of the last one it holds, as the text after them would (the common
+    prefix of sibling headings would be an empty path, or a parent's)."""
+
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+    paths: tuple[tuple[str, ...], ...]
+    weak: tuple[bool, ...]
+
+    def path(self, s: int, e: int) -> tuple[str, ...] | None:
+        """The path of the last label ``[s, e)`` overlaps when it overlaps two or more and
+        all are weak; None otherwise (the common prefix rule stands)."""
+        lo = bisect_right(self.ends, s)
+        hi = bisect_left(self.starts, e, lo)
+        if hi - lo < 2 or not all(self.weak[lo:hi]):
+            return None
+        return self.paths[hi - 1]
 
 
 def _positions(name: str, points: Sequence[int]) -> PositionsLevel:
@@ -207,6 +267,11 @@ class StructureChunker(BaseChunker):
         chunks: :func:`~chunkwise.chunkers.table.table_context`; the first table it
         overlaps)."""
         meta = metadata  # the enrichment pass hands over the chunk's own dict
+        leads = meta.pop("_lead_paths", None) if isinstance(meta, dict) else None
+        if isinstance(leads, _LeadPaths):
+            lead = leads.path(span.start, span.end)
+            if lead is not None:
+                meta["header_path"] = list(lead)
         path = meta.get("header_path") or ()
         c = self._context(path, self.chunk_size - self.chunk_overlap)[0]
         tables = meta.pop("_tables", None) if isinstance(meta, dict) else None
@@ -254,7 +319,9 @@ class StructureChunker(BaseChunker):
         for k in range(len(heads) - 1, -1, -1):
             b = body_of[k]
             if b is not None:
-                glue_end[k] = b + 1
+                # (past a list marker or quote marker: a chunk never ends on a bare "-")
+                m = _MARKERS.match(text, b)
+                glue_end[k] = (m.end() if m.end() < n and not text[m.end()].isspace() else b) + 1
             elif k + 1 < len(heads):
                 glue_end[k] = glue_end[k + 1]
         leads = [body_of[k] is None and glue_end[k] is not None for k in range(len(heads))]
@@ -269,13 +336,20 @@ class StructureChunker(BaseChunker):
             regions.append(Region(fs, fe, 0, "front_matter", (LINE,), -1))
         first = heads[split[0]].start if split else n
         lead_in = False  # the text before the first section leads it
+        lead_glue: tuple[tuple[int, int], ...] = ()
         if body < first and text[body:first].strip():
             # a part of its own, unless it holds only headings with no body (and thematic
-            # breaks under them): they lead the first section, as any such heading does
-            b0 = trim(text, body, first)[0]
+            # breaks under them): they lead the first section, as any such heading does;
+            # so do thematic breaks alone (a rule alone is a chunk that helps nobody)
+            r0 = b0 = trim(text, body, first)[0]
             if rules[0]:
                 b0 = _past_rules(text, rules, b0, first)
-            lead_in = bool(split) and split[0] > 0 and heads[0].start <= b0 < heads[0].end and all(body_of[j] is None for j in range(split[0]))
+            if split and b0 >= first:
+                lead_in = True
+                g = glue_end[split[0]]
+                lead_glue = ((r0, g if g is not None else heads[split[0]].start + 1),)
+            else:
+                lead_in = bool(split) and split[0] > 0 and heads[0].start <= b0 < heads[0].end and all(body_of[j] is None for j in range(split[0]))
             if not lead_in:
                 regions.append(Region(body, first, self._context(base, budget0)[1] if base else 0,
                                       f"h{heads[split[0]].level}" if split else "end", None, 0))
@@ -298,11 +372,18 @@ class StructureChunker(BaseChunker):
             fs, fe = outline.front_matter
             labels.append(Label(fs, fe, "header_path", (), "common_prefix"))
             labels.append(Label(fs, fe, "is_front_matter", True, "within"))
+        path_labels: list[Label] = []
         if body < (heads[0].start if heads else n):  # (weak where it leads the first section)
-            labels.append(Label(body, heads[0].start if heads else n, "header_path", base, "common_prefix", weak=lead_in))
+            path_labels.append(Label(body, heads[0].start if heads else n, "header_path", base, "common_prefix", weak=lead_in))
         for k, h in enumerate(heads):
             end = head_starts[k + 1] if k + 1 < len(heads) else n
-            labels.append(Label(h.start, end, "header_path", paths[k], "common_prefix", weak=leads[k]))
+            path_labels.append(Label(h.start, end, "header_path", paths[k], "common_prefix", weak=leads[k]))
+        labels.extend(path_labels)
+        if any(a.weak and b.weak for a, b in zip(path_labels, path_labels[1:])):
+            # two leading headings in a row: a chunk may hold them and nothing else
+            labels.append(Label(0, n, "_lead_paths", _LeadPaths(
+                tuple(lb.start for lb in path_labels), tuple(lb.end for lb in path_labels),
+                tuple(lb.value for lb in path_labels), tuple(lb.weak for lb in path_labels)), "overlap"))
         atoms: list[Atom] = []
         table_cost = 0
         tables = []
@@ -331,7 +412,7 @@ class StructureChunker(BaseChunker):
                 for r in regions
             ]
         atoms.extend(Atom(s, e, "list_item") for s, e in outline.item_spans)
-        glue = tuple((h.start, g) for h, g in zip(heads, glue_end) if g is not None) + _term_glue(text, blocks)
+        glue = lead_glue + tuple((h.start, g) for h, g in zip(heads, glue_end) if g is not None) + _term_glue(text, blocks) + _rule_glue(text, blocks)
         by_level: dict[int, list[int]] = {}
         for h in heads:
             by_level.setdefault(h.level, []).append(h.start)
