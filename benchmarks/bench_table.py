@@ -23,9 +23,11 @@ tokenizer). Reported, as multiples of the file's size in bytes:
 
 With ``--parts``, a second line per run splits the returned chunks by part, in bytes a
 chunk (``sys.getsizeof``, an object shared by several chunks counted once): ``text``,
-``meta`` (the metadata dict with its key table), ``view`` (the read-only view of it),
-``chunk`` (the Chunk object), ``id``, ``ints`` (offsets, index, size and row numbers not
-cached by Python) and ``context``.
+``meta`` (the chunk's :class:`~chunkwise.types.Metadata`, and once the layout its
+document's chunks share; with a chunkwise that held a dict behind a read-only view: the
+dict with its key table), ``view`` (that view; 0 now), ``chunk`` (the Chunk object),
+``id``, ``ints`` (offsets, index, size and row numbers not cached by Python) and
+``context``.
 
 Time: the CPU time of load + chunk, best of ``--repeat`` runs, per row (linear time shows
 as a flat column).
@@ -41,6 +43,7 @@ import random
 import tempfile
 import time
 import tracemalloc
+from types import MappingProxyType
 
 import chunkwise
 
@@ -94,11 +97,18 @@ def parts(chunks: list) -> dict[str, float]:
         add("text", c.text)
         add("chunk", c)
         add("id", c.id)
-        add("view", c.metadata)
-        for d in gc.get_referents(c.metadata):  # the dict behind the read-only view
-            if type(d) is dict:
-                add("meta", d)
         m = c.metadata
+        if isinstance(m, MappingProxyType):  # (chunkwise before its Metadata)
+            add("view", m)
+            for d in gc.get_referents(m):  # the dict behind the read-only view
+                if type(d) is dict:
+                    add("meta", d)
+        else:  # a Metadata: its own values; its layout (keys, shared values) once
+            add("meta", m)
+            lay = getattr(m, "_l", None)
+            if lay is not None:
+                add("meta", lay)
+                add("meta", lay.base)
         for v in (c.start_index, c.end_index, c.index, c.size, m.get("row_start", 0), m.get("row_end", 0)):
             if not -5 <= v <= 256:  # Python's cached small ints cost nothing
                 add("ints", v)

@@ -14,12 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
 from itertools import islice
 from operator import attrgetter
-from types import MappingProxyType
 from typing import Any
 
 from .merge import Span
 from .segments import Label
-from .types import Chunk, Document
+from .types import Chunk, Document, Metadata, metadata_dict, metadata_layout
 
 __all__ = ["DOCUMENT_ONLY", "build_chunks", "document_base", "label_writer", "resolve_labels", "with_metadata"]
 
@@ -217,6 +216,21 @@ def resolve_labels(labels: Sequence[Label], spans: Sequence[Span], text: str | N
     return out
 
 
+_OWN = ("boundary", "prev_id", "next_id", "oversize")
+"""The keys that the enrichment pass sets in every chunk (``oversize`` when set)."""
+
+
+def _layouts(keys: tuple[str, ...], base_keys: tuple[str, ...], base_values: tuple[Any, ...]) -> tuple[Any, Any]:
+    """The layouts for metadata of ``keys``: one that shares the document's values
+    (None when ``keys`` do not begin with the document's keys) and one that holds all."""
+    whole = metadata_layout(keys)
+    if not base_keys:
+        return whole, whole
+    if keys[: len(base_keys)] != base_keys:
+        return None, whole
+    return metadata_layout(keys, base_values), whole
+
+
 _FIELDS = ("text", "start_index", "end_index", "index", "size", "unit", "document_id", "metadata", "context", "embedding", "id")
 
 
@@ -262,18 +276,32 @@ def with_metadata(chunks: Sequence[Chunk], extra: Mapping[str, Any]) -> list[Chu
     """The chunks with ``extra``'s keys added to their metadata, after the chunk's own (a
     key already there keeps its place and takes the new value): the values
     ``dataclasses.replace(c, metadata={**c.metadata, **extra})`` gives, built as the
-    enrichment pass builds chunks (about a seventh of the cost of ``replace``)."""
+    enrichment pass builds chunks (about a seventh of the cost of ``replace``). New keys
+    extend the chunk's layout: the values its document's chunks share stay shared."""
     if not _SWAP:
         return [replace(c, metadata={**c.metadata, **extra}) for c in chunks]
-    blank, chunk_class, proxy = _Blank, Chunk, MappingProxyType
+    blank, chunk_class = _Blank, Chunk
+    extra = dict(extra)
+    extra_keys, extra_values = tuple(extra), tuple(extra.values())
+    extended: dict[Any, Any] = {}  # a chunk's layout -> with the new keys (None: a key is there)
     out: list[Chunk] = []
     append = out.append
     for old in chunks:
         if type(old) is not chunk_class:  # a subclass: replace keeps its class
             append(replace(old, metadata={**old.metadata, **extra}))
             continue
-        meta = dict(old.metadata)
-        meta.update(extra)
+        m = old.metadata
+        lay = m._l if isinstance(m, Metadata) else None
+        wider = extended.get(lay, False) if lay is not None else None
+        if wider is False:
+            wider = extended[lay] = None if any(k in lay.keyset for k in extra_keys) else (
+                metadata_layout(lay.keys + extra_keys, lay.base))
+        if wider is not None:
+            meta = wider.make(wider, lay.own(m) + extra_values)
+        else:
+            merged = metadata_dict(m)
+            merged.update(extra)
+            meta = Metadata(merged)
         c = blank()
         c.text = old.text
         c.start_index = old.start_index
@@ -282,7 +310,7 @@ def with_metadata(chunks: Sequence[Chunk], extra: Mapping[str, Any]) -> list[Chu
         c.size = old.size
         c.unit = old.unit
         c.document_id = old.document_id
-        c.metadata = proxy(meta)
+        c.metadata = meta
         c.context = old.context
         c.embedding = old.embedding
         c.id = old.id
@@ -330,8 +358,20 @@ def build_chunks(
         page_labels = None
     plain = write_labels is None and context is None and annotate is None and not pages and "context" not in base
     blank, swap, chunk_class = _Blank, _SWAP, Chunk
-    proxy = MappingProxyType
-    copy_base = base.copy
+    # (a copy of a dict that holds the three keys already: they are stored, not added,
+    # and the copy has room for more keys)
+    copy_template = {**base, "boundary": None, "prev_id": None, "next_id": None}.copy
+    # each chunk's metadata holds its own values only: the document's (``base``, the same
+    # in every chunk) are held once by a layout shared by the chunks of one key order
+    base_keys, base_values = tuple(base), tuple(base.values())
+    if plain and base.keys().isdisjoint(_OWN):
+        own3 = metadata_layout(base_keys + _OWN[:3], base_values)
+        own4 = metadata_layout(base_keys + _OWN, base_values)
+        make3, make4 = own3.make, own4.make
+    else:
+        plain = False
+    layouts: dict[tuple[str, ...], tuple[Any, Any]] = {}
+    sizes: dict[int, int] = {}  # one int object a size above 256 (equal sizes share it)
     # texts and ids a batch of spans at a time, the next batch made before the last chunk
     # of this one (its next_id): no list of texts or ids as long as the chunks is held
     head = hashlib.blake2b(f"{doc_id}:".encode("utf-8", "surrogatepass"), digest_size=8).copy
@@ -348,19 +388,21 @@ def build_chunks(
         nxt: list[str | None] = ids[1:]
         nxt.append(fids[0] if fids else None)
         for s, t, cid, next_id in zip(batch, texts, ids, nxt):
-            # the dict is ours alone: the read-only view needs no copy (a copy of the base and
-            # three stores: the keys in the same order as ``{**base, "boundary": ...}``)
-            if base:
-                meta = copy_base()
+            ctx = ""
+            if plain:  # the keys in the same order as ``{**base, "boundary": ...}``
+                if s.oversize:
+                    metadata = make4(own4, (s.boundary, prev, next_id, True))
+                else:
+                    metadata = make3(own3, (s.boundary, prev, next_id))
+            else:
+                # a dict for the labels and the callbacks: the keys in the same order as
+                # ``{**base, "boundary": ...}``
+                meta = copy_template()
                 meta["boundary"] = s.boundary
                 meta["prev_id"] = prev
                 meta["next_id"] = next_id
-            else:
-                meta = {"boundary": s.boundary, "prev_id": prev, "next_id": next_id}
-            if s.oversize:
-                meta["oversize"] = True
-            ctx = ""
-            if not plain:
+                if s.oversize:
+                    meta["oversize"] = True
                 if pages:
                     first = max(bisect_right(page_starts, s.start) - 1, 0)
                     last = max(bisect_left(page_starts, s.end) - 1, first)
@@ -377,15 +419,29 @@ def build_chunks(
                     ctx = meta.pop("context")
                 if context is not None:
                     ctx = context(meta, s)
+                # the values after the base's, when the base's are still its own (a label
+                # or a callback may have set one of its keys)
+                values = meta.values()
+                keys = tuple(meta)
+                pair = layouts.get(keys)
+                if pair is None:
+                    pair = layouts[keys] = _layouts(keys, base_keys, base_values)
+                shared, whole = pair
+                metadata = shared.make_all(shared, values) if shared is not None else None
+                if metadata is None:
+                    metadata = whole.make(whole, values)
+            size = s.size
+            if size > 256:  # (smaller ints are shared by Python)
+                size = sizes.setdefault(size, size)
             c = blank()
             c.text = t
             c.start_index = s.start
             c.end_index = s.end
             c.index = k
-            c.size = s.size
+            c.size = size
             c.unit = unit
             c.document_id = doc_id
-            c.metadata = proxy(meta)
+            c.metadata = metadata
             c.context = ctx
             c.embedding = None
             c.id = cid

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import hashlib
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from dataclasses import dataclass, field
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["Chunk", "Document", "PageRange", "chunk_id", "document_id_for", "document_id_for_path", "form_feed_pages"]
+__all__ = [
+    "Chunk", "Document", "Metadata", "PageRange", "chunk_id", "document_id_for", "document_id_for_path",
+    "form_feed_pages",
+]
 
 PageRange = tuple[int, int, int]
 """One page of a document: ``(page_number, start, end)``, half-open character offsets."""
@@ -29,6 +33,272 @@ def _freeze(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
     if isinstance(mapping, MappingProxyType):
         return mapping
     return MappingProxyType(dict(mapping))
+
+
+# -- chunk metadata ---------------------------------------------------------------------
+
+
+class _Layout:
+    """What the metadata of many chunks shares: the keys in order and, for the first
+    ``len(base)`` of them, their values (a document's metadata, the same in each of its
+    chunks). A chunk holds only the values of the other keys, each in a slot of its
+    :class:`Metadata` object (its class has one slot a value)."""
+
+    __slots__ = ("keys", "keyset", "base", "at", "slots", "own", "make", "make_all")
+
+    keys: tuple[str, ...]
+    keyset: dict[str, None]  # (for ``keys()`` and ``in``)
+    base: tuple[Any, ...]  # the values of the first keys, shared
+    at: dict[str, int]  # a shared key -> its place in ``base``
+    slots: dict[str, Any]  # a chunk's own key -> the getter of its slot
+    own: Any  # a Metadata -> the tuple of its own values
+    make: Any  # (layout, own values) -> a Metadata
+    make_all: Any  # (layout, all values) -> a Metadata, None when a shared one differs
+
+
+_SHAPES: dict[tuple[tuple[str, ...], int], tuple[Any, ...]] = {}
+_KINDS: dict[int, tuple[type, Any]] = {}
+_MAKERS: dict[tuple[int, int], Any] = {}
+_LAYOUTS: dict[tuple[str, ...], _Layout] = {}
+_CACHE_LIMIT = 4096
+
+
+def _kind(n: int) -> tuple[type, Any]:
+    """The Metadata class with ``n`` value slots and the getter of its values (a tuple)."""
+    got = _KINDS.get(n)
+    if got is None:
+        names = tuple(f"_{i}" for i in range(n))
+        cls = type(Metadata)("Metadata", (Metadata,), {"__slots__": names, "__module__": __name__})
+        if n == 0:
+            def own(m: Any) -> tuple[Any, ...]:
+                return ()
+        elif n == 1:
+            def own(m: Any) -> tuple[Any, ...]:
+                return (m._0,)
+        else:
+            own = attrgetter(*names)
+        got = _KINDS[n] = (cls, own)
+    return got
+
+
+def _maker(nb: int, n: int) -> Any:
+    """``make(layout, values)``: the Metadata of a layout of ``nb`` shared and ``n`` own
+    values from all ``nb + n`` values in order, or None when one of the first ``nb`` is
+    not the layout's own (the same object). Made from source, as dataclasses make their
+    ``__init__``: the values are unpacked and stored into the slots in one call."""
+    got = _MAKERS.get((nb, n))
+    if got is None:
+        names = [f"b{i}" for i in range(nb)] + [f"v{i}" for i in range(n)]
+        lines = ["def make(layout, values):"]
+        if names:
+            lines.append(f"    {', '.join(names)}, = values")
+        if nb:
+            lines.append("    base = layout.base")
+            lines.append("    if " + " or ".join(f"b{i} is not base[{i}]" for i in range(nb)) + ":")
+            lines.append("        return None")
+        lines.append("    m = new(cls)")
+        lines.append("    m._l = layout")
+        lines.extend(f"    m._{i} = v{i}" for i in range(n))
+        lines.append("    return m")
+        scope: dict[str, Any] = {"new": object.__new__, "cls": _kind(n)[0]}
+        exec("\n".join(lines), scope)  # noqa: S102 -- source made here from numbers
+        got = _MAKERS[(nb, n)] = scope["make"]
+    return got
+
+
+def metadata_layout(keys: tuple[str, ...], base: tuple[Any, ...] = ()) -> _Layout:
+    """The layout of metadata of ``keys`` whose first ``len(base)`` values are ``base``
+    (the values of the rest are each chunk's own): ``layout.make(layout, values)`` makes
+    the :class:`Metadata` of those values. Without ``base``, one layout a key order is
+    kept for the process (up to 4,096); a caller with a base keeps its own."""
+    if not base:
+        lay = _LAYOUTS.get(keys)
+        if lay is None:
+            if len(_LAYOUTS) >= _CACHE_LIMIT:
+                _LAYOUTS.clear()
+            lay = _LAYOUTS[keys] = _new_layout(keys, base)
+        return lay
+    return _new_layout(keys, base)
+
+
+def _new_layout(keys: tuple[str, ...], base: tuple[Any, ...]) -> _Layout:
+    nb = len(base)
+    shape = _SHAPES.get((keys, nb))
+    if shape is None:
+        if len(_SHAPES) >= _CACHE_LIMIT:
+            _SHAPES.clear()
+        n = len(keys) - nb
+        slots = {k: attrgetter(f"_{i}") for i, k in enumerate(keys[nb:])}
+        at = {k: i for i, k in enumerate(keys[:nb])}
+        shape = _SHAPES[(keys, nb)] = (dict.fromkeys(keys), at, slots, _kind(n)[1], _maker(0, n), _maker(nb, n))
+    lay = _Layout()
+    lay.keys = keys
+    lay.keyset, lay.at, lay.slots, lay.own, lay.make, lay.make_all = shape
+    lay.base = base
+    return lay
+
+
+def _metadata(mapping: Mapping[str, Any]) -> Metadata:
+    """A :class:`Metadata` of the items of ``mapping`` (a dict: its own items, in order)."""
+    if type(mapping) is not dict:
+        mapping = dict(mapping)
+    keys = tuple(mapping)
+    lay = _LAYOUTS.get(keys) or metadata_layout(keys)
+    return lay.make(lay, tuple(mapping.values()))
+
+
+class Metadata(Mapping[str, Any]):
+    """A chunk's metadata: a read-only mapping of strings to values, in the order the
+    keys were set.
+
+    It behaves as the read-only view of a dict: ``m["key"]``, ``get``, ``in``, ``len``,
+    iteration, ``keys()``/``values()``/``items()``, ``==`` with any mapping of the same
+    items, ``m | {...}`` and ``{...} | m`` (dicts), ``m.copy()`` and ``dict(m)`` (a
+    dict to change); storing a key raises ``TypeError``; it is not hashable.
+    ``Metadata({"k": 1})`` makes one from a mapping.
+
+    The keys and the values that all chunks of a document share (the document's
+    metadata) are held once for all of them; each chunk holds only its own values (about
+    100 bytes for ten keys instead of ~500 for a dict and a view of it)."""
+
+    __slots__ = ("_l",)
+
+    _l: _Layout
+
+    def __new__(cls, mapping: Mapping[str, Any] | Iterable[tuple[str, Any]] = (), /, **kwargs: Any) -> Metadata:
+        if cls is not Metadata:
+            raise TypeError("Metadata is made from a mapping: Metadata({...})")
+        if isinstance(mapping, Metadata) and not kwargs:
+            return mapping
+        return _metadata(dict(mapping, **kwargs))
+
+    def _values(self) -> tuple[Any, ...]:
+        lay = self._l
+        return lay.base + lay.own(self) if lay.base else lay.own(self)
+
+    def _dict(self) -> dict[str, Any]:
+        return dict(zip(self._l.keys, self._values()))
+
+    def __getitem__(self, key: str) -> Any:
+        lay = self._l
+        get = lay.slots.get(key)
+        if get is not None:
+            return get(self)
+        return lay.base[lay.at[key]]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        lay = self._l
+        get = lay.slots.get(key)
+        if get is not None:
+            return get(self)
+        i = lay.at.get(key)
+        return default if i is None else lay.base[i]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._l.keyset
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._l.keys)
+
+    def __reversed__(self) -> Iterator[str]:
+        return reversed(self._l.keys)
+
+    def __len__(self) -> int:
+        return len(self._l.keys)
+
+    def keys(self) -> KeysView[str]:
+        return self._l.keyset.keys()
+
+    def values(self) -> ValuesView[Any]:
+        return _Values(self)
+
+    def items(self) -> ItemsView[str, Any]:
+        return _Items(self)
+
+    def copy(self) -> dict[str, Any]:
+        """A dict of the same items (to change)."""
+        return self._dict()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Metadata):
+            if other._l is self._l:
+                return self._l.own(self) == other._l.own(other)
+            return self._dict() == other._dict()
+        if isinstance(other, (dict, MappingProxyType)):
+            return self._dict() == other
+        if isinstance(other, Mapping):
+            return self._dict() == dict(other.items())
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __or__(self, other: Any) -> Any:
+        if isinstance(other, Metadata):
+            other = other._dict()
+        if not isinstance(other, dict):
+            return NotImplemented
+        out = self._dict()
+        out.update(other)
+        return out
+
+    def __ror__(self, other: Any) -> Any:
+        if not isinstance(other, dict):
+            return NotImplemented
+        out = dict(other)
+        out.update(zip(self._l.keys, self._values()))
+        return out
+
+    def __repr__(self) -> str:
+        return f"Metadata({self._dict()!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Metadata, (self._dict(),))
+
+
+class _Values(ValuesView):  # type: ignore[type-arg]
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._mapping._values())
+
+    def __reversed__(self) -> Iterator[Any]:
+        return reversed(self._mapping._values())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._mapping._values()
+
+    def __repr__(self) -> str:
+        return f"Metadata.values({list(self)!r})"
+
+
+class _Items(ItemsView):  # type: ignore[type-arg]
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:
+        m = self._mapping
+        return zip(m._l.keys, m._values())
+
+    def __reversed__(self) -> Iterator[tuple[str, Any]]:
+        return reversed(list(self))
+
+    def __repr__(self) -> str:
+        return f"Metadata.items({list(self)!r})"
+
+
+EMPTY_METADATA = Metadata()
+
+
+def _chunk_metadata(mapping: Mapping[str, Any] | None) -> Metadata:
+    if isinstance(mapping, Metadata):
+        return mapping
+    if not mapping:
+        return EMPTY_METADATA
+    return _metadata(mapping)
+
+
+def metadata_dict(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    """A dict of ``mapping``'s items (fast for :class:`Metadata`)."""
+    return mapping._dict() if isinstance(mapping, Metadata) else dict(mapping)
 
 
 def _digest(key: str) -> str:
@@ -215,9 +485,11 @@ class Chunk:
         size: the measured size of ``text`` in ``unit``.
         unit: what ``size`` counts: ``"chars"``, ``"words"``, ``"tokens:cl100k_base"``, ...
         document_id: id of the document the chunk belongs to.
-        metadata: read-only mapping: the document's metadata, then the chunk's own keys
-            (``boundary``: the rule that made the cut after it; ``prev_id``/``next_id``;
-            ``oversize`` when an atomic unit is larger than chunk_size; ...).
+        metadata: read-only mapping (a :class:`Metadata`): the document's metadata, then
+            the chunk's own keys (``boundary``: the rule that made the cut after it;
+            ``prev_id``/``next_id``; ``oversize`` when an atomic unit is larger than
+            chunk_size; ...). ``dict(chunk.metadata)`` or ``chunk.metadata.copy()`` gives
+            a dict to change.
         context: text to put before the chunk when embedding, which is not at this place
             in the source (a header breadcrumb, a repeated table header); "" if none.
         embedding: the chunk's vector, when one was computed.
@@ -242,7 +514,7 @@ class Chunk:
     def __post_init__(self) -> None:
         if not self.id:
             object.__setattr__(self, "id", chunk_id(self.document_id, self.start_index, self.end_index, self.text))
-        object.__setattr__(self, "metadata", _freeze(self.metadata))
+        object.__setattr__(self, "metadata", _chunk_metadata(self.metadata))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (
@@ -255,7 +527,7 @@ class Chunk:
                 self.size,
                 self.unit,
                 self.document_id,
-                dict(self.metadata),
+                metadata_dict(self.metadata),
                 self.context,
                 self.embedding,
                 self.id,
@@ -278,7 +550,7 @@ class Chunk:
             "unit": self.unit,
             "text": self.text,
             "context": self.context,
-            "metadata": dict(self.metadata),
+            "metadata": metadata_dict(self.metadata),
         }
         return out
 
