@@ -25,6 +25,16 @@ _ATX = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 _FENCE = re.compile(r" {0,3}(?P<run>`{3,}|~{3,})")
 # the share of the text (outside code) that must lie from the first heading on
 _MIN_SHARE_UNDER_HEADINGS = 1 / 3
+# MediaWiki markup besides headings: an internal link ("[[Little Rock]]", "[[Category:X]]"),
+# bold ("'''Arsenal'''"), a template or parser function ("{{Infobox", "{{#if:"), a
+# reference ("<ref>", "<ref name=a/>"), a table ("{|" at the start of a line)
+_MARKUP = re.compile(
+    r"\[\[(?=[^\W\d_])[^\[\]\n]+\]\]|'''[^'\n]+'''|\{\{(?:[^\W\d_]|#[a-z]+:)|<ref[\s>/]|^[ \t]*\{\|",
+    re.MULTILINE,
+)
+# how many of those marks make a text with ``min_headings`` section headings MediaWiki
+# markup; with fewer, the headings alone must make an outline (see looks_like_wikitext)
+_MIN_MARKUP = 2
 
 
 def _heading_level(line: str) -> int:
@@ -70,7 +80,14 @@ def looks_like_wikitext(text: str, *, min_headings: int = 2, markdown: bool = Fa
     - at least a third of the text (in characters) from the first heading on;
     - more MediaWiki headings than Markdown ATX headings (``# Title``); with
       ``markdown=True`` (a ``.md`` file) no ATX heading at all, so a Markdown file quoting
-      wiki headings stays Markdown.
+      wiki headings stays Markdown;
+    - other MediaWiki markup (two marks or more: ``[[links]]``, ``'''bold'''``,
+      ``{{templates}}``, ``<ref>``, ``{|`` tables), or, without it, headings that make an
+      outline of their own: one more distinct section title with text under it
+      (``min_headings + 1``, three by default) and a heading of level 1 or 2 (the level of
+      MediaWiki's sections). A test log with two ``== Tests result: FAILURE ==`` lines and
+      a changelog of ``=== release 1.22.0 ===`` lines are not wiki markup; WikiText-103's
+      articles (``= Title =``, ``= = Section = =``, no other markup left) are.
 
     A single ``= Title =`` line is not enough (a line such as ``= 5 =`` occurs in plain
     text); two ``==`` section lines are what every Wikipedia article of more than one
@@ -90,6 +107,7 @@ def looks_like_wikitext(text: str, *, min_headings: int = 2, markdown: bool = Fa
         return False
     lines = _prose_lines(text)
     titles: set[str] = set()
+    shallowest = 7  # the lowest level of a MediaWiki heading
     headings = 0  # MediaWiki headings of any level
     with_prose = 0  # section headings followed by a line of text
     open_section = False  # a section heading seen, no text after it yet
@@ -101,6 +119,7 @@ def looks_like_wikitext(text: str, *, min_headings: int = 2, markdown: bool = Fa
         level = _heading_level(line) if stripped.startswith("=") and stripped.endswith("=") else 0
         if level:
             headings += 1
+            shallowest = min(shallowest, level)
             if first_at < 0:
                 first_at = total
             if level >= 2:
@@ -118,7 +137,23 @@ def looks_like_wikitext(text: str, *, min_headings: int = 2, markdown: bool = Fa
         return False
     if total - first_at < _MIN_SHARE_UNDER_HEADINGS * total:
         return False
-    return atx == 0 if markdown else headings > atx
+    if not (atx == 0 if markdown else headings > atx):
+        return False
+    if len(titles) > min_headings and with_prose > min_headings and shallowest <= 2:
+        return True  # an outline of its own
+    return _markup_marks(lines) >= _MIN_MARKUP
+
+
+def _markup_marks(lines: list[str], enough: int = _MIN_MARKUP) -> int:
+    """How many marks of MediaWiki markup other than headings ``lines`` hold (see
+    :data:`_MARKUP`), counted up to ``enough``."""
+    found = 0
+    for line in lines:
+        if ("[" in line or "'" in line or "{" in line or "<" in line) and _MARKUP.search(line):
+            found += len(_MARKUP.findall(line))
+            if found >= enough:
+                break
+    return found
 
 
 class WikitextParser:
