@@ -107,10 +107,11 @@ def auto_strategy(document: Any) -> str:
     or whose lines are mostly speaker turns
     (:func:`chunkwise.parsers.conversation.looks_like_conversation`); ``"wikitext"`` for
     plain text and Markdown files (format ``"text"``, ``"markdown"``, or a ``str``) that
-    are MediaWiki markup, several distinct ``== Section ==`` lines with text under them
-    outside code blocks, and no ``#`` heading in a Markdown file
-    (:func:`chunkwise.parsers.wikitext.looks_like_wikitext`; Wikipedia dumps are often
-    saved as ``.txt`` or ``.md``); else ``"recursive"``."""
+    are MediaWiki markup: distinct ``== Section ==`` lines with text under them outside
+    code blocks -- two with other MediaWiki markup (``[[links]]``, ``'''bold'''``,
+    ``{{templates}}``, ``<ref>``), else three and one of level 1 or 2 --, and no ``#``
+    heading in a Markdown file (:func:`chunkwise.parsers.wikitext.looks_like_wikitext`;
+    Wikipedia dumps are often saved as ``.txt`` or ``.md``); else ``"recursive"``."""
     metadata = getattr(document, "metadata", None)
     fmt = metadata.get("format") if metadata is not None else None
     name = AUTO_BY_FORMAT.get(fmt, "recursive") if isinstance(fmt, str) else "recursive"
