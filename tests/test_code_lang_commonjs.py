@@ -1,8 +1,9 @@
 """CommonJS exports of a class or a function are definitions, named as a JavaScript
 developer reads them: ``exports.B = class B {}`` is ``B``, ``module.exports.f = function
 f() {}`` is ``f``, ``exports.g = function () {}`` is ``g`` (the property, as ``const h =
-function k() {}`` is ``h``); ``module.exports = class C {}`` is ``C``. Other assignments
-are not definitions."""
+function k() {}`` is ``h``); ``module.exports = class C {}`` is ``C``. A function assigned to
+another property is named by its path (``res.send``; ``exports.a.b`` is ``a.b``). Other
+assignments are not definitions."""
 
 import pytest
 from invariants import check_invariants
@@ -60,12 +61,22 @@ def test_module_exports_itself():
 
 
 @pytest.mark.parametrize(
+    "src, name",
+    [
+        ("foo.exports.x = function () {\n  return 1;\n};\n", "foo.exports.x"),
+        ("exports.a.b = function () {\n  return 1;\n};\n", "a.b"),
+        ("res.send = function send(body) {\n  return body;\n};\n", "res.send"),
+    ],
+)
+def test_functions_assigned_to_properties_are_definitions(src, name):
+    # named by the property path, ``exports.`` left out at its start only
+    assert names(src) == [(name, "assignment_expression")]
+
+
+@pytest.mark.parametrize(
     "src",
     [
-        "foo.exports.x = function () {\n  return 1;\n};\n",
-        "exports.a.b = function () {\n  return 1;\n};\n",
         "exports.n = 1 + 2;\n",
-        "res.send = function send(body) {\n  return body;\n};\n",
         "x = function () {\n  return 1;\n};\n",
     ],
 )
