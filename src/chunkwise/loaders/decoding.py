@@ -1378,7 +1378,7 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
     covers = {}
     baltic = [
         c for c in pool
-        if c[5] in _BALTIC_PAGES and not _BALTIC_LETTERS.isdisjoint(c[4].lower())
+        if c[5] in _BALTIC_PAGES and not _BALTIC_LETTERS.isdisjoint(_sample(c[4])[:2000].lower())
         and _baltic(c[4]) >= _BALTIC_EVIDENCE and _cover(c[4], c[5]) == 1
     ]
     if baltic:
