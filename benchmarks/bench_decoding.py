@@ -114,6 +114,17 @@ CASES = (
     ("ошибка: не удалось открыть файл 'data.txt' для чтения\nпопробуйте запустить программу ещё раз\n", "koi8-r"),
     ("специфікатор '/' можна використовувати лише з числом\n", "koi8-u"),
     ("ｼｮｳﾋﾝ ｺｰﾄﾞ: 'A-100' ﾈﾀﾞﾝ: 1200 ｴﾝ\nｼｮｳﾋﾝ ｺｰﾄﾞ: 'B-200' ﾈﾀﾞﾝ: 800 ｴﾝ\n", "shift_jis"),
+    # fourth round: short text in Baltic, Turkish, Polish ISO and KOI8 code pages
+    ("Failo nėra.", "iso8859-13"),
+    ("Dokumentų ir nuotraukų aplankas", "cp1257"),
+    ("Vakar bija ļoti auksta diena.", "cp1257"),
+    ("Kitabı masaya koydum.", "cp1254"),
+    ("hatası", "cp1254"),
+    ("Świeże pieczywo", "iso8859-2"),
+    ("ошибка ошибка файл", "koi8-r"),
+    ("Доброе утро", "koi8-r"),
+    ("Добрий вечір!", "koi8-u"),
+    ("설정", "euc_kr"),
 )
 _WORD = re.compile(r"[^\W\d_]+")
 _EAST_ASIAN_RUN = re.compile(r"[\u3041-\u30ff\u4e00-\u9fff]{2,4}")
