@@ -36,7 +36,9 @@ Options: every record carries ``config_id``, a hash of the chunking configuratio
 (:func:`chunkwise.corpus.config_id`; the content id hashes it with the text). A file with a
 line whose ``config_id`` is not this run's was written with other options: ``--resume``
 refuses it (:class:`click.UsageError`, before anything is read again or written), so that
-one file never mixes two configurations. Lines without ``config_id`` (files written before
+one file never mixes two configurations. The error names the option that changed, found by
+trying this run's options with one setting changed (:func:`options_change`: ``encoding:
+detected -> iso8859-1``, ``chunk_size: 96 -> 200``), else lists this run's options. Lines without ``config_id`` (files written before
 it) are not checked: there another content id may be other options or an edited text, and
 each such document is reported ``changed`` as above.
 
@@ -79,8 +81,8 @@ from ..corpus import CONFIG_ID_KEY, CONTENT_ID_KEY, content_id, job_config_id, r
 from ._inputs import STDIN, STDIN_SOURCE, Input, Skipped, classify, gather, passed_over
 
 __all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "FolderEntry", "OutputLock", "PassedOver", "Resume",
-           "ResumePoint", "StreamedInputs", "check_output_folder", "describe", "find_inputs", "output_format",
-           "pool_items", "read_item", "remove_stale_temporaries", "render_jsonl", "render_records", "resume_point",
+           "ResumePoint", "StreamedInputs", "check_output_folder", "describe", "find_inputs", "options_change",
+           "options_of", "output_format", "pool_items", "read_item", "remove_stale_temporaries", "render_jsonl", "render_records", "resume_point",
            "weight", "whole_length"]
 
 OUTPUT_FORMATS = ("jsonl", "parquet")
@@ -898,6 +900,154 @@ class AppendSink:
         self._fh.close()
 
 
+SEARCHED_UP_TO = 65536
+"""The whole numbers :func:`options_change` tries for a numeric setting (0 to this)."""
+
+# the settings whose other values options_change tries (besides numbers and True/False)
+_CHOICES = {"unit": ("chars", "words", "tokens"), "oversize": ("split", "keep", "raise")}
+_ENCODINGS = ("utf-8", "utf-8-sig", "latin-1", "cp1252", "ascii", "utf-16", "utf-32", "iso8859-15", "cp1251",
+              "cp437", "mac-roman", "koi8-r", "shift_jis", "euc-jp", "gb18030", "big5", "euc-kr")
+
+
+def _reading_fields(reading: str) -> dict[str, Any] | None:
+    """A :func:`reading_key` as ``{"root": ..., "encoding": ..., "format": ..., "loader": ...}``;
+    None when it is not one."""
+    import ast
+
+    try:
+        value = ast.literal_eval(reading)
+    except (ValueError, SyntaxError):
+        return None
+    if type(value) is not tuple or len(value) != 8 or value[::2] != ("root", "encoding", "format", "loader"):
+        return None
+    return dict(zip(value[::2], value[1::2]))
+
+
+def _reading_key_of(fields: dict[str, Any]) -> str:
+    """The :func:`reading_key` of ``fields`` (:func:`_reading_fields` read back)."""
+    return repr(("root", fields["root"], "encoding", fields["encoding"], "format", fields["format"],
+                 "loader", fields["loader"]))
+
+
+def _shown(key: str, value: Any) -> str:
+    """A reading setting as a person reads it."""
+    if key == "encoding":
+        return "detected" if value is None else str(value)
+    if key == "root":
+        return "none" if value == NO_ROOT else str(value)
+    if key == "loader":
+        return ", ".join(f"{k}={v}" for k, v in value) if value else "none"
+    return str(value)
+
+
+def options_change(old: str, job: Any) -> str | None:
+    """The one option that, changed back, gives the configuration id ``old`` (a line's
+    ``config_id``) from ``job``'s (:func:`chunkwise.corpus.job_config_id`), said as the
+    index commands say it: ``chunk_size: 96 -> 200`` (the file's value, then this run's);
+    None when no such option is found.
+
+    A configuration id is a hash: the options that wrote a file are found by trying them,
+    one setting at a time, against this run's: the encoding (detected, or one of the
+    common codecs), the format of standard input, the id root and loader options left
+    out; each whole number of the chunker's settings (``chunk_size``, ``chunk_overlap``,
+    ...; every place it has the same value changed together, as ``auto``'s chunkers share
+    a size) from 0 to :data:`SEARCHED_UP_TO`; each True/False setting turned over;
+    ``unit`` and ``oversize``; another strategy with the same size, overlap and unit.
+    Only on a refusal: about a second at most.
+    """
+    import re
+
+    from ..corpus import reading_config_id
+
+    config, reading = job.config, getattr(job, "reading", "")
+
+    def same(cfg: str, rd: str) -> bool:
+        return reading_config_id(cfg, rd) == old
+
+    fields = _reading_fields(reading) if reading else None
+    if fields is not None:
+        from ..loaders import registered_loaders
+
+        encodings: list[Any] = [None]
+        for name in _ENCODINGS:
+            try:
+                encodings.append(codecs.lookup(name).name)
+            except LookupError:
+                continue
+        tries = {
+            "encoding": encodings,
+            "format": list(dict.fromkeys(["text", *(ld.format for ld in registered_loaders())])),
+            "root": [NO_ROOT],
+            "loader": [[]],
+        }
+        for key, values in tries.items():
+            for value in dict.fromkeys(values) if key in ("encoding", "format") else values:
+                if value != fields[key] and same(config, _reading_key_of({**fields, key: value})):
+                    return f"{key}: {_shown(key, value)} -> {_shown(key, fields[key])}"
+    for name, value in dict.fromkeys(re.findall(r"\b([a-z_]+)=(\d+)\b", config)):
+        pieces = re.split(rf"\b{name}={value}\b", config)
+        for n in range(SEARCHED_UP_TO + 1):
+            if n != int(value) and same(f"{name}={n}".join(pieces), reading):
+                return f"{name}: {n} -> {value}"
+    for name, value in dict.fromkeys(re.findall(r"\b([a-z_]+)=(True|False)\b", config)):
+        flipped = "False" if value == "True" else "True"
+        if same(re.sub(rf"\b{name}={value}\b", f"{name}={flipped}", config), reading):
+            return f"{name}: {flipped} -> {value}"
+    for name, values in _CHOICES.items():
+        found = re.search(rf"\b{name}='([a-z]+)'", config)
+        for value in values if found else ():
+            if value != found.group(1) and same(re.sub(rf"\b{name}='{found.group(1)}'", f"{name}='{value}'", config),  # type: ignore[union-attr]
+                                                reading):
+                return f"{name}: {value!r} -> {found.group(1)!r}"  # type: ignore[union-attr]
+    return _strategy_change(job, same)
+
+
+def _strategy_change(job: Any, same: Callable[[str, str], bool]) -> str | None:
+    """``strategy: sentence -> recursive`` when another strategy with this run's size,
+    overlap, unit and tokenizer gives the configuration id ``same`` looks for."""
+    from ..api import make_chunker
+    from ..corpus import config_key
+    from ..registry import strategy_names
+
+    chunker = job.chunker
+    mine = getattr(type(chunker), "name", None)
+    if mine is None or config_key(chunker) != job.config:  # a wrapped chunker (a chat model): not tried
+        return None
+    common = {k: getattr(chunker, k) for k in ("chunk_size", "chunk_overlap", "unit", "tokenizer", "detect_language",
+                                               "density") if hasattr(chunker, k)}
+    reading = getattr(job, "reading", "")
+    for name in strategy_names():
+        if name == mine:
+            continue
+        try:
+            other = make_chunker(name, **common)
+        except Exception:  # noqa: BLE001 - a strategy that needs more than these (a model, an extra)
+            continue
+        if same(config_key(other), reading):
+            return f"strategy: {name} -> {mine}"
+    return None
+
+
+def options_of(job: Any) -> str:
+    """This run's options as a person reads them, for a refusal that cannot name the
+    change: ``strategy recursive, chunk_size 96, chunk_overlap 0, unit 'tokens'``, then the
+    reading options given (``encoding iso8859-1``, ``format``, ``root``, loader options)."""
+    import re
+
+    chunker = job.chunker
+    parts = [f"strategy {getattr(type(chunker), 'name', type(chunker).__name__)}"]
+    for name in ("chunk_size", "chunk_overlap", "unit"):
+        found = re.search(rf"\b{name}=([^,)]+)", job.config)
+        if found:
+            parts.append(f"{name} {found.group(1)}")
+    fields = _reading_fields(getattr(job, "reading", "") or "")
+    if fields is not None:
+        for key, unset in (("encoding", None), ("format", "text"), ("root", NO_ROOT), ("loader", [])):
+            if fields[key] != unset:
+                parts.append(f"{key} {_shown(key, fields[key])}")
+    return ", ".join(parts)
+
+
 class Resume:
     """A ``--resume`` run's output: :func:`resume_point` read, then the file opened for
     appending as it is (nothing cut before :meth:`settle` has checked the last document).
@@ -923,17 +1073,22 @@ class Resume:
         """Refuse (:class:`click.UsageError`, the file left as it was) a file with a line
         whose ``config_id`` is not this run's (``job``'s, :func:`chunkwise.corpus.job_config_id`:
         chunking options, id root, encoding, format, loader options): it was written with other options,
-        and appending would mix two configurations in one file. Lines without a
-        ``config_id`` (written before records had one) are not checked."""
+        and appending would mix two configurations in one file. The error names the option
+        that changed (:func:`options_change`: ``chunk_size: 96 -> 200``), else this run's
+        options (:func:`options_of`). Lines without a ``config_id`` (written before records
+        had one) are not checked."""
         mine = job_config_id(job)
         other = next(((c, n) for c, n in self.point.configs.items() if c != mine), None)
         if other is None:
             return
         path = self.sink.path
+        change = options_change(other[0], job)
+        said = (f": {change} (line {other[1]} has config_id {other[0]}, this run's is {mine})" if change else
+                f" than this run's (line {other[1]} has config_id {other[0]}, this run's is {mine}: {options_of(job)})")
         raise click.UsageError(
-            f"{path} was written with other chunking options (line {other[1]} has config_id {other[0]}, "
-            f"this run's is {mine}): nothing was appended. To continue it, run --resume with the options "
-            "that wrote it; to chunk every document afresh with these options, run without --resume"
+            f"{path} was written with other chunking options{said}: nothing was appended. To continue it, "
+            "run --resume with the options that wrote it; to chunk every document afresh with these options, "
+            "run without --resume"
         )
 
     def _undouble(self) -> None:
