@@ -44,7 +44,7 @@ class _Layout:
     chunks). A chunk holds only the values of the other keys, each in a slot of its
     :class:`Metadata` object (its class has one slot a value)."""
 
-    __slots__ = ("keys", "keyset", "base", "at", "slots", "own", "make", "make_all")
+    __slots__ = ("keys", "keyset", "base", "at", "slots", "own", "make", "make_all", "todict")
 
     keys: tuple[str, ...]
     keyset: dict[str, None]  # (for ``keys()`` and ``in``)
@@ -54,30 +54,28 @@ class _Layout:
     own: Any  # a Metadata -> the tuple of its own values
     make: Any  # (layout, own values) -> a Metadata
     make_all: Any  # (layout, all values) -> a Metadata, None when a shared one differs
+    todict: Any  # a Metadata -> a dict of its items (made when first asked for)
 
 
 _SHAPES: dict[tuple[tuple[str, ...], int], tuple[Any, ...]] = {}
 _KINDS: dict[int, tuple[type, Any]] = {}
 _MAKERS: dict[tuple[int, int], Any] = {}
+_TODICTS: dict[tuple[tuple[str, ...], int], Any] = {}
 _LAYOUTS: dict[tuple[str, ...], _Layout] = {}
 _CACHE_LIMIT = 4096
 
 
 def _kind(n: int) -> tuple[type, Any]:
-    """The Metadata class with ``n`` value slots and the getter of its values (a tuple)."""
+    """The Metadata class with ``n`` value slots and the function that reads its values
+    (a tuple, in order)."""
     got = _KINDS.get(n)
     if got is None:
         names = tuple(f"_{i}" for i in range(n))
         cls = type(Metadata)("Metadata", (Metadata,), {"__slots__": names, "__module__": __name__})
-        if n == 0:
-            def own(m: Any) -> tuple[Any, ...]:
-                return ()
-        elif n == 1:
-            def own(m: Any) -> tuple[Any, ...]:
-                return (m._0,)
-        else:
-            own = attrgetter(*names)
-        got = _KINDS[n] = (cls, own)
+        items = "".join(f"m.{s}, " for s in names)
+        scope: dict[str, Any] = {}
+        exec(f"def own(m):\n    return ({items})\n", scope)  # noqa: S102 -- source made here from numbers
+        got = _KINDS[n] = (cls, scope["own"])
     return got
 
 
@@ -135,7 +133,25 @@ def _new_layout(keys: tuple[str, ...], base: tuple[Any, ...]) -> _Layout:
     lay.keys = keys
     lay.keyset, lay.at, lay.slots, lay.own, lay.make, lay.make_all = shape
     lay.base = base
+    lay.todict = None
     return lay
+
+
+def _todict(lay: _Layout) -> Any:
+    """``todict(m)``: a dict of the items of a Metadata of the layout's shape, built in
+    one step (a dict display of the keys: no growing as the keys are added)."""
+    nb = len(lay.base)
+    got = _TODICTS.get((lay.keys, nb))
+    if got is None:
+        if len(_TODICTS) >= _CACHE_LIMIT:
+            _TODICTS.clear()
+        scope: dict[str, Any] = {f"k{i}": k for i, k in enumerate(lay.keys)}
+        pairs = [f"k{i}: b[{i}]" for i in range(nb)] + [f"k{nb + i}: m._{i}" for i in range(len(lay.keys) - nb)]
+        load = "    b = m._l.base\n" if nb else ""
+        exec(f"def todict(m):\n{load}    return {{{', '.join(pairs)}}}\n", scope)  # noqa: S102 -- made here
+        got = _TODICTS[(lay.keys, nb)] = scope["todict"]
+    lay.todict = got
+    return got
 
 
 def _metadata(mapping: Mapping[str, Any]) -> Metadata:
@@ -172,12 +188,11 @@ class Metadata(Mapping[str, Any]):
             return mapping
         return _metadata(dict(mapping, **kwargs))
 
-    def _values(self) -> tuple[Any, ...]:
-        lay = self._l
-        return lay.base + lay.own(self) if lay.base else lay.own(self)
-
     def _dict(self) -> dict[str, Any]:
-        return dict(zip(self._l.keys, self._values()))
+        todict = self._l.todict
+        if todict is None:
+            todict = _todict(self._l)
+        return todict(self)  # type: ignore[no-any-return]
 
     def __getitem__(self, key: str) -> Any:
         lay = self._l
@@ -210,10 +225,11 @@ class Metadata(Mapping[str, Any]):
         return self._l.keyset.keys()
 
     def values(self) -> ValuesView[Any]:
-        return _Values(self)
+        # (views of a dict of the items: the mapping never changes, so they read as views of it)
+        return self._dict().values()
 
     def items(self) -> ItemsView[str, Any]:
-        return _Items(self)
+        return self._dict().items()
 
     def copy(self) -> dict[str, Any]:
         """A dict of the same items (to change)."""
@@ -245,7 +261,7 @@ class Metadata(Mapping[str, Any]):
         if not isinstance(other, dict):
             return NotImplemented
         out = dict(other)
-        out.update(zip(self._l.keys, self._values()))
+        out.update(self._dict())
         return out
 
     def __repr__(self) -> str:
@@ -253,36 +269,6 @@ class Metadata(Mapping[str, Any]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Metadata, (self._dict(),))
-
-
-class _Values(ValuesView):  # type: ignore[type-arg]
-    __slots__ = ()
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._mapping._values())
-
-    def __reversed__(self) -> Iterator[Any]:
-        return reversed(self._mapping._values())
-
-    def __contains__(self, value: object) -> bool:
-        return value in self._mapping._values()
-
-    def __repr__(self) -> str:
-        return f"Metadata.values({list(self)!r})"
-
-
-class _Items(ItemsView):  # type: ignore[type-arg]
-    __slots__ = ()
-
-    def __iter__(self) -> Iterator[tuple[str, Any]]:
-        m = self._mapping
-        return zip(m._l.keys, m._values())
-
-    def __reversed__(self) -> Iterator[tuple[str, Any]]:
-        return reversed(list(self))
-
-    def __repr__(self) -> str:
-        return f"Metadata.items({list(self)!r})"
 
 
 EMPTY_METADATA = Metadata()
