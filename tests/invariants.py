@@ -47,10 +47,13 @@ def check_invariants(text, chunks, chunk_size, sizer, *, trimmed=True, overlap_a
 
 
 # a thematic break on a line of its own, at the top level (``---``, ``***``, ``___``, up to
-# three spaces before it; or only ``<hr>`` tags): a heading with rules alone under it is
-# empty, as the markdown strategy reads it, and leads the section after it
+# three spaces before it; or only ``<hr>`` tags), or a line of link targets only (HTML
+# anchors ``<a id="x"></a>``, MyST targets ``(label)=``): a heading with only these under
+# it is empty, as the markdown strategy reads it, and leads the section after it
 _RULE_LINE = re.compile(
-    r"^(?:[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})|(?:[ \t]*<hr\b[^>\n]*>[ \t]*)+)[ \t\r]*$",
+    r"^(?:[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})|[ \t]*<hr\b[^>\n]*>(?:[ \t]*<hr\b[^>\n]*>)*"
+    r"|[ \t]*<a[ \t]+(?:id|name)[ \t]*=[^>\n]*>(?:[ \t]*</a>)?(?:[ \t]*<a[ \t]+(?:id|name)[ \t]*=[^>\n]*>(?:[ \t]*</a>)?)*"
+    r"|[ \t]*\([^()\s][^()\n]*\)=)[ \t\r]*$",
     re.MULTILINE | re.IGNORECASE,
 )
 

@@ -286,3 +286,40 @@ def test_rule_inside_a_section_is_not_glued():
         "# A\n\nPara one is here.",
         "---\n\nPara two is longer than the rest of it.",
     ]
+
+
+# -- link targets under a heading or before the first one ----------------------------
+
+
+def test_heading_with_only_an_anchor_leads_the_section_after_it():
+    # the anchor names the heading after it: "## Codes" has no text of its own
+    text = '## Codes\n\n<a id="ABORT_ERR"></a>\n\n### `ABORT_ERR`\n\nUsed when an operation has been aborted.\n'
+    chunks = MarkdownChunker(chunk_size=100).chunk(text)
+    assert [(c.text, c.metadata["header_path"]) for c in chunks] == [(text.rstrip("\n"), ["Codes", "ABORT_ERR"])]
+
+
+@pytest.mark.parametrize(
+    "target", ["(label)=", '<a id="top"></a>', "<a name='top'></a>", '<a id="top"/>', '<a id="a"></a>\n<a id="b"></a>']
+)
+def test_link_targets_before_the_first_heading_lead_the_first_section(target):
+    text = f"{target}\n\n# Title\n\nBody text here.\n"
+    chunker = MarkdownChunker(chunk_size=200)
+    chunks = chunker.chunk(text)
+    check_invariants(text, chunks, 200, chunker.sizer)
+    assert [(c.text, c.metadata["header_path"]) for c in chunks] == [(text.rstrip("\n"), ["Title"])]
+
+
+@pytest.mark.parametrize("text", ['<a id="x">a link</a>\n\n# T\n\nBody.\n', '<a href="#x"></a>\n\n# T\n\nBody.\n', "(a) b\n\n# T\n\nBody.\n"])
+def test_other_text_before_the_first_heading_stays_a_part_of_its_own(text):
+    chunks = MarkdownChunker(chunk_size=200).chunk(text)
+    assert [c.metadata["header_path"] for c in chunks] == [[], ["T"]]
+
+
+def test_many_html_rules_on_a_line_take_linear_time():
+    # spaces between <hr> tags could be matched two ways: exponential before
+    text = "# T\n\n" + "<hr>    " * 40 + "x\n\n## U\n\nBody.\n"
+    chunker = MarkdownChunker(chunk_size=200)
+    chunks = chunker.chunk(text)
+    check_invariants(text, chunks, 200, chunker.sizer)
+    text = "# T\n\nBody.\n\n" + "<hr>  " * 40 + "\n\n## U\n\nBody.\n"
+    assert [c.metadata["header_path"] for c in MarkdownChunker(chunk_size=60).chunk(text)][-1] == ["T", "U"]

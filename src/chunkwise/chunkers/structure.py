@@ -12,9 +12,10 @@ A parser finds the document's own structure -- headings and blocks with exact of
 * every chunk has ``metadata["header_path"]`` (heading titles above it, top first) and a
   breadcrumb in ``chunk.context`` ("Guide > Install > Linux"); a chunk that holds only
   headings with no body of their own gets the path of the last of them;
-* a heading goes with the first piece of its body (past a list or quote marker), and a
-  thematic break goes with text: rules before the first heading lead the first section,
-  a rule that closes a section stays with the paragraph above it;
+* a heading goes with the first piece of its body (past a list or quote marker);
+  thematic breaks and link targets (``<a id="x"></a>``, ``(label)=``) alone under a
+  heading or before the first one are no text of their own: they lead the section after
+  them, and a rule that closes a section stays with the paragraph above it;
 * a chunk of a table has the table metadata of the ``table`` strategy (``row_start``,
   ``row_end``, ``columns``, ``table_index``) and, when it continues a split table, the
   header rows in ``chunk.context`` after the breadcrumb.
@@ -89,16 +90,29 @@ def _term_glue(text: str, blocks: Sequence[Any]) -> tuple[tuple[int, int], ...]:
 
 
 # an HTML block of horizontal rules only (``<hr>``, ``<hr/>``, ``<HR class="x">``)
-_HTML_RULE = re.compile(r"(?:[ \t]*<hr\b[^>]*>[ \t]*(?:\r\n?|\n)?)+", re.IGNORECASE)
+# (one way to match: spaces between tags that could go to either side made a line of
+# many ``<hr>`` tags and a word after them take exponential time)
+_HTML_RULE = re.compile(r"[ \t]*<hr\b[^>]*>(?:\s*<hr\b[^>]*>)*\s*", re.IGNORECASE)
+
+
+# a paragraph or HTML block of link targets only: HTML anchors (``<a id="x"></a>``,
+# ``<a name="x"/>``) and MyST targets (``(label)=``), which name the heading after them
+_ANCHOR = r"(?:<a[ \t]+(?:id|name)[ \t]*=[ \t]*(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'/>]+)[ \t]*/?>(?:[ \t]*</a>)?|\([^()\s][^()\n]*\)=)"
+_ANCHORS = re.compile(r"[ \t]*" + _ANCHOR + r"(?:\s*" + _ANCHOR + r")*\s*", re.IGNORECASE)
 
 
 def _rules(text: str, blocks: Sequence[Any]) -> tuple[list[int], list[int]]:
     """The starts and ends of the top-level thematic breaks (``---``, ``***``, ``___``,
-    and HTML blocks of ``<hr>`` tags only), in order."""
+    and HTML blocks of ``<hr>`` tags only) and link targets (:data:`_ANCHORS`), in order:
+    what is not text of its own under a heading or before the first one."""
     starts: list[int] = []
     ends: list[int] = []
     for b in blocks:
-        if b.depth == 0 and (b.kind == "hr" or (b.kind == "html" and _HTML_RULE.fullmatch(text, b.start, b.end))):
+        if b.depth == 0 and (
+            b.kind == "hr"
+            or (b.kind == "html" and _HTML_RULE.fullmatch(text, b.start, b.end))
+            or (b.kind in ("paragraph", "html") and _ANCHORS.fullmatch(text, b.start, b.end))
+        ):
             starts.append(b.start)
             ends.append(b.end)
     return starts, ends
