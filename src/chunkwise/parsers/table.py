@@ -477,6 +477,11 @@ def _opens(text: str, start: int, end: int, quote: str, delimiter: str) -> bool:
     Python's ``csv`` module reads it: elsewhere it is a plain character; in a quoted cell
     a doubled quote is a quote, and a single one closes it."""
     find = text.find
+    p = find(quote, start, end)
+    if find(quote, p + 1, end) < 0:  # the line's one quote: it opens a cell if it starts one
+        while p > start and text[p - 1] in " \t" and text[p - 1] != delimiter:
+            p -= 1
+        return p == start or text[p - 1] == delimiter
     pos = start
     while True:
         s = pos
@@ -508,7 +513,8 @@ def _records(text: str, start: int, end: int, quote: str, delimiter: str = ",") 
     cell, a line with an odd number of quotes closes it."""
     out = _offsets(end)
     count = text.count
-    quoted = bool(quote) and text.find(quote, start, end) >= 0
+    find = text.find
+    quoted = bool(quote) and find(quote, start, end) >= 0
     inside = False
     rec = -1  # the start of the record being read
     pos = start
@@ -518,7 +524,13 @@ def _records(text: str, start: int, end: int, quote: str, delimiter: str = ",") 
         if rec < 0 and (pos < a and not text[pos:a].isspace()):
             rec = pos
         if quoted and count(quote, pos, a) & 1:
-            inside = False if inside else _opens(text, pos, a, quote, delimiter)
+            if inside:
+                inside = False
+            else:  # (the usual opening line: its one quote right after a delimiter)
+                q = find(quote, pos, a)
+                inside = (q == pos or text[q - 1] == delimiter) and find(quote, q + 1, a) < 0 or _opens(
+                    text, pos, a, quote, delimiter
+                )
         pos = m.end()
         if not inside and rec >= 0:
             append(rec)
