@@ -76,7 +76,7 @@ from ..parsers.code import (
     grammar_available,
     parse_code,
 )
-from ..parsers.code_languages import LANGUAGES, resolve_language
+from ..parsers.code_languages import LANGUAGES, resolve_language, unsupported_language
 from ..registry import register
 from ..segments import Atom, Label, Region, Segments
 from ..sizers import CharSizer, Measure, _CharMeasure
@@ -312,25 +312,33 @@ class CodeChunker(BaseChunker):
 
     def language_of(self, document: str | Document) -> str | None:
         """The canonical language for ``document``: ``language``, else the document's
-        ``metadata["language"]`` when it was loaded as source code, else None.
+        ``metadata["language"]`` when it was loaded as source code, or when its metadata
+        names no format and the language is one of :func:`supported_languages` (a
+        ``Document`` built by hand), else None.
 
         Raises:
-            ConfigError: the document's language is not supported.
+            ConfigError: the language of a document loaded as source code is not supported.
         """
         if self.language is not None:
             return resolve_language(self.language) or ""
         meta = getattr(document, "metadata", None) or {}
-        if meta.get("format") == "code" and meta.get("language"):
-            canon = resolve_language(meta["language"])
+        given = meta.get("language")
+        if not given:
+            return None
+        fmt = meta.get("format")
+        if fmt == "code":
+            canon = resolve_language(given)
             if canon is None:
-                raise _unknown(meta["language"])
+                raise _unknown(given)
             return canon
+        if fmt is None and isinstance(given, str):
+            return resolve_language(given)
         return None
 
     def _warn_other_language(self, document: Document, lang: str) -> None:
         """Warn that ``language`` is not the language of a source file's suffix or ``#!``."""
         meta = document.metadata or {}
-        given = meta.get("language") if meta.get("format") == "code" else None
+        given = meta.get("language") if meta.get("format", "code") == "code" else None
         own = resolve_language(given) if isinstance(given, str) else None
         if own is None or own == lang or (own, lang) in _READS_AS:
             return
@@ -368,11 +376,21 @@ class CodeChunker(BaseChunker):
         if self.language is not None and lang:
             self._warn_other_language(document, lang)
         if lang is None:
-            _warn(
-                "strategy 'code' got a text without language= (one of: "
-                f"{', '.join(supported_languages())}); it is split at blank lines and lines only; give the "
-                "language (language=NAME, on the command line -p language=NAME)"
-            )
+            meta = document.metadata or {}
+            name = document.source or meta.get("filename")
+            other = unsupported_language(name if isinstance(name, str) else None, text)
+            if other is not None:
+                _warn(
+                    f"strategy 'code' cannot parse {name or 'this text'}: it is {other[0]} (by {other[1]}), "
+                    f"which it does not read (it reads: {', '.join(supported_languages())}); it is split at "
+                    "blank lines and lines only"
+                )
+            else:
+                _warn(
+                    "strategy 'code' got a text without language= (one of: "
+                    f"{', '.join(supported_languages())}); it is split at blank lines and lines only; give the "
+                    "language (language=NAME, on the command line -p language=NAME)"
+                )
             structure = CodeStructure(language="", parser="lines")
         else:
             self._check_parser(lang)
@@ -490,6 +508,11 @@ class CodeChunker(BaseChunker):
             group.append((a, b))
         fits = self._fits_budget(measure)
         atoms, extra, trimmed = self._atoms(structure, text, fits, measure)
+        if fits is not None:
+            more, cuts = self._statement_atoms(structure, text, fits, atoms)
+            if more:
+                atoms = tuple(sorted(atoms + more, key=lambda a: (a.start, -a.end)))
+                extra = extra + cuts
         for a, b, indent in extra:  # between a definition and the comments above it
             if deepest is not None and indent > deepest:
                 indent = deepest
@@ -897,6 +920,33 @@ class CodeChunker(BaseChunker):
             atoms.append(Atom(s, e, d.node_type))
         return tuple(atoms), extra, trimmed
 
+    def _statement_atoms(self, structure: CodeStructure, text: str, fits: Callable[[int, int], bool],
+                         atoms: Sequence[Atom]) -> tuple[tuple[Atom, ...], list[tuple[int, int, int]]]:
+        """An atom per statement (no definition) that fits without the comment lines above
+        it but not with them, and the cuts ``(a, b, indent)`` between those comments and
+        it: as a definition, the statement stays whole and the comments go with the chunk
+        before (or alone)."""
+        limit = self.chunk_size - self.chunk_overlap
+        comment = ("#",) if structure.language == "python" else _COMMENT_LINE
+        big = [st for st in structure.statements if st[1] - st[0] > limit and text.startswith(comment, st[0])]
+        if not big:
+            return (), []
+        taken = {a.start for a in atoms} | {d.start for d in structure.definitions}
+        out: list[Atom] = []
+        cuts: list[tuple[int, int, int]] = []
+        for s, e, kind in big:
+            if s in taken or kind == "comment":
+                continue
+            own = self._own_start(text, s, e)
+            if not s < own < e or fits(s, e) or not fits(own, e):
+                continue
+            ls = _line_start(text, own)
+            if text[ls:own].strip():
+                continue
+            out.append(Atom(own, e, kind))
+            cuts.append((_rstrip_pos(text, s, ls), own, len(text[ls:own].expandtabs(4))))
+        return tuple(out), cuts
+
     @staticmethod
     def _regions(structure: CodeStructure, n: int, text: str = "",
                  fits: Callable[[int, int], bool] | None = None,
@@ -972,6 +1022,8 @@ class CodeChunker(BaseChunker):
             prev = kind
             prev_at, prev_end = at, e
             pending = -1
+        if structure.containers and text:
+            starts = CodeChunker._container_starts(structure, starts, n, text, fits)
         starts = sorted(set(p for p in starts if 0 <= p <= n))
         regions = []
         for i, s in enumerate(starts):
@@ -979,6 +1031,37 @@ class CodeChunker(BaseChunker):
             if e > s:
                 regions.append(Region(s, e, 0, "definition" if i + 1 < len(starts) else "end", None, 0))
         return tuple(regions)
+
+    @staticmethod
+    def _container_starts(structure: CodeStructure, starts: list[int], n: int, text: str,
+                          fits: Callable[[int, int], bool] | None) -> list[int]:
+        """``starts`` with the namespaces' (:attr:`CodeStructure.containers`): one that
+        fits is a region of its own, whole (nothing inside it starts one; the code after
+        it starts one); one too big starts at its header the region of its first member
+        (the header never ends the chunk before it)."""
+        starts = sorted(set(starts))
+        items = [s for s, _e, kind in structure.top if kind != "comment"]
+        whole_end = -1
+        for cs, ce in structure.containers:
+            if cs < whole_end or _at_line_start(text, cs) < 0:
+                continue  # (inside a namespace kept whole; one that does not start its line)
+            if fits is not None and fits(cs, ce):
+                whole_end = ce
+                starts = [p for p in starts if not cs < p < ce]
+                q = ce
+                while q < n and text[q].isspace():
+                    q += 1
+                if q < n and ("\n" in text[ce:q] or "\r" in text[ce:q]):
+                    starts.append(_line_start(text, q))
+                    starts = [p for p in starts if not ce <= p < _line_start(text, q)]
+            else:
+                # the first member: the first item that starts after the header
+                k = bisect_right(items, cs)
+                first = items[k] if k < len(items) and items[k] < ce else ce
+                starts = [p for p in starts if not cs < p <= first]
+            starts.append(cs)
+            starts.sort()
+        return starts
 
     def pack_options(self) -> dict[str, Any]:
         return {

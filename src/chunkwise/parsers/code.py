@@ -136,6 +136,9 @@ class CodeStructure:
             lines above their own text (Java's ``@Inject`` above ``private Foo foo;``): where
             the annotations start, where the statement's own text starts, and where the
             first line of that text ends (tree-sitter only).
+        containers: ``(start, end)`` of the namespaces (and C's ``extern "C"`` blocks) whose
+            members count as top level, outer first; ``start`` where the comments right
+            above one start (not the preprocessor's ``#if`` blocks).
     """
 
     language: str
@@ -150,6 +153,7 @@ class CodeStructure:
     token_cuts: tuple[tuple[int, int], ...] = ()
     imports: tuple[tuple[int, int], ...] = ()
     annotated: tuple[tuple[int, int, int], ...] = ()
+    containers: tuple[tuple[int, int], ...] = ()
     lazy_tokens: Any = field(default=None, repr=False, compare=False)
     """A function ``(start, end) -> token cuts`` of a range, read on demand (tree-sitter:
     ``token_cuts`` is then empty)."""
@@ -167,8 +171,10 @@ class CodeStructure:
             # from a list of line starts when a carriage return can end a line
             lines = [0] + [m.end() for m in _LINE_BREAK.finditer(text)] if "\r" in text else None
             defs = self.definitions
-            # symbols: the definitions that are not namespaces, by where their own text starts
-            named = sorted((d.head, i) for i, d in enumerate(defs) if not d.container)
+            # symbols: the definitions that are not namespaces, by where their name is in
+            # their header (else where their own text starts): a chunk that ends inside a
+            # header, before the name, leaves the symbol to the chunk with the name
+            named = sorted((_name_at(text, d), i) for i, d in enumerate(defs) if not d.container)
             # (the scan lists them in this order already)
             st = self.statements if self.parser == "scan" else sorted(self.statements, key=lambda x: (x[0], -x[1]))
             ix["at"] = (0, 1)  # an offset and the line it is on (one value: replaced whole)
@@ -281,8 +287,13 @@ class CodeStructure:
                 meta["part_of"] = best.qualname
         if not cont:
             return []
-        # (a chunk cut between a definition's doc comment and its header holds the header)
-        return [d.signature for d in map(defs.__getitem__, reversed(cont)) if d.signature and d.head < start]
+        # (a chunk cut between a definition's doc comment and its header holds the header;
+        # the context leaves out the annotations on a header's line, "@Test func f()")
+        return [
+            _without_annotations(d.signature)
+            for d in map(defs.__getitem__, reversed(cont))
+            if d.signature and d.head < start
+        ]
 
     def _enclosing(self, p: int, starts: list[int]) -> list[int]:
         """The definitions ``d`` with ``d.start < p < d.end``, innermost first: the last one
@@ -303,6 +314,24 @@ class CodeStructure:
 
 
 # -- the shared analysis --------------------------------------------------------------
+
+
+_NAME_PART = re.compile(r"[^\s.<>]+")
+
+
+def _name_at(text: str, d: Definition) -> int:
+    """Where the name of definition ``d`` (its last part: ``Run`` of ``Client.Run``, ``b`` of
+    ``a.b``, without template arguments) is in its header, else where its own text
+    starts (a C ``typedef struct {...} name``)."""
+    name = d.name
+    lt = name.find("<")
+    if lt > 0:
+        name = name[:lt]
+    parts = _NAME_PART.findall(name)
+    if not parts:
+        return d.head
+    p = text.find(parts[-1], d.head, min(d.end, d.head + len(d.signature) + 1))
+    return p if p >= 0 else d.head
 
 
 class _Node:
@@ -386,8 +415,8 @@ def _signature(text: str, node: _Node) -> str:
     if text[ls:head].strip():
         ls = head
     lines = text[ls:end].rstrip().splitlines()
-    while len(lines) > 1 and _ATTRIBUTE_LINE.match(lines[0]):
-        lines.pop(0)
+    while len(lines) > 1 and _ATTRIBUTE_LINE.match(lines[0]) and _after_inline_annotations(lines[0]) is None:
+        lines.pop(0)  # (a line of annotations only; one with the header after them is the header)
     # not the comment lines between the header and the body's first statement ("def f():"
     # then "    # why"): the body starts after them in the syntax tree
     while len(lines) > 1:
@@ -410,6 +439,73 @@ def _signature(text: str, node: _Node) -> str:
 
 
 _SIGNATURE_MAX = 400
+_ANNOTATION_NAME = re.compile(r"@[A-Za-z_][\w.:]*")
+_CLOSING = {"(": ")", "[": "]"}
+
+
+def _balanced(line: str, p: int) -> int:
+    """The end of the bracketed text opening at ``line[p]`` (``(`` or ``[``, nested, strings
+    skipped), or -1 when it does not close on the line."""
+    stack: list[str] = []
+    q = p
+    n = len(line)
+    while q < n:
+        ch = line[q]
+        if ch in "([":
+            stack.append(_CLOSING[ch])
+        elif ch in ")]":
+            if not stack or stack.pop() != ch:
+                return -1
+            if not stack:
+                return q + 1
+        elif ch in "\"'":
+            q += 1
+            while q < n and line[q] != ch:
+                q += 2 if line[q] == "\\" else 1
+        q += 1
+    return -1
+
+
+def _without_annotations(signature: str) -> str:
+    """``signature`` without the annotations that open its first line (see
+    :func:`_after_inline_annotations`)."""
+    if not _ATTRIBUTE_LINE.match(signature):
+        return signature
+    first, nl, rest = signature.partition("\n")
+    own = _after_inline_annotations(first)
+    return signature if own is None else own + nl + rest
+
+
+def _after_inline_annotations(line: str) -> str | None:
+    """A header line without the annotations, attributes or decorators that open it
+    (``@Test func f()`` is ``func f()``, ``[Test] public void F()`` is ``public void F()``,
+    ``#[inline] fn f()`` is ``fn f()``; the indentation kept), or None when nothing but
+    them is on the line, or when what follows them does not start with a word (a
+    computed name, ``[Symbol.iterator]() {``)."""
+    indent = len(line) - len(line.lstrip())
+    p = indent
+    n = len(line)
+    while p < n:
+        if line[p] == "@":
+            m = _ANNOTATION_NAME.match(line, p)
+            if m is None:
+                return None
+            p = m.end()
+            if p < n and line[p] == "(":
+                p = _balanced(line, p)
+                if p < 0:
+                    return None
+        elif line.startswith(("#[", "#!["), p) or line[p] == "[":
+            p = _balanced(line, line.index("[", p))
+            if p < 0:
+                return None
+        else:
+            break
+        while p < n and line[p] in " \t":
+            p += 1
+    if p == indent or p >= n or not (line[p].isalpha() or line[p] == "_"):
+        return None
+    return line[:indent] + line[p:]
 
 
 def _char_class(ch: str) -> int:
@@ -432,20 +528,23 @@ def _shorten(sig: str) -> str:
     return sig[:cut].rstrip() + " \u2026"
 
 
-def _expand(nodes: list[_Node], text: str) -> list[_Node]:
-    """Top-level nodes with namespaces opened: a container gives its members."""
+def _expand(nodes: list[_Node], text: str, opened: list[tuple[int, int]] | None = None) -> list[_Node]:
+    """Top-level nodes with namespaces opened: a container gives its members (``opened``
+    gets the span of each one that is no preprocessor block, outer first)."""
     out: list[_Node] = []
     for c in nodes:
         if not c.container:
             out.append(c)
             continue
+        if opened is not None and not c.type.startswith("preproc"):
+            opened.append((c.start, c.end))
         first_line_end = _LINE_BREAK.search(text, c.start, c.end)
         fle = first_line_end.start() if first_line_end else c.end
         for k in c.children:
             if k.container:
-                out.extend(_expand([k], text))
+                out.extend(_expand([k], text, opened))
             elif k.type in _BODY_TYPES and k.children:
-                out.extend(_expand(k.children, text))
+                out.extend(_expand(k.children, text, opened))
             elif k.start < fle and k.end <= fle:
                 continue  # the container's own header (its name)
             else:
@@ -465,7 +564,9 @@ def _leaf_gaps(text: str, leaves: list[tuple[int, int]]) -> tuple[list[tuple[int
         if prev_end > 0 and s >= prev_end:
             gap = text[prev_end:s]
             if not gap:
-                if text[prev_end - 1] < "\x80" and text[s] < "\x80":
+                if text[prev_end - 1] < "\x80" and text[s] < "\x80" and not _glued(
+                    text, s, text[prev_end - 1], text[s]
+                ):
                     token_cuts.append((s, s))
             elif gap.isspace():
                 if "\n" in gap or "\r" in gap:
@@ -482,10 +583,30 @@ def _token_cut(text: str, prev: int, s: int) -> tuple[int, int] | None:
     None across a line break or between touching non-ASCII characters."""
     gap = text[prev:s]
     if not gap:
-        return (s, s) if text[prev - 1] < "\x80" and text[s] < "\x80" else None
+        a, b = text[prev - 1], text[s]
+        return (s, s) if a < "\x80" and b < "\x80" and not _glued(text, prev, a, b) else None
     if gap.isspace() and "\n" not in gap and "\r" not in gap:
         return prev, s
     return None
+
+
+def _glued(text: str, p: int, a: str, b: str) -> bool:
+    """Whether the tokens that touch at ``p`` (``a`` before, ``b`` after) read as one: an
+    annotation's or decorator's ``@`` and its name (``@Override``), the ``#[`` (``#![``)
+    that opens an attribute and the name after it (``#[derive``), the ``[`` that opens a
+    line of attributes and its name (C#'s ``[Test]``, ``[Test] [Category``)."""
+    if a == "@":
+        return b.isalpha() or b == "_"
+    if a == "[" and (b.isalpha() or b == "_"):
+        q = p - 1  # (the "[")
+        if q > 0 and text[q - 1] == "#" or (q > 1 and text[q - 1] == "!" and text[q - 2] == "#"):
+            return True
+        while q > 0 and text[q - 1] in " \t":
+            q -= 1
+        return q == 0 or text[q - 1] in "\n\r]"
+    if b == "[":
+        return a == "#" or (a == "!" and p > 1 and text[p - 2] == "#")
+    return a == "#" and b == "!" and text.startswith("[", p + 1)
 
 
 _LINE_GAP = re.compile(r"[ \t\f\v]*(?:\r\n|\r|\n)\s*")
@@ -609,6 +730,15 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
                         kind = 2
                     else:
                         kind = 1
+                        if (c is not None and (c.type in _BODY_TYPES or c.type == "do_group") and node is not root
+                                and not node.container):
+                            # a body on a line of its own at the statement's indentation (Bash's
+                            # "for x" then "do", C's "if (x)" then "{"): weaker than the cuts
+                            # around the statement, as a body more indented would be
+                            ns = _line_start(text, node.start)
+                            outer = len(_INDENTATION.match(text, ns).group().expandtabs(tab))  # type: ignore[union-attr]
+                            if indent <= outer:
+                                indent = outer + 1
                     cuts[key] = (indent, min(kind, old[1]) if old else kind)
             prev_def = is_def
             if c is None:
@@ -624,12 +754,17 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
             elif c.children:
                 stack.append((c, parent, prefix))
     _link_parents(defs)
-    top_nodes = _expand(root.children, text)
+    opened: list[tuple[int, int]] = []
+    top_nodes = _expand(root.children, text, opened)
     top: list[tuple[int, int, str]] = []
     for g in _groups(text, top_nodes):
         kind = "comment" if g.node is None else ("definition" if g.node.name is not None else "statement")
         top.append((g.start, g.end, kind))
-    items = [(g.start, g.end) for g in _groups(text, root.children)]
+    root_groups = _groups(text, root.children)
+    items = [(g.start, g.end) for g in root_groups]
+    if opened:  # (a namespace at the top starts with the comments right above it)
+        group_of = {g.node.start: g.start for g in root_groups if g.node is not None and g.node.container}
+        opened = [(group_of.get(a, a), b) for a, b in opened]
     imports = [(c.start, c.end) for c in top_nodes if c.type in import_types]
     lazy_lines = None
     if leaves is None:  # tree-sitter: lines from the text, tokens from the tree, when asked
@@ -654,6 +789,7 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
         token_cuts=tuple(token_cuts),
         imports=tuple(imports),
         annotated=tuple(annotated),
+        containers=tuple(opened),
         lazy_tokens=lazy_tokens,
         lazy_lines=lazy_lines,
     )
@@ -751,6 +887,16 @@ def _node_text(data: bytes, node: Any) -> str:
     return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
+# what comes before the name of the object an SQL "CREATE" statement defines
+_SQL_CREATE_HEAD = re.compile(
+    r"(?i)\s*CREATE(?:\s+(?:OR\s+REPLACE|OR\s+ALTER|TEMP|TEMPORARY|UNLOGGED|GLOBAL|LOCAL|MATERIALIZED|RECURSIVE"
+    r"|UNIQUE|CLUSTERED|NONCLUSTERED|CONCURRENTLY|CONSTRAINT|TRUSTED|PROCEDURAL|DEFINER\s*=\s*\S+"
+    r"|ALGORITHM\s*=\s*\w+|SQL\s+SECURITY\s+\w+))*"
+    r"\s+(?:TABLE|VIEW|FUNCTION|PROCEDURE|PROC|INDEX|TYPE|TRIGGER|SCHEMA|SEQUENCE|EXTENSION|DATABASE|ROLE|USER)"
+    r"(?:\s+IF\s+NOT\s+EXISTS)?\s*"
+)
+
+
 def _name_of(node: Any, data: bytes) -> str | None:
     t = node.type
     n = node.child_by_field_name("name")
@@ -780,6 +926,21 @@ def _name_of(node: Any, data: bytes) -> str | None:
         n = next((c for c in node.named_children if c.type in _NAME_TYPES), None)
     if n is None:
         return None
+    if node.has_error:
+        # text the grammar could not read, over lines, before the name: the name is not
+        # this definition's (C++'s "_GLIBCXX_BEGIN_NAMESPACE_VERSION" then a class read as
+        # a function named "false")
+        for ch in node.children:
+            if ch.start_byte >= n.start_byte:
+                break
+            if ch.type == "ERROR" and data.find(b"\n", ch.start_byte, ch.end_byte) >= 0:
+                return None
+    if t.startswith("create_") and node.has_error:
+        # a statement the grammar misread ("CREATE OPERATOR CLASS c DEFAULT FOR TYPE t" as
+        # "CREATE TYPE t"): a definition only when "CREATE ... KIND" comes before its name
+        words = data[node.start_byte : n.start_byte].decode("utf-8", "replace")
+        if not _SQL_CREATE_HEAD.fullmatch(words):
+            return None
     name = _node_text(data, n).strip()
     name = name.replace("::", ".").replace("\\", ".")
     name = re.sub(r"\s+", " ", name)
@@ -1164,6 +1325,103 @@ def _merge_error_runs(children: list[_Node], errors: list[tuple[int, int]]) -> l
     return out
 
 
+_SQL_DOLLAR = re.compile(r"\$(?:[A-Za-z_\u0080-\U0010ffff][\w\u0080-\U0010ffff]*)?\$")
+_SQL_SPECIAL = re.compile(r"[;()'\"$]|--|/\*")
+
+
+def _sql_statement_ends(text: str, start: int, end: int) -> list[int]:
+    """Where the SQL statements of ``text[start:end]`` end: after each ``;`` at the top
+    (outside strings, quoted names, dollar quotes, comments and parentheses, as psql reads
+    a script), none at ``end``."""
+    out: list[int] = []
+    depth = 0
+    p = start
+    search = _SQL_SPECIAL.search
+    while (m := search(text, p, end)) is not None:
+        tok = m.group()
+        p = m.end()
+        if tok == ";":
+            if depth == 0 and _rstrip_pos(text, start, end) > p:
+                out.append(p)
+        elif tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth = max(0, depth - 1)
+        elif tok == "--":
+            q = _LINE_BREAK.search(text, p, end)
+            p = q.end() if q else end
+        elif tok == "/*":  # (nested, as PostgreSQL reads them)
+            nest = 1
+            while nest and p < end:
+                a, b = text.find("/*", p, end), text.find("*/", p, end)
+                if b < 0:
+                    p = end
+                elif 0 <= a < b:
+                    nest, p = nest + 1, a + 2
+                else:
+                    nest, p = nest - 1, b + 2
+        elif tok == "$":
+            d = _SQL_DOLLAR.match(text, m.start(), end)
+            if d is not None and not (m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_")):
+                q = text.find(d.group(), d.end(), end)
+                p = q + len(d.group()) if q >= 0 else end
+        else:  # a string or a quoted name: a doubled quote inside it is one quote
+            while True:
+                q = text.find(tok, p, end)
+                if q < 0:
+                    p = end
+                    break
+                if text.startswith(tok, q + 1):
+                    p = q + 2
+                    continue
+                p = q + 1
+                break
+    return out
+
+
+def _sql_statements(text: str, ts_node: Any, ends: list[int], spec: LanguageSpec) -> list[_Node]:
+    """The statements of a node that the SQL grammar misread across ``;`` (``CREATE
+    OPERATOR CLASS`` read as the start of the ``CREATE FUNCTION`` after it), each read by
+    the grammar on its own: a definition where it is one, else a statement. The comment
+    lines that open a statement are nodes of their own (they go with it). Its
+    ``ts_node``'s bounds in ``text``: from the first to the last of the nodes."""
+    parser = tree_sitter_parser(spec.name)
+    start, end = ts_node[0], ts_node[1]
+    out: list[_Node] = []
+    bounds = [start, *ends, end]
+    for a, b in zip(bounds, bounds[1:]):
+        b = _rstrip_pos(text, a, b)
+        while a < b:  # (the blank lines and comment lines that open it)
+            while a < b and text[a].isspace():
+                a += 1
+            if text.startswith("--", a):
+                q = _LINE_BREAK.search(text, a, b)
+                ce = q.start() if q else b
+            elif text.startswith("/*", a) and (q2 := text.find("*/", a + 2, b)) >= 0:
+                ce = q2 + 2
+            else:
+                break
+            k = _Node("comment", a, _rstrip_pos(text, a, ce))
+            k.trivia = k.comment = True
+            out.append(k)
+            a = ce
+        if a >= b:
+            continue
+        piece = text[a:b]
+        data = piece.encode("utf-8", "surrogatepass")
+        root = parser.parse(data).root_node
+        poff = _Offsets(piece, data)
+        k = _Node("statement", a, b)
+        first = next((c for c in root.named_children if "comment" not in c.type and c.type != "marginalia"), None)
+        if first is not None:
+            k.type = first.type if len(root.named_children) == 1 else "ERROR"
+            _mark(first, k, spec, data, lambda x, a=a, poff=poff: a + poff(x), set())
+            if k.name is not None and k.container:
+                k.name = None
+        out.append(k)
+    return out
+
+
 def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeStructure:
     parser = tree_sitter_parser(spec.name)
     data = text.encode("utf-8", "surrogatepass")
@@ -1187,6 +1445,7 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
     # starts a line (its tokens are read when a line must be cut, see lazy_tokens)
     marks = spec.definitions | spec.wrappers | spec.containers
     find = data.find
+    sql = spec.name == "sql"
     dark_types = _OPAQUE
     while stack:
         ts_node, node = stack.pop()
@@ -1203,6 +1462,14 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
             s, e = (sb, eb) if ident else (off(sb), off(eb))
             t = c.type
             multi = find(b"\n", sb, eb) >= 0
+            if sql and node is root and multi and t != "ERROR" and c.has_error and (
+                ends := _sql_statement_ends(text, s, e)
+            ):
+                # a node the grammar read across the end of a statement: each statement on
+                # its own (no name is given to the text of another statement)
+                node.children.extend(_sql_statements(text, (s, e), ends, spec))
+                lead = -1
+                continue
             if t == "ERROR" and node is root and multi:
                 # a syntax error at the top: what tree-sitter recovered in it are top-level
                 # items (a definition after the error starts its own chunk)

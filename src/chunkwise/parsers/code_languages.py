@@ -11,9 +11,10 @@ the node right below them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-__all__ = ["LANGUAGES", "LanguageSpec", "language_for_suffix", "resolve_language"]
+__all__ = ["LANGUAGES", "LanguageSpec", "language_for_suffix", "resolve_language", "unsupported_language"]
 
 
 @dataclass(frozen=True)
@@ -228,3 +229,38 @@ def language_for_suffix(filename: str) -> str | None:
     lower = filename.lower()
     dot = lower.rfind(".")
     return _BY_SUFFIX.get(lower[dot:]) if dot >= 0 else None
+
+
+# languages a source file may be in that the code strategy does not read: by file ending
+# and by the interpreter of a "#!" line (named in the warning for such a file)
+_OTHER_SUFFIXES = {
+    ".pl": "Perl", ".pm": "Perl", ".pod": "Perl", ".lua": "Lua", ".r": "R", ".scala": "Scala", ".hs": "Haskell",
+    ".ex": "Elixir", ".exs": "Elixir", ".erl": "Erlang", ".clj": "Clojure", ".dart": "Dart", ".jl": "Julia",
+    ".groovy": "Groovy", ".tcl": "Tcl", ".ps1": "PowerShell", ".awk": "AWK", ".zig": "Zig", ".nim": "Nim",
+    ".ml": "OCaml", ".fs": "F#", ".vb": "Visual Basic", ".pas": "Pascal", ".f90": "Fortran", ".el": "Emacs Lisp",
+    ".vim": "Vim script", ".fish": "fish",
+}
+_OTHER_INTERPRETERS = {
+    "perl": "Perl", "lua": "Lua", "rscript": "R", "tclsh": "Tcl", "wish": "Tcl", "awk": "AWK", "gawk": "AWK",
+    "mawk": "AWK", "pwsh": "PowerShell", "fish": "fish", "julia": "Julia", "escript": "Erlang", "elixir": "Elixir",
+    "scala": "Scala", "groovy": "Groovy", "csh": "C shell", "tcsh": "C shell", "expect": "Expect",
+}
+_SHEBANG_WORD = re.compile(r"#![ \t]*(?:\S*/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?([A-Za-z]+)")
+
+
+def unsupported_language(filename: str | None, text: str) -> tuple[str, str] | None:
+    """``(language, how it was told)`` for a source file in a language the code strategy
+    does not read (``("Perl", "its ending .pl")``, ``("Perl", "its #! line")``), by its
+    file name's ending, else by its ``#!`` line; None when neither names one."""
+    if isinstance(filename, str):
+        lower = filename.lower()
+        dot = lower.rfind(".")
+        if dot >= 0 and lower.rfind("/") < dot and lower[dot:] in _OTHER_SUFFIXES:
+            return _OTHER_SUFFIXES[lower[dot:]], f"its ending {filename[dot:]}"
+    m = _SHEBANG_WORD.match(text.lstrip("\ufeff")[:200])
+    if m is not None:
+        word = m.group(1).lower()
+        name = _OTHER_INTERPRETERS.get(word) or _OTHER_INTERPRETERS.get(word.rstrip("0123456789."))
+        if name is not None:
+            return name, "its #! line"
+    return None
