@@ -17,7 +17,7 @@ from click.testing import CliRunner
 import chunkwise
 from chunkwise.cli import cli
 from chunkwise.errors import LoadError, UnsupportedFormatError
-from chunkwise.loaders import compressed, files, find_files, load
+from chunkwise.loaders import compressed, find_files, load
 from chunkwise.loaders.base import FileFormatError
 from chunkwise.types import document_id_for_path
 
@@ -26,10 +26,6 @@ CHANGELOG = b"tool (2.1) stable; urgency=low\n\n  * Fix the reader.\n\n -- C D <
 COMPRESS = {".bz2": bz2.compress, ".xz": lzma.compress}
 FORMAT = {".bz2": "bzip2", ".xz": "xz"}
 BOTH = pytest.mark.parametrize("suffix", [".bz2", ".xz"])
-# the callers of the compressed loaders in loaders/__init__.py, loaders/files.py and the
-# CLI's inputs know bzip2 and xz (format=, folder filters by the inner suffix, bytes)
-CALLERS_KNOW = hasattr(files, "CompressedLoader")
-after_callers = pytest.mark.xfail(not CALLERS_KNOW, reason="the callers still name only gzip", strict=True)
 
 
 def write(path: Path, data: bytes, suffix: str | None = None) -> Path:
@@ -262,7 +258,6 @@ def test_chunks_of_a_compressed_document_slice_its_text(tmp_path, suffix):
     assert all(c.metadata["compression"] == FORMAT[suffix] for c in chunks)
 
 
-@after_callers
 @BOTH
 def test_folder_scans_choose_files_by_their_inner_suffix(tmp_path, suffix):
     write(tmp_path / f"a.md{suffix}", MARKDOWN)
@@ -272,7 +267,6 @@ def test_folder_scans_choose_files_by_their_inner_suffix(tmp_path, suffix):
     assert [f.relative for f in find_files([tmp_path], suffixes=[".md"])] == [f"a.md{suffix}"]
 
 
-@after_callers
 @BOTH
 def test_format_names_the_decompressed_files_format_and_bytes_are_told_by_their_magic(tmp_path, suffix):
     path = write(tmp_path / f"notes.txt{suffix}", MARKDOWN)
@@ -282,7 +276,6 @@ def test_format_names_the_decompressed_files_format_and_bytes_are_told_by_their_
     assert doc.text == "# Title\n\nBody.\n" and doc.metadata["compression"] == FORMAT[suffix]
 
 
-@after_callers
 def test_folder_scans_skip_archives_before_reading_them(tmp_path):
     skipped: list = []
     assert [f.relative for f in find_files([_archives(tmp_path)], skipped=skipped)] == []

@@ -206,10 +206,10 @@ def exclude_hint(path: Path, relative: str | None = None) -> str:
     the folder given (``relative``; default: its name), so that one bad ``.txt`` does not
     suggest leaving out every good one."""
     from ..loaders import SUFFIXES
-    from ..loaders.compressed import inner_name, is_gzip_name
+    from ..loaders.compressed import inner_name, is_compressed_name
 
     name = path.name.lower()
-    if is_gzip_name(name):  # NAME.EXT.gz: by the suffix under .gz (*.tar.gz), never every .gz file
+    if is_compressed_name(name):  # NAME.EXT.gz (.bz2, .xz): by the suffix under .gz (*.tar.gz), never every .gz file
         inner = Path(inner_name(name))
         handled = any(inner.name.endswith(s) and len(inner.name) > len(s) for s in SUFFIXES)
         if inner.suffix and not handled:

@@ -146,8 +146,8 @@ def parse(
         # text is the default, not a claim: a PDF's, an office ZIP's or an HTML page's
         # bytes (standard input) go to the loader their magic bytes name
         loader = detect_loader("", bytes(content[:HEAD_BYTES]))
-    elif isinstance(content, (bytes, bytearray)) and loader.format == "text" and content[:2] == _compressed.GZIP_MAGIC:
-        loader = get_loader("gzip")  # gzip data: decompressed, its format detected from its bytes
+    elif isinstance(content, (bytes, bytearray)) and loader.format == "text" and _compressed.compression_of(content):
+        loader = get_loader(_compressed.compression_of(content))  # compressed: its format told by its bytes
     opts = _options_for(loader, options, source)
     if isinstance(content, (bytes, bytearray)):
         data = bytes(content)
@@ -196,7 +196,7 @@ def _options_for(loader: Loader, options: Mapping[str, Any], source: str | None)
     if not options:
         return {}
     check_loader_options(options)
-    if isinstance(loader, _compressed.GzipLoader):  # passes them on to the loader of the decompressed file
+    if isinstance(loader, _compressed.CompressedLoader):  # passes them on to the loader of the decompressed file
         return dict(options)
     return loader.check_options({k: v for k, v in options.items() if k in loader.options}, source)
 
@@ -207,7 +207,7 @@ def _load_bytes(
     """``loader.load_bytes``, with the options when the loader declares some (a loader
     without options never receives them: :meth:`Loader.check_options` refused them); a
     compressed file's loader gets them all and ``format``, the decompressed file's."""
-    if isinstance(loader, _compressed.GzipLoader):
+    if isinstance(loader, _compressed.CompressedLoader):
         return loader.load_bytes(data, options=options, format=format, **kwargs)
     if loader.options:
         return loader.load_bytes(data, options=options, **kwargs)  # type: ignore[call-arg]
@@ -228,9 +228,10 @@ def load(
     The format comes from ``format`` (a name, MIME type or suffix), else from the file:
     magic bytes, suffix (``.txt``/``.text``/``.rst``/``.rst.txt`` text,
     ``.md``/``.markdown`` Markdown, ``.html``/``.htm`` HTML), else text when its bytes look
-    like text. ``NAME.EXT.gz`` is decompressed (:mod:`chunkwise.loaders.compressed`; at
-    most 256 MiB) and read as ``NAME.EXT`` (``format`` then names the decompressed file's
-    format); its ``metadata["compression"]`` is ``"gzip"``. The bytes are decoded without
+    like text. ``NAME.EXT.gz``, ``.bz2`` or ``.xz`` is decompressed
+    (:mod:`chunkwise.loaders.compressed`; at most 256 MiB) and read as ``NAME.EXT``
+    (``format`` then names the decompressed file's format); its ``metadata["compression"]``
+    is ``"gzip"``, ``"bzip2"`` or ``"xz"``. The bytes are decoded without
     changing line ends (``\\r\\n`` stays two
     characters: offsets index the file's real text); a byte-order mark is dropped.
 
@@ -284,8 +285,8 @@ def load(
     """
     if isinstance(path, (bytes, bytearray)):
         data = bytes(path)
-        if format is None and data[:2] == _compressed.GZIP_MAGIC:
-            return parse(data, "gzip", encoding=encoding, metadata=metadata, **options)
+        if format is None and _compressed.compression_of(data):
+            return parse(data, _compressed.compression_of(data), encoding=encoding, metadata=metadata, **options)
         found = detect_loader("<bytes>", data[:HEAD_BYTES], format)
         return parse(data, found.format, encoding=encoding, metadata=metadata, **options)
     if isinstance(path, FoundFile):
@@ -303,10 +304,10 @@ def load(
         ) from exc
     except OSError as exc:
         raise LoadError(f"{p}: cannot read ({exc.strerror or exc})") from exc
-    # NAME.EXT.gz: the gzip loader, which reads the decompressed file in ``format``
-    compressed = _compressed.is_gzip_name(p.name)
+    # NAME.EXT.gz (.bz2, .xz): the compressed file's loader, which reads the decompressed file in ``format``
+    compressed = _compressed.is_compressed_name(p.name)
     loader = detect_loader(str(p), data[:HEAD_BYTES], None if compressed else format)
-    if compressed and format and not isinstance(loader, _compressed.GzipLoader):
+    if compressed and format and not isinstance(loader, _compressed.CompressedLoader):
         loader = get_loader(format)  # a loader registered for the whole name, overridden
     opts = _options_for(loader, options, p.as_posix())
     # the path as valid UTF-8 (a name's undecodable bytes as \\xNN); the id hashes the path itself

@@ -46,7 +46,7 @@ from typing import Any
 from ..errors import ConfigError, UnsupportedFormatError
 from ..types import document_id_for_path
 from .base import HEAD_BYTES, detect_loader
-from .compressed import GzipLoader, inner_name, is_gzip_name, peek
+from .compressed import CompressedLoader, inner_name, is_compressed_name
 
 __all__ = ["FoundFile", "classify_entry", "display_path", "find_files", "list_folder", "relative_id_path"]
 
@@ -291,8 +291,8 @@ def _classify(path: Path, root: Path, relative: str = "", *, wanted: frozenset[s
     special = _special(path)
     if special:  # never opened: reading a named pipe would wait forever
         return FoundFile(path, root, False, special, relative=relative)
-    # NAME.EXT.gz: chosen by the suffix its decompressed file would have, or by .gz
-    names = (name.lower(), inner_name(name).lower()) if is_gzip_name(name) else (name.lower(),)
+    # NAME.EXT.gz (.bz2, .xz): chosen by the suffix its decompressed file would have, or by its own
+    names = (name.lower(), inner_name(name).lower()) if is_compressed_name(name) else (name.lower(),)
     if wanted is not None and not any(n.endswith(s) for n in names for s in wanted):
         return FoundFile(path, root, False, f"suffix not among {', '.join(sorted(wanted))}", relative=relative)
     try:
@@ -302,9 +302,9 @@ def _classify(path: Path, root: Path, relative: str = "", *, wanted: frozenset[s
         return FoundFile(path, root, False, f"cannot read ({exc.strerror or exc})", relative=relative)
     try:
         loader = detect_loader(name, head)
-        if isinstance(loader, GzipLoader):
-            inner = peek(head)
-            if inner is None:  # not gzip data, or damaged: reading it tells which
+        if isinstance(loader, CompressedLoader):
+            inner = loader.peek(head)
+            if inner is None:  # not data of its compression, or damaged: reading it tells which
                 return FoundFile(path, root, True, "", None, relative=relative)
             loader = loader.inner(name, inner)
     except UnsupportedFormatError as exc:
