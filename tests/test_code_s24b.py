@@ -195,6 +195,22 @@ def test_statement_that_fits_is_not_cut_to_keep_the_comments_above_it(parser):
     assert statement in [c.text for c in chunks], [c.text for c in chunks]
 
 
+@needs("c")
+def test_indented_statement_is_kept_whole_and_a_preprocessor_line_is_no_comment():
+    body = "".join(f"        total += values[{i}] * weights[{i}];\n" for i in range(4))
+    src = (
+        "int f(int *values, int *weights)\n{\n    int total = 0;\n"
+        "    // Add the weighted values: the weights were checked by the caller,\n"
+        "    // and every value is in range, so no overflow can happen here.\n"
+        "    for (int k = 0; k < 1; k++) {\n" + body + "    }\n"
+        "#ifdef EXTRA\n    total += 1;\n    total += 2;\n#endif\n    return total;\n}\n"
+    )
+    loop = src[src.index("    for (") : src.index("#ifdef")].rstrip()
+    chunks = chunk(src, "c", len(loop) + 20)
+    assert any(loop in c.text for c in chunks), [c.text for c in chunks]
+    assert not any(c.text.endswith("#ifdef EXTRA") for c in chunks)
+
+
 def test_statement_with_comments_that_fit_together_stays_with_them():
     chunks = chunk(TABLE, "python", 400)
     assert [c.text for c in chunks] == [TABLE.rstrip()]

@@ -92,6 +92,27 @@ _TOKEN = WORD.name
 (``boundary: "word"``), so that evening out two chunks moves a cut to a token boundary
 only where the cut was between tokens already -- never when a line boundary was there."""
 _COMMENT_LINE = ("#", "//", "/*", "*", "--", "<!--")
+# how a comment line starts, by language (a C "#" line is the preprocessor's)
+_HASH_COMMENTS = ("#",)
+_SLASH_COMMENTS = ("//", "/*", "*")
+_STATEMENT_COMMENTS = {
+    "python": _HASH_COMMENTS, "bash": _HASH_COMMENTS, "ruby": _HASH_COMMENTS,
+    "php": ("#", "//", "/*", "*"), "sql": ("--", "/*", "*"),
+}
+_COMMENT_RUNS: dict[tuple[str, ...], re.Pattern[str]] = {}
+
+
+def _comment_run(prefixes: tuple[str, ...]) -> re.Pattern[str]:
+    """A run of comment lines starting with ``prefixes`` (not ``#[``), the first one's
+    indentation in group 1."""
+    run = _COMMENT_RUNS.get(prefixes)
+    if run is None:
+        mark = "(?:" + "|".join(re.escape(p) + ("(?!\\[)" if p == "#" else "") for p in prefixes) + ")"
+        run = _COMMENT_RUNS[prefixes] = re.compile(
+            rf"^([ \t]*){mark}[^\r\n]*(?:(?:\r\n|\r|\n)[ \t]*{mark}[^\r\n]*)*", re.M
+        )
+    return run
+
 _READS_AS = frozenset({("c", "cpp"), ("javascript", "typescript"), ("javascript", "tsx"), ("typescript", "tsx")})
 """(a file's language, the ``language`` given) where the given one reads the file's own."""
 MAX_NESTING = 64
@@ -512,7 +533,10 @@ class CodeChunker(BaseChunker):
             more, cuts = self._statement_atoms(structure, text, fits, atoms)
             if more:
                 atoms = tuple(sorted(atoms + more, key=lambda a: (a.start, -a.end)))
-                extra = extra + cuts
+                for a, b, indent in cuts:  # (a statement cut, kind 1)
+                    if deepest is not None and indent > deepest:
+                        indent = deepest
+                    by_rank.setdefault(indent * 4 + 1, []).append((a, b))
         for a, b, indent in extra:  # between a definition and the comments above it
             if deepest is not None and indent > deepest:
                 indent = deepest
@@ -927,8 +951,22 @@ class CodeChunker(BaseChunker):
         it: as a definition, the statement stays whole and the comments go with the chunk
         before (or alone)."""
         limit = self.chunk_size - self.chunk_overlap
-        comment = ("#",) if structure.language == "python" else _COMMENT_LINE
-        big = [st for st in structure.statements if st[1] - st[0] > limit and text.startswith(comment, st[0])]
+        prefixes = _STATEMENT_COMMENTS.get(structure.language, _SLASH_COMMENTS)
+        runs = _comment_run(prefixes).finditer(text)
+        # (the statements that start with a comment line: those at the start of a run of
+        # comment lines, found by bisection in the statements sorted by their start)
+        st = structure.statements
+        if structure.parser != "scan":  # (the scan lists them in order already)
+            st = sorted(st)
+        big = []
+        n = len(st)
+        for m in runs:
+            s = m.end(1)
+            k = bisect_left(st, (s,))
+            while k < n and st[k][0] == s:
+                if st[k][1] - s > limit:
+                    big.append(st[k])
+                k += 1
         if not big:
             return (), []
         taken = {a.start for a in atoms} | {d.start for d in structure.definitions}
@@ -937,7 +975,11 @@ class CodeChunker(BaseChunker):
         for s, e, kind in big:
             if s in taken or kind == "comment":
                 continue
-            own = self._own_start(text, s, e)
+            # (its first line that is no comment line)
+            m = _comment_run(prefixes).match(text, _line_start(text, s))
+            own = m.end() if m is not None else s
+            while own < e and text[own].isspace():
+                own += 1
             if not s < own < e or fits(s, e) or not fits(own, e):
                 continue
             ls = _line_start(text, own)

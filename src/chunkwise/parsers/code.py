@@ -136,9 +136,9 @@ class CodeStructure:
             lines above their own text (Java's ``@Inject`` above ``private Foo foo;``): where
             the annotations start, where the statement's own text starts, and where the
             first line of that text ends (tree-sitter only).
-        containers: ``(start, end)`` of the namespaces (and C's ``extern "C"`` blocks) whose
-            members count as top level, outer first; ``start`` where the comments right
-            above one start (not the preprocessor's ``#if`` blocks).
+        containers: ``(start, end)`` of the namespaces whose members count as top level,
+            outer first; ``start`` where the comments right above one start (not C's
+            ``extern "C"`` blocks nor the preprocessor's ``#if`` blocks).
     """
 
     language: str
@@ -324,13 +324,15 @@ def _name_at(text: str, d: Definition) -> int:
     ``a.b``, without template arguments) is in its header, else where its own text
     starts (a C ``typedef struct {...} name``)."""
     name = d.name
-    lt = name.find("<")
-    if lt > 0:
-        name = name[:lt]
-    parts = _NAME_PART.findall(name)
-    if not parts:
-        return d.head
-    p = text.find(parts[-1], d.head, min(d.end, d.head + len(d.signature) + 1))
+    if not name.isidentifier():
+        lt = name.find("<")
+        if lt > 0:
+            name = name[:lt]
+        parts = _NAME_PART.findall(name)
+        if not parts:
+            return d.head
+        name = parts[-1]
+    p = text.find(name, d.head, min(d.end, d.head + len(d.signature) + 1))
     return p if p >= 0 else d.head
 
 
@@ -530,13 +532,14 @@ def _shorten(sig: str) -> str:
 
 def _expand(nodes: list[_Node], text: str, opened: list[tuple[int, int]] | None = None) -> list[_Node]:
     """Top-level nodes with namespaces opened: a container gives its members (``opened``
-    gets the span of each one that is no preprocessor block, outer first)."""
+    gets the span of each namespace, outer first: no ``extern "C"`` or ``#if`` block)."""
     out: list[_Node] = []
     for c in nodes:
         if not c.container:
             out.append(c)
             continue
-        if opened is not None and not c.type.startswith("preproc"):
+        if (opened is not None and not c.type.startswith(("preproc", "linkage"))
+                and any(k.type in _BODY_TYPES for k in c.children)):  # (not PHP's "namespace A;")
             opened.append((c.start, c.end))
         first_line_end = _LINE_BREAK.search(text, c.start, c.end)
         fle = first_line_end.start() if first_line_end else c.end
