@@ -49,7 +49,7 @@ def chunk_record(chunk: Chunk, document: Document) -> dict[str, Any]:
         "unit": chunk.unit,
         "text": chunk.text,
         "context": chunk.context,
-        "metadata": dict(chunk.metadata),
+        "metadata": chunk.metadata.copy(),
     }
 
 
@@ -229,14 +229,14 @@ def _line(c: Chunk, js: Any, encode: Any, base: dict[str, Any], keys: list[str],
     if not (type(cid) is str and type(did) is str and type(unit) is str and type(text) is str
             and type(context) is str):
         return None
-    meta = c.metadata
-    if n and (len(meta) < n or any(k != want or meta[k] is not base[k] for k, want in zip(meta, keys))):
+    items = list(c.metadata.items())  # (one pass: a Metadata's items come from its slots)
+    if n and (len(items) < n or any(k != want or v is not base[k] for (k, v), want in zip(items, keys))):
         return None
-    if len(meta) > n:
-        own = list(meta)[n:]
-        if not all(type(k) is str for k in own):
+    if len(items) > n:
+        own = items[n:]
+        if not all(type(k) is str for k, _ in own):
             return None
-        rest = b", ".join([js(k) + b": " + _value(meta[k], js, encode) for k in own])
+        rest = b", ".join([js(k) + b": " + _value(v, js, encode) for k, v in own])
         body = head + b", " + rest if n else rest
     else:
         body = head

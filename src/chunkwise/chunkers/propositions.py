@@ -157,7 +157,7 @@ class PropositionsChunker(LLMOptions, BaseChunker):
         ]
         out = []
         for i, (c, row) in enumerate(zip(built, rows)):
-            meta = dict(c.metadata)
+            meta = c.metadata.copy()
             meta.update(
                 prev_id=ids[i - 1] if i else None,
                 next_id=ids[i + 1] if i + 1 < len(ids) else None,

@@ -499,7 +499,7 @@ def chunk_view(state: _State, doc: Any, source: str | None, config: dict[str, An
     out: dict[str, Any] = {
         "chunks": [
             {"index": c.index, "start": c.start_index, "end": c.end_index, "size": c.size,
-             "boundary": c.metadata.get("boundary"), "metadata": _json_safe(dict(c.metadata)),
+             "boundary": c.metadata.get("boundary"), "metadata": _json_safe(c.metadata.copy()),
              "context": c.context}
             for c in chunks
         ],
