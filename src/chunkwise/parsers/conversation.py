@@ -79,7 +79,7 @@ _MARKS = _mark_class()
 _NAME = rf"[^\W\d_][\w{_MARKS}.'\u2019&-]*(?:[ \t][\w{_MARKS}.'\u2019&()-]+){{0,3}}"
 # the colon after a name: ``:`` before a space or the line's end, or the full-width
 # ``\uff1a`` of Chinese and Japanese text (the speech follows it with no space)
-_COLON = r"(?::(?:\*\*|__)?(?=[ \t]|$)|\uff1a(?:\*\*|__)?)"
+_COLON = r"(?::(?:\*\*|__)?(?=[ \t]|\r?$)|\uff1a(?:\*\*|__)?)"
 _CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?"
 _DATE = r"(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})"
 _STAMP = rf"(?:{_DATE},?[ \tT]+{_CLOCK}|{_CLOCK}|{_DATE})"
