@@ -949,11 +949,12 @@ def options_change(old: str, job: Any) -> str | None:
     A configuration id is a hash: the options that wrote a file are found by trying them,
     one setting at a time, against this run's: the encoding (detected, or one of the
     common codecs), the format of standard input, the id root and loader options left
-    out; each whole number of the chunker's settings (``chunk_size``, ``chunk_overlap``,
-    ...; every place it has the same value changed together, as ``auto``'s chunkers share
-    a size) from 0 to :data:`SEARCHED_UP_TO`; each True/False setting turned over;
-    ``unit`` and ``oversize``; another strategy with the same size, overlap and unit.
-    Only on a refusal: about a second at most.
+    out; each setting of the chunker (every place it has the same value changed together,
+    as ``auto``'s chunkers share a size and a tokenizer, :func:`_setting_change`): a
+    True/False turned over, None, the value it has without ``-p``, a choice of its type
+    (``unit``, ``oversize``, a tokenizer that needs no download, ``row_format``, ...), each
+    whole number from 0 to :data:`SEARCHED_UP_TO`; another strategy with the same size,
+    overlap and unit. Only on a refusal: about a second at most.
     """
     import re
 
@@ -984,6 +985,12 @@ def options_change(old: str, job: Any) -> str | None:
             for value in dict.fromkeys(values) if key in ("encoding", "format") else values:
                 if value != fields[key] and same(config, _reading_key_of({**fields, key: value})):
                     return f"{key}: {_shown(key, value)} -> {_shown(key, fields[key])}"
+    settings = _settings(config)
+    if settings:
+        change = _setting_change(config, settings, _plain_settings(job, settings), reading, same)
+        if change:
+            return change
+        return _strategy_change(job, same)
     for name, value in dict.fromkeys(re.findall(r"\b([a-z_]+)=(\d+)\b", config)):
         pieces = re.split(rf"\b{name}={value}\b", config)
         for n in range(SEARCHED_UP_TO + 1):
@@ -1028,10 +1035,148 @@ def _strategy_change(job: Any, same: Callable[[str, str], bool]) -> str | None:
     return None
 
 
+def _settings(config: str) -> list[tuple[str, int, int, Any]]:
+    """The settings of a :func:`chunkwise.corpus.config_key` (a chunker's ``repr``, the
+    chunkers inside it too: ``auto``'s, a wrapper's), each as ``(name, start, end,
+    value)``: its value a Python literal at bytes ``start:end`` of the UTF-8 text; empty
+    when the text is not read as one (then :func:`options_change` reads it with regular
+    expressions)."""
+    import ast
+
+    try:
+        tree = ast.parse(config, mode="eval")
+    except (SyntaxError, ValueError):
+        return []
+    found: list[tuple[str, int, int, Any]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, ast.BinOp):  # chunker|steps after it
+            walk(node.left)
+            walk(node.right)
+        elif isinstance(node, ast.Dict):
+            for item in node.values:
+                walk(item)
+        elif isinstance(node, ast.Call):
+            for kw in node.keywords:
+                value = kw.value
+                if kw.arg is None:
+                    continue
+                if isinstance(value, ast.Call) or (
+                        isinstance(value, ast.Dict) and any(isinstance(v, ast.Call) for v in value.values)):
+                    walk(value)
+                    continue
+                try:
+                    literal = ast.literal_eval(value)
+                except (ValueError, SyntaxError, TypeError):
+                    continue
+                if value.end_col_offset is not None and value.lineno == value.end_lineno == 1:
+                    found.append((kw.arg, value.col_offset, value.end_col_offset, literal))
+
+    walk(tree.body)
+    return found
+
+
+def _plain_settings(job: Any, settings: list[tuple[str, int, int, Any]]) -> list[tuple[str, int, int, Any]]:
+    """The :func:`_settings` of this run's strategy made with its size, overlap and unit
+    alone (no ``--tokenizer``, no ``-p`` parameter); empty when it cannot be made."""
+    from ..api import make_chunker
+    from ..corpus import config_key
+
+    name = getattr(type(job.chunker), "name", None)
+    if name is None:
+        return []
+    common: dict[str, Any] = {}
+    for key, _start, _end, value in settings:
+        if key in ("chunk_size", "chunk_overlap", "unit", "detect_language", "density"):
+            common.setdefault(key, value)
+    try:
+        return _settings(config_key(make_chunker(name, **common)))
+    except Exception:  # noqa: BLE001 - a strategy that needs more (a model, an extra)
+        return []
+
+
+def _given(settings: list[tuple[str, int, int, Any]], plain: list[tuple[str, int, int, Any]]) -> list[tuple[str, Any]]:
+    """The settings (name, value) of ``settings`` that ``plain`` (:func:`_plain_settings`)
+    has not, in order, each once: the ``-p`` parameters and ``--tokenizer`` given."""
+    if not plain:
+        return []
+    base = {(k, repr(v)) for k, _s, _e, v in plain}
+    names = {k for k, _s, _e, _v in plain}
+    out: dict[tuple[str, str], tuple[str, Any]] = {}
+    for key, _start, _end, value in settings:
+        if key in names and (key, repr(value)) not in base and key not in ("chunk_size", "chunk_overlap", "unit"):
+            out.setdefault((key, repr(value)), (key, value))
+    return list(out.values())
+
+
+def _choices() -> dict[str, list[Any]]:
+    """The values a setting takes besides numbers and True/False: the ``Literal`` choices
+    of every registered strategy's parameters, ``unit``, ``oversize`` and the tokenizers
+    that need no download."""
+    import typing
+
+    from ..registry import get_strategy, strategy_names
+    from ..sizers import OFFLINE_ENCODINGS
+
+    out: dict[str, list[Any]] = {k: list(v) for k, v in _CHOICES.items()}
+    out.setdefault("tokenizer", []).extend(OFFLINE_ENCODINGS)
+    for name in strategy_names():
+        try:
+            hints = typing.get_type_hints(get_strategy(name))
+        except Exception:  # noqa: BLE001 - a hint that names an extra not installed
+            continue
+        for key, hint in hints.items():
+            for arg in (hint, *typing.get_args(hint)):
+                if typing.get_origin(arg) is typing.Literal:
+                    out.setdefault(key, []).extend(typing.get_args(arg))
+    return {k: list(dict.fromkeys(v)) for k, v in out.items()}
+
+
+def _setting_change(config: str, settings: list[tuple[str, int, int, Any]], plain: list[tuple[str, int, int, Any]],
+                    reading: str, same: Callable[[str, str], bool]) -> str | None:
+    """``name: old -> new``: the one chunker setting (every place it has the same value
+    changed together) whose other value gives the configuration id ``same`` looks for:
+    first True/False turned over, None, the value the strategy has without ``-p``
+    (:func:`_plain_settings`) and the known choices (:func:`_choices`), then each whole
+    number from 0 to :data:`SEARCHED_UP_TO`; None when none does."""
+    raw = config.encode("utf-8", "surrogatepass")
+    groups: dict[tuple[str, str], tuple[Any, list[tuple[int, int]]]] = {}
+    for key, start, end, value in settings:
+        groups.setdefault((key, repr(value)), (value, []))[1].append((start, end))
+    defaults: dict[str, list[Any]] = {}
+    for key, _start, _end, value in plain:
+        defaults.setdefault(key, []).append(value)
+    choices = _choices()
+
+    def changed(spans: list[tuple[int, int]], value: Any) -> str:
+        text, at = [], 0
+        for start, end in spans:
+            text += [raw[at:start], repr(value).encode("utf-8", "surrogatepass")]
+            at = end
+        return b"".join([*text, raw[at:]]).decode("utf-8", "surrogatepass")
+
+    for (key, shown), (value, spans) in groups.items():
+        tries = [not value] if isinstance(value, bool) else [None, *defaults.get(key, ()), *choices.get(key, ())]
+        seen = {shown}
+        for other in tries:
+            if repr(other) not in seen:
+                seen.add(repr(other))
+                if same(changed(spans, other), reading):
+                    return f"{key}: {other!r} -> {shown}"
+    for (key, shown), (value, spans) in groups.items():
+        if type(value) is int:
+            for n in range(SEARCHED_UP_TO + 1):
+                if n != value and same(changed(spans, n), reading):
+                    return f"{key}: {n} -> {shown}"
+    return None
+
+
 def options_of(job: Any) -> str:
     """This run's options as a person reads them, for a refusal that cannot name the
     change: ``strategy recursive, chunk_size 96, chunk_overlap 0, unit 'tokens'``, then the
-    reading options given (``encoding iso8859-1``, ``format``, ``root``, loader options)."""
+    other settings given (``tokenizer 'o200k_base'``, ``-p`` parameters: ``split_level 2``),
+    then the reading options given (``encoding iso8859-1``, ``format``, ``root``, loader
+    options)."""
     import re
 
     chunker = job.chunker
@@ -1040,6 +1185,9 @@ def options_of(job: Any) -> str:
         found = re.search(rf"\b{name}=([^,)]+)", job.config)
         if found:
             parts.append(f"{name} {found.group(1)}")
+    settings = _settings(job.config)
+    if settings:  # --tokenizer and the -p parameters given
+        parts += [f"{key} {value!r}" for key, value in _given(settings, _plain_settings(job, settings))]
     fields = _reading_fields(getattr(job, "reading", "") or "")
     if fields is not None:
         for key, unset in (("encoding", None), ("format", "text"), ("root", NO_ROOT), ("loader", [])):
