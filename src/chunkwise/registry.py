@@ -109,8 +109,9 @@ def auto_strategy(document: Any) -> str:
     plain text and Markdown files (format ``"text"``, ``"markdown"``, or a ``str``) that
     are MediaWiki markup: distinct ``== Section ==`` lines with text under them outside
     code blocks -- two with other MediaWiki markup (``[[links]]``, ``'''bold'''``,
-    ``{{templates}}``, ``<ref>``), else three and one of level 1 or 2 --, and no ``#``
-    heading in a Markdown file (:func:`chunkwise.parsers.wikitext.looks_like_wikitext`;
+    ``{{templates}}``, ``<ref>``), else three written in sentence case (not a test
+    log's banners, ``== FAILURES ==``, ``== warnings summary ==``) and one of level 1 or 2
+    --, and no ``#`` heading in a Markdown file (:func:`chunkwise.parsers.wikitext.looks_like_wikitext`;
     Wikipedia dumps are often saved as ``.txt`` or ``.md``); else ``"recursive"``."""
     metadata = getattr(document, "metadata", None)
     fmt = metadata.get("format") if metadata is not None else None

@@ -35,6 +35,9 @@ _MARKUP = re.compile(
 # how many of those marks make a text with ``min_headings`` section headings MediaWiki
 # markup; with fewer, the headings alone must make an outline (see looks_like_wikitext)
 _MIN_MARKUP = 2
+# an all-capitals title of this many letters or more is a banner ("FAILURES", "ERRORS"),
+# not a section title (see _titled); shorter ones may be initialisms ("DVD", "NBA")
+_BANNER_LETTERS = 4
 
 
 def _heading_level(line: str) -> int:
@@ -44,6 +47,23 @@ def _heading_level(line: str) -> int:
         return 0
     level = h.group("open").count("=")
     return level if level == h.group("close").count("=") and len(h.group("title")) < 200 else 0
+
+
+def _titled(title: str) -> bool:
+    """Whether a heading's title is written as a section title: its first letter not a
+    small one and, when it has :data:`_BANNER_LETTERS` letters or more, not all capitals.
+
+    MediaWiki's sections follow the Manual of Style (``MOS:HEADINGS``: sentence case, the
+    first letter a capital: ``Early life``, ``See also``; WikiText-103 keeps it); the
+    banners of a test log are set all in small letters (pytest's ``test session starts``,
+    ``warnings summary``, ``short test summary info``) or all in capitals (``FAILURES``,
+    ``ERRORS``, ``PASSES``). A title whose script has no capitals (Chinese, Japanese)
+    passes, as does one that opens with a digit (``1990s``)."""
+    first = next((c for c in title if c.isalnum()), "")
+    if first.islower():
+        return False
+    letters = [c for c in title if c.isalpha()]
+    return len(letters) < _BANNER_LETTERS or not all(c.isupper() for c in letters)
 
 
 def _prose_lines(text: str) -> list[str]:
@@ -84,10 +104,13 @@ def looks_like_wikitext(text: str, *, min_headings: int = 2, markdown: bool = Fa
     - other MediaWiki markup (two marks or more: ``[[links]]``, ``'''bold'''``,
       ``{{templates}}``, ``<ref>``, ``{|`` tables), or, without it, headings that make an
       outline of their own: one more distinct section title with text under it
-      (``min_headings + 1``, three by default) and a heading of level 1 or 2 (the level of
-      MediaWiki's sections). A test log with two ``== Tests result: FAILURE ==`` lines and
-      a changelog of ``=== release 1.22.0 ===`` lines are not wiki markup; WikiText-103's
-      articles (``= Title =``, ``= = Section = =``, no other markup left) are.
+      (``min_headings + 1``, three by default), each written as MediaWiki's section titles
+      are (sentence case: not opening with a small letter, not all capitals, see
+      :func:`_titled`), and a heading of level 1 or 2 (the level of MediaWiki's sections).
+      A test log with two ``== Tests result: FAILURE ==`` lines, pytest's report with
+      short ``== FAILURES ==``, ``== warnings summary ==`` banners and a changelog of
+      ``=== release 1.22.0 ===`` lines are not wiki markup; WikiText-103's articles
+      (``= Title =``, ``= = Section = =``, no other markup left) are.
 
     A single ``= Title =`` line is not enough (a line such as ``= 5 =`` occurs in plain
     text); two ``==`` section lines are what every Wikipedia article of more than one
@@ -98,7 +121,8 @@ def looks_like_wikitext(text: str, *, min_headings: int = 2, markdown: bool = Fa
     Cost: one pass over the lines; linear in the text.
 
     Example:
-        >>> looks_like_wikitext(" = Owls = \\n = = Diet = = \\n Mice . \\n = = Range = = \\n Woods . \\n")
+        >>> looks_like_wikitext(" = Owls = \\n = = Diet = = \\n Mice . \\n = = Range = = \\n Woods . \\n"
+        ...                     " = = Calls = = \\n Hoots . \\n")
         True
         >>> looks_like_wikitext("# Owls\\n\\n== not a heading in Markdown ==\\n")
         False
@@ -107,6 +131,8 @@ def looks_like_wikitext(text: str, *, min_headings: int = 2, markdown: bool = Fa
         return False
     lines = _prose_lines(text)
     titles: set[str] = set()
+    named: set[str] = set()  # titles written as section titles (_titled), with text under them
+    named_title = ""  # the open section's title when it is written as one
     shallowest = 7  # the lowest level of a MediaWiki heading
     headings = 0  # MediaWiki headings of any level
     with_prose = 0  # section headings followed by a line of text
@@ -124,12 +150,16 @@ def looks_like_wikitext(text: str, *, min_headings: int = 2, markdown: bool = Fa
                 first_at = total
             if level >= 2:
                 h = _HEADING.fullmatch(line)
-                titles.add(" ".join(h.group("title").split()).casefold())  # type: ignore[union-attr]
+                title = " ".join(h.group("title").split())  # type: ignore[union-attr]
+                titles.add(title.casefold())
+                named_title = title.casefold() if _titled(title) else ""
                 open_section = True
         elif stripped:
             if open_section:
                 with_prose += 1
                 open_section = False
+                if named_title:
+                    named.add(named_title)
             if _ATX.match(line):
                 atx += 1
         total += len(stripped)
@@ -139,7 +169,7 @@ def looks_like_wikitext(text: str, *, min_headings: int = 2, markdown: bool = Fa
         return False
     if not (atx == 0 if markdown else headings > atx):
         return False
-    if len(titles) > min_headings and with_prose > min_headings and shallowest <= 2:
+    if len(named) > min_headings and shallowest <= 2:
         return True  # an outline of its own
     return _markup_marks(lines) >= _MIN_MARKUP
 
