@@ -225,8 +225,8 @@ def decompress(data: bytes, name: str = "<bytes>", limit: int | None = None, for
 
     Raises:
         FileFormatError: empty (kind ``"empty"``), not data of ``format`` (``"wrong
-            format"``), damaged or truncated (``"damaged"``), larger than ``limit`` once
-            decompressed (``"oversize"``; decompression stops there).
+            format"``; data of another compression is named), damaged or truncated
+            (``"damaged"``), larger than ``limit`` once decompressed (``"oversize"``; decompression stops there).
         ValueError: an unknown ``format``.
 
     Example:
@@ -243,6 +243,16 @@ def decompress(data: bytes, name: str = "<bytes>", limit: int | None = None, for
     if not data:
         raise FileFormatError(
             f"{name}: empty file (0 bytes), not {format} data", "leave it out or compress it again", "empty"
+        )
+    found = compression_of(data)
+    if found is not None and found != format:
+        # another compression's data (``--format gzip`` on xz data, a ``.gz`` file that is
+        # xz): named, not "not gzip data" nor an unsupported format
+        raise FileFormatError(
+            f"{name}: {found} data, not {format} (it starts with the {found} header {_HEADERS[found]})",
+            f"give the format {found} (format='{found}', --format {found}) or name the file with the suffix "
+            f"{next(s for s, f in COMPRESSIONS.items() if f == found)}",
+            "wrong format",
         )
     if not _starts(data, format):
         raise FileFormatError(
@@ -285,6 +295,9 @@ def _tar(name: str, head: bytes) -> bool:
     return name.lower().endswith(".tar") or head[257:262] == b"ustar"
 
 
+_ALL_MAGIC = (GZIP_MAGIC, BZIP2_MAGIC, XZ_MAGIC)
+
+
 class CompressedLoader(Loader):
     """``NAME.EXT`` + the suffix of a compression: decompressed, then read by the loader
     ``NAME.EXT`` selects (see the module's documentation). It takes every loader option
@@ -292,6 +305,10 @@ class CompressedLoader(Loader):
     ``.pdf.gz``). Subclasses name the compression (:attr:`format`) and its suffix."""
 
     suffix: ClassVar[str] = ""
+    """Each subclass's :attr:`magic` is its compression's magic bytes, then the other two
+    compressions': data of another one (``--format gzip`` on xz data, a ``.gz`` file that
+    is xz) reaches the loader, which names it (:func:`decompress`), rather than an
+    unsupported format."""
 
     def sniff(self, head: bytes) -> bool:
         """Never by the magic bytes alone: only the suffix (or ``format=``) chooses this
@@ -392,7 +409,7 @@ class GzipLoader(CompressedLoader):
     suffixes: ClassVar[tuple[str, ...]] = (SUFFIX,)
     mime_types: ClassVar[tuple[str, ...]] = ("application/gzip", "application/x-gzip")
     aliases: ClassVar[tuple[str, ...]] = ("gz",)
-    magic: ClassVar[tuple[bytes, ...]] = (GZIP_MAGIC,)
+    magic: ClassVar[tuple[bytes, ...]] = (GZIP_MAGIC,) + tuple(m for m in _ALL_MAGIC if m != GZIP_MAGIC)
 
 
 class Bzip2Loader(CompressedLoader):
@@ -403,7 +420,7 @@ class Bzip2Loader(CompressedLoader):
     suffixes: ClassVar[tuple[str, ...]] = (".bz2",)
     mime_types: ClassVar[tuple[str, ...]] = ("application/x-bzip2", "application/x-bzip")
     aliases: ClassVar[tuple[str, ...]] = ("bz2",)
-    magic: ClassVar[tuple[bytes, ...]] = (BZIP2_MAGIC,)
+    magic: ClassVar[tuple[bytes, ...]] = (BZIP2_MAGIC,) + tuple(m for m in _ALL_MAGIC if m != BZIP2_MAGIC)
 
 
 class XzLoader(CompressedLoader):
@@ -414,7 +431,7 @@ class XzLoader(CompressedLoader):
     suffixes: ClassVar[tuple[str, ...]] = (".xz",)
     mime_types: ClassVar[tuple[str, ...]] = ("application/x-xz",)
     aliases: ClassVar[tuple[str, ...]] = ()
-    magic: ClassVar[tuple[bytes, ...]] = (XZ_MAGIC,)
+    magic: ClassVar[tuple[bytes, ...]] = (XZ_MAGIC,) + tuple(m for m in _ALL_MAGIC if m != XZ_MAGIC)
 
 
 register_loader(GzipLoader())
