@@ -123,8 +123,8 @@ _MARKERS = re.compile(r"(?:(?:[-+*]|\d{1,9}[.)])[ \t]+|>[ \t]*)*")
 
 
 def _past_rules(text: str, rules: tuple[list[int], list[int]], b0: int, b1: int) -> int:
-    """The first character of ``[b0, b1)`` (trimmed) that is not in a thematic break:
-    ``b1`` or more when there is none."""
+    """The first character of ``[b0, b1)`` (trimmed) that is not in a thematic break or
+    a link target (:func:`_rules`): ``b1`` or more when there is none."""
     starts, ends = rules
     while b0 < b1:
         k = bisect_right(starts, b0) - 1
