@@ -1102,21 +1102,52 @@ score :data:`_WORD_FLUENT` (measured on word lists), :data:`_PAIR_FLUENT` for tw
 
 _HALF_WIDTH = re.compile("[\uff61-\uff9f]")
 _FULL_WIDTH_JAPANESE = re.compile("[\u3041-\u30ff\u3400-\u9fff]")
+_FULL_WIDTH_KANA = re.compile("[\u3041-\u30ff]")
 _HALF_WIDTH_SHARE = 0.5
 _CYRILLIC_PAGES = frozenset(codecs.lookup(n).name for n in ("koi8_r", "koi8_u", "cp1251"))
 """The Cyrillic code pages whose small letters Shift JIS reads as half-width katakana
 (KOI8-R and KOI8-U) or whose reading is taken with theirs (cp1251)."""
 
 
-def _half_width_only(text: str) -> bool:
+def _half_width_only(text: str, kanji: bool = False) -> bool:
     """Whether the characters of ``text`` (its sample) outside ASCII are mostly (half or
-    more) half-width katakana, with no kana or kanji of full width: Japanese text writes
-    half-width katakana seldom, and among other Japanese; KOI8-R's small letters are
-    those bytes in Shift JIS (``ошибка`` is ``ﾏﾛﾉﾂﾋﾁ``)."""
+    more) half-width katakana, with no kana or kanji of full width (``kanji``: kanji
+    allowed): Japanese text writes half-width katakana seldom, and among other Japanese;
+    KOI8-R's small letters are those bytes in Shift JIS (``ошибка`` is ``ﾏﾛﾉﾂﾋﾁ``), and
+    its capitals lead bytes of kanji (``Києва`` in KOI8-U is ``毖､ﾗﾁ``)."""
     chars = [c for c in _sample(text)[:2000] if c >= "\x80" and not c.isspace()]
-    if not chars or _FULL_WIDTH_JAPANESE.search("".join(chars)):
+    if not chars or (_FULL_WIDTH_KANA if kanji else _FULL_WIDTH_JAPANESE).search("".join(chars)):
         return False
     return sum(1 for c in chars if _HALF_WIDTH.match(c)) >= _HALF_WIDTH_SHARE * len(chars)
+
+
+_VOICED_BASES = {"\uff9e": frozenset("ｳｶｷｸｹｺｻｼｽｾｿﾀﾁﾂﾃﾄﾊﾋﾌﾍﾎ"), "\uff9f": frozenset("ﾊﾋﾌﾍﾎ")}
+"""The half-width katakana that take a voiced sound mark (``ﾞ``) or a semi-voiced one (``ﾟ``)."""
+
+
+def _half_width_japanese(data: bytes) -> str | None:
+    """The Shift JIS (cp932) reading of ``data`` when it is Japanese with half-width
+    katakana: no sign of a wrong code page (:func:`implausible`, its katakana made
+    full-width), a voiced or semi-voiced
+    sound mark or more, each after a katakana that takes it, and no KOI8 reading of
+    Cyrillic words (KOI8's ``ч`` and ``ъ`` are those marks: ``ﾅﾞ``, ``еч``); else None."""
+    try:
+        text = data.decode("cp932")
+    except UnicodeDecodeError:
+        return None
+    sample = _sample(text)
+    marks = [i for i, c in enumerate(sample) if c in _VOICED_BASES]
+    if not marks or implausible(unicodedata.normalize("NFKC", sample)):
+        # measured in full-width katakana: half-width katakana beside kanji (``ﾀﾛｳ様``)
+        # is a sign in text the detector read (GBK read as Shift JIS), not here
+        return None
+    if any(i == 0 or sample[i - 1] not in _VOICED_BASES[sample[i]] for i in marks):
+        return None
+    for name in sorted(_KOI8):
+        own = data.decode(name)
+        if implausible(_sample(own)) == 0 and _cyrillic_words(own):
+            return None
+    return text
 
 
 _CYRILLIC_ORDER = ("cp1251", "koi8-r", "koi8-u")
@@ -1273,6 +1304,11 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
         ) from None
     results = list(from_bytes(data))
     if not results:
+        japanese = _half_width_japanese(data)
+        if japanese is not None:
+            # the detector's chaos limit rejects Japanese dense in half-width katakana
+            # (``ｺﾋﾟｰ用紙 A4 500枚 ﾎﾜｲﾄ``); its voiced sound marks tell it from KOI8
+            return japanese, "cp932", 0
         try:
             western = data.decode("cp1252")
         except UnicodeDecodeError:
@@ -1333,6 +1369,21 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
             chaos, coherence = by_text.get(own) or (mess_ratio(own), 0.0)
             signs = implausible(_sample(own))
             cands[name] = (signs, chaos, _rank(name), len(results) + 1 + extra, own, name, coherence)
+    if any(_FAMILY.get(c[5]) == "ja" and _half_width_only(c[4], kanji=True) for c in cands.values()):
+        # a Shift JIS reading mostly in half-width katakana, with no kana of full width: what
+        # KOI8's letters give (``ﾏﾛﾉﾂﾋﾁ``; its capitals are lead bytes of kanji); the
+        # detector may propose no KOI8 reading beside it (``Сьогодні ввечері ...`` in
+        # KOI8-U): KOI8-R and KOI8-U measured too
+        for extra, name in enumerate(sorted(_KOI8)):
+            if name in cands:
+                continue
+            try:
+                own = data.decode(name)
+            except UnicodeDecodeError:
+                continue
+            chaos, coherence = by_text.get(own) or (mess_ratio(own[:_SAMPLE]), 0.0)
+            signs = implausible(_sample(own))
+            cands[name] = (signs, chaos, _rank(name), len(results) + 6 + extra, own, name, coherence)
     if "koi8-r" in cands and "koi8-u" not in cands and _KOI8_U_LETTERS.search(data):
         # KOI8-R reads KOI8-U's і, ї, є and ґ as box drawing (``веч╕р``): KOI8-U measured too
         own = data.decode("koi8-u")
@@ -1417,9 +1468,10 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
             # the code pages measured above win over cp1252 by their letters alone, not by
             # the measures of chaos (Faroese ``NÝGUINEA`` is not Turkish ``NİGUINEA``)
             pool = [c for c in pool if c[5] not in added]
-    hankaku = [c for c in pool if _FAMILY.get(c[5]) == "ja" and _half_width_only(c[4])]
+    hankaku = [c for c in pool if _FAMILY.get(c[5]) == "ja" and _half_width_only(c[4], kanji=True)]
     if hankaku and len(hankaku) < len(pool):
-        # Japanese in half-width katakana alone (``ﾏﾛﾉﾂﾋﾁ``), and a reading of Cyrillic words
+        # Japanese in half-width katakana, no kana of full width (``ﾏﾛﾉﾂﾋﾁ``), and a reading
+        # of Cyrillic words
         # with small letters, three or more (KOI8-R's small letters are those bytes: ``ошибка``): Cyrillic
         cyrillic = [
             c for c in pool
