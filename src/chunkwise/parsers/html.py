@@ -8,7 +8,9 @@ tables, the first row as header; a layout table -- one row, or a cell holding a 
 a table or a heading, as texi2html indents its examples -- renders its cells as blocks; a table
 nested in a cell is rendered once, where it stands, by the same rule),
 ``pre`` as fenced code (language from a ``language-*``/``lang-*`` class, docutils'
-``pre.code.<language>`` or Sphinx's ``div.highlight-<language>``), block quotes, thematic
+``pre.code.<language>`` or Sphinx's ``div.highlight-<language>``; a ``pre`` whose ``code``
+elements are versions of one example glued together, as Node.js's ES module and CommonJS
+pairs, as a fenced block per version), block quotes, thematic
 breaks, definition lists (each term on its line, its definition's first paragraph right
 under it after ``": "``, as Pandoc writes them: one CommonMark paragraph, so a term stays
 in the chunk of its definition). Scripts, styles, templates, forms and their labels,
@@ -587,12 +589,59 @@ def _code_text(el: Any) -> str:
     return "".join(parts).rstrip()
 
 
-def _fence(el: Any) -> str:
-    code = _code_text(el).strip("\n")
-    lang = _language_of(el)
+def _code_language(code: Any) -> str:
+    """The ``language-*``/``lang-*`` class of one ``code`` element; ``""`` when none."""
+    for cls in (code.get("class") or "").split():
+        if cls.startswith(("language-", "lang-")):
+            return cls.split("-", 1)[1]
+    return ""
+
+
+def _glued_codes(el: Any) -> list[Any]:
+    """The ``code`` elements of a ``pre`` that holds several versions of one example glued
+    together (Node.js: ``<pre><code class="language-js mjs">...</code><code
+    class="language-js cjs">...</code></pre>``, one shown at a time): two or more ``code``
+    children and nothing else (but white space and buttons), with no line break where one
+    ends and the next starts. ``[]`` for any other ``pre`` (a ``pre`` with one ``code``, code
+    mixed with other elements or text, one ``code`` per line on lines of their own)."""
+    if (el.text or "").strip():
+        return []
+    codes: list[Any] = []
+    for child in el:
+        tag = _tag(child)
+        if tag == "code":
+            codes.append(child)
+        elif tag not in _NOT_CODE:
+            return []
+        if (child.tail or "").strip():
+            return []
+    if len(codes) < 2:
+        return []
+    for code in codes[:-1]:
+        if _code_text(code).endswith("\n") or "\n" in (code.tail or ""):
+            return []
+    return codes
+
+
+def _fenced(code: str, lang: str) -> str:
     longest = max((len(m) for m in re.findall(r"`{3,}", code)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}{lang}\n{code}\n{fence}"
+
+
+def _fence(el: Any) -> str:
+    """A ``pre`` as a fenced code block. A ``pre`` holding several versions of one example
+    glued together (:func:`_glued_codes`) is a fenced block per version, each with its own
+    language, when each ``code`` names one; else one block with a line break between
+    them."""
+    codes = _glued_codes(el)
+    if codes:
+        langs = [_code_language(c) for c in codes]
+        texts = [_code_text(c).strip("\n") for c in codes]
+        if all(langs):
+            return "\n\n".join(_fenced(t, lang) for t, lang in zip(texts, langs) if t.strip())
+        return _fenced("\n".join(texts), _language_of(el))
+    return _fenced(_code_text(el).strip("\n"), _language_of(el))
 
 
 def html_to_markdown(html: str) -> tuple[str, dict[str, Any]]:
