@@ -59,6 +59,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from itertools import compress, repeat
+from operator import itemgetter, lt, sub
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -92,6 +94,8 @@ _TOKEN = WORD.name
 (``boundary: "word"``), so that evening out two chunks moves a cut to a token boundary
 only where the cut was between tokens already -- never when a line boundary was there."""
 _COMMENT_LINE = ("#", "//", "/*", "*", "--", "<!--")
+_START = itemgetter(0)
+_END = itemgetter(1)
 # how a comment line starts, by language (a C "#" line is the preprocessor's)
 _HASH_COMMENTS = ("#",)
 _SLASH_COMMENTS = ("//", "/*", "*")
@@ -952,21 +956,13 @@ class CodeChunker(BaseChunker):
         before (or alone)."""
         limit = self.chunk_size - self.chunk_overlap
         prefixes = _STATEMENT_COMMENTS.get(structure.language, _SLASH_COMMENTS)
-        runs = _comment_run(prefixes).finditer(text)
-        # (the statements that start with a comment line: those at the start of a run of
-        # comment lines, found by bisection in the statements sorted by their start)
         st = structure.statements
-        if structure.parser != "scan":  # (the scan lists them in order already)
-            st = sorted(st)
-        big = []
-        n = len(st)
-        for m in runs:
-            s = m.end(1)
-            k = bisect_left(st, (s,))
-            while k < n and st[k][0] == s:
-                if st[k][1] - s > limit:
-                    big.append(st[k])
-                k += 1
+        # (the statements larger than the budget, picked without a loop in Python, that
+        # start with a comment line)
+        big = [
+            x for x in compress(st, map(lt, repeat(limit), map(sub, map(_END, st), map(_START, st))))
+            if text.startswith(prefixes, x[0]) and not text.startswith("#[", x[0])
+        ]
         if not big:
             return (), []
         taken = {a.start for a in atoms} | {d.start for d in structure.definitions}
