@@ -183,6 +183,20 @@ def label_writer(labels: Sequence[Label], text: str | None = None) -> Callable[[
 
         return write_one
 
+    if len(resolvers) == 1:  # one range key (a sentence window): its text and offsets
+        only_key, only, _, only_start, only_end = resolvers[0]
+
+        def write_range(meta: dict[str, Any], s: int, e: int) -> None:
+            value = only(s, e)
+            if value is not missing:
+                a, b = value
+                if text is not None:
+                    meta[only_key] = text[a:b]
+                meta[only_start] = a
+                meta[only_end] = b
+
+        return write_range
+
     def write(meta: dict[str, Any], s: int, e: int) -> None:
         for key, resolve, is_range, key_start, key_end in resolvers:
             value = resolve(s, e)
@@ -198,6 +212,35 @@ def label_writer(labels: Sequence[Label], text: str | None = None) -> Callable[[
                 meta[key] = list(value) if isinstance(value, tuple) else value
 
     return write
+
+
+def _single_label(labels: Sequence[Label], text: str) -> tuple[tuple[str, ...], Callable[[int, int], Any]] | None:
+    """For labels of one key: the keys :func:`label_writer` stores for a span, in order,
+    and ``(start, end) -> their values`` (a tuple; None when the labels give the span
+    nothing), or None for labels of more than one key."""
+    key = labels[0].key
+    if any(lb.key != key for lb in labels):
+        return None
+    resolve = _resolver(list(labels))
+    missing = _MISSING
+    if labels[0].rule == "range":
+
+        def range_values(s: int, e: int) -> Any:
+            value = resolve(s, e)
+            if value is missing:
+                return None
+            a, b = value
+            return text[a:b], a, b
+
+        return (key, f"{key}_start", f"{key}_end"), range_values
+
+    def values(s: int, e: int) -> Any:
+        value = resolve(s, e)
+        if value is missing:
+            return None
+        return (list(value) if isinstance(value, tuple) else value),
+
+    return (key,), values
 
 
 def resolve_labels(labels: Sequence[Label], spans: Sequence[Span], text: str | None = None) -> list[dict[str, Any]]:
@@ -229,6 +272,31 @@ def _layouts(keys: tuple[str, ...], base_keys: tuple[str, ...], base_values: tup
     if keys[: len(base_keys)] != base_keys:
         return None, whole
     return metadata_layout(keys, base_values), whole
+
+
+_OWN_CONTEXT = frozenset((*_OWN, "context"))
+
+
+def _label_keys(labels: Sequence[Label]) -> set[str]:
+    """The keys that ``labels`` may set (a range label's key and its offsets' keys)."""
+    out: set[str] = set()
+    for lb in labels:
+        out.add(lb.key)
+        if lb.rule == "range":
+            out.update((f"{lb.key}_start", f"{lb.key}_end"))
+    return out
+
+
+def _makers(keys: tuple[str, ...], base_keys: tuple[str, ...], base_values: tuple[Any, ...]) -> tuple[Any, Any, Any]:
+    """``(make, layout, whole)`` for metadata of ``keys`` from all its values in order:
+    ``make(layout, values)`` gives the Metadata, or None when a value of the document's
+    keys is not the document's own (then ``whole.make(whole, values)`` gives it)."""
+    shared, whole = _layouts(keys, base_keys, base_values)
+    if shared is None:
+        return whole.make, whole, whole
+    if shared is whole:  # no document values: all values are the chunk's own
+        return whole.make, whole, whole
+    return shared.make_all, shared, whole
 
 
 _FIELDS = ("text", "start_index", "end_index", "index", "size", "unit", "document_id", "metadata", "context", "embedding", "id")
@@ -350,13 +418,23 @@ def build_chunks(
     doc_id = doc.id
     text = doc.text
     base = document_base(doc)
-    write_labels = label_writer(labels, text) if labels else None
+    # labels alone (no callback, no pages) that set none of the document's keys: a chunk's
+    # own keys written into a dict of its own (not a copy of the document's), or, for
+    # labels of one key, the chunk's values taken from them without a dict
+    own_only = False
+    single: tuple[tuple[str, ...], Callable[[int, int], Any]] | None = None
+    if labels and context is None and annotate is None and not doc.pages and base.keys().isdisjoint(_OWN_CONTEXT):
+        set_keys = _label_keys(labels)
+        own_only = "context" not in set_keys and set_keys.isdisjoint(base)
+        if own_only and set_keys.isdisjoint(_OWN):
+            single = _single_label(labels, text)
+    write_labels = label_writer(labels, text) if labels and single is None else None
     pages = doc.pages
     page_starts = [p[1] for p in pages]
     page_labels = doc.metadata.get("page_labels")
     if not isinstance(page_labels, (list, tuple)) or len(page_labels) != len(pages):
         page_labels = None
-    plain = write_labels is None and context is None and annotate is None and not pages and "context" not in base
+    plain = not labels and context is None and annotate is None and not pages and "context" not in base
     blank, swap, chunk_class = _Blank, _SWAP, Chunk
     # (a copy of a dict that holds the three keys already: they are stored, not added,
     # and the copy has room for more keys)
@@ -364,13 +442,19 @@ def build_chunks(
     # each chunk's metadata holds its own values only: the document's (``base``, the same
     # in every chunk) are held once by a layout shared by the chunks of one key order
     base_keys, base_values = tuple(base), tuple(base.values())
-    if plain and base.keys().isdisjoint(_OWN):
+    if base.keys().isdisjoint(_OWN):
         own3 = metadata_layout(base_keys + _OWN[:3], base_values)
         own4 = metadata_layout(base_keys + _OWN, base_values)
         make3, make4 = own3.make, own4.make
     else:
         plain = False
-    layouts: dict[tuple[str, ...], tuple[Any, Any]] = {}
+    own_layouts: dict[tuple[str, ...], Any] = {}
+    if single is not None:
+        label_keys, label_values = single
+        with3 = metadata_layout(base_keys + _OWN[:3] + label_keys, base_values)
+        with4 = metadata_layout(base_keys + _OWN + label_keys, base_values)
+        make_with3, make_with4 = with3.make, with4.make
+    layouts: dict[tuple[str, ...], tuple[Any, Any, Any]] = {}
     sizes: dict[int, int] = {}  # one int object a size above 256 (equal sizes share it)
     # texts and ids a batch of spans at a time, the next batch made before the last chunk
     # of this one (its next_id): no list of texts or ids as long as the chunks is held
@@ -394,6 +478,29 @@ def build_chunks(
                     metadata = make4(own4, (s.boundary, prev, next_id, True))
                 else:
                     metadata = make3(own3, (s.boundary, prev, next_id))
+            elif single is not None:  # the keys in the order the dict's would be in
+                got = label_values(s.start, s.end)
+                if s.oversize:
+                    if got is None:
+                        metadata = make4(own4, (s.boundary, prev, next_id, True))
+                    else:
+                        metadata = make_with4(with4, (s.boundary, prev, next_id, True) + got)
+                elif got is None:
+                    metadata = make3(own3, (s.boundary, prev, next_id))
+                else:
+                    metadata = make_with3(with3, (s.boundary, prev, next_id) + got)
+            elif own_only:
+                # the keys in the same order as ``{**base, "boundary": ...}`` with the labels'
+                # after them: the base's keys, then these
+                meta = {"boundary": s.boundary, "prev_id": prev, "next_id": next_id}
+                if s.oversize:
+                    meta["oversize"] = True
+                write_labels(meta, s.start, s.end)  # type: ignore[misc]
+                keys = tuple(meta)
+                lay = own_layouts.get(keys)
+                if lay is None:
+                    lay = own_layouts[keys] = metadata_layout(base_keys + keys, base_values)
+                metadata = lay.make(lay, meta.values())
             else:
                 # a dict for the labels and the callbacks: the keys in the same order as
                 # ``{**base, "boundary": ...}``
@@ -423,12 +530,12 @@ def build_chunks(
                 # or a callback may have set one of its keys)
                 values = meta.values()
                 keys = tuple(meta)
-                pair = layouts.get(keys)
-                if pair is None:
-                    pair = layouts[keys] = _layouts(keys, base_keys, base_values)
-                shared, whole = pair
-                metadata = shared.make_all(shared, values) if shared is not None else None
-                if metadata is None:
+                got = layouts.get(keys)
+                if got is None:
+                    got = layouts[keys] = _makers(keys, base_keys, base_values)
+                metadata = got[0](got[1], values)
+                if metadata is None:  # a label or a callback set a value of the base's keys
+                    whole = got[2]
                     metadata = whole.make(whole, values)
             size = s.size
             if size > 256:  # (smaller ints are shared by Python)
