@@ -8,7 +8,11 @@ once for all strategies:
 * atoms (a code block, a table, a list item with its sub-items): never cut while they fit;
   larger ones follow the oversize policy -- ``"split"`` at the atom's own cuts (code lines,
   table rows) and then the region's levels, ``"keep"`` as one chunk flagged oversize, or
-  ``"raise"`` :class:`~chunkwise.errors.OversizeError`;
+  ``"raise"`` :class:`~chunkwise.errors.OversizeError`. With an overlap the budget is
+  ``chunk_size - chunk_overlap``; an atom larger than that which fits ``chunk_size`` (less
+  the region's reserve) is not cut either: it starts a chunk of its own and is packed
+  whole, with the heading glued to it when both fit (so is an atom that fits the budget
+  but not with its heading); the overlap after it is what ``chunk_size`` leaves;
 * glue (a heading and the start of its body): no cut strictly inside;
 * the greedy split-and-merge of :mod:`chunkwise.merge` with its fallbacks (words, grapheme
   clusters), sentence windows and sentence overlap;
@@ -208,6 +212,21 @@ def _is_cut(text: str, levels: Sequence[Level], pe: int, ns: int) -> bool:
     return False
 
 
+def _inside(starts: Sequence[int], ends: Sequence[int], s: int, e: int) -> bool:
+    """Whether ``[s, e)`` lies inside one of the sorted, disjoint ranges."""
+    k = bisect_right(starts, s) - 1
+    return k >= 0 and e <= ends[k]
+
+
+def _cut_name(text: str, levels: Sequence[Level], pe: int, ns: int) -> str | None:
+    """The name of the first level that cuts between a piece ending at ``pe`` and one
+    starting at ``ns`` (None: none does)."""
+    for level in levels:
+        if _is_cut(text, (level,), pe, ns):
+            return level.name
+    return None
+
+
 def _word_end(text: str, pos: int, end: int) -> int:
     """End of the run of non-whitespace characters that starts at ``pos`` (at most ``end``)."""
     while pos < end and not text[pos].isspace():
@@ -221,6 +240,10 @@ class _Plan:
     big_starts: list[int]
     levels: list[Level]
     protected: tuple[Sequence[int], Sequence[int]]
+    # atoms larger than the budget that fit ``chunk_size`` (with an overlap): atom, start
+    # (its glued heading's when that fits too), trimmed end, exact size from that start
+    tight: list[tuple[Atom, int, int, int]] = ()  # type: ignore[assignment]
+    tight_starts: list[int] = ()  # type: ignore[assignment]
 
 
 class _RegionPacker:
@@ -262,6 +285,11 @@ class _RegionPacker:
             return found
         text, m, cfg = self.text, self.m, self.cfg
         big: list[tuple[Atom, int, int, int]] = []  # atom, trimmed start, end, exact size
+        tight: list[tuple[Atom, int, int, int]] = []  # the same, for atoms that fit ``limit``
+        # with an overlap, an atom larger than the budget that fits ``chunk_size`` (less the
+        # region's reserve) is never cut: it starts a chunk of its own (see :meth:`region`);
+        # kept atoms are chunks of their own already
+        limit = min(budget + cfg.chunk_overlap, cfg.chunk_size) if cfg.oversize != "keep" else budget
         protect: list[tuple[int, int]] = []
         fitting: dict[tuple[int, int], Atom] = {}
         glue = self.glue
@@ -277,7 +305,10 @@ class _RegionPacker:
                 if s >= e:
                     continue
             if (e - s if chars else size(s, e)) > budget and (n := m.exact(s, e)) > budget:
-                big.append((a, s, e, n))
+                if n <= limit:
+                    tight.append((a, s, e, n))
+                else:
+                    big.append((a, s, e, n))
             else:
                 protect.append((a.start, a.end))
                 if glue:
@@ -289,13 +320,43 @@ class _RegionPacker:
         whole = sorted(protect)
         whole_starts = [a for a, _ in whole]
         opened: set[tuple[int, int]] = set()  # atoms split so that a heading goes with them
+        # with an overlap, a heading glued to an atom goes with it into the chunk the atom
+        # starts when both fit ``limit`` (see :meth:`region`): the first such heading
+        headed: dict[int, tuple[Atom, int, int, int] | None] = {}  # tight atom's index -> entry
+        dropped: set[int] = set()  # tight atoms split after all
+        tight_s = [t[1] for t in tight]
         for g in self.glue:
             if m.size(g[0], g[1]) > budget:
                 continue
             k = bisect_right(whole_starts, g[1] - 1) - 1
+            if (
+                tight_s
+                and (i := bisect_right(tight_s, g[0])) < len(tight_s)
+                and tight_s[i] < g[1]
+                and (k < 0 or whole[k][1] <= tight[i][2])
+            ):
+                # the body starts with an atom larger than the budget that fits ``limit``
+                if i not in headed:
+                    a, s0, e0, _n = tight[i]
+                    if (n0 := m.exact(g[0], e0)) <= limit:
+                        headed[i] = (a, g[0], e0, n0)
+                        continue
+                    headed[i] = None  # (no heading goes with it)
+                    if cfg.oversize == "split":  # split, as an atom that fits is when its heading does not
+                        big.append(tight[i])
+                        dropped.add(i)
+                elif headed[i] is not None:
+                    continue  # (an earlier heading goes with it)
+                # (then the rule for an atom that fits, or the word after the glue, as for any atom too big)
             if k >= 0 and whole[k][1] > g[1] - 1:  # the body starts with an atom that fits
                 if m.size(g[0], whole[k][1]) <= budget:
                     protect.append(g)
+                elif limit > budget and whole[k] in fitting and (
+                    n0 := m.exact(g[0], (e0 := trim_end(text, whole[k][0], whole[k][1])))
+                ) <= limit:
+                    # with an overlap: the two start a chunk together (see :meth:`region`)
+                    a = fitting[whole[k]]
+                    tight.append((a, g[0], e0, n0))
                 elif cfg.oversize == "split" and whole[k] in fitting:
                     # the atom fits alone but not with its heading: a heading alone helps
                     # nobody, so the atom is split (at its own cuts, then the levels) and
@@ -309,21 +370,30 @@ class _RegionPacker:
             w = _word_end(text, g[1] - 1, len(text))
             if m.size(g[0], w) <= budget or 2 * m.size(g[1] - 1, w) > budget:
                 protect.append(g)
-        if opened:
+        if tight:
+            if headed:
+                tight = [headed.get(i) or x for i, x in enumerate(tight) if i not in dropped]
+            tight.sort(key=lambda x: (x[0].start, -x[0].end))
+        if opened or tight:
             protect = [r for r in protect if r not in opened]
             big.sort(key=lambda b: b[0].start)
         levels = list(base)
-        if cfg.oversize == "split" and big:
+        if cfg.oversize == "split" and (big or tight):
             # an atom too big is not protected (what it contains may be: a small code block
-            # inside a big list item); it is cut at its own cuts first
+            # inside a big list item); it is cut at its own cuts first. (So are the cuts of
+            # an atom packed whole, for the overlap that reaches into it, and for an atom
+            # that a region's edge cuts)
             by_name: dict[str, list[int]] = {}
-            for a, _s, _e, _n in big:
+            for a, _s, _e, _n in (*big, *tight) if tight else big:
                 if a.cuts:
                     by_name.setdefault(a.cut_name or a.kind, []).extend(a.cuts)
             at = self.segs.atom_levels_at
             levels[at:at] = [PositionsLevel(nm, sorted(set(p)), sorted(set(p))) for nm, p in by_name.items()]
         ps, pe = _merge_ranges(protect)
         plan = _Plan(big, [b[0].start for b in big], [_guarded(lv, ps, pe) for lv in levels], (ps, pe))
+        if tight:  # (an atom inside a range kept whole needs nothing more)
+            plan.tight = [t for t in tight if not _inside(ps, pe, t[1], t[2])]
+            plan.tight_starts = [t[0].start for t in plan.tight]
         self._plans[key] = plan
         self._last_plan = (budget, base, plan)
         return plan
@@ -384,6 +454,11 @@ class _RegionPacker:
                 n = m.exact(g0, e)
             out.append(Span(g0, e, n, a.kind, n > cfg.chunk_size))
             pos = a.end
+        if plan.tight:
+            ti, tj = bisect_left(plan.tight_starts, reg.start), bisect_left(plan.tight_starts, reg.end)
+            if ti < tj:
+                tried = False
+                pos = self.tight(plan.tight[ti:tj], reg, pos, budget, levels, out)
         if tried:  # (what :meth:`run` gives: the trim and the test that it fits are done)
             out = self.pack_run(s, e, budget, levels, reg.end_boundary)
         else:
@@ -395,6 +470,33 @@ class _RegionPacker:
         if out:
             out[-1].boundary = reg.end_boundary
         return out
+
+    def tight(
+        self, tight: list[tuple[Atom, int, int, int]], reg: Region, pos: int, budget: int, levels: list[Level],
+        out: list[Span],
+    ) -> int:
+        """Pack the atoms of ``tight`` (larger than ``budget``, within ``chunk_size``) that
+        lie in ``reg`` after ``pos``: the run before each, then the atom whole (with its
+        glued heading when :meth:`plan` found that both fit) as one span. Appends
+        to ``out``; returns where the rest of the region starts."""
+        text = self.text
+        for a, s, e, n in tight:
+            if a.start < pos or a.end > reg.end:
+                continue  # inside an atom packed already (a code block in a list item)
+            if s < pos:  # (a heading glued from before ``pos``: the atom alone)
+                s = trim(text, a.start, a.end)[0]
+                n = exact_size(self.m, s, e)
+            before = len(out)
+            out += self.run(pos, s, budget, levels, a.kind)
+            if len(out) > before:
+                out[-1].boundary = _cut_name(text, levels, out[-1].end, s) or a.kind
+            out.append(Span(s, e, n, a.kind))
+            pos = a.end
+            if pos < reg.end:
+                ns = trim(text, e, reg.end)[0]
+                if ns < reg.end:
+                    out[-1].boundary = _cut_name(text, levels, e, ns) or a.kind
+        return pos
 
     def run(self, start: int, end: int, budget: int, levels: list[Level], end_cut: str) -> list[Span]:
         """Pack ``[start, end)`` of one region (no kept atom inside)."""
