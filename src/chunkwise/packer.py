@@ -732,7 +732,9 @@ def pack_segments(text: str, measure: Measure, segments: Segments, config: PackC
         OversizeError: an atom larger than the budget under ``oversize="raise"``.
     """
     if "\r" in text:  # (a text without a carriage return pays this test only)
-        twin = line_feed_twin(text)
+        twin = segments.twin  # (the parser's, when it read the twin)
+        if twin is None or len(twin) != len(text):
+            twin = line_feed_twin(text)
         if twin is not None:
             segments = _reading_text(segments, text)
             text = twin

@@ -20,7 +20,7 @@ half-open Python ``str`` indices into the document text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .boundaries import Level
@@ -147,3 +147,7 @@ class Segments:
     overlap_across_regions: bool = False
     """Whether ``chunk_overlap`` may extend a chunk past its region's end (semantic groups:
     yes; sections: no)."""
+    twin: str | None = field(default=None, repr=False, compare=False)
+    """The line-feed twin the parser read (:func:`chunkwise.boundaries.line_feed_twin` of a
+    text with a lone carriage return), which the packer then reads as it is; None: the
+    packer makes it itself when the text has one."""

@@ -392,7 +392,7 @@ class CodeChunker(BaseChunker):
             replace(lb, value=_Chunking(lb.value.structure, document.text)) if isinstance(lb.value, _Chunking) else lb
             for lb in segments.labels
         )
-        return replace(segments, labels=labels)
+        return replace(segments, labels=labels, twin=twin)
 
     def _parse(self, document: Document, measure: Measure | None = None) -> Segments:
         """:meth:`parse` of a text without a lone carriage return."""

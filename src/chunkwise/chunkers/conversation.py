@@ -330,7 +330,7 @@ class ConversationChunker(BaseChunker):
         elif tr.kind == "subtitles":
             inner = _CUE_INNER
         if not turns:
-            return Segments(levels=inner, labels=(label,))
+            return Segments(levels=inner, labels=(label,), twin=twin)
         bound = size_bound(self._sizer, text)
         size = self._size(text, bound, measure)
         reserve = self._reserve(turns, bound, size) if self.include_context_in_size else 0
@@ -484,7 +484,13 @@ class ConversationChunker(BaseChunker):
                 for i in range(len(bounds) - 1)
             )
         segs = Segments(
-            levels=levels, regions=regions, atoms=atoms, glue=tuple(glue), labels=(label,), atom_levels_at=1
+            levels=levels,
+            regions=regions,
+            atoms=atoms,
+            glue=tuple(glue),
+            labels=(label,),
+            atom_levels_at=1,
+            twin=twin,
         )
         if reserve and regions and not self.chunk_overlap:
             segs = replace(segs, regions=self._first_free(document, measure, segs))

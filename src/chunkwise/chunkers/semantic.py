@@ -22,7 +22,7 @@ threshold or size the next run uses.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import ConfigError
 from ..parsers.semantic import (
@@ -145,7 +145,9 @@ class SemanticChunker(EmbeddingChunker):
         """As :meth:`EmbeddingChunker.analyze_segments`; a text whose lines end with a lone
         carriage return is read as its line-feed twin (same offsets), as the packer packs
         it (:func:`~chunkwise.parsers.semantic.line_feed_document`)."""
-        return super().analyze_segments(line_feed_document(doc), measure)
+        read = line_feed_document(doc)
+        segs, analysis = super().analyze_segments(read, measure)
+        return (segs, analysis) if read is doc else (replace(segs, twin=read.text), analysis)
 
     def segments_of(
         self, doc: Document, m: Measure, sents: list[tuple[int, int]]

@@ -147,7 +147,8 @@ class SentenceChunker(BaseChunker):
         n = self.window_sentences
         if n is None:
             return Segments(levels=tuple(self.levels(document)))
-        text = line_feed_twin(document.text) or document.text
+        twin = line_feed_twin(document.text)
+        text = twin or document.text
         cuts = list(sentence_cuts(text))
         level = PositionsLevel(SentenceSegmenter.name, [a for a, _ in cuts], [b for _, b in cuts])
         sentences: list[tuple[int, int]] = []
@@ -162,7 +163,7 @@ class SentenceChunker(BaseChunker):
             Label(s, e, "window", (sentences[max(0, i - n)][0], sentences[min(last, i + n)][1]), rule="range")
             for i, (s, e) in enumerate(sentences)
         )
-        return Segments(levels=(level,), labels=labels)
+        return Segments(levels=(level,), labels=labels, twin=twin)
 
     def pack_options(self) -> dict[str, Any]:
         per_chunk = self._per_chunk  # type: ignore[attr-defined]

@@ -79,7 +79,8 @@ class TopicChunker(BaseChunker):
         text whose lines end with a lone carriage return (a classic Mac OS file) is read
         as its twin with line feeds there (same length, same offsets), as the packer
         packs it."""
-        text = line_feed_twin(document.text) or document.text
+        twin = line_feed_twin(document.text)
+        text = twin or document.text
         paras = self.paragraphs(text)
         levels = (PARAGRAPH, LINE, SentenceSegmenter())
         labels = _lda_labels([text[s:e] for s, e in paras], self.n_topics, self.random_state, self.restarts)
@@ -91,7 +92,7 @@ class TopicChunker(BaseChunker):
                 j += 1
             regions.append(Region(paras[i][0], paras[j][1], end_boundary=TOPIC if j + 1 < len(paras) else "end"))
             i = j + 1
-        return Segments(levels=levels, regions=tuple(regions), overlap_across_regions=True)
+        return Segments(levels=levels, regions=tuple(regions), overlap_across_regions=True, twin=twin)
 
 
 def _lda_labels(paragraphs: list[str], n_topics: int, seed: int, restarts: int = 4) -> list[int]:

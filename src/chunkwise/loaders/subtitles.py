@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..boundaries import line_feed_twin
 from ..errors import warn_at_caller
 from ..types import Document
 from .base import Loader, register_loader
@@ -31,7 +32,7 @@ def _warn(message: str) -> None:
 
 
 # the start of an SRT file: a cue number, then a timing line
-_SRT_HEAD = re.compile(rb"\s*\d+[ \t]*\r?\n[ \t]*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}[ \t]+-->")
+_SRT_HEAD = re.compile(rb"\s*\d+[ \t]*(?:\r\n?|\n)[ \t]*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}[ \t]+-->")
 
 _SRT_HEAD_TEXT = re.compile(_SRT_HEAD.pattern.decode())
 _VTT_HEAD_TEXT = re.compile(r"\ufeff?WEBVTT(?=[ \t\r\n]|$)")
@@ -78,8 +79,9 @@ class SrtLoader(Loader):
         problems = cue_problems(text)
         if problems:
             name = source or "<text>"
+            lines = line_feed_twin(text) or text  # (a lone carriage return ends a line too)
             notes = [
-                f"{name}: line {text.count(chr(10), 0, off) + 1}: {line[:80]!r}: {why}; the cue is kept as text "
+                f"{name}: line {lines.count(chr(10), 0, off) + 1}: {line[:80]!r}: {why}; the cue is kept as text "
                 "without times"
                 for off, line, why in problems
             ]
