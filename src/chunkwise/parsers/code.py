@@ -136,6 +136,9 @@ class CodeStructure:
             lines above their own text (Java's ``@Inject`` above ``private Foo foo;``): where
             the annotations start, where the statement's own text starts, and where the
             first line of that text ends (tree-sitter only).
+        whole: ``(start, end)`` of the statements to keep whole (Bash's loops, ``if``,
+            ``case``, subshells and groups that fit a chunk from the start of their line;
+            outermost only, tree-sitter only).
         containers: ``(start, end)`` of the namespaces whose members count as top level,
             outer first; ``start`` where the comments right above one start (not C's
             ``extern "C"`` blocks nor the preprocessor's ``#if`` blocks).
@@ -154,6 +157,7 @@ class CodeStructure:
     imports: tuple[tuple[int, int], ...] = ()
     annotated: tuple[tuple[int, int, int], ...] = ()
     containers: tuple[tuple[int, int], ...] = ()
+    whole: tuple[tuple[int, int], ...] = ()
     lazy_tokens: Any = field(default=None, repr=False, compare=False)
     """A function ``(start, end) -> token cuts`` of a range, read on demand (tree-sitter:
     ``token_cuts`` is then empty)."""
@@ -687,7 +691,8 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
              has_errors: bool, import_types: frozenset[str], all_lists: bool = False,
              opaque: list[tuple[int, int]] | None = None, lazy_tokens: Any = None,
              closed: Sequence[tuple[int, int]] = (),
-             annotated: Sequence[tuple[int, int, int]] = ()) -> CodeStructure:
+             annotated: Sequence[tuple[int, int, int]] = (),
+             whole: Sequence[tuple[int, int]] = ()) -> CodeStructure:
     defs: list[Definition] = []
     cuts: dict[tuple[int, int], tuple[int, int]] = {}
     statements: list[tuple[int, int, str]] = []
@@ -793,9 +798,19 @@ def _analyze(text: str, language: str, parser: str, root: _Node, leaves: list[tu
         imports=tuple(imports),
         annotated=tuple(annotated),
         containers=tuple(opened),
+        whole=_outermost(whole) if whole else (),
         lazy_tokens=lazy_tokens,
         lazy_lines=lazy_lines,
     )
+
+
+def _outermost(spans: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """The spans of ``spans`` inside no other, in order."""
+    out: list[tuple[int, int]] = []
+    for s, e in sorted(spans, key=lambda x: (x[0], -x[1])):
+        if not out or e > out[-1][1]:
+            out.append((s, e))
+    return tuple(out)
 
 
 # -- tree-sitter ----------------------------------------------------------------------
@@ -875,6 +890,13 @@ class _Offsets:
 
 
 _OPAQUE: dict[str, bool] = {}
+# Bash's compound statements (and the pipes, lists and redirections around one): one that
+# fits, from the start of its line, is kept whole (the packer evening out a short chunk
+# next to it took the cuts between its lines)
+_SHELL_COMPOUND = frozenset({
+    "for_statement", "c_style_for_statement", "while_statement", "if_statement", "case_statement",
+    "subshell", "compound_statement", "redirected_statement", "pipeline", "list",
+})
 
 
 def _is_opaque(t: str) -> bool:
@@ -1449,6 +1471,8 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
     marks = spec.definitions | spec.wrappers | spec.containers
     find = data.find
     sql = spec.name == "sql"
+    shell = spec.name == "bash"
+    whole: list[tuple[int, int]] = []  # Bash's compound statements that fit
     dark_types = _OPAQUE
     while stack:
         ts_node, node = stack.pop()
@@ -1531,6 +1555,12 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
                     k.closed = True
                     closed.append((c, k))
                 else:
+                    if (shell and fits is not None and t in _SHELL_COMPOUND and node.name is None
+                            and fits(_line_start(text, s), k.end)):
+                        # (a compound statement that fits: kept whole, as a definition is;
+                        # not a function's body, cut from its header only where the function
+                        # does not fit)
+                        whole.append((s, k.end))
                     stack.append((c, k))
                     if t in _ASSIGNMENTS:
                         owners[id(k)] = node
@@ -1592,7 +1622,8 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
             work.extend(kids)
 
     return _analyze(text, spec.name, "tree-sitter", root, None, rootts.has_error, spec.imports,
-                    opaque=opaque, lazy_tokens=tokens, closed=closed_spans, annotated=sorted(annotated))
+                    opaque=opaque, lazy_tokens=tokens, closed=closed_spans, annotated=sorted(annotated),
+                    whole=whole)
 
 
 # -- Python's standard library ---------------------------------------------------------
