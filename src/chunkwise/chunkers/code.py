@@ -15,7 +15,10 @@ the one packer packs them:
   lines after its last line of code (Python's ``# else: ignore`` at the body's end), the
   atom leaves them out and they go with the code after it; when it fits alone but not
   with the comment lines above it, the atom leaves those out and a cut between them lets
-  the packer put them with the chunk before (or alone);
+  the packer put them with the chunk before (or alone). With an overlap, a definition
+  larger than ``chunk_size - chunk_overlap`` that fits ``chunk_size`` (with its comments,
+  else without them) is not cut either: the packer packs it whole, as its own chunk if
+  need be;
 * a definition too big for a chunk, at any depth, is a region of its own: it starts a
   chunk (unless it is the first item of the definition around it: the chunk then starts
   at that header), and the chunk after it starts after it; no cut falls right after a
@@ -532,7 +535,7 @@ class CodeChunker(BaseChunker):
                 group = by_rank[key] = []
             group.append((a, b))
         fits = self._fits_budget(measure)
-        atoms, extra, trimmed = self._atoms(structure, text, fits, measure)
+        atoms, extra, trimmed = self._atoms(structure, text, fits, measure, self._fits_budget(measure, self.chunk_size))
         if fits is not None:
             more, cuts = self._statement_atoms(structure, text, fits, atoms)
             if more:
@@ -819,12 +822,14 @@ class CodeChunker(BaseChunker):
         size = measure.size
         return lambda s, e: size(s, e) <= limit
 
-    def _fits_budget(self, measure: Measure | None) -> Callable[[int, int], bool] | None:
+    def _fits_budget(self, measure: Measure | None, size: int | None = None) -> Callable[[int, int], bool] | None:
         """Whether ``text[start:end]`` (trimmed) fits ``chunk_size - chunk_overlap`` exactly,
-        as the packer decides whether an atom fits; None without a measure."""
-        if measure is None:
+        as the packer decides whether an atom fits; None without a measure. With ``size``
+        (``chunk_size``): whether it fits that, as the packer decides whether an atom
+        larger than the budget is packed whole; None also without an overlap."""
+        if measure is None or (size is not None and not self.chunk_overlap):
             return None
-        limit = self.chunk_size - self.chunk_overlap
+        limit = self.chunk_size - self.chunk_overlap if size is None else size
         if type(measure) is _CharMeasure:
             return lambda s, e: e - s <= limit  # (characters: size and exact size are e - s)
 
@@ -879,7 +884,7 @@ class CodeChunker(BaseChunker):
         return _rstrip_pos(text, d.head, _line_start(text, p)), p
 
     def _atoms(self, structure: CodeStructure, text: str, fits: Callable[[int, int], bool] | None,
-               measure: Measure | None = None
+               measure: Measure | None = None, wide: Callable[[int, int], bool] | None = None,
                ) -> tuple[tuple[Atom, ...], list[tuple[int, int, int]], dict[int, int]]:
         """An atom per definition (never cut while it fits), the cuts ``(a, b, indent)``
         that take comment lines out of a definition's atom, and the ends of the
@@ -891,7 +896,10 @@ class CodeChunker(BaseChunker):
         lines above it (its decorators and attributes kept), then both. A cut at the
         definition's own indentation lets the packer put them with the chunk next to it
         (or alone). ``measure``: the sizes ``fits`` reads (a definition whose estimate fits
-        is passed over at once)."""
+        is passed over at once). ``wide`` (with an overlap): whether a span fits
+        ``chunk_size``; a definition that fits no way within the budget is then kept
+        whole where it fits ``chunk_size`` (the packer packs it whole), else left
+        without its comments where that fits ``chunk_size``."""
         atoms: list[Atom] = []
         extra: list[tuple[int, int, int]] = []
         trimmed: dict[int, int] = {}
@@ -923,11 +931,19 @@ class CodeChunker(BaseChunker):
                         ls = _line_start(text, own)
                         if own > d.start and not text[ls:own].strip():
                             a = _rstrip_pos(text, d.start, ls)
-                    for s2, e2 in ((d.start, code_end), (own, d.end), (own, code_end)):
-                        if (s2, e2) == (d.start, d.end) or (s2 > d.start and a <= d.start):
-                            continue
-                        if fits(s2, e2):
-                            s, e = s2, e2
+                    # (with an overlap, a definition that fits neither way within the budget
+                    # but fits ``chunk_size`` is packed whole, as its own chunk if need be:
+                    # kept whole, else without its comments when that fits ``chunk_size``)
+                    for ok in (fits,) if wide is None else (fits, wide):
+                        if ok is wide and wide(d.start, d.end):
+                            break
+                        for s2, e2 in ((d.start, code_end), (own, d.end), (own, code_end)):
+                            if (s2, e2) == (d.start, d.end) or (s2 > d.start and a <= d.start):
+                                continue
+                            if ok(s2, e2):
+                                s, e = s2, e2
+                                break
+                        if e < d.end or s > d.start:
                             break
                     if s > d.start:
                         extra.append((a, own, len(text[_line_start(text, own) : own].expandtabs(4))))

@@ -20,7 +20,9 @@ them:
   ``assistant``, is paired as a question is); when the answer does not fit even alone and
   the question takes at most half the budget, the question starts the chunk of the
   answer's first part instead of standing alone (a chunk of nothing but a question
-  answers nothing, yet it is what a searched question resembles most);
+  answers nothing, yet it is what a searched question resembles most). With an overlap,
+  an answer larger than ``chunk_size - chunk_overlap`` that fits ``chunk_size`` is not
+  cut: it goes whole with its question when both fit ``chunk_size``, else alone;
 * ``max_turns`` bounds the turns of a chunk (the turns are taken in consecutive groups of
   at most ``max_turns``, a question not parted from its answer, and each group is packed
   on its own); each JSON list of messages is a conversation packed on its own.
@@ -183,7 +185,9 @@ class ConversationChunker(BaseChunker):
             in JSON chat messages also a ``user``/``human`` prompt before an
             ``assistant``/``gpt``/``model`` reply) with the answer after it when both fit
             in one chunk; when the answer alone is larger than the budget and the
-            question at most half of it, the question goes with the answer's first part.
+            question at most half of it, the question goes with the answer's first part
+            (with an overlap: only an answer larger than ``chunk_size``, or one that
+            fits ``chunk_size`` with its question; see the module's notes).
         oversize: a turn larger than ``chunk_size``: ``"split"`` (default; by paragraphs,
             lines, sentences, words), ``"keep"`` whole (flagged ``metadata["oversize"]``)
             or ``"raise"`` :class:`~chunkwise.errors.OversizeError`.
@@ -403,7 +407,19 @@ class ConversationChunker(BaseChunker):
         # a question whose answer does not fit goes with the answer's first part, when the
         # question takes at most half the budget: a question alone is a chunk that answers
         # nothing, yet it is what a question searched for resembles most
-        lead = {k for k in pairs if size(*_span(turns[k + 1]), budget) > budget >= 2 * size(*_span(turns[k]), budget)}
+        # (with an overlap, an answer larger than the budget that fits ``chunk_size``, less
+        # the reserve, is packed whole: with its question where both fit that, else as a
+        # chunk of its own, and the question is not glued to its first part)
+        wide = budget + self.chunk_overlap if self.oversize != "keep" else budget
+        lead = {
+            k for k in pairs
+            if size(*_span(turns[k + 1]), budget) > budget >= 2 * size(*_span(turns[k]), budget)
+            and (
+                wide == budget
+                or size(*_span(turns[k + 1]), wide) > wide
+                or size(lead_in if k == 0 else turns[k].start, turns[k + 1].end, wide) <= wide
+            )
+        }
         # the marker (a speaker line's "Name:", a cue's number, timing line, settings and
         # speaker, a message's role) is a prefix of the turn's text, never a chunk of its
         # own: it goes with the first word whenever both fit the budget of the turn's
