@@ -157,3 +157,21 @@ def test_question_stays_with_answer_when_both_fit() -> None:
     chunks = chunkwise.chunk(CHAT, strategy="conversation", chunk_size=160, chunk_overlap=50)
     check_invariants(CHAT, chunks, 160, CharSizer())
     assert chunks[0].start_index == 0 and chunks[0].end_index == a_end
+
+
+def test_definition_holding_a_big_nested_one_is_whole() -> None:
+    # (the nested function, over the budget 400 - 120, would start a chunk of its own,
+    # cutting the method around it, which fits chunk_size)
+    inner = _definition("onerror", 300, 0).replace("\n    ", "\n        ").replace("    def", "        def", 1)
+    src = (
+        "class Holder:\n    \"\"\"Holds.\"\"\"\n\n"
+        "    @classmethod\n    def _rmtree(cls, name):\n" + inner + "\n        onerror(name)\n\n"
+        "    def close(self):\n        return None\n"
+    )
+    start = src.index("@classmethod")
+    end = src.index("onerror(name)") + len("onerror(name)")
+    assert 280 < end - start <= 400
+    for overlap in (0, 80, 120):
+        chunks = chunkwise.chunk(src, strategy="code", chunk_size=400, chunk_overlap=overlap, language="python")
+        check_invariants(src, chunks, 400, CharSizer(), trimmed=False)
+        assert _whole_in_one(chunks, start, end), overlap

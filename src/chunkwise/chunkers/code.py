@@ -535,7 +535,8 @@ class CodeChunker(BaseChunker):
                 group = by_rank[key] = []
             group.append((a, b))
         fits = self._fits_budget(measure)
-        atoms, extra, trimmed = self._atoms(structure, text, fits, measure, self._fits_budget(measure, self.chunk_size))
+        wide = self._fits_budget(measure, self.chunk_size)
+        atoms, extra, trimmed = self._atoms(structure, text, fits, measure, wide)
         if fits is not None:
             more, cuts = self._statement_atoms(structure, text, fits, atoms)
             if more:
@@ -580,7 +581,9 @@ class CodeChunker(BaseChunker):
                 else:
                     line_cuts.append((a, b))
             levels.append(_positions("line", line_cuts))
-        regions = self._regions(structure, n, text, fits, trimmed, header_ends)
+        regions = self._regions(
+            structure, n, text, fits, trimmed, header_ends, None if self.include_context_in_size else wide
+        )
         if self.include_context_in_size:
             regions = tuple(replace(r, reserve=self._reserve(structure, text, r)) for r in regions)
         joined: set[int] = set()  # the headers kept with their first line: no cut after them
@@ -1005,7 +1008,8 @@ class CodeChunker(BaseChunker):
     def _regions(structure: CodeStructure, n: int, text: str = "",
                  fits: Callable[[int, int], bool] | None = None,
                  trimmed: Mapping[int, int] | None = None,
-                 header_ends: Mapping[int, int] | None = None) -> tuple[Region, ...]:
+                 header_ends: Mapping[int, int] | None = None,
+                 wide: Callable[[int, int], bool] | None = None) -> tuple[Region, ...]:
         """A region per top-level definition (with the comments just above it) and per run
         of other statements between definitions; with ``fits``, also a region per nested
         definition too big for a chunk (it starts a chunk, and the chunk after it starts
@@ -1015,12 +1019,21 @@ class CodeChunker(BaseChunker):
         ``trimmed``: the definitions (by index) whose atom ends before their trailing
         comment lines because only so they fit (not too big: no region). ``header_ends``:
         where the headers of definitions (by index) end, as :func:`_header_end` finds them
-        (those missing are found here)."""
+        (those missing are found here). ``wide`` (with an overlap): whether a span fits
+        ``chunk_size``; a definition inside one that fits it (an atom the packer packs
+        whole) starts no region."""
         starts = [0]
         if fits is not None:
-            for i, d in enumerate(structure.definitions):
+            defs = structure.definitions
+            for i, d in enumerate(defs):
                 if d.container or (trimmed and i in trimmed) or fits(d.start, d.end):
                     continue
+                if wide is not None:
+                    p = d.parent
+                    while p >= 0 and (defs[p].container or not wide(defs[p].start, defs[p].end)):
+                        p = defs[p].parent
+                    if p >= 0:
+                        continue  # (inside a definition packed whole)
                 ls = _line_start(text, d.start)
                 if text[ls : d.start].strip() or (d.parent < 0 and ls == d.start):
                     continue  # (one that does not start its line; a top-level one: a region already)
@@ -1031,13 +1044,13 @@ class CodeChunker(BaseChunker):
                 elif header_ends is not None and d.parent in header_ends:
                     he = header_ends[d.parent]
                 else:
-                    he = _header_end(text, structure.definitions[d.parent], _comment_line(structure))
+                    he = _header_end(text, defs[d.parent], _comment_line(structure))
                 if not (0 <= he <= ls and not text[he:ls].strip()):
                     starts.append(ls)
                 q = d.end
                 while q < n and text[q].isspace():
                     q += 1
-                stop = structure.definitions[d.parent].end if d.parent >= 0 else n
+                stop = defs[d.parent].end if d.parent >= 0 else n
                 # (not before the closing brace of the class around it alone)
                 if q < n and ("\n" in text[d.end : q] or "\r" in text[d.end : q]) and any(
                     text[k].isalnum() for k in range(q, stop)
