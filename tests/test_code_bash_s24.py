@@ -13,10 +13,6 @@ from chunkwise.sizers import CharSizer
 
 pytestmark = pytest.mark.skipif(not grammar_available("bash"), reason="tree-sitter bash grammar not installed")
 
-# (the packer keeps the statements of CodeStructure.whole whole only once the chunker makes
-# them atoms: until then these tests are expected to fail)
-needs_atoms = pytest.mark.xfail(strict=True, reason="the code chunker does not yet keep CodeStructure.whole as atoms")
-
 # a loop of 116 characters, from a standard shell script (bzexe), between a few statements
 BZEXE = """rm -f zfoo[12]$$
 
@@ -86,14 +82,12 @@ def test_parser_lists_no_function_body_and_no_plain_command():
     assert [src[s:e] for s, e in whole] == [loop]
 
 
-@needs_atoms
 @pytest.mark.parametrize("size", [116, 120, 124, 128])
 def test_bzexe_loop_that_fits_starts_a_chunk_and_stays_whole(size):
     chunks = chunk(BZEXE, size)
     assert loop_of(BZEXE) in [c.text for c in chunks], [c.text for c in chunks]
 
 
-@needs_atoms
 @pytest.mark.parametrize("size", [100, 104, 110, 116])
 def test_loop_with_do_on_its_own_line_is_not_cut_between_for_and_do(size):
     chunks = chunk(DO_LINE, size)
@@ -102,7 +96,6 @@ def test_loop_with_do_on_its_own_line_is_not_cut_between_for_and_do(size):
     assert not any(c.text.endswith("/etc/*.conf") for c in chunks)
 
 
-@needs_atoms
 @settings(max_examples=40, deadline=None)
 @given(
     before=st.integers(1, 6),

@@ -537,6 +537,9 @@ class CodeChunker(BaseChunker):
         fits = self._fits_budget(measure)
         wide = self._fits_budget(measure, self.chunk_size)
         atoms, extra, trimmed = self._atoms(structure, text, fits, measure, wide)
+        if structure.whole:  # (Bash's compound statements that fit: never cut)
+            atoms = tuple(sorted(atoms + tuple(Atom(s, e, "statement") for s, e in structure.whole),
+                                 key=lambda a: (a.start, -a.end)))
         if fits is not None:
             more, cuts = self._statement_atoms(structure, text, fits, atoms)
             if more:
