@@ -1354,41 +1354,37 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
         chaos, coherence = by_text.get(western, (1.0, 0.0))
         signs = implausible(_sample(western))
         cands["cp1252"] = (signs, chaos, _rank("cp1252"), len(results), western, "cp1252", coherence)
+
+    def measure(name: str, order: int) -> bool:
+        """Measure the reading of ``data`` in ``name`` as a candidate the detector did not
+        propose (its place ``order`` among them); False when the bytes do not decode."""
+        try:
+            own = data.decode(name)
+        except UnicodeDecodeError:
+            return False
+        chaos, coherence = by_text.get(own) or (mess_ratio(own[:_SAMPLE]), 0.0)
+        cands[name] = (implausible(_sample(own)), chaos, _rank(name), order, own, name, coherence)
+        return True
+
     short = len(data) <= _SHORT
     if short:
         # a few bytes: the detector proposes East Asian readings only (its measures need
         # more text); the common alphabets' code pages are measured too
         for extra, name in enumerate(_ALPHABET_PAGES):
             name = codecs.lookup(name).name  # "koi8-r", the name the detector's candidates have
-            if name in cands:
-                continue
-            try:
-                own = data.decode(name)
-            except UnicodeDecodeError:
-                continue
-            chaos, coherence = by_text.get(own) or (mess_ratio(own), 0.0)
-            signs = implausible(_sample(own))
-            cands[name] = (signs, chaos, _rank(name), len(results) + 1 + extra, own, name, coherence)
+            if name not in cands:
+                measure(name, len(results) + 1 + extra)
     if any(_FAMILY.get(c[5]) == "ja" and _half_width_only(c[4], kanji=True) for c in cands.values()):
         # a Shift JIS reading mostly in half-width katakana, with no kana of full width: what
         # KOI8's letters give (``ﾏﾛﾉﾂﾋﾁ``; its capitals are lead bytes of kanji); the
         # detector may propose no KOI8 reading beside it (``Сьогодні ввечері ...`` in
         # KOI8-U): KOI8-R and KOI8-U measured too
         for extra, name in enumerate(sorted(_KOI8)):
-            if name in cands:
-                continue
-            try:
-                own = data.decode(name)
-            except UnicodeDecodeError:
-                continue
-            chaos, coherence = by_text.get(own) or (mess_ratio(own[:_SAMPLE]), 0.0)
-            signs = implausible(_sample(own))
-            cands[name] = (signs, chaos, _rank(name), len(results) + 6 + extra, own, name, coherence)
+            if name not in cands:
+                measure(name, len(results) + 6 + extra)
     if "koi8-r" in cands and "koi8-u" not in cands and _KOI8_U_LETTERS.search(data):
         # KOI8-R reads KOI8-U's і, ї, є and ґ as box drawing (``веч╕р``): KOI8-U measured too
-        own = data.decode("koi8-u")
-        chaos, coherence = by_text.get(own) or (mess_ratio(own[:_SAMPLE]), 0.0)
-        cands["koi8-u"] = (implausible(_sample(own)), chaos, _rank("koi8-u"), len(results) + 5, own, "koi8-u", coherence)
+        measure("koi8-u", len(results) + 5)
     least = min(cands.values(), key=lambda c: c[0])
     signed = least[0] > 0
     added: set[str] = set()
@@ -1414,14 +1410,8 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
         for extra, name in enumerate(_LATIN_PAGES):
             if name in cands or not (turkish if name == "cp1254" else odd):
                 continue
-            try:
-                own = data.decode(name)
-            except UnicodeDecodeError:
-                continue
-            chaos, coherence = by_text.get(own) or (mess_ratio(own[:_SAMPLE]), 0.0)
-            signs = implausible(_sample(own))
-            cands[name] = (signs, chaos, _rank(name), len(results) + 10 + extra, own, name, coherence)
-            added.add(name)
+            if measure(name, len(results) + 10 + extra):
+                added.add(name)
     fewest = min(c[0] for c in cands.values())
     pool = [c for c in cands.values() if c[0] == fewest]
     latin = cands.get("cp1252")
