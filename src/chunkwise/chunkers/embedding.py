@@ -9,11 +9,11 @@ every step for ``chunkwise inspect``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import ConfigError
-from ..parsers.semantic import SemanticAnalysis, buffered_vectors, make_embedder
+from ..parsers.semantic import SemanticAnalysis, buffered_vectors, line_feed_document, make_embedder
 from ..segments import Segments
 from ..sentences import split_sentences
 from ..sizers import Measure
@@ -86,7 +86,10 @@ class EmbeddingChunker(BaseChunker):
         """The segments of ``doc`` and what was seen on the way (no spans yet).
 
         Subclasses implement :meth:`segments_of`; this splits sentences and handles the
-        empty case.
+        empty case. A text whose lines end with a lone carriage return is read as its
+        line-feed twin (same offsets), as the packer packs it
+        (:func:`~chunkwise.parsers.semantic.line_feed_document`); the twin goes to the
+        packer in ``Segments.twin``.
 
         Args:
             doc: the document.
@@ -94,10 +97,12 @@ class EmbeddingChunker(BaseChunker):
         """
         import numpy as np
 
-        sents = split_sentences(doc.text)
+        read = line_feed_document(doc)
+        sents = split_sentences(read.text)
         if not sents:
             return Segments(regions=()), SemanticAnalysis([], np.zeros(0, dtype=np.float32), float("nan"), [])
-        return self.segments_of(doc, measure, sents)
+        segs, analysis = self.segments_of(read, measure, sents)
+        return (segs, analysis) if read is doc else (replace(segs, twin=read.text), analysis)
 
     def segments_of(
         self, doc: Document, measure: Measure, sents: list[tuple[int, int]]

@@ -22,14 +22,13 @@ threshold or size the next run uses.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..errors import ConfigError
 from ..parsers.semantic import (
     SemanticAnalysis,
     consecutive_similarities,
     join_fence_lines,
-    line_feed_document,
     sentence_segments,
 )
 from ..registry import register
@@ -140,14 +139,6 @@ class SemanticChunker(EmbeddingChunker):
 
     def pack_options(self) -> dict[str, int]:
         return {"min_chunk_size": self.min_chunk_size}
-
-    def analyze_segments(self, doc: Document, measure: Measure) -> tuple[Segments, SemanticAnalysis]:
-        """As :meth:`EmbeddingChunker.analyze_segments`; a text whose lines end with a lone
-        carriage return is read as its line-feed twin (same offsets), as the packer packs
-        it (:func:`~chunkwise.parsers.semantic.line_feed_document`)."""
-        read = line_feed_document(doc)
-        segs, analysis = super().analyze_segments(read, measure)
-        return (segs, analysis) if read is doc else (replace(segs, twin=read.text), analysis)
 
     def segments_of(
         self, doc: Document, m: Measure, sents: list[tuple[int, int]]

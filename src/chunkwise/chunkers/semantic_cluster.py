@@ -9,7 +9,7 @@ parts do not add up exactly) is split at its weakest link.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigError
@@ -17,7 +17,6 @@ from ..parsers.semantic import (
     SemanticAnalysis,
     consecutive_similarities,
     join_fence_lines,
-    line_feed_document,
     sentence_segments,
 )
 from ..registry import register
@@ -160,14 +159,6 @@ class ClusterSemanticChunker(EmbeddingChunker):
             isinstance(self.max_sentences, bool) or not isinstance(self.max_sentences, int) or self.max_sentences < 1
         ):
             raise ConfigError(f"max_sentences ({self.max_sentences!r}) must be an integer >= 1 or None")
-
-    def analyze_segments(self, doc: Document, measure: Measure) -> tuple[Segments, SemanticAnalysis]:
-        """As :meth:`EmbeddingChunker.analyze_segments`; a text whose lines end with a lone
-        carriage return is read as its line-feed twin (same offsets), as the packer packs
-        it (:func:`~chunkwise.parsers.semantic.line_feed_document`)."""
-        read = line_feed_document(doc)
-        segs, analysis = super().analyze_segments(read, measure)
-        return (segs, analysis) if read is doc else (replace(segs, twin=read.text), analysis)
 
     def segments_of(
         self, doc: Document, m: Measure, sents: list[tuple[int, int]]
