@@ -157,7 +157,9 @@ def _resolver(labels: list[Label]) -> Any:
         if hi - lo == 1:
             return values[lo]
         strong = [values[i] for i in range(lo, hi) if not weak[i]]
-        return _common_prefix(strong or values[lo:hi])
+        # (only weak labels, say headings with no body of their own: the last one's value,
+        # as the text after them would have)
+        return _common_prefix(strong) if strong else values[hi - 1]
 
     return overlap_rule
 

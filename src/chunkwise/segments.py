@@ -77,7 +77,9 @@ class Label:
               ``metadata[key + "_start"]`` and ``metadata[key + "_end"]`` (a sentence's
               window of neighbouring sentences).
         weak: under ``"common_prefix"``, the label counts only for a chunk that overlaps
-            no other label of its key (the line of a heading that leads its subsection).
+            no other label of its key that is not weak (the line of a heading that leads
+            its subsection); a chunk that overlaps only weak labels gets the value of the
+            last of them (headings with no body of their own get the path of the last).
     """
 
     start: int

@@ -29,7 +29,7 @@ Method:
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any
 from dataclasses import dataclass
@@ -164,28 +164,6 @@ def _rule_glue(text: str, blocks: Sequence[Any]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class _LeadPaths:
-    """The header path labels of a document with runs of leading headings (headings with
-    no body of their own, each one's label weak): a chunk that holds only such headings
-    gets the path of the last one it holds, as the text after them would (the common
-    prefix of sibling headings would be an empty path, or a parent's)."""
-
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
-    paths: tuple[tuple[str, ...], ...]
-    weak: tuple[bool, ...]
-
-    def path(self, s: int, e: int) -> tuple[str, ...] | None:
-        """The path of the last label ``[s, e)`` overlaps when it overlaps two or more and
-        all are weak; None otherwise (the common prefix rule stands)."""
-        lo = bisect_right(self.ends, s)
-        hi = bisect_left(self.starts, e, lo)
-        if hi - lo < 2 or not all(self.weak[lo:hi]):
-            return None
-        return self.paths[hi - 1]
-
-
 def _positions(name: str, points: Sequence[int]) -> PositionsLevel:
     pts = sorted(set(points))
     return PositionsLevel(name, pts, pts)
@@ -281,11 +259,6 @@ class StructureChunker(BaseChunker):
         chunks: :func:`~chunkwise.chunkers.table.table_context`; the first table it
         overlaps)."""
         meta = metadata  # the enrichment pass hands over the chunk's own dict
-        leads = meta.pop("_lead_paths", None) if isinstance(meta, dict) else None
-        if isinstance(leads, _LeadPaths):
-            lead = leads.path(span.start, span.end)
-            if lead is not None:
-                meta["header_path"] = list(lead)
         path = meta.get("header_path") or ()
         c = self._context(path, self.chunk_size - self.chunk_overlap)[0]
         tables = meta.pop("_tables", None) if isinstance(meta, dict) else None
@@ -393,11 +366,6 @@ class StructureChunker(BaseChunker):
             end = head_starts[k + 1] if k + 1 < len(heads) else n
             path_labels.append(Label(h.start, end, "header_path", paths[k], "common_prefix", weak=leads[k]))
         labels.extend(path_labels)
-        if any(a.weak and b.weak for a, b in zip(path_labels, path_labels[1:])):
-            # two leading headings in a row: a chunk may hold them and nothing else
-            labels.append(Label(0, n, "_lead_paths", _LeadPaths(
-                tuple(lb.start for lb in path_labels), tuple(lb.end for lb in path_labels),
-                tuple(lb.value for lb in path_labels), tuple(lb.weak for lb in path_labels)), "overlap"))
         atoms: list[Atom] = []
         table_cost = 0
         tables = []
