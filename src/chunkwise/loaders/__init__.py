@@ -109,6 +109,9 @@ def parse(
             ``"text"``, the default, with bytes that start as a PDF (``%PDF``), an
             office file's ZIP, or an HTML page (``<!doctype html`` or ``<html``, after a
             byte-order mark and white space) reads them with that format's loader.
+            Bytes that start as gzip, bzip2 or xz data are decompressed first, whatever
+            ``format`` names, and read in ``format`` (``"text"``: in the decompressed
+            bytes' own format, told as above); ``metadata["compression"]`` names it.
             ``"markdown"`` keeps the text and parses YAML front matter into
             ``metadata["front_matter"]`` (JSON values) and its ``title`` into
             ``metadata["title"]``; ``"html"`` gives the Markdown rendered from the page in
@@ -120,8 +123,9 @@ def parse(
             without ``source``, or with a name in angle brackets such as ``"<stdin>"``,
             derived from the text, so two different contents never share an id).
         encoding: for bytes: a codec to use instead of detecting one.
-        **options: loader options (``"pdf"``: ``password``, ``pages``, ``ocr``); an
-            option of another format's loader is ignored.
+        **options: loader options (``"pdf"``: ``password``, ``pages``, ``ocr``;
+            compressed bytes: ``max_decompressed``); an option of another format's loader
+            is ignored.
 
     Raises:
         ConfigError: an unknown format or encoding, or an option no loader takes.
@@ -146,8 +150,17 @@ def parse(
         # text is the default, not a claim: a PDF's, an office ZIP's or an HTML page's
         # bytes (standard input) go to the loader their magic bytes name
         loader = detect_loader("", bytes(content[:HEAD_BYTES]))
-    elif isinstance(content, (bytes, bytearray)) and loader.format == "text" and _compressed.compression_of(content):
-        loader = get_loader(_compressed.compression_of(content))  # compressed: its format told by its bytes
+    inner: str | None = None
+    packed = _compressed.compression_of(content) if isinstance(content, (bytes, bytearray)) else None
+    if packed and not isinstance(loader, _compressed.CompressedLoader) and not any(
+        content.startswith(m) for m in loader.magic
+    ):
+        # compressed bytes (gzip -c notes.md | chunkwise chunk - --format markdown): told by
+        # their magic bytes, decompressed, then read in the format given -- the decompressed
+        # bytes' format, as format= of a NAME.EXT.gz file; "text", the default, is no claim:
+        # the decompressed bytes' own format (magic bytes; else text) is read
+        inner = None if loader.format == "text" else loader.format
+        loader = get_loader(packed)
     opts = _options_for(loader, options, source)
     if isinstance(content, (bytes, bytearray)):
         data = bytes(content)
@@ -155,7 +168,9 @@ def parse(
         found = None if own else unsupported_format("", data[:HEAD_BYTES])
         if found is not None:
             raise UnsupportedFormatError(source or "<bytes>", found, "no loader handles it yet")
-        doc = _load_bytes(loader, data, source=source, encoding=encoding, metadata=metadata, id=id, options=opts)
+        doc = _load_bytes(
+            loader, data, source=source, encoding=encoding, metadata=metadata, id=id, options=opts, format=inner
+        )
     else:
         doc = loader.parse(content, source=source, metadata=metadata, id=id)
     if not id and source and source.startswith("<") and source.endswith(">"):
@@ -229,7 +244,8 @@ def load(
     magic bytes, suffix (``.txt``/``.text``/``.rst``/``.rst.txt`` text,
     ``.md``/``.markdown`` Markdown, ``.html``/``.htm`` HTML), else text when its bytes look
     like text. ``NAME.EXT.gz``, ``.bz2`` or ``.xz`` is decompressed
-    (:mod:`chunkwise.loaders.compressed`; at most 256 MiB) and read as ``NAME.EXT``
+    (:mod:`chunkwise.loaders.compressed`; at most 256 MiB, or the loader option
+    ``max_decompressed``: ``max_decompressed="1G"``) and read as ``NAME.EXT``
     (``format`` then names the decompressed file's format); its ``metadata["compression"]``
     is ``"gzip"``, ``"bzip2"`` or ``"xz"``. The bytes are decoded without
     changing line ends (``\\r\\n`` stays two

@@ -15,7 +15,12 @@ selects (``README.md.gz``: Markdown; ``notes.md.xz``: Markdown; ``NEWS.gz``: tex
 ``notes.md.xz``); ``metadata["compression"]`` is ``"gzip"``, ``"bzip2"`` or ``"xz"``.
 
 The decompressed size is limited (:data:`MAX_DECOMPRESSED_BYTES`, 256 MiB, the same for
-the three formats) against decompression bombs; decompression stops just past the limit.
+the three formats) against decompression bombs; the loader option ``max_decompressed``
+(``-L max_decompressed=1G``, ``chunkwise.load(path, max_decompressed="1G")``) sets another
+limit. Decompression is streamed: the first :data:`KEEP_BYTES` (16 MiB) are held; past
+them the bytes are only counted, and the file is refused as soon as the count crosses the
+limit, so a bomb never holds more than about 20 MiB; a file that ends under the limit is
+then decompressed a second time and held whole.
 A file over the limit, a damaged or truncated stream and a file that is not data of the
 format its suffix names raise :class:`~chunkwise.loaders.base.FileFormatError` naming
 the file (a folder's batch reports it and goes on).
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 import bz2
 import lzma
+import re
 import zlib
 from collections.abc import Mapping
 from pathlib import PurePath
@@ -44,6 +50,7 @@ __all__ = [
     "BZIP2_MAGIC",
     "COMPRESSIONS",
     "GZIP_MAGIC",
+    "KEEP_BYTES",
     "MAX_DECOMPRESSED_BYTES",
     "XZ_MAGIC",
     "Bzip2Loader",
@@ -55,6 +62,7 @@ __all__ = [
     "inner_name",
     "is_compressed_name",
     "is_gzip_name",
+    "parse_size",
     "peek",
 ]
 
@@ -71,11 +79,19 @@ MAX_DECOMPRESSED_BYTES = 256 * 1024 * 1024
 """The most bytes a compressed file (gzip, bzip2 or xz) may decompress to (256 MiB): past
 it, the file is refused (a decompression bomb, or a document too large to chunk in memory)."""
 
+KEEP_BYTES = 16 * 1024 * 1024
+"""The decompressed bytes held on the first pass (16 MiB). A file that decompresses to more
+is only counted past them (refused as soon as the count crosses the limit), then
+decompressed again, held whole, when it ends under the limit."""
+
+OPTION = "max_decompressed"
+"""The loader option that sets the limit of a compressed file's decompressed size."""
+
 SUFFIX = ".gz"
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz"}
 """The suffixes of compressed files and their formats."""
 
-_STEP = 16 * 1024 * 1024  # decompressed bytes per call of the decompressor
+_STEP = 4 * 1024 * 1024  # decompressed bytes per call of the decompressor
 _TOOLS = {"gzip": "gzip -t", "bzip2": "bzip2 -t", "xz": "xz -t"}  # what tests a file, for messages
 _HEADERS = {"gzip": "1f 8b", "bzip2": "42 5a 68 (BZh)", "xz": "fd 37 7a 58 5a 00"}
 _BZIP2_BLOCKS = (b"1AY&SY", b"\x17rE8P\x90")  # after BZh and its digit: a block, or the end of an empty stream
@@ -153,8 +169,19 @@ def _damaged(name: str, format: str, what: str) -> FileFormatError:
     return FileFormatError(f"{name}: {what}", f"copy or download it again ({_TOOLS[format]} tests it)", "damaged")
 
 
-def _gunzip(data: bytes, name: str, limit: int, parts: list[bytes]) -> int:
-    """Every gzip member of ``data`` into ``parts``, up to just past ``limit`` bytes: the size."""
+def _hold(parts: list[bytes], part: bytes, size: int, keep: int | None) -> None:
+    """``part`` into ``parts`` while ``size`` (with it) is at most ``keep``; past ``keep``,
+    ``parts`` is emptied once and receives nothing more (the bytes are only counted)."""
+    if keep is None or size <= keep:
+        parts.append(part)
+    elif parts:
+        parts.clear()
+
+
+def _gunzip(data: bytes, name: str, limit: int, parts: list[bytes], keep: int | None = None) -> int:
+    """Every gzip member of ``data`` into ``parts``, up to just past ``limit`` bytes: the size.
+    With ``keep``, ``parts`` holds them only while the size is at most ``keep`` (see
+    :func:`_hold`)."""
     size = 0
     rest = data
     while rest:  # one gzip member at a time (concatenated members are one file)
@@ -170,7 +197,7 @@ def _gunzip(data: bytes, name: str, limit: int, parts: list[bytes]) -> int:
             except zlib.error as exc:
                 raise _damaged(name, "gzip", f"damaged gzip data ({one_line(exc)})") from exc
             size += len(part)
-            parts.append(part)
+            _hold(parts, part, size, keep)
             pending = member.unconsumed_tail
             if member.eof or (not pending and len(part) < want):  # the end, or the input used up
                 break
@@ -182,10 +209,11 @@ def _gunzip(data: bytes, name: str, limit: int, parts: list[bytes]) -> int:
     return size
 
 
-def _unstream(data: bytes, name: str, limit: int, parts: list[bytes], format: str) -> int:
+def _unstream(data: bytes, name: str, limit: int, parts: list[bytes], format: str, keep: int | None = None) -> int:
     """Every bzip2 or xz stream of ``data`` (concatenated streams are one file, as
     ``bzip2 -d`` and ``xz -d`` read them) into ``parts``, up to just past ``limit`` bytes:
-    the size."""
+    the size. With ``keep``, ``parts`` holds them only while the size is at most ``keep``
+    (see :func:`_hold`)."""
     size = 0
     rest = data
     while rest:
@@ -202,7 +230,7 @@ def _unstream(data: bytes, name: str, limit: int, parts: list[bytes], format: st
                 raise _damaged(name, format, f"damaged {format} data ({one_line(exc)})") from exc
             pending = b""
             size += len(part)
-            parts.append(part)
+            _hold(parts, part, size, keep)
             if engine.eof or engine.needs_input:  # the end, or the input used up
                 break
         if size > limit:
@@ -248,10 +276,12 @@ def decompress(data: bytes, name: str = "<bytes>", limit: int | None = None, for
     if found is not None and found != format:
         # another compression's data (``--format gzip`` on xz data, a ``.gz`` file that is
         # xz): named, not "not gzip data" nor an unsupported format
+        right = f"{PurePath(inner_name(name)).name}{next(s for s, f in COMPRESSIONS.items() if f == found)}"
         raise FileFormatError(
             f"{name}: {found} data, not {format} (it starts with the {found} header {_HEADERS[found]})",
-            f"give the format {found} (format='{found}', --format {found}) or name the file with the suffix "
-            f"{next(s for s, f in COMPRESSIONS.items() if f == found)}",
+            f"give the format {found} (format='{found}', --format {found})"
+            if name.startswith("<")  # a stream (<stdin>, <bytes>): its format is given, not told by a name
+            else f"rename it to {right} (a file's suffix names its compression; standard input takes --format {found})",
             "wrong format",
         )
     if not _starts(data, format):
@@ -261,18 +291,63 @@ def decompress(data: bytes, name: str = "<bytes>", limit: int | None = None, for
             "wrong format",
         )
     parts: list[bytes] = []
+    keep = {"keep": KEEP_BYTES} if KEEP_BYTES < limit else {}  # (past KEEP_BYTES: counted, not held)
     if format == "gzip":
-        size = _gunzip(data, name, limit, parts)
+        size = _gunzip(data, name, limit, parts, **keep)
     else:
-        size = _unstream(data, name, limit, parts, format)
+        size = _unstream(data, name, limit, parts, format, **keep)
     if size > limit:
         raise FileFormatError(
             f"{name}: decompresses to more than {_mib(limit)} (the limit on a compressed file's size once "
             "decompressed, against decompression bombs)",
-            "decompress it yourself and read the result, or leave it out",
+            f"raise the limit with the loader option {OPTION} (-L {OPTION}={_next_limit(limit)}; "
+            f"chunkwise.load(path, {OPTION}='{_next_limit(limit)}')), or leave it out",
             "oversize",
         )
+    if keep and size > KEEP_BYTES:  # under the limit, but only counted: decompressed again, held
+        parts = []
+        if format == "gzip":
+            _gunzip(data, name, limit, parts)
+        else:
+            _unstream(data, name, limit, parts, format)
     return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+_UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
+
+
+def _next_limit(limit: int) -> str:
+    """A limit to suggest above ``limit``: the next power of two of a GiB or of a MiB."""
+    size = 1024 * 1024
+    while size <= limit:
+        size *= 2
+    return f"{size // 1024**3}G" if size >= 1024**3 else f"{size // 1024**2}M"
+
+
+def parse_size(value: int | str) -> int:
+    """A size in bytes from ``value``: an int, or a number with an optional unit ``K``,
+    ``M``, ``G``, ``T`` (powers of 1024; ``KiB``, ``MB`` and ``MiB`` mean the same).
+
+    Raises:
+        ConfigError: not a size, or not positive (naming :data:`OPTION`).
+
+    Example:
+        >>> parse_size(1000), parse_size("512M"), parse_size("1GiB"), parse_size("1.5k")
+        (1000, 536870912, 1073741824, 1536)
+    """
+    if isinstance(value, bool):
+        n = None
+    elif isinstance(value, int):
+        n = value
+    else:
+        match = _SIZE.fullmatch(str(value))
+        n = int(float(match.group(1)) * _UNITS[match.group(2).lower()]) if match else None
+    if n is None or n < 1:
+        raise ConfigError(
+            f"{OPTION}: {value!r} is not a size (a number of bytes above 0, or with a unit: 512M, 1G, 2GiB)"
+        )
+    return n
 
 
 def peek(head: bytes, size: int = HEAD_BYTES, format: str = "gzip") -> bytes | None:
@@ -309,6 +384,15 @@ class CompressedLoader(Loader):
     compressions': data of another one (``--format gzip`` on xz data, a ``.gz`` file that
     is xz) reaches the loader, which names it (:func:`decompress`), rather than an
     unsupported format."""
+    options: ClassVar[tuple[str, ...]] = (OPTION,)
+    """``max_decompressed``: the limit of the decompressed size (:func:`parse_size`: ``"1G"``,
+    ``"512M"``, bytes; default :data:`MAX_DECOMPRESSED_BYTES`). The decompressed file's
+    loader takes its own options besides (see :meth:`load_bytes`)."""
+
+    def validate_options(self, options: Mapping[str, Any]) -> None:
+        """Check ``max_decompressed`` before any file is read."""
+        if OPTION in options:
+            parse_size(options[OPTION])
 
     def sniff(self, head: bytes) -> bool:
         """Never by the magic bytes alone: only the suffix (or ``format=``) chooses this
@@ -367,7 +451,8 @@ class CompressedLoader(Loader):
         Args:
             format: the format of the decompressed file (default: detected from the name
                 without the suffix and the decompressed bytes).
-            options: loader options; those the decompressed file's loader takes are
+            options: loader options: ``max_decompressed`` (the limit, see
+                :func:`parse_size`); those the decompressed file's loader takes are
                 passed to it, the others ignored.
 
         Raises:
@@ -375,7 +460,8 @@ class CompressedLoader(Loader):
             UnsupportedFormatError: see :meth:`inner`.
         """
         name = source or "<bytes>"
-        raw = decompress(data, name, format=self.format)
+        given = (options or {}).get(OPTION)
+        raw = decompress(data, name, None if given is None else parse_size(given), format=self.format)
         loader = self.inner(source or "", raw[:HEAD_BYTES], format)
         meta = dict(metadata or {})
         meta.setdefault("compression", self.format)
