@@ -536,6 +536,7 @@ def _chunk_files(
         render=run_.render_records if out_format == "parquet" else run_.render_jsonl,
         after=functools.partial(run_.situate, client=client) if model else None,
         describe=functools.partial(_describe_or_stop, encoding=reading.encoding),
+        around=run_.CodeNote() if _code_without_language(chunker) else None,
     )
     if len(written) > 1:  # --resume: the file's last document checked (and completed) in place first
         job = dataclasses.replace(job, known=written[1].settle(job, [(i, None) for i in inputs]))
@@ -593,6 +594,14 @@ def _chunk_files(
         failures.echo = say
     if counts["docs"] == 0 and failures.failed(0):  # no input produced a chunk: nothing written
         written.append("empty")
+
+
+def _code_without_language(chunker: Any) -> bool:
+    """Whether ``chunker`` is the code strategy without a language (``--strategy code``
+    without ``-p language=NAME``): each document's own language, or none."""
+    from .chunkers.code import CodeChunker
+
+    return isinstance(chunker, CodeChunker) and getattr(chunker, "language", None) is None
 
 
 def _describe_or_stop(exc: BaseException, item: Any, stage: str, encoding: str | None = None) -> Any:

@@ -174,6 +174,9 @@ class _Job:
     """document id -> content id of the documents already written (``--resume``): a
     document with both is skipped; one whose id is known with another content id is
     reported as changed."""
+    around: Callable[[Document], Any] | None = None
+    """document -> the context manager its chunking runs in (``chunkwise chunk --strategy
+    code``: the warning about a document that is not code, made clear), or None."""
 
 
 @dataclass
@@ -269,7 +272,11 @@ def _work(item: Any) -> Outcome:
     if doc.id in job.known:  # --resume: written already (or written from another text or configuration)
         return Outcome(item, doc.id, cid, skipped=job.known[doc.id] == cid, changed=job.known[doc.id] != cid)
     try:
-        chunks = job.chunker.chunk(doc)
+        if job.around is None:
+            chunks = job.chunker.chunk(doc)
+        else:
+            with job.around(doc):
+                chunks = job.chunker.chunk(doc)
         if job.after is not None:
             chunks = job.after(chunks, doc)
     except Exception as exc:  # noqa: BLE001

@@ -80,7 +80,7 @@ import click
 from ..corpus import CONFIG_ID_KEY, CONTENT_ID_KEY, content_id, job_config_id, render_payload
 from ._inputs import STDIN, STDIN_SOURCE, Input, Skipped, classify, gather, passed_over
 
-__all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "FolderEntry", "OutputLock", "PassedOver", "Resume",
+__all__ = ["OUTPUT_FORMATS", "SUFFIXES", "AppendSink", "CodeNote", "FolderEntry", "OutputLock", "PassedOver", "Resume",
            "ResumePoint", "StreamedInputs", "check_output_folder", "describe", "find_inputs", "options_change",
            "options_of", "output_format", "pool_items", "read_item", "remove_stale_temporaries", "render_jsonl", "render_records", "resume_point",
            "weight", "whole_length"]
@@ -339,6 +339,87 @@ def read_item(item: tuple[Input, bytes | None], encoding: str | None, fmt: str, 
     if inp.found is not None:  # its format was detected when the folder was walked
         return load(inp.found, inp.found.format or None, encoding=encoding, **options)
     return load(inp.path, root=inp.root, encoding=encoding, **options)
+
+
+_STRATEGY_OF = {
+    "csv": "table", "tsv": "table", "markdown": "markdown", "html": "markdown", "rst": "markdown", "pdf": "markdown",
+    "docx": "markdown", "pptx": "markdown", "xlsx": "markdown", "epub": "markdown", "chat": "conversation",
+    "json": "conversation", "jsonl": "conversation", "srt": "conversation", "vtt": "conversation",
+    "text": "recursive",
+}
+"""The strategy that ``--strategy auto`` picks for a document of each format that is not code."""
+
+_NO_LANGUAGE = "strategy 'code' got a text without language="
+"""How the code strategy's warning about a text without a language begins."""
+
+
+class CodeNote:
+    """``--strategy code`` without ``-p language``: the context each document is chunked in
+    (:attr:`chunkwise.corpus._Job.around`). For a document that is not source code (a
+    ``.csv``, ``.md``, ``.txt`` file; standard input given ``--format csv``), the code
+    strategy's warning that it "got a text without language=" gives way to one that says
+    what the document is, why the code strategy does not apply, and the strategy that does
+    (once per format and process: ``--strategy code`` over a folder of CSV files warns
+    once); other warnings pass as they are. Text on standard input keeps the code
+    strategy's own warning (it asks for ``-p language=NAME``)."""
+
+    def __init__(self) -> None:
+        self.noted: set[str] = set()
+        self.registry: dict[Any, Any] = {}
+
+    def __call__(self, doc: Any) -> Any:
+        import contextlib
+
+        meta = doc.metadata or {}
+        fmt = meta.get("format")
+        source = doc.source or ""
+        if not isinstance(fmt, str) or fmt == "code" or meta.get("language") or (
+            fmt == "text" and (not source or source.startswith("<"))
+        ):
+            return contextlib.nullcontext()
+        return self._replace(doc, fmt)
+
+    def message(self, doc: Any, fmt: str) -> str:
+        """The warning for document ``doc`` of format ``fmt``."""
+        meta = doc.metadata or {}
+        source = doc.source or ""
+        stream = not source or source.startswith("<")
+        name = source or "a document" if stream else meta.get("filename") or source
+        what = "plain text" if fmt == "text" else fmt if stream else f"a {fmt} file"
+        if stream:
+            what += f" (--format {fmt})"
+        if meta.get("compression"):
+            what += f", {meta['compression']}-compressed"
+        strategy = _STRATEGY_OF.get(fmt, "auto")
+        return (
+            f"{name} is {what}, not source code: strategy 'code' has no language to parse it in, so it (and any "
+            f"other {fmt} input of this run) is split at blank lines and lines only; for {fmt} use --strategy "
+            f"{strategy}" + (" (or --strategy auto, which picks each input's strategy)" if strategy != "auto" else "")
+            + ", or give -p language=NAME if it is code"
+        )
+
+    def _replace(self, doc: Any, fmt: str) -> Any:
+        import contextlib
+        import warnings
+
+        from ..chunkers.code import CodeWarning
+
+        @contextlib.contextmanager
+        def replaced() -> Iterator[None]:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                yield
+            for w in caught:  # shown after the chunking, through the filters in force
+                text = str(w.message)
+                if issubclass(w.category, CodeWarning) and text.startswith(_NO_LANGUAGE):
+                    if fmt not in self.noted:
+                        self.noted.add(fmt)
+                        warnings.warn_explicit(self.message(doc, fmt), CodeWarning, "chunkwise", 1, __name__, {})
+                    continue
+                module = os.path.splitext(os.path.basename(w.filename))[0] or "<unknown>"
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, module, self.registry)
+
+        return replaced()
 
 
 def weight(item: tuple[Input, bytes | None]) -> int:
