@@ -15,7 +15,8 @@ A parser finds the document's own structure -- headings and blocks with exact of
 * a heading goes with the first piece of its body (past a list or quote marker);
   thematic breaks and link targets (``<a id="x"></a>``, ``(label)=``) alone under a
   heading or before the first one are no text of their own: they lead the section after
-  them, and a rule that closes a section stays with the paragraph above it;
+  them, and a rule that closes a section stays with the paragraph above it; link targets
+  right above a heading start its section (Node.js puts an anchor above each heading);
 * a chunk of a table has the table metadata of the ``table`` strategy (``row_start``,
   ``row_end``, ``columns``, ``table_index``) and, when it continues a split table, the
   header rows in ``chunk.context`` after the breadcrumb.
@@ -118,6 +119,30 @@ def _rules(text: str, blocks: Sequence[Any]) -> tuple[list[int], list[int]]:
     return starts, ends
 
 
+def _anchor_leads(text: str, blocks: Sequence[Any]) -> dict[int, int]:
+    """Where each top-level heading that has link targets (:data:`_ANCHORS`) right above
+    it starts with them: the start of the first of those blocks, by the heading's start
+    (only whitespace between them and the heading). Node.js and rustdoc put an
+    ``<a id="x"></a>`` line above each heading: it names the heading after it, so it goes
+    with that heading's section, not at the end of the one above."""
+    out: dict[int, int] = {}
+    for i, b in enumerate(blocks):
+        if b.kind != "heading" or b.depth != 0:
+            continue
+        s = b.start
+        j = i - 1
+        while j >= 0:
+            p = blocks[j]
+            if not (p.depth == 0 and p.kind in ("paragraph", "html") and not text[p.end : s].strip()
+                    and _ANCHORS.fullmatch(text, p.start, p.end)):
+                break
+            s = p.start
+            j -= 1
+        if s < b.start:
+            out[b.start] = s
+    return out
+
+
 # list item and block quote markers at the start of a body ("- ", "1. ", "> ", "> - ")
 _MARKERS = re.compile(r"(?:(?:[-+*]|\d{1,9}[.)])[ \t]+|>[ \t]*)*")
 
@@ -134,13 +159,15 @@ def _past_rules(text: str, rules: tuple[list[int], list[int]], b0: int, b1: int)
     return b0
 
 
-def _rule_glue(text: str, blocks: Sequence[Any]) -> tuple[tuple[int, int], ...]:
+def _rule_glue(text: str, blocks: Sequence[Any], leads: Mapping[int, int] | None = None) -> tuple[tuple[int, int], ...]:
     """Glue of top-level thematic breaks that close a section (a heading or the end comes
     next) to the end of the paragraph above them: a chunk that holds only a rule helps
     nobody, and the rule belongs to the section it closes. (A rule after a code block, a
     table or a list is not glued: such a block is not split to keep a rule company; nor
-    is a rule inside a section, which the packer puts with the text above or below it.)"""
+    is a rule inside a section, which the packer puts with the text above or below it.)
+    ``leads``: :func:`_anchor_leads` (link targets above a heading start its section)."""
     out = []
+    lead_starts = set(leads.values()) if leads else set()
     n = len(blocks)
     i = 0
     while i < n:
@@ -155,7 +182,7 @@ def _rule_glue(text: str, blocks: Sequence[Any]) -> tuple[tuple[int, int], ...]:
             j += 1
         p = blocks[i - 1] if i > 0 else None
         if (p is not None and p.kind == "paragraph" and p.depth == 0 and not text[p.end : b.start].strip()
-                and (j + 1 == n or blocks[j + 1].kind == "heading")):
+                and (j + 1 == n or blocks[j + 1].kind == "heading" or blocks[j + 1].start in lead_starts)):
             e = trim(text, b.start, blocks[j].end)[1]
             s = trim(text, p.start, p.end)[1]
             if s > p.start and e > b.start:
@@ -290,8 +317,10 @@ class StructureChunker(BaseChunker):
         # next heading (None: the heading is followed by another heading or nothing, or by
         # thematic breaks only: a heading and the rule under it lead what follows, as a
         # heading alone does; texinfo's HTML puts a rule under many headings)
-        head_starts = [h.start for h in heads]
+        # (a heading starts at the link targets right above it: they name it)
         rules = _rules(text, blocks)
+        anchor_leads = _anchor_leads(text, blocks) if rules[0] else {}
+        head_starts = [anchor_leads.get(h.start, h.start) for h in heads]
         body_of: list[int | None] = []
         for k, h in enumerate(heads):
             nxt = head_starts[k + 1] if k + 1 < len(heads) else n
@@ -321,7 +350,7 @@ class StructureChunker(BaseChunker):
         if outline.front_matter is not None:
             fs, fe = outline.front_matter
             regions.append(Region(fs, fe, 0, "front_matter", (LINE,), -1))
-        first = heads[split[0]].start if split else n
+        first = head_starts[split[0]] if split else n
         lead_in = False  # the text before the first section leads it
         lead_glue: tuple[tuple[int, int], ...] = ()
         if body < first and text[body:first].strip():
@@ -346,8 +375,8 @@ class StructureChunker(BaseChunker):
                 continue  # the open section is headings only, and a body follows: they go with this one
             starts_at.append(k)
         for i, k in enumerate(starts_at):
-            s0 = body if lead_in and i == 0 else max(heads[k].start, body)
-            e0 = heads[starts_at[i + 1]].start if i + 1 < len(starts_at) else n
+            s0 = body if lead_in and i == 0 else max(head_starts[k], body)
+            e0 = head_starts[starts_at[i + 1]] if i + 1 < len(starts_at) else n
             last = starts_at[i + 1] if i + 1 < len(starts_at) else len(heads)
             # room for the costliest breadcrumb a chunk of this section can get
             reserve = max(self._context(paths[j], budget0)[1] for j in range(k, last))
@@ -360,11 +389,11 @@ class StructureChunker(BaseChunker):
             labels.append(Label(fs, fe, "header_path", (), "common_prefix"))
             labels.append(Label(fs, fe, "is_front_matter", True, "within"))
         path_labels: list[Label] = []
-        if body < (heads[0].start if heads else n):  # (weak where it leads the first section)
-            path_labels.append(Label(body, heads[0].start if heads else n, "header_path", base, "common_prefix", weak=lead_in))
+        if body < (head_starts[0] if heads else n):  # (weak where it leads the first section)
+            path_labels.append(Label(body, head_starts[0] if heads else n, "header_path", base, "common_prefix", weak=lead_in))
         for k, h in enumerate(heads):
             end = head_starts[k + 1] if k + 1 < len(heads) else n
-            path_labels.append(Label(h.start, end, "header_path", paths[k], "common_prefix", weak=leads[k]))
+            path_labels.append(Label(head_starts[k], end, "header_path", paths[k], "common_prefix", weak=leads[k]))
         labels.extend(path_labels)
         atoms: list[Atom] = []
         table_cost = 0
@@ -394,10 +423,13 @@ class StructureChunker(BaseChunker):
                 for r in regions
             ]
         atoms.extend(Atom(s, e, "list_item") for s, e in outline.item_spans)
-        glue = lead_glue + tuple((h.start, g) for h, g in zip(heads, glue_end) if g is not None) + _term_glue(text, blocks) + _rule_glue(text, blocks)
+        # (link targets go with their heading even where nothing follows it)
+        glue = lead_glue + tuple(
+            (hs, g if g is not None else h.start + 1) for h, hs, g in zip(heads, head_starts, glue_end) if g is not None or hs < h.start
+        ) + _term_glue(text, blocks) + _rule_glue(text, blocks, anchor_leads)
         by_level: dict[int, list[int]] = {}
-        for h in heads:
-            by_level.setdefault(h.level, []).append(h.start)
+        for h, hs in zip(heads, head_starts):
+            by_level.setdefault(h.level, []).append(hs)
         top: list[Level] = [_positions(f"h{lv}", pts) for lv, pts in sorted(by_level.items())]
         top.append(_positions("thematic_break", [b.start for b in blocks if b.kind == "hr"]))
         top.append(_positions("block", [b.start for b in blocks if b.depth == 0 and b.kind != "heading"]))
