@@ -100,6 +100,10 @@ Order of detection (:func:`decode`):
    and a Korean word that GB 2312 reads as common hanzi is Korean when it has more of the
    most frequent syllables.
 
+Bytes that are more than half NUL once decoded (a file of zeros, a disk image, a sparse
+file; detection only, not with ``encoding=``) are binary data, not text: a
+:class:`~chunkwise.loaders.base.FileFormatError` (a ``LoadError``, kind ``"undecodable"``).
+
 A leading U+FEFF (a byte-order mark) is removed from the text in every case; nothing else
 is changed: line ends stay as they are (``\r\n`` is two characters), so offsets index the
 file's real text.
@@ -183,7 +187,11 @@ def looks_like_text(head: bytes) -> bool:
     if not head or bom_encoding(head):
         return True
     if b"\x00" in head:
-        return _wide_unicode(head, partial=True) is not None
+        wide = _wide_unicode(head, partial=True)
+        if wide is None:
+            return False
+        text = codecs.getincrementaldecoder(wide)().decode(head, final=False)
+        return text.count("\x00") * 2 <= len(text)  # mostly NUL (zeros): binary, though UTF-32 reads it
     try:
         head.decode("utf-8")
         return True
@@ -1765,6 +1773,17 @@ def decode_text(
                         )
                     else:
                         text, name, _ = _detect(data, source)
+            if wide or b"\x00" in data:
+                nuls = text.count("\x00")
+                if nuls * 2 > len(text):
+                    from .base import FileFormatError  # (base imports this module)
+
+                    raise FileFormatError(
+                        f"{source}: binary data, not text ({nuls} of its {len(text)} characters are NUL "
+                        f"read as {name})",
+                        "leave it out; if it is text, give its encoding (--encoding, encoding=...)",
+                        "undecodable",
+                    )
     if text.startswith("\ufeff"):
         text = text[1:]
     return Decoded(text, name, errors)
