@@ -170,3 +170,30 @@ def test_a_file_of_another_compression_is_told_to_be_renamed(tmp_path):
     with pytest.raises(FileFormatError) as stream:
         parse(path.read_bytes(), "bzip2", source="<stdin>")
     assert "--format gzip" in str(stream.value) and "rename" not in str(stream.value)
+
+
+def test_a_stream_s_decompressed_bytes_that_fail_say_how_they_were_read():
+    """Standard input's error says it was decompressed and in which format it was read
+    (--format given); a file's message is unchanged (its name says it)."""
+    from chunkwise.errors import LoadError
+
+    binary = bytes(range(256)) * 8
+    with pytest.raises(LoadError) as err:
+        parse(gzip.compress(binary), "markdown", source="<stdin>")
+    assert "decompressed from gzip and read as markdown, the format given" in str(err.value)
+    assert str(err.value).startswith("<stdin>: not valid UTF-8")
+    with pytest.raises(FileFormatError) as zeros:
+        parse(bz2.compress(b"\0" * 600), "html", source="<stdin>")
+    assert zeros.value.kind == "undecodable" and "(decompressed from bzip2 and read as html" in zeros.value.problem
+    result = CliRunner().invoke(cli, ["chunk", "-", "--format", "markdown", "-j", "1"], input=gzip.compress(binary))
+    assert result.exit_code == 1 and "(decompressed from gzip and read as markdown, the format given)" in result.output
+
+
+def test_a_file_s_decompressed_bytes_that_fail_keep_their_message(tmp_path):
+    from chunkwise.errors import LoadError
+
+    path = tmp_path / "bad.md.gz"
+    path.write_bytes(gzip.compress(bytes(range(256)) * 8))
+    with pytest.raises(LoadError) as err:
+        load(path)
+    assert "decompressed from" not in str(err.value) and str(err.value).startswith(f"{path}: not valid UTF-8")

@@ -25,6 +25,13 @@ A file over the limit, a damaged or truncated stream and a file that is not data
 format its suffix names raise :class:`~chunkwise.loaders.base.FileFormatError` naming
 the file (a folder's batch reports it and goes on).
 
+Bytes without a name (standard input: ``gzip -c notes.md | chunkwise chunk - --format
+markdown``; :func:`chunkwise.parse`) are told compressed by their magic bytes, whatever
+format is given: the format given is the decompressed bytes' (``"text"``, the default:
+their own format, told by their bytes, text when nothing else). When the decompressed
+bytes cannot be read, the error says they were decompressed, the format they were read in
+and whether it was given or told by the bytes.
+
 Archives of many files are not read: a ``.tar.gz``, ``.tar.bz2`` or ``.tar.xz``
 decompresses to a tar archive, which no loader reads (an
 :class:`~chunkwise.errors.UnsupportedFormatError`: ``tar archive (xz-compressed)``;
@@ -42,7 +49,7 @@ from collections.abc import Mapping
 from pathlib import PurePath
 from typing import Any, ClassVar
 
-from ..errors import ConfigError, UnsupportedFormatError
+from ..errors import ConfigError, LoadError, UnsupportedFormatError
 from ..types import Document
 from .base import HEAD_BYTES, FileFormatError, Loader, detect_loader, get_loader, one_line, register_loader
 
@@ -473,10 +480,34 @@ class CompressedLoader(Loader):
             if language:
                 meta["language"] = language
         kwargs: dict[str, Any] = {"source": source, "encoding": encoding, "metadata": meta, "id": id}
+        taken = None
         if loader.options:
             taken = loader.check_options({k: v for k, v in (options or {}).items() if k in loader.options}, source)
-            return loader.load_bytes(raw, options=taken, **kwargs)  # type: ignore[call-arg]
-        return loader.load_bytes(raw, **kwargs)
+        try:
+            if taken is not None:
+                return loader.load_bytes(raw, options=taken, **kwargs)  # type: ignore[call-arg]
+            return loader.load_bytes(raw, **kwargs)
+        except LoadError as exc:
+            if source and not source.startswith("<"):
+                raise  # a file: its name says what it was read as
+            raise self._assumed(exc, name, loader.format, format) from exc
+
+    def _assumed(self, exc: LoadError, name: str, read_as: str, given: str | None) -> LoadError:
+        """The error of the decompressed bytes of a stream (standard input), saying that they
+        were decompressed and in which format they were read, and why (given or told by
+        their bytes)."""
+        how = (
+            f"decompressed from {self.format} and read as {read_as}, "
+            + ("the format given" if given and get_loader(given).format == read_as
+               else "told by the decompressed bytes (give the format to read them in another: --format, format=)")
+        )
+        if isinstance(exc, FileFormatError):
+            problem = exc.problem[len(name) + 2 :] if exc.problem.startswith(f"{name}: ") else exc.problem
+            return FileFormatError(f"{name}: {problem} ({how})", exc.fix, exc.kind)
+        text = str(exc)
+        text = text[len(name) + 2 :] if text.startswith(f"{name}: ") else text
+        problem, sep, rest = text.partition("; ")  # (what is wrong; what to do)
+        return LoadError(f"{name}: {problem} ({how}){sep}{rest}")
 
     def parse_text(
         self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
