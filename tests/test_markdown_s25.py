@@ -109,7 +109,7 @@ _WORD = st.sampled_from(["alpha", "beta", "gamma", "delta", "error", "node", "x"
 @st.composite
 def anchored_docs(draw):
     """Sections with link targets above some headings: (text, [(anchor start, heading
-    start, heading end, path, whether it has a body, end of its glue)])."""
+    start, heading end, path, whether it has a body, end of the first word after it)])."""
     parts: list[str] = []
     pos = 0
     found = []
@@ -131,11 +131,11 @@ def anchored_docs(draw):
         if anchors:
             found.append([pos, pos + len(lead), pos + len(lead) + len(head), [t for _, t in stack], bool(body)])
         if body:
-            bodies.append(pos + len(lead) + len(head) + 2)
+            bodies.append(pos + len(lead) + len(head) + 2 + len(body.split()[0]))
         parts.append(block)
         pos += len(block)
-    for f in found:  # where the glue of the heading ends: past the first letter of a body
-        f.append(min((b + 1 for b in bodies if b > f[2]), default=f[2]))
+    for f in found:  # the glue of the heading binds when it fits up to the end of the first word of a body
+        f.append(min((b for b in bodies if b > f[2]), default=f[2]))
     return "".join(parts), found
 
 

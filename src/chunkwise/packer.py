@@ -12,7 +12,9 @@ once for all strategies:
   ``chunk_size - chunk_overlap``; an atom larger than that which fits ``chunk_size`` (less
   the region's reserve) is not cut either: it starts a chunk of its own and is packed
   whole, with the heading glued to it when both fit (so is an atom that fits the budget
-  but not with its heading); the overlap after it is what ``chunk_size`` leaves;
+  but not with its heading); the overlap after it is what ``chunk_size`` leaves. An
+  overlap that reaches into a table row cut between its cells (larger than the budget)
+  ends at the edge of a cell, not inside one that fits the budget;
 * glue (a heading and the start of its body): no cut strictly inside;
 * the greedy split-and-merge of :mod:`chunkwise.merge` with its fallbacks (words, grapheme
   clusters), sentence windows and sentence overlap;
@@ -199,6 +201,27 @@ def _lift_headings(
             spans[i + 1] = Span(head, nxt.end, n2, nxt.boundary)
 
 
+def _cells(text: str, m: Measure, atoms: Sequence[tuple[Atom, int, int, int]], budget: int) -> list[tuple[int, int]]:
+    """The cells of the table rows among ``atoms`` (rows larger than ``budget``, cut
+    between their cells: ``cut_name`` ``"table_cell"``) that fit ``budget``: the overlap
+    pass ends at a cell's edge, not inside it (a chunk that ends in the middle of a cell
+    of the next row repeats a piece of it that reads as nothing), as it ends at the edge
+    of an atom that fits. A cell larger than ``budget`` is cut by the packer anyway: an
+    overlap may end inside it. (A cell ends where its text does: an overlap may end
+    before the spaces that pad a column.)"""
+    out: list[tuple[int, int]] = []
+    for a, _s, _e, _n in atoms:
+        if a.cut_name != "table_cell" or not a.cuts:
+            continue
+        prev = a.start
+        for c in (*a.cuts, a.end):
+            e = trim_end(text, prev, c)
+            if prev < e and m.size(prev, e) <= budget:
+                out.append((prev, e))
+            prev = c
+    return out
+
+
 def _is_cut(text: str, levels: Sequence[Level], pe: int, ns: int) -> bool:
     """Whether a level cuts between a piece ending at ``pe`` and one starting at ``ns``
     (whitespace between them trimmed)."""
@@ -244,6 +267,8 @@ class _Plan:
     # (its glued heading's when that fits too), trimmed end, exact size from that start
     tight: list[tuple[Atom, int, int, int]] = ()  # type: ignore[assignment]
     tight_starts: list[int] = ()  # type: ignore[assignment]
+    # the levels of the overlap pass when it differs from ``levels`` (see :func:`_cells`)
+    overlap_levels: list[Level] | None = None
 
 
 class _RegionPacker:
@@ -394,6 +419,11 @@ class _RegionPacker:
         if tight:  # (an atom inside a range kept whole needs nothing more)
             plan.tight = [t for t in tight if not _inside(ps, pe, t[1], t[2])]
             plan.tight_starts = [t[0].start for t in plan.tight]
+        if cfg.chunk_overlap and (big or tight):
+            cells = _cells(text, m, (*big, *tight), budget)
+            if cells:
+                os_, oe = _merge_ranges(protect + cells)
+                plan.overlap_levels = [_guarded(lv, os_, oe) for lv in levels]
         self._plans[key] = plan
         self._last_plan = (budget, base, plan)
         return plan
@@ -465,7 +495,8 @@ class _RegionPacker:
             out += self.run(pos, reg.end, budget, levels, reg.end_boundary)
         if cfg.chunk_overlap and len(out) > 1 and not self.segs.overlap_across_regions:
             out = add_overlap(
-                text, m, out, cfg.chunk_size - reg.reserve, cfg.chunk_overlap, levels, trim_spans=cfg.trim_spans
+                text, m, out, cfg.chunk_size - reg.reserve, cfg.chunk_overlap,
+                levels if plan.overlap_levels is None else plan.overlap_levels, trim_spans=cfg.trim_spans,
             )
         if out:
             out[-1].boundary = reg.end_boundary
