@@ -19,6 +19,12 @@ the one packer packs them:
   larger than ``chunk_size - chunk_overlap`` that fits ``chunk_size`` (with its comments,
   else without them) is not cut either: the packer packs it whole, as its own chunk if
   need be;
+* a compound statement (a loop, ``if``, ``try``, ``with``, ``switch``; Bash's ``case``,
+  subshells and groups, and a Bash loop after a pipe or ``||`` on its line) that fits
+  ``chunk_size - chunk_overlap`` from the start of its line is never cut either (an atom,
+  outermost only) -- unless it is the first statement of a definition too big for a chunk
+  and does not fit with the header where the header fits with its first line: then the
+  header keeps its first line and the statement is cut;
 * a definition too big for a chunk, at any depth, is a region of its own: it starts a
   chunk (unless it is the first item of the definition around it: the chunk then starts
   at that header), and the chunk after it starts after it; no cut falls right after a
@@ -422,7 +428,7 @@ class CodeChunker(BaseChunker):
             structure = CodeStructure(language="", parser="lines")
         else:
             self._check_parser(lang)
-            structure = parse_code(text, lang, self.parser, self._fits(measure))
+            structure = parse_code(text, lang, self.parser, self._fits(measure), self._keeps(measure))
             if structure.parser == "lines":  # (the standard library's ast met a syntax error)
                 fix = "parser='auto'" if self.parser == "ast" else "installing tree-sitter-python"
                 _warn(
@@ -537,7 +543,7 @@ class CodeChunker(BaseChunker):
         fits = self._fits_budget(measure)
         wide = self._fits_budget(measure, self.chunk_size)
         atoms, extra, trimmed = self._atoms(structure, text, fits, measure, wide)
-        if structure.whole:  # (Bash's compound statements that fit: never cut)
+        if structure.whole:  # (the compound statements that fit: never cut)
             atoms = tuple(sorted(atoms + tuple(Atom(s, e, "statement") for s, e in structure.whole),
                                  key=lambda a: (a.start, -a.end)))
         if fits is not None:
@@ -605,10 +611,14 @@ class CodeChunker(BaseChunker):
                     if cut:
                         inner_cuts += [c for c in structure.lazy_lines(h0, h1 + 1) if h0 < c[1] <= h1]
         if header_cuts or inner_cuts:
+            loosened: set[tuple[int, int]] = set()
             cuts = self._header_cuts(
-                structure, text, header_cuts, fits, head_from, atoms, kept, parent_head, joined, deco_head, given
+                structure, text, header_cuts, fits, head_from, atoms, kept, parent_head, joined, deco_head, given,
+                frozenset(structure.whole), loosened,
             ) if header_cuts else []
             levels.append(_positions("header", cuts + inner_cuts))
+            if loosened:  # (compound statements cut after all: a header keeps its first line)
+                atoms = tuple(a for a in atoms if (a.start, a.end) not in loosened)
         if deco_cuts and kept is not None:
             # (no cut between decorators and their header where the packer never needs
             # one: a header kept with its first line, or one that fits with its decorators,
@@ -673,7 +683,8 @@ class CodeChunker(BaseChunker):
         head_from: Mapping[int, int] | None = None, atoms: Sequence[Atom] = (),
         kept: Callable[[int, int, bool], bool] | None = None, parent_head: Mapping[int, int] | None = None,
         joined: set[int] | None = None, deco_head: Mapping[int, int] | None = None,
-        given: set[int] | None = None,
+        given: set[int] | None = None, statements: frozenset[tuple[int, int]] = frozenset(),
+        loosened: set[tuple[int, int]] | None = None,
     ) -> list[tuple[int, int]]:
         """The fallback cuts at the end of definition headers, weaker than every line cut
         and stronger than a cut inside a line: the header alone rather than a header
@@ -689,8 +700,13 @@ class CodeChunker(BaseChunker):
         (a docstring), the line breaks inside that string come with it, stronger (the
         header goes with the string's first lines where they fit; balancing takes the
         most even of them); the header's own cut, after them, only where the header and
-        the string's first line do not fit together."""
+        the string's first line do not fit together. ``statements``: the compound
+        statements kept whole (atoms); one on a header's first line that does not fit with
+        the header, where the header fits with its first line, is added to ``loosened``
+        (the caller cuts it: the header keeps its first line)."""
         n = len(text)
+        if loosened is None:
+            loosened = set()
         lazy = structure.lazy_lines if not structure.line_cuts else None
         line_starts = sorted(a for a, _ in structure.line_cuts) if lazy is None else []
         def_starts = sorted(d.start for d in structure.definitions)
@@ -721,14 +737,36 @@ class CodeChunker(BaseChunker):
             # the end of that header (cut from it only after every header cut); atoms nest and
             # come in order of their start: one that starts before that end, reaches past
             # it and fits is kept whole, so the first line reaches its end
-            reach = max(e, deco_head.get(b, e)) if deco_head else e
-            k = bisect_left(atom_starts, h)
+            first = reach = max(e, deco_head.get(b, e)) if deco_head else e
+            k0 = k = bisect_left(atom_starts, h)
+            held = False  # (a compound statement kept whole reaches past the first line)
             while k < len(atom_starts) and atom_starts[k] < reach:
                 at = atoms[k]
                 if at.end > reach and kept(at.start, at.end, False):
                     reach = at.end
+                    held = held or (at.start, at.end) in statements
                 k += 1
-            return not kept(s, reach, True)
+            if kept(s, reach, True):
+                return False
+            if held:
+                # the header and the compound statement on its first line do not fit
+                # together: the statement is cut (no longer kept whole) where the header
+                # fits with its first line, as where no statement was kept whole
+                reach, k = first, k0
+                while k < len(atom_starts) and atom_starts[k] < reach:
+                    at = atoms[k]
+                    if at.end > reach and (at.start, at.end) not in statements and kept(at.start, at.end, False):
+                        reach = at.end
+                    k += 1
+                if kept(s, reach, True):
+                    k = k0
+                    while k < len(atom_starts) and atom_starts[k] < reach:
+                        at = atoms[k]
+                        if at.end > reach and (at.start, at.end) in statements:
+                            loosened.add((at.start, at.end))
+                        k += 1
+                    return False
+            return True
 
         for h in sorted(header_cuts):  # (a header before those inside its definition)
             b = header_cuts[h]
@@ -820,7 +858,16 @@ class CodeChunker(BaseChunker):
         with an overlap (it may start inside a definition, at a statement)."""
         if measure is None or self.include_context_in_size or self.chunk_overlap:
             return None
-        limit = self.chunk_size
+        return self._keeps(measure)
+
+    def _keeps(self, measure: Measure | None) -> Callable[[int, int], bool] | None:
+        """Whether a compound statement surely fits ``chunk_size - chunk_overlap`` (then
+        kept whole: an atom), as :meth:`_fits` measures, also with an overlap or a context
+        (a region whose reserve leaves less cuts it as an atom too big); None without a
+        measure."""
+        if measure is None:
+            return None
+        limit = self.chunk_size - self.chunk_overlap
         if type(measure) is _CharMeasure:
             return lambda s, e: e - s <= limit  # (characters: the size is exact, e - s)
         if not getattr(measure, "is_exact", False):

@@ -136,9 +136,12 @@ class CodeStructure:
             lines above their own text (Java's ``@Inject`` above ``private Foo foo;``): where
             the annotations start, where the statement's own text starts, and where the
             first line of that text ends (tree-sitter only).
-        whole: ``(start, end)`` of the statements to keep whole (Bash's loops, ``if``,
-            ``case``, subshells and groups that fit a chunk from the start of their line;
-            outermost only, tree-sitter only).
+        whole: ``(start, end)`` of the compound statements to keep whole (loops, ``if``,
+            ``try``, ``with``, ``switch``; Bash's ``case``, subshells, groups and the pipes
+            and lists around them) that fit a chunk (``keep`` of :func:`parse_code`) from
+            the start of their line, or from their own start when code comes before them on
+            it (Bash only: ``find . | while read f``); outermost only. Empty without
+            ``keep``.
         containers: ``(start, end)`` of the namespaces whose members count as top level,
             outer first; ``start`` where the comments right above one start (not C's
             ``extern "C"`` blocks nor the preprocessor's ``#if`` blocks).
@@ -891,11 +894,24 @@ class _Offsets:
 
 _OPAQUE: dict[str, bool] = {}
 # Bash's compound statements (and the pipes, lists and redirections around one): one that
-# fits, from the start of its line, is kept whole (the packer evening out a short chunk
-# next to it took the cuts between its lines)
+# fits is kept whole (the packer evening out a short chunk next to it took the cuts
+# between its lines)
 _SHELL_COMPOUND = frozenset({
     "for_statement", "c_style_for_statement", "while_statement", "if_statement", "case_statement",
     "subshell", "compound_statement", "redirected_statement", "pipeline", "list",
+})
+# the other languages' compound statements (loops, conditionals, try, with, switch) -- by
+# grammar: Python, C, C++, C#, Go, Java, JavaScript, TypeScript, Kotlin, PHP, Ruby, Rust,
+# Swift: one that starts its line and fits is kept whole
+_COMPOUND = frozenset({
+    "for_statement", "while_statement", "do_statement", "if_statement", "switch_statement", "try_statement",
+    "with_statement", "match_statement", "for_in_statement", "for_range_loop", "foreach_statement",
+    "using_statement", "lock_statement", "fixed_statement", "checked_statement", "expression_switch_statement",
+    "type_switch_statement", "select_statement", "enhanced_for_statement", "try_with_resources_statement",
+    "synchronized_statement", "switch_expression", "do_while_statement", "if_expression", "when_expression",
+    "try_expression", "for_expression", "while_expression", "loop_expression", "match_expression",
+    "guard_statement", "repeat_while_statement", "if", "unless", "while", "until", "for", "case", "case_match",
+    "begin",
 })
 
 
@@ -1447,7 +1463,7 @@ def _sql_statements(text: str, ts_node: Any, ends: list[int], spec: LanguageSpec
     return out
 
 
-def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeStructure:
+def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any = None) -> CodeStructure:
     parser = tree_sitter_parser(spec.name)
     data = text.encode("utf-8", "surrogatepass")
     tree = parser.parse(data)
@@ -1472,7 +1488,8 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
     find = data.find
     sql = spec.name == "sql"
     shell = spec.name == "bash"
-    whole: list[tuple[int, int]] = []  # Bash's compound statements that fit
+    compound = None if keep is None or sql else _SHELL_COMPOUND if shell else _COMPOUND
+    whole: list[tuple[int, int]] = []  # the compound statements that fit
     dark_types = _OPAQUE
     while stack:
         ts_node, node = stack.pop()
@@ -1555,12 +1572,16 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None) -> CodeSt
                     k.closed = True
                     closed.append((c, k))
                 else:
-                    if (shell and fits is not None and t in _SHELL_COMPOUND and node.name is None
-                            and fits(_line_start(text, s), k.end)):
+                    if compound is not None and t in compound:
                         # (a compound statement that fits: kept whole, as a definition is;
-                        # not a function's body, cut from its header only where the function
-                        # does not fit)
-                        whole.append((s, k.end))
+                        # not Bash's function body, cut from its header only where the
+                        # function does not fit; a Bash loop after a pipe or "||" on its
+                        # line, from its own start)
+                        ls = _at_line_start(text, s)
+                        if ls < 0 and shell:
+                            ls = s
+                        if ls >= 0 and (not shell or node.name is None) and keep(ls, k.end):
+                            whole.append((s, k.end))
                     stack.append((c, k))
                     if t in _ASSIGNMENTS:
                         owners[id(k)] = node
@@ -1652,7 +1673,11 @@ def _ast_type(node: Any) -> str:
     return snake if snake.endswith("_clause") else snake + "_statement"
 
 
-def _from_ast(text: str) -> CodeStructure:
+# the standard library's compound statements (``elif`` is an ``If`` inside one)
+_AST_COMPOUND = ("For", "AsyncFor", "While", "If", "With", "AsyncWith", "Try", "TryStar", "Match")
+
+
+def _from_ast(text: str, keep: Any = None) -> CodeStructure:
     import ast
     import io
     import tokenize
@@ -1736,6 +1761,8 @@ def _from_ast(text: str) -> CodeStructure:
     root = _Node("module", 0, len(text))
     work: list[tuple[Any, _Node]] = [(tree, root)]
     nodes: list[_Node] = []
+    compound = tuple(getattr(ast, n) for n in _AST_COMPOUND if hasattr(ast, n)) if keep is not None else None
+    whole: list[tuple[int, int]] = []  # the compound statements that fit
     while work:
         st, node = work.pop()
         bodies: list[Any] = []
@@ -1755,6 +1782,10 @@ def _from_ast(text: str) -> CodeStructure:
             node.children.append(k)
             nodes.append(k)
             work.append((child, k))
+            if (compound is not None and isinstance(child, compound) and child.end_lineno > child.lineno
+                    and (ls := _at_line_start(text, k.start)) >= 0 and not text.startswith("elif", k.start)
+                    and keep(ls, k.end)):
+                whole.append((k.start, k.end))
     # comments go into the innermost node that holds them
     for cm in comments:
         holder = root
@@ -1767,13 +1798,13 @@ def _from_ast(text: str) -> CodeStructure:
     for k in [root, *nodes]:
         k.children.sort(key=lambda n: n.start)
     imports = frozenset({"import_statement", "import_from_statement"})
-    return _analyze(text, "python", "ast", root, leaves, False, imports, all_lists=True)
+    return _analyze(text, "python", "ast", root, leaves, False, imports, all_lists=True, whole=whole)
 
 
 # -- entry point ----------------------------------------------------------------------
 
 
-def parse_code(text: str, language: str, parser: str = "auto", fits: Any = None) -> CodeStructure:
+def parse_code(text: str, language: str, parser: str = "auto", fits: Any = None, keep: Any = None) -> CodeStructure:
     """The structure of ``text`` in ``language`` (a canonical name of
     :data:`~chunkwise.parsers.code_languages.LANGUAGES`).
 
@@ -1787,12 +1818,18 @@ def parse_code(text: str, language: str, parser: str = "auto", fits: Any = None)
             opened -- no statements, cuts or multi-line strings are read inside it, only
             its inner definitions (one tree-sitter query for the file). None: every node
             over several lines is opened.
+        keep: ``(start, end) -> bool``, whether a compound statement ``text[start:end]``
+            fits a chunk: the outermost that fit are listed in
+            :attr:`CodeStructure.whole` (statements to keep whole). Default: ``fits``;
+            None (and no ``fits``): none are listed.
 
     Raises:
         MissingDependencyError: no parser for ``language`` is installed.
         ConfigError: ``parser="ast"`` or ``"scan"`` for a language other than Python.
     """
     spec = LANGUAGES[language]
+    if keep is None:
+        keep = fits
     if "\r" in text and text.count("\r") != text.count("\r\n"):
         # a lone carriage return ends a line (classic Mac OS files; Python's own reading):
         # the parsers read a copy with line feeds there, of the same length, so every
@@ -1803,7 +1840,7 @@ def parse_code(text: str, language: str, parser: str = "auto", fits: Any = None)
     if parser in ("auto", "scan") and language == "python":
         from .code_scan import scan_python
 
-        found = scan_python(text, fits)
+        found = scan_python(text, fits, keep)
         if found is not None:
             return found
         parser = "auto"  # the scan cannot vouch for this file: a parser reads it
@@ -1812,13 +1849,13 @@ def parse_code(text: str, language: str, parser: str = "auto", fits: Any = None)
     if parser == "auto" and language == "python":
         if grammar_available("python"):
             try:
-                return _from_tree_sitter(text, spec, fits)
+                return _from_tree_sitter(text, spec, fits, keep)
             except ChunkwiseError:  # a grammar that does not load: the standard library reads Python
                 pass
         parser = "ast"
     if parser == "ast":
         try:
-            return _from_ast(text)
+            return _from_ast(text, keep)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return CodeStructure(language=language, parser="lines", has_errors=True)
-    return _from_tree_sitter(text, spec, fits)
+    return _from_tree_sitter(text, spec, fits, keep)

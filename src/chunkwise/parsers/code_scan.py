@@ -73,6 +73,9 @@ _TOKEN = re.compile(
     r"|\*\*=?|//=?|>>=?|<<=?|->|:=|[-+*/%&|^@<>=!]=|\.\.\.|\S"
 )
 _IMPORTS = frozenset({"import_statement", "import_from_statement", "future_import_statement"})
+# the compound statements kept whole where they fit (a block under their header)
+_COMPOUND = frozenset({"if_statement", "for_statement", "while_statement", "try_statement", "with_statement",
+                       "match_statement"})
 # the types before which a statement cut is a clause cut (kind 2), as the analysis decides
 _CLAUSE_TYPES = frozenset(t for t in [*_TYPES.values(), "future_import_statement"] if _CLAUSE.search(t))
 # the kind of the cut before a one-line statement of each type in a block
@@ -90,10 +93,13 @@ class _Fail(Exception):
 
 
 class _Scanner:
-    def __init__(self, text: str, masked: str, fits: Callable[[int, int], bool] | None) -> None:
+    def __init__(self, text: str, masked: str, fits: Callable[[int, int], bool] | None,
+                 keep: Callable[[int, int], bool] | None = None) -> None:
         self.text = text
         self.masked = masked
         self.fits = fits
+        self.keep = keep
+        self.whole: list[tuple[int, int]] = []  # the compound statements that fit (outermost)
         self.starts: list[int] = []  # logical lines with code: first character
         self.inds: list[int] = []  # indentation (spaces)
         self.ends: list[int] = []  # end of the line (a comment on it included)
@@ -433,6 +439,9 @@ class _Scanner:
                             e0 = x[-1][1]
                     if x is None:
                         e0 = code_ends[k] if c == k + 1 else stop(k)
+                    if (typ in _COMPOUND and (x is not None or c > k + 1) and self.keep is not None
+                            and (not self.whole or s0 >= self.whole[-1][1]) and self.keep(s0 - ind0, e0)):
+                        self.whole.append((s0, e0))  # (a compound statement that fits)
                 kid_start = s0
             else:
                 kid_start = -1
@@ -673,7 +682,8 @@ def _tokens(text: str, opaque: list[tuple[int, int]], closed: list[tuple[int, in
     return cuts
 
 
-def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> CodeStructure | None:
+def scan_python(text: str, fits: Callable[[int, int], bool] | None = None,
+                keep: Callable[[int, int], bool] | None = None) -> CodeStructure | None:
     """The structure of the Python source ``text``, or None when the scan cannot vouch for
     it (see the module docstring): the caller parses it another way.
 
@@ -682,6 +692,8 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
         fits: ``(start, end) -> bool``, whether ``text[start:end]`` fits a chunk: a
             definition that fits with its comments is not read inside (only the
             definitions in it). None: every statement is read.
+        keep: ``(start, end) -> bool``, whether a compound statement fits a chunk from the
+            start of its line: the outermost that fit are listed in ``whole``. None: none.
 
     Returns:
         A :class:`~chunkwise.parsers.code.CodeStructure` with ``parser="scan"`` (line and
@@ -695,7 +707,7 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
     mtext, opaque = masked
     if ("\t" in mtext or "\f" in mtext) and _BAD_INDENT.search(mtext):
         return None
-    sc = _Scanner(text, mtext, fits)
+    sc = _Scanner(text, mtext, fits, keep)
     # (a backslash continuation outside strings: the line breaks the mask hides are not all
     # in strings)
     sc.continued = text.count("\n") - mtext.count("\n") > sum(text.count("\n", a, b) for a, b in opaque)
@@ -733,6 +745,7 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None) -> Co
         statements=tuple(sc.statements),
         cuts=cuts,
         imports=imports,
+        whole=tuple(sc.whole),
         lazy_tokens=_tokens(text, opaque, closed),
         lazy_lines=_line_cuts(text, opaque, closed),
     )
