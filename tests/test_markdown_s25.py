@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import check_invariants, check_sections
 
+from chunkwise._text import trim
 from chunkwise.chunkers.structure import MarkdownChunker
 from chunkwise.parsers.markdown import MarkdownParser
 
@@ -161,3 +162,71 @@ def test_property_targets_go_with_the_heading_after_them(doc, size, split_level)
         assert c.start_index <= a0 and c.end_index >= h1
         if split_level == 6 and has_body:  # the chunk holds its body: its path
             assert c.metadata["header_path"] == path
+
+
+# -- blocks inside a list item or a quote: cut before and after them ------------------
+
+
+def test_code_block_in_a_list_item_is_cut_around_at_its_blank_lines():
+    # the block's indentation was inside the atom, so the blank-line cuts before and
+    # after it were not cuts: "Example text here, long" / "enough. ```sh ... More"
+    text = "* Item with some words:\n\n  Example text here, long enough.\n\n  ```sh\n  cargo fmt -- --emit files\n  ```\n\n  More words after the code block.\n"
+    assert [c.text for c in MarkdownChunker(chunk_size=60).chunk(text)] == [
+        "* Item with some words:\n\n  Example text here, long enough.",
+        "```sh\n  cargo fmt -- --emit files\n  ```",
+        "More words after the code block.",
+    ]
+
+
+def test_table_in_a_list_item_is_not_cut_inside_a_word():
+    # rustfmt's README: the chunk before the table ended at "overwrites output to fi" (a
+    # hard cut) and the next one started with "les | No |"
+    text = (
+        "* Item:\n\n  Example:\n\n  ```sh\n  cargo fmt -- --emit files\n  ```\n\n  Options:\n\n"
+        "  | Flag |Description| Nightly Only |\n  |:---:|:---:|:---:|\n"
+        "  | files | overwrites output to files | No |\n  | stdout | writes output to stdout | No |\n"
+        "  | coverage | displays how much of the input file was processed | Yes |\n"
+    )
+    for size, overlap in ((160, 0), (200, 40)):
+        chunker = MarkdownChunker(chunk_size=size, chunk_overlap=overlap)
+        chunks = chunker.chunk(text)
+        check_invariants(text, chunks, size, chunker.sizer)
+        for c in chunks:
+            s, e = c.start_index, c.end_index
+            assert not (text[s - 1].isalnum() and text[s].isalnum()), c.text
+            assert not (e < len(text) and text[e - 1].isalnum() and text[e].isalnum()), c.text
+        assert any(c.text.startswith("| Flag |") for c in chunks)
+
+
+@_SETTINGS
+@given(
+    st.lists(st.sampled_from(["para", "fence", "table", "indented"]), min_size=1, max_size=5),
+    st.sampled_from(["- ", "1. ", "* "]),
+    st.integers(30, 90),
+)
+def test_property_blocks_in_a_list_item_are_cut_around(kinds, marker, size):
+    pad = " " * len(marker)
+    parts = []
+    for i, k in enumerate(kinds):
+        if k == "para":
+            parts.append(f"Paragraph {i} has a few words in it.")
+        elif k == "fence":
+            parts.append(f"```\nline {i} of code\n```")
+        elif k == "table":
+            parts.append(f"| a | b |\n|---|---|\n| {i} | cell |")
+        else:
+            parts.append(f"    indented {i}")
+    body = ("\n\n".join(parts)).replace("\n", "\n" + pad)
+    text = f"{marker}First line of the item.\n\n{pad}{body}\n"
+    chunker = MarkdownChunker(chunk_size=size)
+    chunks = chunker.chunk(text)
+    check_invariants(text, chunks, size, chunker.sizer)
+    for c in chunks:  # no cut inside a word (every word fits)
+        x, y = c.start_index, c.end_index
+        assert not (text[x - 1].isalnum() and text[x].isalnum()), c.text
+        assert not (y < len(text) and text[y - 1].isalnum() and text[y].isalnum()), c.text
+    for b in MarkdownParser().parse(text).blocks:  # a block that fits is in one chunk
+        if b.depth > 0 and b.kind in ("fence", "table", "code"):
+            s, e = trim(text, b.start, b.end)
+            if e - s <= size:
+                assert len([c for c in chunks if c.start_index < e and c.end_index > s]) == 1

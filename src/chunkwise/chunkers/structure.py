@@ -399,10 +399,23 @@ class StructureChunker(BaseChunker):
         table_cost = 0
         tables = []
         for b in blocks:
+            # (a block inside a list item or a quote is an atom from its first character to
+            # its last: the indentation before it and the line end after it are not inside
+            # it, so that a paragraph cut before or after it is one; such a block has no
+            # boundary level of its own)
+            nested = b.depth > 0 and b.kind in ("table", "fence", "code")
+            if nested:
+                b0, b1 = trim(text, b.start, b.end)
+                if b0 >= b1:
+                    continue
+            else:
+                b0, b1 = b.start, b.end
             if b.kind == "table":
-                atoms.append(Atom(b.start, b.end, "table", b.cuts, "table_row"))
+                atoms.append(Atom(b0, b1, "table", b.cuts, "table_row"))
                 if b.table is not None:  # every row whole while it fits, else cut between cells
                     rows = row_atoms(text, b.table, 0, _ONE)
+                    if nested:
+                        rows = [Atom(max(a.start, trim(text, a.start, a.end)[0]), a.end, a.kind, a.cuts, a.cut_name) for a in rows]
                     atoms.extend(rows)
                     tables.append(b.table)
                     if self.include_context_in_size:  # the header, and the first cell of a row cut
@@ -412,7 +425,7 @@ class StructureChunker(BaseChunker):
                         head = text[hs:he].rstrip("\r\n") + ("\n" + cell if cell else "")
                         table_cost = max(table_cost, self._sizer.count(head + "\n"))
             elif b.atomic:
-                atoms.append(Atom(b.start, b.end, "code", b.cuts, "code_line"))
+                atoms.append(Atom(b0, b1, "code", b.cuts, "code_line"))
                 if b.kind == "fence" and b.info:
                     labels.append(Label(b.start, b.end, "code_language", b.info.split()[0], "overlap"))
         if tables:
