@@ -638,6 +638,8 @@ class CodeChunker(BaseChunker):
             levels.append(_LazyLevel(_TOKEN, structure.lazy_tokens))
         else:
             levels.append(_positions(_TOKEN, list(structure.token_cuts)))
+        if structure.lazy_parts is not None:  # (inside SQL's "schema.func": after every token cut)
+            levels.append(_LazyLevel("name_part", structure.lazy_parts))
         # inside multi-line strings and comments: lines, then words (given here: the packer
         # adds its word level only when no level has that name, and the token level has it)
         # (not after a header: a chunk would end with it where evening out two chunks or

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -167,6 +167,9 @@ class CodeStructure:
     lazy_lines: Any = field(default=None, repr=False, compare=False)
     """A function ``(start, end) -> line cuts`` of a range, read on demand (tree-sitter:
     ``line_cuts`` is then empty)."""
+    lazy_parts: Any = field(default=None, repr=False, compare=False)
+    """A function ``(start, end) -> cuts`` inside the names that the token cuts keep whole
+    (SQL's ``schema.func``), weaker than every token cut; None when there are none."""
     _index: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # -- per chunk ---------------------------------------------------------------------
@@ -893,6 +896,7 @@ class _Offsets:
 
 
 _OPAQUE: dict[str, bool] = {}
+_SQL_NAMES = frozenset({"object_reference"})
 # Bash's compound statements (and the pipes, lists and redirections around one): one that
 # fits is kept whole (the packer evening out a short chunk next to it took the cuts
 # between its lines)
@@ -1264,6 +1268,34 @@ def _misread_annotation(c: Any, spec: LanguageSpec, marks: frozenset[str]) -> bo
     return nxt is not None and nxt.type in marks and nxt.start_point[0] > c.end_point[0]
 
 
+# Kotlin's class modifiers that the grammar reads as a name, with ``class`` as an infix
+# function, after annotations on the lines above (``@Retention(...)`` then ``annotation
+# class Marker``)
+_KOTLIN_CLASS_WORDS = frozenset({"annotation", "data", "enum", "sealed", "inner", "value", "open", "abstract"})
+
+
+def _kotlin_annotation_class(c: Any, k: _Node, data: bytes, off: _Offsets) -> None:
+    """Names ``k`` after the class that the Kotlin grammar misread as annotations over an
+    infix call (``@Target(...)`` then ``annotation class Marker``: ``annotation`` called
+    ``class`` on ``Marker``): annotations nested as annotated expressions, the innermost
+    holding ``WORD class NAME`` on a line below the first annotation."""
+    node = c
+    while node.type == "annotated_expression" and node.named_child_count >= 2:
+        node = node.named_children[-1]
+    if node.type != "infix_expression" or node.start_point[0] <= c.start_point[0]:
+        return
+    parts = node.named_children
+    if len(parts) != 3 or any(p.type != "identifier" for p in parts):
+        return
+    words = [_node_text(data, p) for p in parts]
+    if words[1] != "class" or words[0] not in _KOTLIN_CLASS_WORDS:
+        return
+    k.name = words[2]
+    k.def_type = "class_declaration"
+    k.head = _own_line_head(data, off, c.start_byte, node.start_byte, off(node.start_byte))
+    k.head_end = -1
+
+
 def _annotations_only(c: Any, spec: LanguageSpec) -> bool:
     """Whether the annotated expression ``c`` holds annotations only: an annotation first,
     then annotations nested as annotated expressions, their arguments read as a
@@ -1541,6 +1573,8 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
                 continue
             if t in marks:
                 _mark(c, k, spec, data, off, consumed)
+            elif t == "annotated_expression" and multi and spec.name == "kotlin" and ts_node.type != t:
+                _kotlin_annotation_class(c, k, data, off)
             elif t in _RECOVERED_DEFS and ts_node.type == "ERROR":
                 _mark(c, k, spec, data, off, consumed, recovered=True)
             elif (t in _RECOVERED_DEFS and ts_node.type in _ASSIGNMENTS and ts_node.id not in consumed
@@ -1603,13 +1637,17 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
     opaque.sort()
 
     closed_ids = {c.id for c, _k in closed}
+    # (one token: SQL's qualified names, "schema.func", cut only where nothing else fits)
+    whole_names = _SQL_NAMES if sql else frozenset()
     closed_spans = sorted((k.start, k.end) for _c, k in closed)  # apart (the walk is depth first)
     closed_starts = [a for a, _b in closed_spans]
 
-    def tokens(start: int, end: int) -> Iterator[tuple[int, int]]:
+    def tokens(start: int, end: int, parts: bool = False) -> Iterator[tuple[int, int]]:
         """The gaps between the tokens of ``text[start:end]``, in order, read from the tree
         as they are asked for (only where a line must be cut); a definition left closed
-        (an atom that fits: the packer never cuts it) is read as one token."""
+        (an atom that fits: the packer never cuts it) is read as one token, and so is an
+        SQL qualified name. ``parts``: only the gaps inside those names (``schema.`` then
+        ``func``), a weaker level."""
         k = bisect_right(closed_starts, start) - 1
         if k >= 0 and end <= closed_spans[k][1]:
             return
@@ -1619,10 +1657,14 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
         prev = -1
         while work:
             n = work.pop()
-            if n.child_count == 0 or _is_opaque(n.type) or n.id in closed_ids:
+            if n.child_count == 0 or _is_opaque(n.type) or n.id in closed_ids or n.type in whole_names:
                 if n.end_byte <= n.start_byte:
                     continue
                 s, e = off(n.start_byte), off(n.end_byte)
+                if parts:
+                    if n.type in whole_names:
+                        yield from _leaf_cuts(text, n, off)
+                    continue
                 if prev > 0 and s >= prev and (cut := _token_cut(text, prev, s)) is not None:
                     yield cut
                 prev = max(prev, e)
@@ -1642,9 +1684,54 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
             kids.reverse()
             work.extend(kids)
 
-    return _analyze(text, spec.name, "tree-sitter", root, None, rootts.has_error, spec.imports,
-                    opaque=opaque, lazy_tokens=tokens, closed=closed_spans, annotated=sorted(annotated),
-                    whole=whole)
+    found = _analyze(text, spec.name, "tree-sitter", root, None, rootts.has_error, spec.imports,
+                     opaque=opaque, lazy_tokens=tokens, closed=closed_spans, annotated=sorted(annotated),
+                     whole=whole)
+    if spec.name == "php" and "namespace" in text:
+        found = _php_namespace_statements(text, found)
+    if sql:
+        found = replace(found, lazy_parts=lambda start, end: tokens(start, end, True))
+    return found
+
+
+def _leaf_cuts(text: str, node: Any, off: Any) -> Iterator[tuple[int, int]]:
+    """The cuts between the tokens (leaves) of ``node``, in order."""
+    prev = -1
+    work = [node]
+    while work:
+        n = work.pop()
+        if n.child_count:
+            work.extend(reversed(n.children))
+            continue
+        if n.end_byte <= n.start_byte:
+            continue
+        s, e = off(n.start_byte), off(n.end_byte)
+        if prev > 0 and s >= prev and (cut := _token_cut(text, prev, s)) is not None:
+            yield cut
+        prev = max(prev, e)
+
+
+def _php_namespace_statements(text: str, st: CodeStructure) -> CodeStructure:
+    """``st`` with the definitions after a PHP namespace statement (``namespace App;``, no
+    braces) named inside it, up to the next namespace: ``App.User``, ``App.User.name``."""
+    defs = list(st.definitions)
+    ns = [(d.end, d.qualname) for d in defs
+          if d.container and d.parent < 0 and d.node_type == "namespace_definition" and d.qualname
+          and "{" not in text[d.head : d.end]]
+    if not ns:
+        return st
+    starts = sorted(d.start for d in defs if d.container and d.parent < 0)
+    changed = False
+    for end, name in ns:
+        k = bisect_right(starts, end)
+        stop = starts[k] if k < len(starts) else len(text) + 1
+        for i, d in enumerate(defs):
+            if end <= d.start < stop and not d.container:
+                defs[i] = d._replace(qualname=f"{name}.{d.qualname}")
+                changed = True
+    if not changed:
+        return st
+    return replace(st, definitions=tuple(defs))
 
 
 # -- Python's standard library ---------------------------------------------------------
