@@ -16,13 +16,14 @@ strategy="table", ...)`` under ``tracemalloc`` (started after a first run has lo
 tokenizer). Reported, as multiples of the file's size in bytes:
 
 * ``peak``: the peak of Python allocations from the start of the load to the end of the
-  chunking -- the document, the returned chunks (each holding its text, context and
-  metadata) and everything made on the way;
+  chunking -- the document, the returned chunks (each holding its context and metadata,
+  and its text or a reference to the document's) and everything made on the way;
 * ``doc`` and ``out``: what the document and the list of chunks hold after the call;
 * ``work``: ``peak - doc - out``, the working memory of chunking above what it returns.
 
 With ``--parts``, a second line per run splits the returned chunks by part, in bytes a
-chunk (``sys.getsizeof``, an object shared by several chunks counted once): ``text``,
+chunk (``sys.getsizeof``, an object shared by several chunks counted once): ``text``
+(the chunk's own copy of its text; 0 for a chunk that reads it from the document's text),
 ``meta`` (the chunk's :class:`~chunkwise.types.Metadata`, and once the layout its
 document's chunks share; with a chunkwise that held a dict behind a read-only view: the
 dict with its key table), ``view`` (that view; 0 now), ``chunk`` (the Chunk object),
@@ -94,7 +95,8 @@ def parts(chunks: list) -> dict[str, float]:
             out[key] += sys.getsizeof(obj)
 
     for c in chunks:
-        add("text", c.text)
+        if getattr(c, "_source", None) is None:  # (a chunk that reads its text from the document's: 0)
+            add("text", c.text)
         add("chunk", c)
         add("id", c.id)
         m = c.metadata

@@ -18,7 +18,7 @@ from typing import Any
 
 from .merge import Span
 from .segments import Label
-from .types import Chunk, Document, Metadata, metadata_dict, metadata_layout
+from .types import Chunk, Document, Metadata, _Shared, metadata_dict, metadata_layout
 
 __all__ = ["DOCUMENT_ONLY", "build_chunks", "document_base", "label_writer", "resolve_labels", "with_metadata"]
 
@@ -330,7 +330,15 @@ def _blank_becomes_chunk() -> bool:
         c.__class__ = Chunk  # type: ignore[assignment]
     except TypeError:
         return False
-    return type(c) is Chunk and c == want and c.metadata is want.metadata
+    if not (type(c) is Chunk and c == want and c.metadata is want.metadata):
+        return False
+    # a chunk that reads its text from its document's text
+    c = _Blank()
+    for name in _FIELDS:
+        setattr(c, name, getattr(want, name))
+    c.text = _Shared("t.")
+    c.__class__ = Chunk  # type: ignore[assignment]
+    return c == want and c.text == "t" and c._source == "t."  # type: ignore[attr-defined]
 
 
 _SWAP = _blank_becomes_chunk()
@@ -338,8 +346,11 @@ _SWAP = _blank_becomes_chunk()
 
 def _finish(blank: Any) -> Chunk:
     """The :class:`Chunk` of a filled :class:`_Blank`, through the constructor (the path
-    when ``__class__`` cannot be assigned)."""
-    return Chunk(**{name: getattr(blank, name) for name in _FIELDS})
+    when ``__class__`` cannot be assigned): it holds its own text."""
+    values = {name: getattr(blank, name) for name in _FIELDS}
+    if type(values["text"]) is _Shared:
+        values["text"] = values["text"].text[blank.start_index : blank.end_index]
+    return Chunk(**values)
 
 
 def with_metadata(chunks: Sequence[Chunk], extra: Mapping[str, Any]) -> list[Chunk]:
@@ -373,7 +384,8 @@ def with_metadata(chunks: Sequence[Chunk], extra: Mapping[str, Any]) -> list[Chu
             merged.update(extra)
             meta = Metadata(merged)
         c = blank()
-        c.text = old.text
+        # (its own text, or its document's text that it reads its text from)
+        c.text = old._held_text  # type: ignore[attr-defined]
         c.start_index = old.start_index
         c.end_index = old.end_index
         c.index = old.index
@@ -410,12 +422,13 @@ def build_chunks(
             ``density``: :func:`chunkwise.language.annotator`), added after the labels.
 
     Returns:
-        One :class:`Chunk` per span; ``chunk.metadata`` holds the document's metadata, then
-        ``source``, ``boundary``, ``prev_id``, ``next_id``, ``oversize`` (when set),
-        ``page_number``/``page_end`` (the pages the chunk starts and ends on, for a
-        document with a page map; ``page_label``/``page_label_end``, the numbers printed
-        on them, when the document's ``page_labels`` give one per page of the map) and the
-        labels' keys. The keys of :data:`DOCUMENT_ONLY` stay on the document.
+        One :class:`Chunk` per span, reading its text from ``doc.text`` (which it keeps
+        alive) instead of holding a copy of it; ``chunk.metadata`` holds the document's
+        metadata, then ``source``, ``boundary``, ``prev_id``, ``next_id``, ``oversize``
+        (when set), ``page_number``/``page_end`` (the pages the chunk starts and ends on,
+        for a document with a page map; ``page_label``/``page_label_end``, the numbers
+        printed on them, when the document's ``page_labels`` give one per page of the
+        map) and the labels' keys. The keys of :data:`DOCUMENT_ONLY` stay on the document.
     """
     doc_id = doc.id
     text = doc.text
@@ -438,6 +451,8 @@ def build_chunks(
         page_labels = None
     plain = not labels and context is None and annotate is None and not pages and "context" not in base
     blank, swap, chunk_class = _Blank, _SWAP, Chunk
+    # every chunk reads its text from the document's (see Chunk): no copy of it a chunk
+    shared = _Shared(text)
     # (a copy of a dict that holds the three keys already: they are stored, not added,
     # and the copy has room for more keys)
     copy_template = {**base, "boundary": None, "prev_id": None, "next_id": None}.copy
@@ -543,7 +558,7 @@ def build_chunks(
             if size > 256:  # (smaller ints are shared by Python)
                 size = sizes.setdefault(size, size)
             c = blank()
-            c.text = t
+            c.text = shared
             c.start_index = s.start
             c.end_index = s.end
             c.index = k

@@ -483,6 +483,17 @@ class Chunk:
             :func:`chunk_id`): stable across runs, changed by an edit of the text.
 
     Chunks pickle and deep-copy to equal values (the metadata is rebuilt read-only).
+
+    A chunk made by chunking (:func:`chunkwise.enrich.build_chunks`) does not hold a copy
+    of its text: it holds its document's text, one string shared by all the document's
+    chunks, and reads ``text`` as ``document.text[start_index:end_index]`` on each access
+    (a new string each time, not kept). The returned chunks then cost their document's
+    text once instead of a second copy of it, split into pieces. The trade-off: one such
+    chunk kept alive keeps its whole document's text alive. A pickle, a deep copy,
+    ``copy.copy`` and ``dataclasses.replace`` hold only the chunk's own text (the slice).
+    A chunk built with ``Chunk(text=...)`` holds the text it is given, as always.
+    ``chunk._source`` is the shared document text of a chunk that reads its text from
+    one, else None (a private attribute, for tests and measurements).
     """
 
     text: str
@@ -539,6 +550,52 @@ class Chunk:
             "metadata": metadata_dict(self.metadata),
         }
         return out
+
+
+class _Shared:
+    """A document's text, held by each chunk of it that reads its text from it: the
+    ``text`` slot of a :class:`Chunk` holds either the chunk's own text or one of these
+    (shared by the document's chunks)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (never pickled through a chunk, whose pickle holds its slice: see Chunk.__reduce__)
+        return (_Shared, (self.text,))
+
+
+_text_slot = Chunk.__dict__["text"]
+# the slot under a second name, read without the property below: its value is the chunk's
+# text or the :class:`_Shared` text of its document (the enrichment pass copies it from
+# chunk to chunk as it is)
+Chunk._held_text = _text_slot  # type: ignore[attr-defined]
+
+
+def _text(self: Any) -> Any:
+    t = self._held_text
+    if t.__class__ is _Shared:
+        return t.text[self.start_index : self.end_index]
+    return t
+
+
+def _source(self: Any) -> str | None:
+    t = self._held_text
+    return t.text if t.__class__ is _Shared else None  # type: ignore[no-any-return]
+
+
+# ``text`` is a field like the others (the dataclass's __init__, fields(), replace(), ==,
+# hash, repr and asdict read and store it by name); reading it goes through ``_text``,
+# storing it stores into the same slot as before (frozen: only the constructor does)
+Chunk.text = property(  # type: ignore[assignment,method-assign]
+    _text, _text_slot.__set__, _text_slot.__delete__,
+    "``document.text[start_index:end_index]``: the chunk's text.",
+)
+Chunk._source = property(  # type: ignore[attr-defined]
+    _source, None, None, "The shared document text this chunk reads its text from, or None."
+)
 
 
 def _document(text: str, id: str, source: str | None, metadata: dict[str, Any], pages: tuple[PageRange, ...]) -> Document:
