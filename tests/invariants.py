@@ -72,5 +72,6 @@ def check_sections(text, chunks, headings):
         rest = list(text[c.start_index : last.start])
         for s, e in spans:
             for k in range(max(s, c.start_index), min(e, last.start)):
-                rest[k - c.start_index] = " "
+                if rest[k - c.start_index] not in "\r\n":  # keep line ends: a rule after a heading is a line of its own
+                    rest[k - c.start_index] = " "
         assert _RULE_LINE.sub("", "".join(rest)).strip() == "", f"chunk {i} holds text of two sections"

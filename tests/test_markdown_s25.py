@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import chunkwise
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -230,3 +232,15 @@ def test_property_blocks_in_a_list_item_are_cut_around(kinds, marker, size):
             s, e = trim(text, b.start, b.end)
             if e - s <= size:
                 assert len([c for c in chunks if c.start_index < e and c.end_index > s]) == 1
+
+
+def test_rule_right_after_a_heading_is_not_text_of_its_own():
+    # pyenv's README: `### A. Getting Pyenv` then `----` then `#### Linux/Unix`: the rule
+    # does not make the empty heading a section of its own, and the checker reads the rule
+    # as a line of its own (it used to join it to the blanked heading line before it)
+    text = "# T\n\nintro text here.\n\n## Installation\n\n### A. Getting\n----\n#### Linux\n<details>\n\nThe body of the section, long enough.\n"
+    chunks = chunkwise.chunk(text, strategy="markdown", chunk_size=200)
+    check_sections(text, chunks, MarkdownParser().parse(text).headings)
+    last = [c for c in chunks if "Linux" in c.text][0]
+    assert last.metadata["header_path"] == ["T", "Installation", "A. Getting", "Linux"]
+    assert "The body" in last.text
