@@ -6,6 +6,7 @@ Usage (from the repository root; needs the ``encodings`` extra, charset-normaliz
 
     .venv/bin/python benchmarks/bench_decoding.py                 # HEAD against the working copy
     .venv/bin/python benchmarks/bench_decoding.py --before b7f6b79 --rows fr,de --speed 5
+    .venv/bin/python benchmarks/bench_decoding.py --changed 5 --speed 0  # texts whose reading changes
 
 Text, all from the machine (no download): the translated messages (``msgstr``) of the
 gettext catalogues under ``/usr/share/locale/<lang>/LC_MESSAGES/*.mo`` of a Debian
@@ -23,6 +24,11 @@ system, one language folder each (``zh_CN`` for Chinese).
   catalogue.
 - Cases: texts reported misread (:data:`CASES`), each in its code page.
 - The CSV of a user's report: ``a,b / Müller,Köln / Garçon,déjà vu`` three times, in Latin-1.
+- Stray UTF-8 (``--kinds stray``, rows in cp1252 only): the sentences, each with its first
+  word that has a letter outside ASCII written in UTF-8 and the rest in cp1252 (``cafÃ©``
+  once decoded as cp1252); right is the cp1252 reading of those bytes (every reading shows a
+  sign of a wrong code page, and the most common code page wins), or UTF-8 with U+FFFD for
+  the bad bytes when the rule of mostly UTF-8 text applies.
 
 A misread is counted when the text decoded is not the text written: the same code page
 or another one that gives the same text (cp1252 for latin-1) is right. Speed: CPU time of
@@ -216,6 +222,54 @@ def misreads(mod, texts: list[str], encoding: str) -> tuple[int, list[tuple[str,
     return len(bad), bad
 
 
+def stray(texts: list[str]) -> list[bytes]:
+    """Each text with its first word that has a letter outside ASCII in UTF-8, the rest in
+    cp1252 (those whose bytes cp1252 reads)."""
+    out = []
+    for text in texts:
+        words = text.split(" ")
+        k = next(i for i, w in enumerate(words) if not w.isascii())
+        data = b" ".join(w.encode("utf-8" if i == k else "cp1252") for i, w in enumerate(words))
+        if encodable_bytes(data, "cp1252"):  # not a UTF-8 byte that cp1252 leaves undefined (``\x9d``)
+            out.append(data)
+    return out
+
+
+def encodable_bytes(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def stray_misreads(mod, datas: list[bytes]) -> tuple[int, list[tuple[str, str, str]]]:
+    bad = []
+    for data in datas:
+        got, name = reading(mod, data)
+        if got not in (data.decode("cp1252"), data.decode("utf-8", "replace")):
+            bad.append((data.decode("cp1252"), got, name))
+    return len(bad), bad
+
+
+def reading(mod, data: bytes) -> tuple[str, str]:
+    try:
+        return mod.decode(data)
+    except Exception as exc:  # a load error is a reading too
+        return repr(exc), "-"
+
+
+def changed(before, after, texts: list[str], encoding: str) -> list[tuple[str, tuple[str, str], tuple[str, str]]]:
+    """The texts whose reading (text, code page) is not the same with ``before`` and ``after``."""
+    out = []
+    for text in texts:
+        data = text.encode(encoding)
+        old, new = reading(before, data), reading(after, data)
+        if old != new:
+            out.append((text, old, new))
+    return out
+
+
 def speed(mods: list, data: bytes, runs: int) -> list[float]:
     """CPU milliseconds of ``decode`` for each module, best of ``runs``, the modules in turn."""
     best = [float("inf")] * len(mods)
@@ -234,6 +288,10 @@ def main() -> None:
     ap.add_argument("--kinds", default="words,sentences,documents,cases", help="which kinds of text")
     ap.add_argument("--speed", type=int, default=7, help="runs of the long-file timing (0: none)")
     ap.add_argument("--show", type=int, default=0, help="print this many misreads of each row (after)")
+    ap.add_argument(
+        "--changed", type=int, default=-1,
+        help="count the texts whose text or code page read changes between the revisions, and print this many",
+    )
     args = ap.parse_args()
     logging.disable(logging.CRITICAL)
 
@@ -246,8 +304,12 @@ def main() -> None:
 
     keys = [k for k in args.rows.split(",") if k] or list(ROWS)
     kinds = args.kinds.split(",")
-    print(f"| row | code page | text | n | before ({args.before}) | after |")
-    print("|---|---|---|---|---|---|")
+    if args.changed >= 0:
+        print(f"| row | code page | text | n | readings changed ({args.before} to the working copy) |")
+        print("|---|---|---|---|---|")
+    else:
+        print(f"| row | code page | text | n | before ({args.before}) | after |")
+        print("|---|---|---|---|---|---|")
     cache: dict[str, list[list[str]]] = {}
     for key in keys:
         folder, encoding, forms = ROWS[key]
@@ -263,19 +325,47 @@ def main() -> None:
             sets.append(("sentences", sentences(catalogues, encoding)))
         if "documents" in kinds:
             sets.append(("documents ~4 KB", documents(catalogues, encoding)))
+        if "stray" in kinds and encoding == "cp1252":
+            datas = stray(sentences(catalogues, encoding))
+            nb, _ = stray_misreads(before, datas)
+            na, bad = stray_misreads(after, datas)
+            diff = [(d, reading(before, d), reading(after, d)) for d in datas]
+            diff = [(d.decode("cp1252"), old, new) for d, old, new in diff if old != new]
+            row = f"| {key} | {encoding} | sentences, a stray UTF-8 word | {len(datas)} |"
+            if args.changed >= 0:
+                print(f"{row} changed: {len(diff)} (misreads {nb} -> {na}) |", flush=True)
+            else:
+                print(f"{row} {nb} | {na} |", flush=True)
+            for text, old, new in diff[: max(args.changed, 0)]:
+                print(f"    {text[:60]!r}: {old[1]} {old[0][:40]!r} -> {new[1]} {new[0][:40]!r}")
+            for text, got, name in bad[: args.show]:
+                print(f"    {text!r} -> {got[:60]!r} ({name})")
         for label, texts in sets:
+            if args.changed >= 0:
+                diff = changed(before, after, texts, encoding)
+                print(f"| {key} | {encoding} | {label} | {len(texts)} | changed: {len(diff)} |", flush=True)
+                for text, old, new in diff[: args.changed]:
+                    print(f"    {text[:60]!r}: {old[1]} {old[0][:40]!r} -> {new[1]} {new[0][:40]!r}")
+                continue
             nb, _ = misreads(before, texts, encoding)
             na, bad = misreads(after, texts, encoding)
             print(f"| {key} | {encoding} | {label} | {len(texts)} | {nb} | {na} |", flush=True)
             for text, got, name in bad[: args.show]:
                 print(f"    {text!r} -> {got[:60]!r} ({name})")
-    if "cases" in kinds:
+    if "cases" in kinds and args.changed >= 0:
+        diff = [d for text, encoding in CASES for d in changed(before, after, [text], encoding)]
+        print(f"| case | - | {len(CASES)} reported texts | {len(CASES)} | changed: {len(diff)} |")
+    elif "cases" in kinds:
         for text, encoding in CASES:
             got = [misreads(m, [text], encoding)[1] for m in (before, after)]
             shown = ["right" if not bad else f"{bad[0][1]!r} ({bad[0][2]})" for bad in got]
             print(f"| case | {encoding} | {text!r} | 1 | {shown[0]} | {shown[1]} |", flush=True)
-    names = [m.decode(CSV)[1] for m in (before, after)]
-    print(f"| csv | latin-1 | the report's CSV | 1 | {names[0]} | {names[1]} |")
+    if args.changed >= 0:
+        old, new = reading(before, CSV), reading(after, CSV)
+        print(f"| csv | latin-1 | the report's CSV | 1 | changed: {int(old != new)} |")
+    else:
+        names = [m.decode(CSV)[1] for m in (before, after)]
+        print(f"| csv | latin-1 | the report's CSV | 1 | {names[0]} | {names[1]} |")
 
     if args.speed:
         ru = " ".join(t for texts in cache.get("ru") or messages("ru") for t in texts if encodable(t, "cp1251"))

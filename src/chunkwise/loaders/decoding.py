@@ -48,7 +48,9 @@ Order of detection (:func:`decode`):
    Czech read as cp1252) and another reading is in the letters of one language. Else, when
    one reading in Latin letters is in the letters of one language, each in a place that
    language writes it (``šablone nepalaikomų``, Lithuanian), the Latin readings that take
-   two languages or more (``ðablone nepalaikomø``) are left out; Turkish words in Turkish
+   two languages or more (``ðablone nepalaikomø``) are left out, but cp1252's when every
+   reading shows a sign (cp1252 text with a stray UTF-8 ``é``, ``cafÃ©``, is not cp1258's
+   ``cafĂ©`` nor cp775's ``caf├®``, in one language's letters); Turkish words in Turkish
    letters (an ı and one more ı, İ, ş or ğ, or ş inside a word, vowel harmony kept:
    ``başarısız``; one ı with words that write y before a vowel, ``Kitabı masaya koydum.``)
    are taken over cp1252's Icelandic letters (``baþarýsýz``); an East Asian
@@ -1448,8 +1450,12 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
             pool = [latin]
         elif len(covers) > 1 and min(covers.values()) == 1 < max(covers.values()):
             # readings in Latin letters, one of them in the letters of one language: those
-            # (``šablone nepalaikomų``: Lithuanian; ``ðablone nepalaikomø``: Icelandic and Danish)
-            pool = [c for c in pool if covers.get(c[5], 1) == 1]
+            # (``šablone nepalaikomų``: Lithuanian; ``ðablone nepalaikomø``: Icelandic and Danish);
+            # when every reading shows a sign, cp1252 stays with them, and the most common code
+            # page among the calmest wins below (a stray UTF-8 ``é`` in cp1252 text, ``cafÃ©``,
+            # is not cp1258's Vietnamese-lettered ``cafĂ©``, nor cp775's ``caf├®``, whose
+            # letters are one language's, nor cp1256's ``cafأ©``, another script's reading)
+            pool = [c for c in pool if covers.get(c[5], 1) == 1 or (fewest and c is latin)]
         if any(v == 1 for v in covers.values()):
             # a reading in one language's letters, and East Asian readings whose characters stand
             # alone beside ASCII letters (``mo瞠``: Polish ``może`` read as Big5): the former
