@@ -1143,6 +1143,7 @@ class CodeChunker(BaseChunker):
     def pack_options(self) -> dict[str, Any]:
         return {
             "keep_indent": True,
+            "indent_overlap": True,
             "min_chunk_size": self.min_chunk_size,
             "merge_small_regions": self.merge_small_definitions,
         }
