@@ -85,6 +85,9 @@ class PackConfig:
         keep_indent: start a chunk at the beginning of its first line when only spaces
             and tabs come before it there (code: indentation is kept), unless that would
             make it larger than ``chunk_size`` or reach into the chunk before.
+        indent_overlap: with ``keep_indent`` and an overlap, a chunk's start moves back
+            over its indentation before the overlap is added, so that it starts at its
+            line's start even where the chunk before reaches into that line (code).
         unit: the unit's name, for messages.
     """
 
@@ -100,6 +103,7 @@ class PackConfig:
     balance: bool = True
     merge_small_regions: bool = False
     keep_indent: bool = False
+    indent_overlap: bool = False
     unit: str = "chars"
 
     def __post_init__(self) -> None:
@@ -494,6 +498,11 @@ class _RegionPacker:
         else:
             out += self.run(pos, reg.end, budget, levels, reg.end_boundary)
         if cfg.chunk_overlap and len(out) > 1 and not self.segs.overlap_across_regions:
+            if cfg.keep_indent and cfg.indent_overlap:
+                # each chunk starts at its line's start before the overlap reaches into it
+                # (after, the chunk before reaches past that start: it would stay inside
+                # the line); the overlap is then measured with the indentation
+                _keep_indent(text, m, out, cfg.chunk_size - reg.reserve)
             out = add_overlap(
                 text, m, out, cfg.chunk_size - reg.reserve, cfg.chunk_overlap,
                 levels if plan.overlap_levels is None else plan.overlap_levels, trim_spans=cfg.trim_spans,
@@ -785,6 +794,8 @@ def pack_segments(text: str, measure: Measure, segments: Segments, config: PackC
             config.keep_indent,
         )
     if segments.overlap_across_regions and config.chunk_overlap and len(out) > 1:
+        if config.keep_indent and config.indent_overlap:
+            _keep_indent(text, measure, out, config.chunk_size)
         out = add_overlap(
             text, measure, out, config.chunk_size, config.chunk_overlap, segments.levels, trim_spans=config.trim_spans
         )

@@ -898,12 +898,19 @@ class CodeChunker(BaseChunker):
     def _own_start(text: str, start: int, head: int) -> int:
         """Where a definition starts without the comment lines above it (its decorators and
         attributes kept): the first non-blank character of the first line of
-        ``text[start:head]`` that is not a comment line, else ``head``."""
+        ``text[start:head]`` that is not a comment line, else ``head``. A block comment
+        (``/* ... */``) counts as a whole, its lines that do not start with ``*`` too
+        (zlib's style)."""
         p = start
         while p < head:
             eol = text.find("\n", p, head)
             line = text[p : eol if eol >= 0 else head].strip()
-            if line and not (line.startswith(_COMMENT_LINE) and not line.startswith(("#[", "#!["))):
+            close = text.find("*/", p, head) if eol >= 0 and line.startswith("/*") else -1
+            if close > eol:  # a block comment over several lines
+                eol = text.find("\n", close + 2, head)
+                if text[close + 2 : eol if eol >= 0 else head].strip():
+                    return p  # (code after it on its last line: the comment stays)
+            elif line and not (line.startswith(_COMMENT_LINE) and not line.startswith(("#[", "#!["))):
                 return p
             if eol < 0:
                 break
@@ -1186,6 +1193,7 @@ class CodeChunker(BaseChunker):
     def pack_options(self) -> dict[str, Any]:
         return {
             "keep_indent": True,
+            "indent_overlap": True,
             "min_chunk_size": self.min_chunk_size,
             "merge_small_regions": self.merge_small_definitions,
         }

@@ -889,10 +889,16 @@ class _Offsets:
         return c + (self.extra[k] if k >= 0 else 0)
 
     def __call__(self, b: int) -> int:
+        """The ``str`` offset of UTF-8 offset ``b``."""
         if self.identity:
             return b
         k = bisect_right(self.after, b) - 1
-        return b - (self.extra[k] if k >= 0 else 0)
+        c = b - (self.extra[k] if k >= 0 else 0)
+        if k + 1 < len(self.chars) and c > self.chars[k + 1]:
+            # a byte inside a character (tree-sitter reads the bytes of a lone surrogate,
+            # not UTF-8, one by one): the character's start, not a place past it
+            return self.chars[k + 1]
+        return c
 
 
 _OPAQUE: dict[str, bool] = {}
@@ -1495,6 +1501,23 @@ def _sql_statements(text: str, ts_node: Any, ends: list[int], spec: LanguageSpec
     return out
 
 
+def _first_child_ending_after(node: Any, byte: int) -> Any:
+    """The first child of ``node`` that ends after ``byte``, or None: a binary search over
+    the children, whose ends never decrease. (The tree-sitter library's own
+    ``first_child_for_byte`` faults -- a segmentation fault, tree-sitter 0.26 -- on an ERROR
+    node when ``byte`` falls in text that none of its children holds, text skipped in error
+    recovery: C# or SQL read from prose. Nor is the cursor's ``goto_first_child_for_byte``
+    used: it finds no child there.)"""
+    lo, hi = 0, node.child_count
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if node.child(mid).end_byte > byte:
+            hi = mid
+        else:
+            lo = mid + 1
+    return node.child(lo) if lo < node.child_count else None
+
+
 def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any = None) -> CodeStructure:
     parser = tree_sitter_parser(spec.name)
     data = text.encode("utf-8", "surrogatepass")
@@ -1670,13 +1693,7 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
                 prev = max(prev, e)
                 continue
             kids = []
-            if n.start_byte < bs:
-                # (first_child_for_byte crashes the process when no child ends after
-                # ``bs``: the root's trailing blank lines, a C# "#region" line's break)
-                last = n.child(n.child_count - 1)
-                c = n.first_child_for_byte(bs) if last is not None and last.end_byte > bs else None
-            else:
-                c = n.child(0)
+            c = _first_child_ending_after(n, bs) if n.start_byte < bs else n.child(0)
             while c is not None and c.start_byte < be:
                 if c.end_byte > bs:
                     kids.append(c)
