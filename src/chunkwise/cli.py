@@ -248,6 +248,20 @@ def _format_warning(message: Any, category: type[Warning], filename: str, lineno
     return _PLAIN_FORMAT(message, category, filename, lineno, line)
 
 
+def _files_only_format(reading: InputOptions, paths: tuple[Path, ...]) -> InputOptions:
+    """``--format`` names the format of standard input; files and folders go by their suffix.
+    Without ``-`` among the inputs it has no effect: a warning says so, and the run is
+    recorded as one without it (its ``config_id``, so that ``--resume`` does not refuse a
+    run over the same files for an option that changed nothing)."""
+    if reading.fmt == "text" or any(str(p) == "-" for p in paths):
+        return reading
+    import dataclasses
+
+    click.echo(f"warning: --format {reading.fmt} applies to standard input (-) only; "
+               "files and folders are read by their suffix, so it is ignored here", err=True)
+    return dataclasses.replace(reading, fmt="text")
+
+
 def _stdin_code(chunking: ChunkingOptions, reading: InputOptions, paths: tuple[Path, ...]) -> ChunkingOptions:
     """Source code on standard input (``--format code``) has no file name to tell its
     language: strategies ``auto`` and ``code`` need ``-p language=NAME`` (a usage error
@@ -378,6 +392,7 @@ def chunk_command(
         raise click.UsageError("--engine ray needs the package 'ray', which is not installed; "
                                "install the extra: pip install 'chunkwise[ray]'")
     chunking = _stdin_code(chunking, reading, paths)
+    reading = _files_only_format(reading, paths)
     chunker, client = chunker_and_client(chunking, llm)
     model = client.model if client is not None else None
     missing = [str(p) for p in paths if str(p) != "-" and not os.path.lexists(p)]
