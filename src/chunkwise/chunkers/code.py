@@ -137,6 +137,11 @@ class CodeWarning(UserWarning):
     """The code strategy cannot read a text as code (no language given or recorded)."""
 
 
+def _by_start_outer_first(a: Atom) -> tuple[int, int]:
+    """The order of atoms: by start, the outer (longer) first."""
+    return a.start, -a.end
+
+
 def _warn(message: str) -> None:
     """Warn with a :class:`CodeWarning` attributed to the caller outside chunkwise."""
     warn_at_caller(message, CodeWarning)
@@ -543,17 +548,19 @@ class CodeChunker(BaseChunker):
         fits = self._fits_budget(measure)
         wide = self._fits_budget(measure, self.chunk_size)
         atoms, extra, trimmed = self._atoms(structure, text, fits, measure, wide)
-        if structure.whole:  # (the compound statements that fit: never cut)
-            atoms = tuple(sorted(atoms + tuple(Atom(s, e, "statement") for s, e in structure.whole),
-                                 key=lambda a: (a.start, -a.end)))
+        # (the compound statements that fit: never cut; sorted once with the statement
+        # atoms below -- a stable sort of both lists at once orders ties as two sorts did)
+        unsorted = atoms + tuple(Atom(s, e, "statement") for s, e in structure.whole) if structure.whole else None
         if fits is not None:
-            more, cuts = self._statement_atoms(structure, text, fits, atoms)
+            more, cuts = self._statement_atoms(structure, text, fits, atoms if unsorted is None else unsorted)
             if more:
-                atoms = tuple(sorted(atoms + more, key=lambda a: (a.start, -a.end)))
+                unsorted = (atoms if unsorted is None else unsorted) + more
                 for a, b, indent in cuts:  # (a statement cut, kind 1)
                     if deepest is not None and indent > deepest:
                         indent = deepest
                     by_rank.setdefault(indent * 4 + 1, []).append((a, b))
+        if unsorted is not None:
+            atoms = tuple(sorted(unsorted, key=_by_start_outer_first))
         for a, b, indent in extra:  # between a definition and the comments above it
             if deepest is not None and indent > deepest:
                 indent = deepest

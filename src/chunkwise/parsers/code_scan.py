@@ -639,19 +639,29 @@ def _skip(text: str, p: int) -> int:
 def _mask(text: str) -> tuple[str, list[tuple[int, int]]] | None:
     """The text with strings as ``_``, comments as ``#``, backslash continuations as
     spaces and brackets as ``(``/``)`` (same length); the multi-line strings."""
+    found = _mask_continued(text)
+    return None if found is None else found[:2]
+
+
+def _mask_continued(text: str) -> tuple[str, list[tuple[int, int]], bool] | None:
+    """:func:`_mask`'s text and multi-line strings, and whether a backslash continuation
+    outside strings hides a line break (of what the mask hides, the line breaks that are
+    in no multi-line string)."""
     pieces = _LEX_SPLIT.split(text)  # text, found, text, found, ..., text
     found = pieces[1::2]
     if "'" in found or '"' in found:
         return None  # a quote that opens no string
     opaque: list[tuple[int, int]] = []
     multi = list(compress(count(), map(str.__contains__, found, repeat("\n"))))
+    continued = False
     if multi:  # strings over several lines (a backslash continuation is no string)
         offsets = list(accumulate(map(len, pieces), initial=0))
         opaque = [(offsets[2 * i + 1], offsets[2 * i + 2]) for i in multi if found[i][0] != "\\"]
+        continued = len(opaque) < len(multi)
     pieces[1::2] = map(mul, map(_MASK_AS.__getitem__, map(itemgetter(0), found)), map(len, found))
     # (four replacements, each a search for one character: 10x faster than translate)
     masked = "".join(pieces).replace("[", "(").replace("{", "(").replace("]", ")").replace("}", ")")
-    return masked, opaque
+    return masked, opaque, continued
 
 
 def _tokens(text: str, opaque: list[tuple[int, int]], closed: list[tuple[int, int]]) -> Any:
@@ -701,16 +711,16 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None,
     """
     if "\r" in text and text.count("\r") != text.count("\r\n"):
         return None  # a lone carriage return ends a line for Python, not for the scan
-    masked = _mask(text)
+    masked = _mask_continued(text)
     if masked is None:
         return None
-    mtext, opaque = masked
+    mtext, opaque, continued = masked
     if ("\t" in mtext or "\f" in mtext) and _BAD_INDENT.search(mtext):
         return None
     sc = _Scanner(text, mtext, fits, keep)
     # (a backslash continuation outside strings: the line breaks the mask hides are not all
-    # in strings)
-    sc.continued = text.count("\n") - mtext.count("\n") > sum(text.count("\n", a, b) for a, b in opaque)
+    # in strings -- each piece the mask hides that holds one is a string or a continuation)
+    sc.continued = continued
     try:
         sc.lines()
         if sc.continued:
