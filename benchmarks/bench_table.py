@@ -28,7 +28,9 @@ chunk (``sys.getsizeof``, an object shared by several chunks counted once): ``te
 document's chunks share; with a chunkwise that held a dict behind a read-only view: the
 dict with its key table), ``view`` (that view; 0 now), ``chunk`` (the Chunk object),
 ``id``, ``ints`` (offsets, index, size and row numbers not cached by Python) and
-``context``.
+``context`` (the chunk's context string; for a chunk that computes its context on access,
+as a ``kv`` chunk does, the object its table's chunks share and the table it keeps
+alive, counted once).
 
 Time: the CPU time of load + chunk, best of ``--repeat`` runs, per row (linear time shows
 as a flat column).
@@ -114,7 +116,16 @@ def parts(chunks: list) -> dict[str, float]:
         for v in (c.start_index, c.end_index, c.index, c.size, m.get("row_start", 0), m.get("row_end", 0)):
             if not -5 <= v <= 256:  # Python's cached small ints cost nothing
                 add("ints", v)
-        add("context", c.context)
+        held = getattr(c, "_held_context", None)  # (None: a chunkwise whose chunks hold a string)
+        if held is None or type(held) is str:
+            add("context", c.context)
+        else:  # an object the chunks of a table share, computing their context on access
+            add("context", held)
+            t = getattr(held, "table", None)
+            if t is not None:  # (it keeps its table alive: counted too, once)
+                for obj in (t, getattr(t, "__dict__", None), t.rows, t.columns):
+                    if obj is not None:
+                        add("context", obj)
     return {k: v / max(len(chunks), 1) for k, v in out.items()}
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from .merge import Span
 from .segments import Label
-from .types import Chunk, Document, Metadata, _Shared, metadata_dict, metadata_layout
+from .types import Chunk, Document, Metadata, _Derived, _Shared, metadata_dict, metadata_layout
 
 __all__ = ["DOCUMENT_ONLY", "build_chunks", "document_base", "label_writer", "resolve_labels", "with_metadata"]
 
@@ -337,8 +337,10 @@ def _blank_becomes_chunk() -> bool:
     for name in _FIELDS:
         setattr(c, name, getattr(want, name))
     c.text = _Shared("t.")
+    # and a context it computes from its span (see Chunk)
+    c.context = _Shared("c.")
     c.__class__ = Chunk  # type: ignore[assignment]
-    return c == want and c.text == "t" and c._source == "t."  # type: ignore[attr-defined]
+    return c == want and c.text == "t" and c._source == "t." and c.context == "c"  # type: ignore[attr-defined]
 
 
 _SWAP = _blank_becomes_chunk()
@@ -346,10 +348,11 @@ _SWAP = _blank_becomes_chunk()
 
 def _finish(blank: Any) -> Chunk:
     """The :class:`Chunk` of a filled :class:`_Blank`, through the constructor (the path
-    when ``__class__`` cannot be assigned): it holds its own text."""
+    when ``__class__`` cannot be assigned): it holds its own text and context."""
     values = {name: getattr(blank, name) for name in _FIELDS}
-    if type(values["text"]) is _Shared:
-        values["text"] = values["text"].text[blank.start_index : blank.end_index]
+    for name in ("text", "context"):
+        if isinstance(values[name], _Derived):
+            values[name] = values[name].value(blank.start_index, blank.end_index)
     return Chunk(**values)
 
 
@@ -393,7 +396,7 @@ def with_metadata(chunks: Sequence[Chunk], extra: Mapping[str, Any]) -> list[Chu
         c.unit = old.unit
         c.document_id = old.document_id
         c.metadata = meta
-        c.context = old.context
+        c.context = old._held_context  # type: ignore[attr-defined]  # (its context, or what computes it)
         c.embedding = old.embedding
         c.id = old.id
         c.__class__ = chunk_class
@@ -417,7 +420,10 @@ def build_chunks(
         unit: the sizer's unit label (``chunk.unit``).
         labels: the parser's labels, resolved per span by their rule.
         context: ``(metadata, span) -> str``, the chunk's ``context`` (default: none);
-            a ``"context"`` key in the metadata is used and removed when given.
+            a ``"context"`` key in the metadata is used and removed when given. It may
+            return a shared :class:`~chunkwise.types._Derived` instead, whose
+            ``value(span.start, span.end)`` is the context: the chunk then holds that object
+            and computes its context on access (see :class:`Chunk`).
         annotate: ``chunk text -> metadata`` read from the text itself (``language``,
             ``density``: :func:`chunkwise.language.annotator`), added after the labels.
 

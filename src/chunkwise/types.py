@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from bisect import bisect_right
-from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from dataclasses import dataclass, field
 from operator import attrgetter
 from types import MappingProxyType
@@ -494,6 +494,12 @@ class Chunk:
     A chunk built with ``Chunk(text=...)`` holds the text it is given, as always.
     ``chunk._source`` is the shared document text of a chunk that reads its text from
     one, else None (a private attribute, for tests and measurements).
+
+    The same holds for a context that the chunk's strategy derives from the document (the
+    ``column: value`` lines of a table chunk with ``row_format="kv"``): the chunk holds an
+    object shared by its table and computes ``context`` on each access (an equal string
+    each time, not kept); a pickle, a copy or ``replace`` holds the string.
+    ``chunk._held_text`` and ``chunk._held_context`` read the slots as they are.
     """
 
     text: str
@@ -552,7 +558,20 @@ class Chunk:
         return out
 
 
-class _Shared:
+class _Derived:
+    """A field value that a chunk computes from its span on each access instead of holding
+    it: the ``text`` or ``context`` slot of a :class:`Chunk` holds either a string or one
+    of these, and reading the field gives ``value(start_index, end_index)`` (a new equal
+    string each time, not kept by the chunk). One object is shared by many chunks (a
+    document's, a table's), so a chunk pays nothing for it."""
+
+    __slots__ = ()
+
+    def value(self, start: int, end: int) -> str:
+        raise NotImplementedError
+
+
+class _Shared(_Derived):
     """A document's text, held by each chunk of it that reads its text from it: the
     ``text`` slot of a :class:`Chunk` holds either the chunk's own text or one of these
     (shared by the document's chunks)."""
@@ -562,23 +581,48 @@ class _Shared:
     def __init__(self, text: str) -> None:
         self.text = text
 
+    def value(self, start: int, end: int) -> str:
+        return self.text[start:end]
+
     def __reduce__(self) -> tuple[Any, ...]:
         # (never pickled through a chunk, whose pickle holds its slice: see Chunk.__reduce__)
         return (_Shared, (self.text,))
 
 
-_text_slot = Chunk.__dict__["text"]
-# the slot under a second name, read without the property below: its value is the chunk's
-# text or the :class:`_Shared` text of its document (the enrichment pass copies it from
-# chunk to chunk as it is)
-Chunk._held_text = _text_slot  # type: ignore[attr-defined]
+def _derived(self: Any, v: Any) -> Any:
+    """The value of a field whose slot holds ``v`` (not a plain ``str``)."""
+    if isinstance(v, _Derived):
+        return v.value(self.start_index, self.end_index)
+    return v
 
 
 def _text(self: Any) -> Any:
-    t = self._held_text
-    if t.__class__ is _Shared:
-        return t.text[self.start_index : self.end_index]
-    return t
+    v = self._held_text
+    if v.__class__ is _Shared:  # (inline: the common case of a chunk made by chunking)
+        return v.text[self.start_index : self.end_index]
+    if v.__class__ is str:
+        return v
+    return _derived(self, v)
+
+
+def _context(self: Any) -> Any:
+    v = self._held_context
+    if v.__class__ is str:
+        return v
+    return _derived(self, v)
+
+
+def _derived_field(name: str, get: Callable[[Any], Any], doc: str) -> None:
+    """Make the field ``name`` of :class:`Chunk` read through ``get``: the slot's value
+    when it is a string, else the :class:`_Derived` value's string for the chunk's span
+    (:func:`_derived`). The field stays a field like the others (the dataclass's __init__,
+    fields(), replace(), ==, hash, repr and asdict read and store it by name; storing it
+    stores into the same slot as before, and frozen: only the constructor does). The slot
+    stays readable as it is as ``Chunk._held_<name>`` (what ``get`` reads; the enrichment
+    pass copies it from chunk to chunk as it is)."""
+    slot = Chunk.__dict__[name]
+    setattr(Chunk, f"_held_{name}", slot)
+    setattr(Chunk, name, property(get, slot.__set__, slot.__delete__, doc))
 
 
 def _source(self: Any) -> str | None:
@@ -586,13 +630,8 @@ def _source(self: Any) -> str | None:
     return t.text if t.__class__ is _Shared else None  # type: ignore[no-any-return]
 
 
-# ``text`` is a field like the others (the dataclass's __init__, fields(), replace(), ==,
-# hash, repr and asdict read and store it by name); reading it goes through ``_text``,
-# storing it stores into the same slot as before (frozen: only the constructor does)
-Chunk.text = property(  # type: ignore[assignment,method-assign]
-    _text, _text_slot.__set__, _text_slot.__delete__,
-    "``document.text[start_index:end_index]``: the chunk's text.",
-)
+_derived_field("text", _text, "``document.text[start_index:end_index]``: the chunk's text.")
+_derived_field("context", _context, "Text to put before the chunk when embedding (see :class:`Chunk`).")
 Chunk._source = property(  # type: ignore[attr-defined]
     _source, None, None, "The shared document text this chunk reads its text from, or None."
 )

@@ -49,7 +49,7 @@ from ..segments import Atom, Label, Region, Segments
 from ..sentences import SentenceSegmenter
 from ..sizers import Measure, Sizer
 from ..words import DICTIONARY_WORDS
-from ..types import Chunk, Document
+from ..types import Chunk, Document, _Derived
 from .base import BaseChunker, as_document
 from .recursive import DEFAULT_LEVELS
 
@@ -174,8 +174,10 @@ class TableChunker(BaseChunker):
             part of a split row names the row's first cell whole (its key) and the cells
             whose text lies in the part, a cut cell by its piece there. An empty cell is
             left out, as the missing cells of a short row are (a row without a value has
-            no line). A line break inside a value is written as a space. The chunk text is
-            the exact source slice either way.
+            no line). A line break inside a value is written as a space. The chunk does
+            not hold these lines: it computes them on each access of ``context`` from
+            its table and its document's text (the same string each time; a pickle or a
+            copy holds the string). The chunk text is the exact source slice either way.
         oversize: a row larger than ``chunk_size``: ``"split"`` between cells, ``"keep"``
             whole (flagged ``metadata["oversize"]``) or ``"raise"`` ``OversizeError``.
         header_rows: CSV/TSV: how many records, from the first, are the header (0: none;
@@ -525,6 +527,8 @@ class TableChunker(BaseChunker):
         spans = self._pack(doc, measure, segments)
         del measure
         context, annotate = self._context_fn(), self._annotator(doc)
+        if self.row_format == "kv" and type(self).context is TableChunker.context:
+            context = self._derived_context  # (the same context, computed on access)
         return build_chunks(doc, _drain(spans), self._sizer.unit, segments.labels, context, annotate)
 
     def context(self, metadata: Mapping[str, Any], span: Span) -> str:
@@ -535,6 +539,16 @@ class TableChunker(BaseChunker):
             return ""
         meta: dict[str, Any] = metadata  # type: ignore[assignment]
         return table_context(meta, span, info.table, info.index, info.text, self.row_format, info.shared)
+
+    def _derived_context(self, metadata: Mapping[str, Any], span: Span) -> str | _Derived:
+        """:meth:`context`, but a ``"kv"`` context as the table's :class:`_KvContext`
+        (shared by its chunks), which each chunk computes its context from on access
+        instead of holding the ``column: value`` lines."""
+        info = metadata.pop(_KEY, None) if isinstance(metadata, dict) else None
+        if info is None:
+            return ""
+        meta: dict[str, Any] = metadata  # type: ignore[assignment]
+        return _table_context(meta, span, info.table, info.index, info.text, self.row_format, info.shared)
 
 
 def table_context(
@@ -569,8 +583,22 @@ def table_context(
     made thousands of equal copies), and a chunk's ``row_start`` is the integer object of
     the ``row_end`` before it when they are equal.
     """
-    k0 = max(t.row_at(span.start), 0)
-    k1 = max(t.row_at(span.end - 1) + 1, 0) if len(t.rows) else 0
+    c = _table_context(metadata, span, t, index, text, row_format, shared)
+    return c if c.__class__ is str else c.value(span.start, span.end)  # type: ignore[union-attr]
+
+
+def _table_context(
+    metadata: dict[str, Any],
+    span: Span,
+    t: Table,
+    index: int,
+    text: str,
+    row_format: str = "text",
+    shared: dict[str, Any] | None = None,
+) -> str | _Derived:
+    """:func:`table_context`, but a ``"kv"`` context as the table's :class:`_KvContext`
+    (one per table, kept in ``shared``) instead of the string."""
+    k0, k1 = _row_range(t, span.start, span.end)
     if shared is None:
         shared = {}
     columns = shared.get("columns")
@@ -583,7 +611,10 @@ def table_context(
     metadata["row_start"] = last if last == start else start
     metadata["row_end"] = shared["row_end"] = k1
     if row_format == "kv":
-        return _kv(text, t, span, k0, k1)
+        kv = shared.get("kv")
+        if kv is None:
+            kv = shared["kv"] = _KvContext(t, text)
+        return kv  # type: ignore[no-any-return]
     hs, he = t.header
     if span.start < he or hs == he:
         return ""
@@ -623,19 +654,48 @@ class TablesLabel:
         return ""
 
 
-def _kv(text: str, t: Table, span: Span, k0: int, k1: int) -> str:
+def _row_range(t: Table, start: int, end: int) -> tuple[int, int]:
+    """The body rows ``[k0, k1)`` that the span ``[start, end)`` of table ``t`` touches."""
+    k0 = max(t.row_at(start), 0)
+    k1 = max(t.row_at(end - 1) + 1, 0) if len(t.rows) else 0
+    return k0, k1
+
+
+class _KvContext(_Derived):
+    """The ``"kv"`` context of the chunks of one table, computed from their span: one
+    object per table, shared by its chunks (each holds it in its ``context`` slot, see
+    :class:`~chunkwise.types.Chunk`), holding the table and the document's text, which
+    the chunks keep alive anyway. ``value(start, end)`` is the context of the chunk
+    ``[start, end)``, equal to the one :func:`table_context` returns."""
+
+    __slots__ = ("table", "text")
+
+    def __init__(self, table: Table, text: str) -> None:
+        self.table = table
+        self.text = text
+
+    def value(self, start: int, end: int) -> str:
+        t = self.table
+        k0, k1 = _row_range(t, start, end)
+        return _kv(self.text, t, start, end, k0, k1)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (never pickled through a chunk, whose pickle holds its context: see Chunk.__reduce__)
+        return (_KvContext, (self.table, self.text))
+
+
+def _kv(text: str, t: Table, start: int, end: int, k0: int, k1: int) -> str:
     cols = t.columns
     lines = []
     for k in range(k0, k1):
         rs, re_ = t.row_span(k)
-        if re_ <= span.start or rs >= span.end:
+        if re_ <= start or rs >= end:
             continue
         cells = t.cells(text, rs, re_)
         values = t.cell_values(text, cells)
         # only spaces or tabs before the chunk in its row (empty cells of a TSV row that
         # the chunk could not keep): the chunk holds the row from its first cell
-        lo = span.start if span.start > rs and text[rs : span.start].strip() else rs
-        end = span.end
+        lo = start if start > rs and text[rs:start].strip() else rs
         pairs = []
         for i, ((cs, ce), v) in enumerate(zip(cells, values)):
             if i > 0:
