@@ -641,6 +641,13 @@ class CodeChunker(BaseChunker):
                 whole_deco = _zone_test([deco_s[k] for k in sorted(loose)], [deco_e[k] for k in sorted(loose)])
         if deco_cuts:  # (weaker still: a decorator apart from its header only where they do not fit)
             levels.append(_positions("decorator", deco_cuts))
+        # the lines inside multi-line strings and comments before the tokens of a line: a
+        # statement with a multi-line string in it is cut at a line's start (not after a
+        # header: the header level has those that may be cut)
+        if heads or joined or whole_deco or in_head:
+            levels.append(self._after_headers(text, heads | joined, whole_deco, in_head)[0])
+        else:
+            levels.append(LINE)
         if structure.lazy_tokens is not None and not structure.token_cuts:
             levels.append(_LazyLevel(_TOKEN, structure.lazy_tokens))
         else:

@@ -1781,6 +1781,9 @@ def _ast_type(node: Any) -> str:
 _AST_COMPOUND = ("For", "AsyncFor", "While", "If", "With", "AsyncWith", "Try", "TryStar", "Match")
 
 
+_TRAILING_COMMENT = re.compile(r"[ \t\f]*#[^\r\n]*")
+
+
 def _from_ast(text: str, keep: Any = None) -> CodeStructure:
     import ast
     import io
@@ -1841,6 +1844,8 @@ def _from_ast(text: str, keep: Any = None) -> CodeStructure:
     def convert(st: Any) -> _Node:
         s = pos(st.lineno, st.col_offset)
         e = pos(st.end_lineno, st.end_col_offset)
+        if (m := _TRAILING_COMMENT.match(text, e)) is not None:
+            e = m.end()  # (a comment after the statement on its last line is part of it)
         k = _Node(_ast_type(st), s, _rstrip_pos(text, s, e))
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             k.name = st.name

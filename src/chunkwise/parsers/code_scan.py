@@ -278,7 +278,10 @@ class _Scanner:
 
     def definition(self, k: int, start: int, kw: str) -> _Node:
         s = self.starts[k]
-        node = _Node("decorated_definition" if start < s else _TYPES[kw], start, self.stop(k))
+        # (a definition on one line: with the comment after its code, as one over several
+        # lines has the comment on its last line)
+        end = self.ends[k] if self.nxt[k] == k + 1 else self.stop(k)
+        node = _Node("decorated_definition" if start < s else _TYPES[kw], start, end)
         m = _NAME.match(self.text, s)
         if m is None:
             raise _Fail
