@@ -513,7 +513,11 @@ class CodeChunker(BaseChunker):
                     out_e.append(head)
             if len(deco_s) > 1:
                 deco_s, deco_e = map(list, zip(*sorted(zip(deco_s, deco_e))))
-        heads = {h for h in header_ends.values() if h >= 0}
+        # (a definition that is all header -- an interface's or abstract method, a
+        # prototype: ``string Name();`` -- has no body to keep its header with: the cut
+        # after it is a cut between members)
+        defs = structure.definitions
+        heads = {h for i, h in header_ends.items() if 0 <= h < defs[i].end}
         in_deco = _zone_test(deco_s, deco_e) if deco_s else None
         deco_cuts: list[tuple[int, int]] = []
         in_head = _zone_test(inner_s, inner_e) if inner_s else None
