@@ -55,3 +55,27 @@ def test_format_still_applies_to_standard_input(tmp_path):
     assert "applies to standard input" not in r.output
     first = json.loads(next(line for line in r.output.splitlines() if line.startswith("{")))
     assert first["metadata"]["format"] == "markdown"
+
+
+def test_resume_summary_counts_the_chunks_that_complete_the_last_document(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(3):
+        body = "\n\n".join(f"## Part {k}\n\n" + " ".join(f"word{i}{k}{j}" for j in range(60)) for k in range(5))
+        (docs / f"d{i}.md").write_text(f"# Doc {i}\n\n{body}\n", encoding="utf-8")
+    full, part = tmp_path / "full.jsonl", tmp_path / "part.jsonl"
+    assert _run(tmp_path, str(docs), "-o", str(full)).exit_code == 0
+    lines = full.read_bytes().splitlines(keepends=True)
+    last_doc = [json.loads(line)["document_id"] for line in lines]
+    first_of_last = last_doc.index(last_doc[-1])
+    assert len(lines) - first_of_last >= 3  # the last document has several chunks
+    # a killed run: the last document's first chunk and half of its second line
+    part.write_bytes(b"".join(lines[: first_of_last + 1]) + lines[first_of_last + 1][:20])
+    r = _run(tmp_path, str(docs), "--resume", "-o", str(part))
+    assert r.exit_code == 0, r.output
+    assert part.read_bytes() == full.read_bytes()
+    written = len(lines) - first_of_last - 1
+    assert f"3 documents already in the output (its last one completed: {written} chunks written)" in r.output
+    # a second resume has nothing to complete
+    r = _run(tmp_path, str(docs), "--resume", "-o", str(part))
+    assert "3 documents already in the output;" in r.output and "completed" not in r.output

@@ -450,6 +450,7 @@ def chunk_command(
         f"max {stats.max if stats.max is not None else 0}; "
         f"{nbytes / 1e6:.2f} MB in {elapsed:.2f} s ({nbytes / 1e6 / max(elapsed, 1e-9):.1f} MB/s)"
         + (f"; {counted(counts['resumed'], 'document')} already in the output" if resume else "")
+        + (f" (its last one completed: {counted(counts['completed'], 'chunk')} written)" if counts.get("completed") else "")
         + (_fallback_note(counts["fallback"], resume) if counts.get("fallback") else "")
         + ("" if to_stdout else f"; nothing written, {output} left as it was" if kept else f"; written to {output}"),
         err=True,
@@ -555,6 +556,7 @@ def _chunk_files(
     )
     if len(written) > 1:  # --resume: the file's last document checked (and completed) in place first
         job = dataclasses.replace(job, known=written[1].settle(job, [(i, None) for i in inputs]))
+        counts["completed"] = written[1].completed
     n = 1 if client is not None else (workers or default_workers())
     count = inputs.count if isinstance(inputs, run_.StreamedInputs) else len(inputs)
     n = max(1, min(n, count)) if count is not None else n

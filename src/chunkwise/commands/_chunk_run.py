@@ -1286,6 +1286,9 @@ class Resume:
     """
 
     def __init__(self, path: Path) -> None:
+        self.completed = 0
+        """Chunks that :meth:`settle` wrote to complete the file's last document (lines
+        appended after the part a killed run left, or the document's lines written again)."""
         self.lock = OutputLock(path).acquire()  # before the file is read: one run at a time
         try:
             remove_stale_temporaries(path)  # of a run without --resume that was killed
@@ -1378,11 +1381,13 @@ class Resume:
         elif payload.startswith(tail):
             if len(payload) > len(tail):
                 self.write(payload[len(tail):])
+                self.completed = payload.count(b"\n", len(tail))
         elif tail.startswith(payload):
             self.sink.cut(point.start + len(payload))
         else:  # complete lines that differ (an edited file): written again, in place
             self.sink.cut(point.start)
             self.write(payload)
+            self.completed = payload.count(b"\n")
         known[did] = cid
         return known
 
