@@ -205,22 +205,26 @@ def _lift_headings(
             spans[i + 1] = Span(head, nxt.end, n2, nxt.boundary)
 
 
-def _cells(text: str, m: Measure, atoms: Sequence[tuple[Atom, int, int, int]], budget: int) -> list[tuple[int, int]]:
+def _cells(
+    text: str, m: Measure, atoms: Sequence[tuple[Atom, int, int, int]], budget: int, whole: int = 0
+) -> list[tuple[int, int]]:
     """The cells of the table rows among ``atoms`` (rows larger than ``budget``, cut
     between their cells: ``cut_name`` ``"table_cell"``) that fit ``budget``: the overlap
     pass ends at a cell's edge, not inside it (a chunk that ends in the middle of a cell
     of the next row repeats a piece of it that reads as nothing), as it ends at the edge
     of an atom that fits. A cell larger than ``budget`` is cut by the packer anyway: an
-    overlap may end inside it. (A cell ends where its text does: an overlap may end
-    before the spaces that pad a column.)"""
+    overlap may end inside it. The first ``whole`` atoms are packed whole (they fit
+    ``chunk_size``): the packer cuts none of their cells, so each is kept whole, whatever
+    its size. (A cell ends where its text does: an overlap may end before the spaces
+    that pad a column.)"""
     out: list[tuple[int, int]] = []
-    for a, _s, _e, _n in atoms:
-        if a.cut_name != "table_cell" or not a.cuts:
+    for i, (a, _s, _e, _n) in enumerate(atoms):
+        if a.cut_name != "table_cell" or not (a.cuts or i < whole):
             continue
         prev = a.start
         for c in (*a.cuts, a.end):
             e = trim_end(text, prev, c)
-            if prev < e and m.size(prev, e) <= budget:
+            if prev < e and (i < whole or m.size(prev, e) <= budget):
                 out.append((prev, e))
             prev = c
     return out
@@ -424,7 +428,7 @@ class _RegionPacker:
             plan.tight = [t for t in tight if not _inside(ps, pe, t[1], t[2])]
             plan.tight_starts = [t[0].start for t in plan.tight]
         if cfg.chunk_overlap and (big or tight):
-            cells = _cells(text, m, (*big, *tight), budget)
+            cells = _cells(text, m, (*tight, *big), budget, len(tight))
             if cells:
                 os_, oe = _merge_ranges(protect + cells)
                 plan.overlap_levels = [_guarded(lv, os_, oe) for lv in levels]

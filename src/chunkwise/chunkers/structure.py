@@ -143,6 +143,26 @@ def _anchor_leads(text: str, blocks: Sequence[Any]) -> dict[int, int]:
     return out
 
 
+# the first lines of a paragraph when they hold link targets only (:data:`_ANCHOR`)
+_ANCHOR_LINES = re.compile(r"(?:[ \t]*" + _ANCHOR + r"(?:[ \t]*" + _ANCHOR + r")*[ \t]*\r?\n)+", re.IGNORECASE)
+
+
+def _anchor_glue(text: str, blocks: Sequence[Any]) -> tuple[tuple[int, int], ...]:
+    """Glue of link targets on the first lines of a paragraph (``<a id="x"></a>`` on a
+    line of its own, the paragraph's text on the next) to that text: the target names
+    the paragraph, so it goes with it, not at the end of the chunk before. (Targets in
+    a paragraph of their own are rules: see :func:`_rules`.)"""
+    out = []
+    for b in blocks:
+        if b.kind != "paragraph":
+            continue
+        s, e = trim(text, b.start, b.end)
+        m = _ANCHOR_LINES.match(text, s, e)
+        if m is not None and (t := trim(text, m.end(), e)[0]) < e:
+            out.append((s, t + 1))
+    return tuple(out)
+
+
 # list item and block quote markers at the start of a body ("- ", "1. ", "> ", "> - ")
 _MARKERS = re.compile(r"(?:(?:[-+*]|\d{1,9}[.)])[ \t]+|>[ \t]*)*")
 
@@ -439,7 +459,7 @@ class StructureChunker(BaseChunker):
         # (link targets go with their heading even where nothing follows it)
         glue = lead_glue + tuple(
             (hs, g if g is not None else h.start + 1) for h, hs, g in zip(heads, head_starts, glue_end) if g is not None or hs < h.start
-        ) + _term_glue(text, blocks) + _rule_glue(text, blocks, anchor_leads)
+        ) + _term_glue(text, blocks) + _rule_glue(text, blocks, anchor_leads) + _anchor_glue(text, blocks)
         by_level: dict[int, list[int]] = {}
         for h, hs in zip(heads, head_starts):
             by_level.setdefault(h.level, []).append(hs)
