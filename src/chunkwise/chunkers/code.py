@@ -84,6 +84,7 @@ from ..parsers.code import (
     _at_line_start,
     _line_start,
     _rstrip_pos,
+    _tail_end,
     grammar_available,
     parse_code,
 )
@@ -245,6 +246,16 @@ def _header_end(text: str, d: Any, comments: tuple[str, ...] = _COMMENT_LINE) ->
     while q < d.end and text[q] in " \t":
         q += 1
     return q + 1 if q < d.end and text[q] == "{" else p
+
+
+def _line_end(text: str, p: int) -> int:
+    """The end of ``p``'s line (its line break, or the end of the text)."""
+    m = _LINE_BREAK_AT.search(text, p)
+    return m.start() if m is not None else len(text)
+
+
+_LINE_BREAK_AT = re.compile(r"[\r\n]")
+_WORDS_BEFORE = re.compile(r"[ \t]*((?:[A-Za-z_]\w*[ \t]+)+)")
 
 
 def _comment_line(structure: CodeStructure) -> tuple[str, ...]:
@@ -474,7 +485,7 @@ class CodeChunker(BaseChunker):
         out_s: list[int] = []
         out_e: list[int] = []
         for i, d in enumerate(structure.definitions):
-            if d.container or (surely is not None and surely(d.start, d.end)):
+            if d.container or (surely is not None and surely(d.start, _tail_end(text, d.end))):
                 continue
             h = header_ends[i] = _header_end(text, d, comment_line)
             own = d.head
@@ -635,10 +646,13 @@ class CodeChunker(BaseChunker):
             # one: a header kept with its first line, or one that fits with its decorators,
             # whether its own cut is given or its first line is cut between its tokens;
             # evening out two chunks would take it)
+            # (the code after a header on its line goes with it: a definition of one line,
+            # ``template<...>`` above ``f() { ... }``, that fits without the line above it
+            # but not with it is cut after that line, not between the tokens of its own)
             loose = set()
             for k, own in enumerate(deco_s):
                 h = deco_head.get(own, -1)
-                if h in joined or (h >= 0 and kept(own, h, True)):
+                if h in joined or (h >= 0 and kept(own, _rstrip_pos(text, h, _line_end(text, h)), True)):
                     loose.add(k)
             if loose:
                 deco_cuts = [c for c in deco_cuts if bisect_left(deco_s, c[1]) - 1 not in loose]
@@ -1042,6 +1056,18 @@ class CodeChunker(BaseChunker):
                     eol = text.find("\n", q)
                     if not text[q + 1 : eol if eol >= 0 else len(text)].strip():
                         e = q + 1
+            elif e == d.end and fits is not None and (tail := _tail_end(text, e)) > e and fits(s, e):
+                # a ";" or "," that ends the definition's last line (C++'s ``};`` after a
+                # method, ``} Name;`` after a C struct) is in its atom where both fit, with
+                # the words before it on its first line (``typedef``); where only the
+                # definition fits, it is cut between its lines (the parser read them):
+                # never ``;`` alone, nor ``Name;`` cut from its ``}``
+                ls = _line_start(text, s)
+                if ls < s and (m := _WORDS_BEFORE.fullmatch(text, ls, s)) is not None:
+                    s = m.start(1)
+                if not fits(s, tail):
+                    continue
+                e = tail
             atoms.append(Atom(s, e, d.node_type))
         return tuple(atoms), extra, trimmed
 

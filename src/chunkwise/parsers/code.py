@@ -382,6 +382,20 @@ def _rstrip_pos(text: str, lo: int, p: int) -> int:
     return p
 
 
+# what may end the line of a definition's last line after it: a ";" or "," (C++'s
+# ``};`` after a method, ``},`` in a list), after the names a C ``typedef struct {...}``
+# gives it (``} Name, *NamePtr;``)
+_TAIL = re.compile(r"[ \t]*(?:[A-Za-z_][\w \t,*\[\]]*)?[;,](?=[ \t]*(?:[\r\n]|\Z))")
+
+
+def _tail_end(text: str, e: int) -> int:
+    """Where the ";" or "," that ends the line after ``e`` (a definition's end) ends,
+    with the names before it: the definition goes with them (a chunk holds the line
+    ``} Name;`` whole, never ``;`` alone); ``e`` when its line goes on otherwise."""
+    m = _TAIL.match(text, e)
+    return e if m is None else m.end()
+
+
 def _at_line_start(text: str, p: int) -> int:
     """The start of ``p``'s line when only spaces and tabs come before ``p`` on it, else -1."""
     i = p
@@ -1632,7 +1646,11 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
             if multi:
                 # a definition that fits with the comments above it is an atom: the packer
                 # never cuts inside it, so nothing inside it but its definitions is read
-                if fits is not None and k.name is not None and not k.container and fits(_line_start(text, group), e):
+                # (with the ";" that ends its last line: C++'s ``};``, C's ``} Name;``)
+                if (
+                    fits is not None and k.name is not None and not k.container
+                    and fits(_line_start(text, group), _tail_end(text, e))
+                ):
                     k.closed = True
                     closed.append((c, k))
                 else:
