@@ -75,3 +75,24 @@ def check_sections(text, chunks, headings):
                 if rest[k - c.start_index] not in "\r\n":  # keep line ends: a rule after a heading is a line of its own
                     rest[k - c.start_index] = " "
         assert _RULE_LINE.sub("", "".join(rest)).strip() == "", f"chunk {i} holds text of two sections"
+
+
+def table_row_cells(text):
+    """Every row of every Markdown table of ``text``: ``(start, end, [cell edges])`` (edges:
+    the row's start, each cut between cells, the row's end; the end trimmed of white space)."""
+    from chunkwise._text import trim_end
+    from chunkwise.parsers.markdown import MarkdownParser
+
+    out = []
+    for b in MarkdownParser().parse(text).blocks:
+        if b.kind != "table" or b.table is None:
+            continue
+        p = b.start
+        while p < b.end:
+            q = text.find("\n", p, b.end)
+            q = b.end if q < 0 else q + 1
+            e = trim_end(text, p, q)
+            cuts = [c for c in b.table.cell_cuts(text, p, e) if p < c < e]
+            out.append((p, e, [p, *cuts, e]))
+            p = q
+    return out

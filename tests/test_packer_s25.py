@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from invariants import check_invariants
+from invariants import check_invariants, table_row_cells
 
 import chunkwise
 
@@ -20,22 +20,7 @@ pytest.importorskip("markdown_it")
 _SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _row_cells(text):
-    """Every row of every table of ``text``: ``(start, end, [cell edges])`` (edges: the
-    row's start, each cut between cells, the row's end)."""
-    out = []
-    for b in MarkdownParser().parse(text).blocks:
-        if b.kind != "table" or b.table is None:
-            continue
-        p = b.start
-        while p < b.end:
-            q = text.find("\n", p, b.end)
-            q = b.end if q < 0 else q + 1
-            e = trim_end(text, p, q)
-            cuts = [c for c in b.table.cell_cuts(text, p, e) if p < c < e]
-            out.append((p, e, [p, *cuts, e]))
-            p = q
-    return out
+_row_cells = table_row_cells
 
 
 def _inside_a_cell(text, rows, x, budget):
