@@ -248,12 +248,17 @@ def _format_warning(message: Any, category: type[Warning], filename: str, lineno
     return _PLAIN_FORMAT(message, category, filename, lineno, line)
 
 
+def _reads_stdin(paths: tuple[Path, ...]) -> bool:
+    """Whether standard input (``-``) is among the inputs."""
+    return any(str(p) == "-" for p in paths)
+
+
 def _files_only_format(reading: InputOptions, paths: tuple[Path, ...]) -> InputOptions:
     """``--format`` names the format of standard input; files and folders go by their suffix.
     Without ``-`` among the inputs it has no effect: a warning says so, and the run is
     recorded as one without it (its ``config_id``, so that ``--resume`` does not refuse a
     run over the same files for an option that changed nothing)."""
-    if reading.fmt == "text" or any(str(p) == "-" for p in paths):
+    if reading.fmt == "text" or _reads_stdin(paths):
         return reading
     import dataclasses
 
@@ -266,7 +271,7 @@ def _stdin_code(chunking: ChunkingOptions, reading: InputOptions, paths: tuple[P
     """Source code on standard input (``--format code``) has no file name to tell its
     language: strategies ``auto`` and ``code`` need ``-p language=NAME`` (a usage error
     without it, before any work); with it, ``auto`` reads standard input as code."""
-    if chunking.strategy not in ("auto", "code") or not any(str(p) == "-" for p in paths):
+    if chunking.strategy not in ("auto", "code") or not _reads_stdin(paths):
         return chunking
     from .loaders.base import get_loader
 
@@ -384,7 +389,7 @@ def chunk_command(
             "--resume appends to a JSON lines file: give -o FILE.jsonl (Parquet files are written whole)"
         )
     contextualize = llm.contextualize
-    if engine == "ray" and (resume or contextualize or any(str(p) == "-" for p in paths)):
+    if engine == "ray" and (resume or contextualize or _reads_stdin(paths)):
         raise click.UsageError("--engine ray chunks files into a new output: leave out --resume, --contextualize and -")
     if ray_address and engine != "ray":
         raise click.UsageError("--ray-address goes with --engine ray")
