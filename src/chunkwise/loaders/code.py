@@ -83,6 +83,15 @@ class CodeLoader(Loader):
         for word in ("python", "node", "ruby", "php", "bash", "sh", "zsh")
     )
 
+    def sniff(self, head: bytes) -> bool:
+        """Whether ``head`` (the first bytes of a file) starts with a ``#!`` line naming an
+        interpreter of a supported language (``#!/bin/sh``, ``#! /usr/bin/env python3``,
+        ``#!/usr/local/bin/python3.11``)."""
+        start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+        if not start.startswith(b"#!"):
+            return False
+        return _shebang_language(start.split(b"\n", 1)[0].decode("latin-1")) is not None
+
     def parse_text(
         self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
     ) -> Document:

@@ -1,0 +1,35 @@
+"""A script without a suffix is told by its ``#!`` line, whatever its spelling."""
+
+from __future__ import annotations
+
+import pytest
+
+import chunkwise
+
+
+@pytest.mark.parametrize(
+    ("line", "language"),
+    [
+        ("#!/bin/sh", "bash"),
+        ("#! /bin/sh", "bash"),  # (a space after "#!": 20 scripts of a Debian /usr/bin)
+        ("#!\t/bin/bash", "bash"),
+        ("#! /usr/bin/env python3", "python"),
+        ("#!/usr/bin/env -S python3 -u", "python"),
+        ("#!/usr/local/bin/python3.11", "python"),
+        ("#!/opt/node/bin/node", "javascript"),
+        ("\ufeff#! /usr/bin/ruby", "ruby"),
+    ],
+)
+def test_a_script_is_code_by_its_shebang_line(tmp_path, line, language):
+    path = tmp_path / "tool"
+    path.write_text(f"{line}\necho hello\n", encoding="utf-8")
+    doc = chunkwise.load(path)
+    assert doc.metadata["format"] == "code"
+    assert doc.metadata["language"] == language
+
+
+@pytest.mark.parametrize("line", ["#! /usr/bin/perl", "#!", "#!/usr/bin/awk -f", "# /bin/sh"])
+def test_a_line_that_names_no_supported_interpreter_is_text(tmp_path, line):
+    path = tmp_path / "tool"
+    path.write_text(f"{line}\nprint 1\n", encoding="utf-8")
+    assert chunkwise.load(path).metadata["format"] == "text"
