@@ -18,7 +18,7 @@ from typing import Any
 
 from .merge import Span
 from .segments import Label
-from .types import Chunk, Document, Metadata, _Derived, _Shared, metadata_dict, metadata_layout
+from .types import Chunk, Document, Metadata, _Derived, _raw_dict, _Shared, metadata_layout
 
 __all__ = ["DOCUMENT_ONLY", "build_chunks", "document_base", "label_writer", "resolve_labels", "with_metadata"]
 
@@ -383,7 +383,7 @@ def with_metadata(chunks: Sequence[Chunk], extra: Mapping[str, Any]) -> list[Chu
         if wider is not None:
             meta = wider.make(wider, lay.own(m) + extra_values)
         else:
-            merged = metadata_dict(m)
+            merged = _raw_dict(m)  # (the values themselves: lists a table shares stay shared)
             merged.update(extra)
             meta = Metadata(merged)
         c = blank()

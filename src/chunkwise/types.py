@@ -44,7 +44,7 @@ class _Layout:
     chunks). A chunk holds only the values of the other keys, each in a slot of its
     :class:`Metadata` object (its class has one slot a value)."""
 
-    __slots__ = ("keys", "keyset", "base", "at", "slots", "own", "make", "make_all", "todict")
+    __slots__ = ("keys", "keyset", "base", "at", "slots", "own", "make", "make_all", "todict", "fresh")
 
     keys: tuple[str, ...]
     keyset: dict[str, None]  # (for ``keys()`` and ``in``)
@@ -55,6 +55,7 @@ class _Layout:
     make: Any  # (layout, own values) -> a Metadata
     make_all: Any  # (layout, all values) -> a Metadata, None when a shared one differs
     todict: Any  # a Metadata -> a dict of its items (made when first asked for)
+    fresh: Any  # the same, each list or dict value a copy (made when first asked for)
 
 
 _SHAPES: dict[tuple[tuple[str, ...], int], tuple[Any, ...]] = {}
@@ -134,6 +135,7 @@ def _new_layout(keys: tuple[str, ...], base: tuple[Any, ...]) -> _Layout:
     lay.keyset, lay.at, lay.slots, lay.own, lay.make, lay.make_all = shape
     lay.base = base
     lay.todict = None
+    lay.fresh = None
     return lay
 
 
@@ -151,6 +153,39 @@ def _todict(lay: _Layout) -> Any:
         exec(f"def todict(m):\n{load}    return {{{', '.join(pairs)}}}\n", scope)  # noqa: S102 -- made here
         got = _TODICTS[(lay.keys, nb)] = scope["todict"]
     lay.todict = got
+    return got
+
+
+_FRESH: dict[tuple[tuple[str, ...], int, tuple[int, ...]], Any] = {}
+
+
+def _fresh(lay: _Layout) -> Any:
+    """``fresh(m)``: :func:`_todict`'s dict with each list or dict value a copy
+    (:func:`_thaw`): the shared values that are lists or dicts (known for the layout) are
+    copied, and each own value is checked, in code made for the shape."""
+    nb = len(lay.base)
+    thawed = tuple(i for i, v in enumerate(lay.base) if v.__class__ is list or v.__class__ is dict)
+    key = (lay.keys, nb, thawed)
+    got = _FRESH.get(key)
+    if got is None:
+        if len(_FRESH) >= _CACHE_LIMIT:
+            _FRESH.clear()
+        scope: dict[str, Any] = {f"k{i}": k for i, k in enumerate(lay.keys)}
+        scope["thaw"] = _thaw
+        lines = ["def fresh(m):"]
+        if nb:
+            lines.append("    b = m._l.base")
+        n = len(lay.keys) - nb
+        for i in range(n):
+            lines.append(f"    v{i} = m._{i}")
+            lines.append(f"    if v{i}.__class__ is list or v{i}.__class__ is dict:")
+            lines.append(f"        v{i} = thaw(v{i})")
+        pairs = [f"k{i}: thaw(b[{i}])" if i in thawed else f"k{i}: b[{i}]" for i in range(nb)]
+        pairs += [f"k{nb + i}: v{i}" for i in range(n)]
+        lines.append(f"    return {{{', '.join(pairs)}}}")
+        exec("\n".join(lines), scope)  # noqa: S102 -- source made here from numbers
+        got = _FRESH[key] = scope["fresh"]
+    lay.fresh = got
     return got
 
 
@@ -173,6 +208,15 @@ class Metadata(Mapping[str, Any]):
     dict to change); storing a key raises ``TypeError``; it is not hashable.
     ``Metadata({"k": 1})`` makes one from a mapping.
 
+    A value that is a list or a dict is given as a copy on every read (``m[k]``,
+    ``get``, ``values()``, ``items()``, ``copy()``, ``dict(m)``, ``m | {...}``,
+    ``chunk.to_dict()``), with the lists and dicts inside it copied too: an equal value
+    of the same type, but changing it changes no chunk. Many chunks may hold one list
+    (a table's column names, a list in the document's metadata), and a read-only mapping
+    whose values could be changed through it would change them all. So ``m[k] is m[k]``
+    is false for such a value; ``==``, pickles and JSON are as before. A copy costs about
+    0.2 microseconds for a list of ten strings.
+
     The keys and the values that all chunks of a document share (the document's
     metadata) are held once for all of them; each chunk holds only its own values (about
     100 bytes for ten keys instead of ~500 for a dict and a view of it)."""
@@ -194,20 +238,36 @@ class Metadata(Mapping[str, Any]):
             todict = _todict(self._l)
         return todict(self)  # type: ignore[no-any-return]
 
+    def _fresh_dict(self) -> dict[str, Any]:
+        """A dict of the items, each list or dict value a copy (:func:`_thaw`)."""
+        fresh = self._l.fresh
+        if fresh is None:
+            fresh = _fresh(self._l)
+        return fresh(self)  # type: ignore[no-any-return]
+
     def __getitem__(self, key: str) -> Any:
         lay = self._l
         get = lay.slots.get(key)
-        if get is not None:
-            return get(self)
-        return lay.base[lay.at[key]]
+        v = get(self) if get is not None else lay.base[lay.at[key]]
+        c = v.__class__
+        if c is list or c is dict:
+            return _thaw(v)
+        return v
 
     def get(self, key: str, default: Any = None) -> Any:
         lay = self._l
         get = lay.slots.get(key)
         if get is not None:
-            return get(self)
-        i = lay.at.get(key)
-        return default if i is None else lay.base[i]
+            v = get(self)
+        else:
+            i = lay.at.get(key)
+            if i is None:
+                return default
+            v = lay.base[i]
+        c = v.__class__
+        if c is list or c is dict:
+            return _thaw(v)
+        return v
 
     def __contains__(self, key: object) -> bool:
         return key in self._l.keyset
@@ -226,14 +286,14 @@ class Metadata(Mapping[str, Any]):
 
     def values(self) -> ValuesView[Any]:
         # (views of a dict of the items: the mapping never changes, so they read as views of it)
-        return self._dict().values()
+        return self._fresh_dict().values()
 
     def items(self) -> ItemsView[str, Any]:
-        return self._dict().items()
+        return self._fresh_dict().items()
 
     def copy(self) -> dict[str, Any]:
-        """A dict of the same items (to change)."""
-        return self._dict()
+        """A dict of the same items (to change; its lists and dicts are copies too)."""
+        return self._fresh_dict()
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Metadata):
@@ -250,10 +310,10 @@ class Metadata(Mapping[str, Any]):
 
     def __or__(self, other: Any) -> Any:
         if isinstance(other, Metadata):
-            other = other._dict()
+            other = other._fresh_dict()
         if not isinstance(other, dict):
             return NotImplemented
-        out = self._dict()
+        out = self._fresh_dict()
         out.update(other)
         return out
 
@@ -261,7 +321,7 @@ class Metadata(Mapping[str, Any]):
         if not isinstance(other, dict):
             return NotImplemented
         out = dict(other)
-        out.update(self._dict())
+        out.update(self._fresh_dict())
         return out
 
     def __repr__(self) -> str:
@@ -283,7 +343,48 @@ def _chunk_metadata(mapping: Mapping[str, Any] | None) -> Metadata:
 
 
 def metadata_dict(mapping: Mapping[str, Any]) -> dict[str, Any]:
-    """A dict of ``mapping``'s items (fast for :class:`Metadata`)."""
+    """A dict of ``mapping``'s items (fast for :class:`Metadata`, whose list and dict
+    values it copies, as reading them does)."""
+    return mapping._fresh_dict() if isinstance(mapping, Metadata) else dict(mapping)
+
+
+def _thaw(v: Any) -> Any:
+    """A copy of the list or dict ``v`` (exactly those classes), and of the lists and
+    dicts inside it: what a :class:`Metadata` gives for such a value, so that no chunk's
+    value (one list may be held by many chunks: a table's column names, the document's
+    metadata) can be changed through the value read."""
+    if v.__class__ is list:
+        if _NESTED.isdisjoint(map(type, v)):  # (the common case: strings, numbers)
+            return v[:]
+    elif _NESTED.isdisjoint(map(type, v.values())):
+        return v.copy()
+    return _thaw_deep(v, {})
+
+
+def _thaw_deep(v: Any, memo: dict[int, Any]) -> Any:
+    """:func:`_thaw` of a list or dict that holds lists or dicts, as :func:`copy.deepcopy`
+    copies them: a value held twice is copied once, a value that holds itself gives a copy
+    that holds itself."""
+    got = memo.get(id(v))
+    if got is not None:
+        return got
+    if v.__class__ is list:
+        out: Any = []
+        memo[id(v)] = out
+        out.extend(_thaw_deep(y, memo) if y.__class__ is list or y.__class__ is dict else y for y in v)
+    else:
+        out = {}
+        memo[id(v)] = out
+        for k, y in v.items():
+            out[k] = _thaw_deep(y, memo) if y.__class__ is list or y.__class__ is dict else y
+    return out
+
+
+_NESTED = frozenset((list, dict))
+
+
+def _raw_dict(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    """A dict of ``mapping``'s items, the values themselves (for a pickle: no copies)."""
     return mapping._dict() if isinstance(mapping, Metadata) else dict(mapping)
 
 
@@ -530,7 +631,7 @@ class Chunk:
                 self.size,
                 self.unit,
                 self.document_id,
-                metadata_dict(self.metadata),
+                _raw_dict(self.metadata),
                 self.context,
                 self.embedding,
                 self.id,
