@@ -470,6 +470,9 @@ class StructureChunker(BaseChunker):
         inner: list[Level] = [PARAGRAPH, HARD_LINE, SentenceSegmenter(), LINE, WORD]
         if outline.metadata and "front_matter" not in document.metadata:
             labels.append(Label(0, n, "front_matter", dict(outline.metadata), "overlap"))
+        error = getattr(outline, "front_matter_error", "")
+        if error and "front_matter_error" not in document.metadata:  # (the loader's wins)
+            labels.append(Label(0, n, "front_matter_error", error, "overlap"))
         return Segments(
             levels=tuple(top + inner),
             regions=tuple(regions),
@@ -530,8 +533,8 @@ class MarkdownChunker(StructureChunker):
     def outline(self, document: Document) -> Outline:
         from ..parsers.markdown import MarkdownParser
 
-        # front matter the loader read is not parsed again
-        known = "front_matter" in document.metadata
+        # front matter the loader read (or found unreadable) is not parsed again
+        known = "front_matter" in document.metadata or "front_matter_error" in document.metadata
         return MarkdownParser(front_matter="known" if known else True).parse(document.text)
 
 

@@ -30,7 +30,10 @@ class MarkdownLoader(Loader):
     at the very start whose first line looks like ``key:`` is front matter even when its
     YAML does not parse: it stays the front matter (its own chunk, not a rule and a made-up
     heading), the YAML error goes to ``metadata["front_matter_error"]`` and a warning is
-    logged.
+    logged. So does YAML that parses into what cannot be metadata: a date that does not
+    exist (``date: 2024-13-45``), a time zone past 24 hours, ``!!int abc``, an integer
+    too long to write, an alias that contains itself or expands past 100,000 values, a
+    lone surrogate (``"\\ud800"``).
 
     Example:
         >>> doc = MarkdownLoader().parse_text("---\\ntitle: T\\ndate: 2024-01-02\\n---\\n# Hi\\n")

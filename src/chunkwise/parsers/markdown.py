@@ -18,8 +18,10 @@ Method:
 
 from __future__ import annotations
 
+import logging
 import re
 from bisect import bisect_left
+from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,7 +29,9 @@ from ..errors import MissingDependencyError
 from .outline import Block, Heading, Outline, line_starts
 from .table import pipe_table
 
-__all__ = ["MarkdownParser", "front_matter_span", "parse_front_matter"]
+__all__ = ["MarkdownOutline", "MarkdownParser", "front_matter_span", "parse_front_matter"]
+
+logger = logging.getLogger(__name__)
 
 _FM_OPEN = re.compile(r"---[ \t]*(?:\r\n?|\n)")
 _FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r\n?|\n|\Z)", re.MULTILINE)
@@ -92,11 +96,17 @@ def parse_front_matter(
         raise MissingDependencyError("pyyaml", "markdown", "YAML front matter") from None
     body = text[m.end() : close.start()]  # type: ignore[union-attr]
     try:
-        data = yaml.safe_load(body)
+        data = yaml.load(body, Loader=_loader(yaml))  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as exc:
         data, problem = None, _yaml_problem(exc, 1)  # the YAML starts on line 2
+    except RecursionError:
+        data, problem = None, "invalid YAML: nested too deeply"
+    except Exception as exc:  # noqa: BLE001 - whatever else YAML raises: the same path
+        data, problem = None, "invalid YAML: " + (" ".join(str(exc).split()) or type(exc).__name__)
     else:
-        problem = f"not a YAML mapping but {type(data).__name__}"
+        problem = _unusable(data) if isinstance(data, Mapping) else f"not a YAML mapping but {type(data).__name__}"
+        if problem and isinstance(data, Mapping):
+            data = None
     if not isinstance(data, Mapping):
         if not _FM_KEY.match(body):
             return None
@@ -104,6 +114,73 @@ def parse_front_matter(
             errors.append(problem)
         return (0, close.end()), {}  # type: ignore[union-attr]
     return (0, close.end()), {str(k): v for k, v in data.items()}  # type: ignore[union-attr]
+
+
+_LOADER: Any = None
+
+
+def _loader(yaml: Any) -> Any:
+    """PyYAML's ``SafeLoader``, except that a value its constructors reject (a date
+    that does not exist, ``2024-13-45``; a time zone past 24 hours; an integer of more
+    digits than Python converts; ``!!int abc``) is a ``ConstructorError`` at the value's
+    line and column, as a syntax error is, not a bare ``ValueError``."""
+    global _LOADER
+    if _LOADER is None:
+
+        class Loader(yaml.SafeLoader):  # type: ignore[misc,name-defined]
+            def construct_object(self, node: Any, deep: bool = False) -> Any:
+                try:
+                    return super().construct_object(node, deep)
+                except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError) as exc:
+                    kind = str(node.tag).rsplit(":", 1)[-1]
+                    value = node.value if isinstance(node.value, str) else ""
+                    value = value if len(value) <= 40 else value[:40] + "..."
+                    why = " ".join(str(exc).split())
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"invalid {kind} {value!r}" + (f" ({why})" if why else ""), node.start_mark
+                    ) from None
+
+        _LOADER = Loader
+    return _LOADER
+
+
+# front matter is a few fields: more values than this, once aliases are expanded (each
+# alias is a copy in the metadata), is an alias bomb ("billion laughs"), not front matter
+_MAX_VALUES = 100_000
+# an integer too long for str() (Python's limit on decimal digits: 4300 by default)
+_LONG_INT_BITS = 14_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _unusable(data: Any) -> str | None:
+    """Why the parsed front matter cannot be metadata, or None: an alias that contains
+    itself (``a: &a [*a]``), more than ``_MAX_VALUES`` values once aliases are expanded,
+    an integer too long to write as text, a string with a lone surrogate (no JSON line in
+    UTF-8 could hold it)."""
+    count = 0
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    path: list[int] = []  # ids of the containers above the one visited
+    while stack:
+        value, depth = stack.pop()
+        del path[depth:]
+        count += 1
+        if count > _MAX_VALUES:
+            return f"invalid YAML: more than {_MAX_VALUES} values once its aliases are expanded"
+        if isinstance(value, str):
+            if _SURROGATE.search(value):  # ("\ud800" in double quotes): UTF-8 cannot hold it
+                return f"invalid YAML: {value[:40]!r} holds a lone surrogate, which UTF-8 cannot hold"
+        elif isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > _LONG_INT_BITS:
+            try:
+                str(value)
+            except ValueError:
+                return f"invalid YAML: an integer of {value.bit_length()} bits, too long to write as text"
+        elif isinstance(value, (dict, list, tuple, set, frozenset)):
+            if id(value) in path:
+                return "invalid YAML: an alias that contains itself"
+            path.append(id(value))
+            items = [*value.keys(), *value.values()] if isinstance(value, dict) else list(value)
+            stack.extend((v, depth + 1) for v in reversed(items))
+    return None
 
 
 def _yaml_problem(exc: Exception, before: int) -> str:
@@ -167,11 +244,14 @@ class MarkdownParser:
         markdown_it = _markdown_it()
         starts = line_starts(text)
         nlines = len(starts) - 1  # the last entry is len(text)
+        errors: list[str] = []
         if self.front_matter == "known":
             span = front_matter_span(text)
             fm = (span, {}) if span is not None else None
         else:
-            fm = parse_front_matter(text) if self.front_matter else None
+            fm = parse_front_matter(text, errors) if self.front_matter else None
+            if errors:  # as the loader does: the block stays front matter, the error is told
+                logger.warning("front matter not read (%s); it stays a front matter chunk: correct its YAML", errors[0])
         blocks: list[Block] = []
         headings: list[Heading] = []
         item_spans: list[tuple[int, int]] = []
@@ -208,7 +288,17 @@ class MarkdownParser:
             _collect(tokens, pos, text, starts, inline, headings, blocks, item_spans)
             pos = end
             size = self.piece_chars
+        if errors:
+            return MarkdownOutline(tuple(headings), tuple(blocks), fm_span, meta, tuple(item_spans), errors[0])
         return Outline(tuple(headings), tuple(blocks), fm_span, meta, tuple(item_spans))
+
+
+@dataclass(frozen=True, slots=True)
+class MarkdownOutline(Outline):
+    """An outline whose front matter did not parse: ``front_matter_error`` says why (as
+    the Markdown loader's ``metadata["front_matter_error"]``)."""
+
+    front_matter_error: str = ""
 
 
 # A place where a piece may end: a blank line, then a line at column 0 that starts with a
