@@ -39,11 +39,28 @@ Method:
     Ranked metrics (standard IR, Manning et al., *Introduction to Information Retrieval*,
     ch. 8; Järvelin & Kekäläinen 2002 for nDCG): a retrieved span is *relevant* when it
     overlaps a reference by at least one character; ``recall_at_k`` is 1 when any of the
-    top k is relevant; ``mrr`` is 1/rank of the first relevant span; ``ndcg`` uses the
-    gain of a span = its share of the reference characters ``|span ∩ t_e| / |t_e|``,
-    discount ``1 / log2(rank + 1)``, and the ideal DCG of the best k spans among the
-    candidates (what a flat run could return: the searched chunks, not a hierarchy's
-    upper levels) and the spans retrieved (so a merged parent can score, and nDCG <= 1).
+    top k is relevant; ``mrr`` is 1/rank of the first relevant span.
+
+    ``ndcg`` is Järvelin & Kekäläinen's normalised discounted cumulative gain ("Cumulated
+    gain-based evaluation of IR techniques", ACM TOIS 20(4), 2002) with graded gains read
+    off the reference characters. The gain of the span at rank i is the share of the
+    reference characters it covers that no higher-ranked span covered::
+
+        g_i = |span_i ∩ t_e, less span_1 ∪ ... ∪ span_{i-1}| / |t_e|
+
+    so the gains of a ranking sum to its recall (at most 1), and an answer retrieved twice
+    (two overlapping chunks, or two expanded spans that share text) earns its gain once,
+    as a reader learns it once. DCG = sum of ``g_i / log2(i + 1)``. The ideal DCG is that
+    of the best possible ranking of k spans drawn from the candidates (what a flat run could
+    return: the searched chunks, as each returns alone, not a hierarchy's upper levels)
+    and the spans retrieved (so a merged parent or joined window can score): with
+    ``C*(i)`` the most reference characters any i of those spans cover together (exact, per
+    document, by dynamic programming over the spans sorted by end), the ideal gains are
+    ``C*(i) - C*(i - 1)``. No ranking covers more than ``C*(i)`` in its first i spans, and
+    the discount falls with rank, so nDCG <= 1; a ranking whose first span holds the
+    whole answer scores 1. Spans that do not overlap (flat chunks without overlap) keep
+    the textbook values: each gain is then the span's own share, and the ideal ranking
+    is the k best spans in order of gain.
 """
 
 from __future__ import annotations
@@ -232,17 +249,22 @@ def score_question(
     def hit(span: SpanRef) -> int:
         return intersection_length(ref, union([span]))
 
-    gains = [hit(sp) / ref_len for sp in retrieved]
-    relevant = [g > 0 for g in gains]
-    first = next((i for i, r in enumerate(relevant) if r), None)
+    # graded gain: the reference characters a span adds to those ranked above it
+    gains = []
+    covered = 0
+    for i in range(len(retrieved)):
+        now = intersection_length(ref, union(retrieved[: i + 1])) if covered < ref_len else covered
+        gains.append((now - covered) / ref_len)
+        covered = now
+    first = next((i for i, sp in enumerate(retrieved) if hit(sp) > 0), None)
     dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains))
     pool = retrieved if candidates is None else candidates
     # the ideal ranking: the best k of what a flat run could return, and of what this run
     # returned (a merged parent is a candidate of its own question): nDCG stays <= 1
     known = set(pool)
     ideal = [*pool, *(sp for sp in retrieved if sp not in known)]
-    pool_gains = sorted((hit(sp) / ref_len for sp in ideal), reverse=True)[: len(retrieved)]
-    idcg = sum(g / math.log2(i + 2) for i, g in enumerate(pool_gains))
+    best = _best_coverage(ideal, ref, len(retrieved))
+    idcg = sum((best[i + 1] - best[i]) / ref_len / math.log2(i + 2) for i in range(len(retrieved)))
 
     touching = [sp for sp in pool if hit(sp) > 0]
     omega_set = union(touching)
@@ -262,6 +284,49 @@ def score_question(
         tokens=float(sum(tokens)) if tokens is not None else 0.0,
         k=len(retrieved),
     )
+
+
+def _best_coverage(spans: Sequence[SpanRef], ref: Mapping[str, Sequence[tuple[int, int]]], k: int) -> list[int]:
+    """``C[j]`` for j = 0..k: the most characters of ``ref`` (a :func:`union`) that any j
+    of ``spans`` cover together (non-decreasing in j).
+
+    Exact: per document, a dynamic programme over the spans that touch the reference,
+    sorted by end (an optimal choice needs no span inside another, so its spans are
+    ordered by start and by end, and span i adds the reference characters from
+    ``max(start_i, end of the span before)`` to ``end_i``); the documents' curves are
+    then combined (each document gets some of the j spans).
+
+    Example:
+        >>> _best_coverage([("d", 0, 6), ("d", 4, 10), ("d", 0, 10)], union([("d", 0, 10)]), 2)
+        [0, 10, 10]
+    """
+    by_doc: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for doc, s, e in dict.fromkeys(spans):
+        if doc in ref and e > s:
+            by_doc[doc].append((s, e))
+    total = [0] * (k + 1)
+    for doc, ranges in by_doc.items():
+        refs = ref[doc]
+
+        def weight(lo: int, hi: int, refs: Sequence[tuple[int, int]] = refs) -> int:
+            return sum(max(0, min(hi, e) - max(lo, s)) for s, e in refs) if hi > lo else 0
+
+        items = sorted((r for r in set(ranges) if weight(*r) > 0), key=lambda r: (r[1], r[0]))
+        n = len(items)
+        curve = [0] * (k + 1)
+        # f[j][i]: most reference characters covered by j spans of which items[i] ends last
+        prev = [weight(s, e) for s, e in items]
+        for j in range(1, k + 1):
+            if j > 1:
+                cur = [0] * n
+                for i, (s, e) in enumerate(items):
+                    cur[i] = max(
+                        [prev[i]] + [prev[p] + weight(max(s, items[p][1]), e) for p in range(i) if items[p][1] <= e]
+                    )
+                prev = cur
+            curve[j] = max(curve[j - 1], max(prev, default=0))
+        total = [max(total[a] + curve[j - a] for a in range(j + 1)) for j in range(k + 1)]
+    return total
 
 
 def bootstrap_ci(
