@@ -24,7 +24,10 @@ blank line. It does not end after a title or common abbreviation (Dr., Mr., e.g.
 vs., Fig., No. 5), after a single capital initial (J. K.), after a list number at the
 start of a line, inside a number (2.5 mg), URL or e-mail address (no whitespace follows
 their dots), or, after an ellipsis, ``!`` or ``?`` (any terminator but the full stop),
-when the next word starts lower-case ("Wait... what"). A plain period ends a sentence
+when the next word starts lower-case ("Wait... what"). Spaced dots (". . .") are one
+ellipsis. A dot leader ends no sentence: four or more dots, spaced or not, before the page
+numbers that end the line, as in a table of contents or an index ("Naming . . . . 3",
+"Encodings ..... 4, 27"). A plain period ends a sentence
 before a lower-case word too (lower-case prose is common in scraped corpora). Ambiguous
 abbreviations (etc., Inc., St., U.S., p.m.) end a sentence only before a capitalised word
 that commonly starts one (The, It, In, ...) or a line break.
@@ -128,6 +131,33 @@ _STARTERS = frozenset(
 )
 
 
+# a run of full stops and ellipsis characters
+_DOTS = re.compile("[.\u2026]+")
+# the next dot of a spaced run: a dot that whitespace, another dot or the end follows
+_SPACED_DOT = re.compile("[.\u2026](?=[.\u2026]|\\s|\\Z)")
+# the page numbers that end a line after a dot leader: 12, iv, A-3, 3-12, "4, 27, 31"
+_PAGE = "(?:(?:[A-Z]-?)?\\d{1,4}(?:[-\u2013]\\d{1,4})?|[ivxlcdm]{1,7}|[IVXLCDM]{1,7})"
+_PAGE_NUMBER = re.compile(f"{_PAGE}(?:,[^\\S\\n]*{_PAGE})*[^\\S\\n]*(?:\\n|\\Z)")
+_FILL = ". \t\u00a0\u2026"  # what a run of dots is made of
+
+
+def _dots_before(text: str, pos: int) -> int:
+    """How many dots come right before ``pos``, spaces between them allowed (". . ."),
+    up to a line break or another character; an ellipsis character counts as three."""
+    n = 0
+    k = pos - 1
+    while k >= 0:
+        c = text[k]
+        if c == ".":
+            n += 1
+        elif c == "\u2026":
+            n += 3
+        elif c not in _FILL:
+            break
+        k -= 1
+    return n
+
+
 def _word_before(text: str, pos: int) -> str:
     """The run of non-whitespace before ``pos`` (at most 40 characters back)."""
     w = text[max(0, pos - 40) : pos]
@@ -156,6 +186,16 @@ def _cut(text: str, m: Any, start: int, end: int) -> tuple[int, int] | None:
                 return None  # a semicolon, except as the Greek question mark
             west_start += 1  # ";." : the terminators after it
         nxt = text[b]
+        if nxt in ".\u2026" and "\n" not in text[a:b] and _SPACED_DOT.match(text, b):
+            return None  # a run of spaced dots goes on: ". . . .", "Why? . . . . 3"
+        if text[west_start] in ".\u2026" and (west_end - west_start == 1 or _DOTS.fullmatch(text, west_start, west_end)):
+            dots = west_end - west_start + 2 * text.count("\u2026", west_start, west_end)
+            if west_start and text[west_start - 1] in _FILL:
+                dots += _dots_before(text, west_start)
+            if dots >= 4 and "\n" not in text[a:b] and _PAGE_NUMBER.match(text, b):
+                return None  # a dot leader: "Naming . . . . 3", "Contents ..... iv"
+            if dots > 1 and west_end - west_start == 1:  # the last dot of ". . ." : an ellipsis
+                return None if nxt.islower() else (a, b)
         if west_end - west_start != 1 or text[west_start] != ".":
             if nxt.islower():
                 return None  # "Wait... what", "Yahoo! is"
