@@ -333,7 +333,15 @@ def _preview(text: str, width: int) -> str:
 @command.command("query")
 @click.argument("question")
 @_index_option
-@click.option("-k", "k", default=5, show_default=True, type=click.IntRange(min=1), help="Chunks to match.")
+@click.option(
+    "-k",
+    "k",
+    default=5,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Results to return. When results join (overlapping windows, one parent for several chunks, merged "
+    "children), more chunks are matched, so that k results come back.",
+)
 @click.option(
     "--return",
     "returns",

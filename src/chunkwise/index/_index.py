@@ -201,8 +201,13 @@ class Index:
 
     Args:
         path: the index folder (created by the first :meth:`build`).
-        model: the embedder for queries (anything :func:`chunkwise.embeddings.get_embedder`
-            takes); default: the model the index was built with, by the name recorded.
+        model: the embedder for queries, and for :meth:`build` when it is given no
+            ``model`` (anything :func:`chunkwise.embeddings.get_embedder` takes); default:
+            the model the index was built with, by the name recorded.
+
+    Raises:
+        ConfigError: an unknown ``model`` name or an unusable model path.
+        MissingDependencyError: the extra the model needs is not installed.
 
     Consistency: a build is one SQLite transaction (write-ahead log) that also names the
     vector file of its generation, written whole before the commit; a query reads the
@@ -229,7 +234,9 @@ class Index:
     def __init__(self, path: str | os.PathLike[str], *, model: Any = None) -> None:
         self.path = Path(path)
         self._model = model
-        self._embedder: Any = None
+        # an unknown model is refused here, as build(model=...) refuses it
+        self._given: Any = _get_embedder(model) if model is not None else None
+        self._embedder: Any = self._given
         self._con: sqlite3.Connection | None = None
         self._vectors: tuple[int, VectorFile] | None = None
 
@@ -298,8 +305,11 @@ class Index:
 
         Args:
             text: the question.
-            k: how many chunks to match (``returns="merged"`` may return fewer results:
-                merged children count once).
+            k: how many results to return. One result can stand for several chunks
+                matched (overlapping windows joined into one span, two chunks of one
+                parent, children merged into their parent): then the fewest best chunks
+                that give ``k`` distinct results are matched, so ``k`` results come back
+                unless the index holds fewer.
             returns: ``"chunks"``, ``"parents"``, ``"window"`` or ``"merged"`` (see
                 :data:`RETURNS`).
 
@@ -364,11 +374,20 @@ class Index:
                 import numpy as np
 
                 vec = np.asarray(embedder.embed([text]), dtype=np.float32)[0]
-                keys, sims = vf.search(vec, k)
-                return self._hits(con, keys, sims, returns)
+                depth = k
+                while True:
+                    keys, sims = vf.search(vec, depth)
+                    hits = self._hits(con, keys, sims, returns, k)
+                    if len(hits) >= k or len(keys) < depth or depth >= len(vf):
+                        return hits
+                    # joined windows, shared parents, merged children: match more chunks
+                    depth = min(len(vf), 2 * depth + 8)
         raise ChunkwiseError(f"the vector file of {self.path} kept changing during the query; try again")
 
-    def _hits(self, con: sqlite3.Connection, keys: list[int], sims: list[float], returns: str) -> list[Hit]:
+    def _hits(self, con: sqlite3.Connection, keys: list[int], sims: list[float], returns: str, k: int) -> list[Hit]:
+        """The first ``k`` results of the chunks matched (``keys``, best first): the
+        chunks, or the expansion of the fewest best of them that gives ``k`` results (all
+        of them when none does)."""
         if not keys:
             return []
         marks = ",".join("?" * len(keys))
@@ -378,7 +397,7 @@ class Index:
         dmarks = ",".join("?" * len(doc_ids))
         sources = dict(con.execute(f"select id, source from documents where id in ({dmarks})", doc_ids).fetchall())
         if returns == "chunks":
-            return [Hit(i + 1, s, c, sources.get(c.document_id), (c.id,)) for i, (c, s) in enumerate(matched)]
+            return [Hit(i + 1, s, c, sources.get(c.document_id), (c.id,)) for i, (c, s) in enumerate(matched[:k])]
         by_doc: dict[str, list[Chunk]] = {d: [] for d in doc_ids}
         for row in con.execute(
             f"select {store.CHUNK_COLUMNS} from chunks where document_id in ({dmarks}) order by document_id, position",
@@ -389,12 +408,16 @@ class Index:
         from ._expand import expand_hits
 
         try:
-            expanded = expand_hits(_EXPANSION[returns], matched, by_doc, texts)
+            # each result stands for one matched chunk or more: fewer than k chunks never give k
+            for m in range(min(k, len(matched)), len(matched) + 1):
+                expanded = expand_hits(_EXPANSION[returns], matched[:m], by_doc, texts)
+                if len(expanded) >= k:
+                    break
         except ConfigError as exc:
             raise ConfigError(self._cannot_return(returns, store.supported_returns(con))) from exc
         return [
             Hit(i + 1, score, chunk, sources.get(chunk.document_id), ids)
-            for i, (chunk, score, ids) in enumerate(expanded)
+            for i, (chunk, score, ids) in enumerate(expanded[:k])
         ]
 
     def _restore_vectors(self, generation: int, what: str) -> str:
@@ -453,7 +476,8 @@ class Index:
             chunker: a chunker (:func:`chunkwise.make_chunker`); default: the default of
                 :func:`chunkwise.make_chunker` (recursive, 512 characters).
             model: the embedder (anything :func:`chunkwise.embeddings.get_embedder`
-                takes); default: the model the index was built with, else
+                takes); default: the ``model`` given to :class:`Index`, else the model
+                the index was built with, else
                 :data:`chunkwise.embeddings.RETRIEVAL_MODEL` (all-MiniLM-L6-v2, the offline
                 model that retrieves best; ``"wordllama"`` embeds much faster and
                 retrieves worse).
@@ -475,10 +499,10 @@ class Index:
 
         Raises:
             ConfigError: another configuration or model than the index's without
-                ``rebuild``; two documents with one id; paths among ``sources`` under
-                which no file gave a document with text, or documents of which none gave
-                a chunk (nothing is changed; a new index is not created); an invalid
-                argument.
+                ``rebuild``; two documents with one id; no source at all (an empty list,
+                an iterator already used up), paths among ``sources`` under which no file
+                gave a document with text, or documents of which none gave a chunk
+                (nothing is changed; a new index is not created); an invalid argument.
             ChunkwiseError: another build of the same folder is running; the index's
                 database is damaged or cannot be written.
             MissingDependencyError: usearch (``chunkwise[index]``) or the model's extra.
@@ -490,7 +514,10 @@ class Index:
             chunker = make_chunker()
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"batch_size must be an integer of 1 or more, not {batch_size!r}")
-        given = _get_embedder(model) if model is not None else None  # an unknown model: refused before any write
+        if model is None and self._model is not None:
+            model, given = self._model, self._given  # the model given to Index(path, model=...)
+        else:
+            given = _get_embedder(model) if model is not None else None  # an unknown model: refused before any write
         self.close()
         created = [p for p in (self.path, self.path / "build.lock") if not p.exists()]
         self.path.mkdir(parents=True, exist_ok=True)
@@ -654,7 +681,13 @@ class Index:
                 p.vectors += store.insert_chunks(con, chunks, vectors)
                 if on_document:
                     on_document(doc, "changed" if doc.id in stored else "added")
-            if seen and not p.unchanged and len(failed) + p.chunkless == len(seen):
+            if not seen:
+                raise _NothingToIndex(
+                    "no document was given to build from (sources is empty, or an iterator that was already used "
+                    "up); to remove documents, build again from the documents to keep; to empty the index, delete "
+                    "its folder"
+                )
+            if not p.unchanged and len(failed) + p.chunkless == len(seen):
                 raise _NothingToIndex(_no_chunk(len(seen), len(failed)))
             kept = tuple(d for d in (*keep, *sorted(failed)) if d in stored and (d not in seen or d in failed))
             removed = sorted(set(stored) - seen - set(kept) - failed)
