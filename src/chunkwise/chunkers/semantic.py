@@ -22,6 +22,7 @@ threshold or size the next run uses.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..errors import ConfigError
@@ -82,8 +83,10 @@ class SemanticChunker(EmbeddingChunker):
             :class:`~chunkwise.chunkers.embedding.EmbeddingChunker`.
         threshold_type: ``"percentile"``, ``"standard_deviation"``, ``"interquartile"``,
             ``"gradient"`` or ``"absolute"``.
-        threshold: its value (defaults: 95, 3, 1.5, 95, 0.5 -- LangChain's; ``absolute`` is
-            a cosine similarity).
+        threshold: its value (defaults: 95, 3, 1.5, 95, 0.5 -- LangChain's): a percentile
+            0..100 (``percentile``, ``gradient``), a number of 0 or more
+            (``standard_deviation``, ``interquartile``), a cosine similarity -1..1
+            (``absolute``).
         min_chunk_size: the smallest chunk any cut may leave, in ``unit`` (>= 1), where a
             cut permits; the floor is at least a quarter of ``chunk_size - chunk_overlap``
             (one above ``chunk_size`` can never be met: then only the size cap cuts).
@@ -127,6 +130,12 @@ class SemanticChunker(EmbeddingChunker):
                 )
             if self.threshold_type == "absolute" and not -1 <= self.threshold <= 1:
                 raise ConfigError(f"threshold ({self.threshold}) is a cosine similarity for 'absolute': give -1..1")
+            if self.threshold_type in ("standard_deviation", "interquartile") and not 0 <= self.threshold < math.inf:
+                what = "standard deviations" if self.threshold_type == "standard_deviation" else "interquartile ranges"
+                raise ConfigError(
+                    f"threshold ({self.threshold}) is a number of {what} above the mean distance for "
+                    f"{self.threshold_type!r}: give a finite number of 0 or more"
+                )
         m = self.min_chunk_size
         if isinstance(m, bool) or not isinstance(m, int) or m < 1:
             raise ConfigError(f"min_chunk_size ({m!r}) must be an integer >= 1 ({self.sizer.unit}, as chunk_size)")
