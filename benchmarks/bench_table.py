@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_table.py [--rows 10000,50000,200000]
         [--shapes wide,mixed,short] [--runs chars:500,chars:500:kv,tokens:96,tokens:512]
+        [--parts] [--read]
 
 File shapes (all written by this script, seeded):
 
@@ -34,6 +35,10 @@ alive, counted once).
 
 Time: the CPU time of load + chunk, best of ``--repeat`` runs, per row (linear time shows
 as a flat column).
+
+With ``--read``, a second pass in the same measurement calls ``to_dict()`` and
+``text_for_embedding()`` on every chunk (a ``kv`` chunk computes its context there) and a
+line gives its CPU time a chunk and the peak over load, chunk and that pass.
 """
 
 from __future__ import annotations
@@ -129,8 +134,12 @@ def parts(chunks: list) -> dict[str, float]:
     return {k: v / max(len(chunks), 1) for k, v in out.items()}
 
 
-def run_once(path: str, params: dict, with_parts: bool = False) -> tuple[float, int, int, int, int, dict]:
-    """CPU seconds, peak, document and output bytes (tracemalloc), chunk count, parts."""
+def run_once(
+    path: str, params: dict, with_parts: bool = False, read: bool = False
+) -> tuple[float, int, int, int, int, dict, float, int]:
+    """CPU seconds, peak, document and output bytes (tracemalloc), chunk count, parts;
+    with ``read``, the CPU seconds of one pass of ``to_dict()`` and
+    ``text_for_embedding()`` over the chunks and the peak over load, chunk and that pass."""
     gc.collect()
     tracemalloc.start()
     t = time.process_time()
@@ -139,8 +148,16 @@ def run_once(path: str, params: dict, with_parts: bool = False) -> tuple[float, 
     chunks = chunkwise.chunk(doc, strategy="table", **params)
     cpu = time.process_time() - t
     cur, peak = tracemalloc.get_traced_memory()
+    read_cpu, read_peak = 0.0, 0
+    if read:
+        t = time.process_time()
+        for c in chunks:
+            c.to_dict()
+            c.text_for_embedding()
+        read_cpu = time.process_time() - t
+        read_peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    return cpu, peak, d, cur - d, len(chunks), parts(chunks) if with_parts else {}
+    return cpu, peak, d, cur - d, len(chunks), parts(chunks) if with_parts else {}, read_cpu, read_peak
 
 
 def main() -> None:
@@ -150,6 +167,8 @@ def main() -> None:
     ap.add_argument("--runs", default="chars:500,chars:500:kv,tokens:96,tokens:512")
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--parts", action="store_true", help="split the chunks' bytes by part")
+    ap.add_argument("--read", action="store_true",
+                    help="then time to_dict() and text_for_embedding() of every chunk (peak over all)")
     args = ap.parse_args()
     runs = []
     for spec in args.runs.split(","):
@@ -165,15 +184,19 @@ def main() -> None:
                     f.write(SHAPES[shape](n))
                 size = os.path.getsize(path)
                 for spec, params in runs:
-                    results = [run_once(path, params, args.parts) for _ in range(max(args.repeat, 1))]
+                    results = [run_once(path, params, args.parts, args.read) for _ in range(max(args.repeat, 1))]
                     cpu = min(r[0] for r in results)
-                    _, peak, d, out, count, by_part = results[-1]
+                    _, peak, d, out, count, by_part, _, read_peak = results[-1]
                     print(
                         f"{shape:5} rows={n:>7,} file={size / 1e6:5.2f} MB {spec:13} chunks={count:>6,} "
                         f"cpu={cpu:6.3f} s ({cpu / n * 1e6:4.1f} us/row) peak={peak / size:5.2f}x "
                         f"(doc {d / size:4.2f}x, out {out / size:4.2f}x, work {(peak - d - out) / size:4.2f}x)",
                         flush=True,
                     )
+                    if args.read:
+                        read_cpu = min(r[6] for r in results)
+                        print(f"      read: to_dict + text_for_embedding {read_cpu / max(count, 1) * 1e6:6.1f} us "
+                              f"a chunk, peak with it {read_peak / size:5.2f}x", flush=True)
                     if by_part:
                         split = ", ".join(f"{k} {v:.0f}" for k, v in by_part.items())
                         print(f"      bytes a chunk: {split}", flush=True)

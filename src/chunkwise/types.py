@@ -598,8 +598,9 @@ class Chunk:
 
     The same holds for a context that the chunk's strategy derives from the document (the
     ``column: value`` lines of a table chunk with ``row_format="kv"``): the chunk holds an
-    object shared by its table and computes ``context`` on each access (an equal string
-    each time, not kept); a pickle, a copy or ``replace`` holds the string.
+    object shared by its table and computes ``context`` on access (an equal string each
+    time; the object keeps only the last one it computed, for a second read of the same
+    chunk's context); a pickle, a copy or ``replace`` holds the string.
     ``chunk._held_text`` and ``chunk._held_context`` read the slots as they are.
     """
 
@@ -640,7 +641,8 @@ class Chunk:
 
     def text_for_embedding(self) -> str:
         """``context`` and ``text`` joined by a newline (just ``text`` when context is empty)."""
-        return f"{self.context}\n{self.text}" if self.context else self.text
+        context = self.context  # (read once: a context may be computed on access)
+        return f"{context}\n{self.text}" if context else self.text
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (the schema of the CLI's JSON lines, without the source path)."""

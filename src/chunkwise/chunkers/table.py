@@ -175,9 +175,10 @@ class TableChunker(BaseChunker):
             whose text lies in the part, a cut cell by its piece there. An empty cell is
             left out, as the missing cells of a short row are (a row without a value has
             no line). A line break inside a value is written as a space. The chunk does
-            not hold these lines: it computes them on each access of ``context`` from
-            its table and its document's text (the same string each time; a pickle or a
-            copy holds the string). The chunk text is the exact source slice either way.
+            not hold these lines: it computes them on access of ``context`` from its
+            table and its document's text (the same string each time; the table keeps
+            the last one computed, so a second read of the same chunk's context is
+            free; a pickle or a copy holds the string). The chunk text is the exact source slice either way.
         oversize: a row larger than ``chunk_size``: ``"split"`` between cells, ``"keep"``
             whole (flagged ``metadata["oversize"]``) or ``"raise"`` ``OversizeError``.
         header_rows: CSV/TSV: how many records, from the first, are the header (0: none;
@@ -666,18 +667,29 @@ class _KvContext(_Derived):
     object per table, shared by its chunks (each holds it in its ``context`` slot, see
     :class:`~chunkwise.types.Chunk`), holding the table and the document's text, which
     the chunks keep alive anyway. ``value(start, end)`` is the context of the chunk
-    ``[start, end)``, equal to the one :func:`table_context` returns."""
+    ``[start, end)``, equal to the one :func:`table_context` returns.
 
-    __slots__ = ("table", "text")
+    The last value computed is kept, with its span (``last``: one string per table, not
+    one per chunk): reading a chunk's context again (``to_dict()`` then
+    ``text_for_embedding()``) returns it without computing it again. A pass over all the
+    chunks, then another, computes each context once per pass."""
+
+    __slots__ = ("table", "text", "last")
 
     def __init__(self, table: Table, text: str) -> None:
         self.table = table
         self.text = text
+        self.last: tuple[int, int, str] | None = None
 
     def value(self, start: int, end: int) -> str:
+        last = self.last  # (one tuple, stored whole: threads read a consistent one)
+        if last is not None and last[0] == start and last[1] == end:
+            return last[2]
         t = self.table
         k0, k1 = _row_range(t, start, end)
-        return _kv(self.text, t, start, end, k0, k1)
+        v = _kv(self.text, t, start, end, k0, k1)
+        self.last = (start, end, v)
+        return v
 
     def __reduce__(self) -> tuple[Any, ...]:
         # (never pickled through a chunk, whose pickle holds its context: see Chunk.__reduce__)
