@@ -66,7 +66,8 @@ DEFAULT_BUDGET_TOKENS = 1000
 per question unless ``--k`` is given (EVALUATION.md's headline budget)."""
 
 DEFAULT_K = 5
-"""The k recorded when configurations are compared at a budget (each gets its own k)."""
+"""The k passed to the evaluation when configurations are compared at a budget (each then
+chooses its own k; ``run.k`` of ``results.json`` is null and ``run.k_by_config`` holds them)."""
 
 
 grid_options = chunking_options(grid=True, grid_defaults=EVAL_GRID_DEFAULTS)
@@ -370,7 +371,10 @@ def run_grid(
         "document_ids": {names.name_of(d.id): d.id for d in docs},
         "n_questions": len(qs),
         "model": getattr(embedder, "name", repr(embedder)),
-        "k": k,
+        # at a budget each configuration has its own k: run.k is the fixed --k only (else
+        # null); k_by_config is the k each configuration retrieved with (its rows' k)
+        "k": k if budget_tokens is None else None,
+        "k_by_config": {r.label: r.k for r in results},
         "budget_tokens": budget_tokens,
         "expand": expand,
         "budget_per_question": budget_per_question,

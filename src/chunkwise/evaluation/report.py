@@ -16,7 +16,14 @@ from ..export import atomic_writer
 __all__ = ["format_table", "plot_results", "write_csv", "write_json"]
 
 
-def _cell(value: Any) -> str:
+COUNT_COLUMNS = frozenset({"tokens", "mean_chunk_tokens", "k", "chunks"})
+"""Columns of counts (tokens retrieved per question, chunks): whole numbers in a table,
+whatever their size (a mean of 6 tokens is ``6``, not ``6.000``)."""
+
+
+def _cell(value: Any, column: str = "") -> str:
+    if isinstance(value, float) and column in COUNT_COLUMNS:
+        return f"{value:.0f}"
     if isinstance(value, float):
         return f"{value:.3f}" if abs(value) < 10 else f"{value:.0f}"
     if isinstance(value, list):
@@ -26,7 +33,7 @@ def _cell(value: Any) -> str:
 
 def format_table(rows: Sequence[dict[str, Any]], columns: Sequence[str], mark: int | None = None) -> str:
     """A plain aligned text table of ``columns`` (missing cells are blank); row ``mark`` gets a ``*``."""
-    cells = [[_cell(r.get(c, "")) for c in columns] for r in rows]
+    cells = [[_cell(r.get(c, ""), c) for c in columns] for r in rows]
     widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(columns)]
     lines = ["  " + "  ".join(c.ljust(w) for c, w in zip(columns, widths))]
     for n, row in enumerate(cells):
