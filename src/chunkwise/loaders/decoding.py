@@ -86,7 +86,10 @@ Order of detection (:func:`decode`):
    (``Na\\xefve``, ``\\xa9 2024 M\\xfcller``) is cp1252, unless the detector is confident
    (a clearly higher language coherence than cp1252's, both measured), its text looks
    like real text and cp1252's is not Western European text. Text with signs left in
-   every candidate is read as the best of them, with a warning that it is a guess.
+   every candidate is read as the best of them, with a warning that it is a guess. A
+   cp1258 reading with no Vietnamese letter, tone mark or price in dong (``₫`` not
+   against a letter) is cp1252's: the two code pages differ in those alone
+   (``caf\xe9 ... \xff\xfe``: ``ÿþ``, not ``ÿ₫``).
    Short data (64 bytes or less, a word or a line): the code pages of the common alphabets
    (cp1251, KOI8-R, cp1253, cp1255) are measured too (the detector proposes East Asian
    readings only for a few high bytes); when no East Asian reading is fluent and the chosen
@@ -1278,6 +1281,11 @@ def _rank(name: str) -> int:
     return _RANK.get(name, len(_RANK) + (10 if name.startswith(("mac", "cp4", "cp7", "cp8", "cp10", "cp11")) else 0))
 
 
+_VIETNAMESE_ONLY = re.compile("[ĂăĐđƠơƯư\u0300\u0301\u0303\u0309\u0323]|(?<![^\\W\\d_])₫(?![^\\W\\d_])")
+"""What cp1258 reads where cp1252 reads other characters: Vietnamese letters, tone marks,
+and the dong sign where it is a price's (not against a letter)."""
+
+
 def _detect(data: bytes, source: str, quiet: bool = False) -> tuple[str, str, int]:
     """The legacy encoding of ``data`` (step 7 of this module's rule): ``(text, codec,
     signs of a wrong code page)``; ``quiet``: log nothing (the caller may not use it).
@@ -1601,6 +1609,11 @@ def _detect_all(data: bytes, source: str, quiet: bool) -> tuple[str, str, int]:
         # its text looks like real text; not over Western European text in cp1252 (the
         # detector's coherence of ``non è possibile`` is higher for cp1250's ``non č``)
         choice = best
+    if choice[5] == "cp1258" and "cp1252" in cands and _VIETNAMESE_ONLY.search(choice[4]) is None:
+        # cp1258 reads every byte as cp1252 does but for Vietnamese letters, tone marks and
+        # the dong sign: with none of them, the text is cp1252's (a ₫ against a letter is
+        # not a price: ``ÿ₫`` is cp1252's ``ÿþ``, stray bytes in French text)
+        choice = cands["cp1252"]
     if quiet:
         pass
     elif choice[0]:
