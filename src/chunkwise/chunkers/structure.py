@@ -12,6 +12,8 @@ A parser finds the document's own structure -- headings and blocks with exact of
 * every chunk has ``metadata["header_path"]`` (heading titles above it, top first) and a
   breadcrumb in ``chunk.context`` ("Guide > Install > Linux"); a chunk that holds only
   headings with no body of their own gets the path of the last of them;
+* headings with no body at all after them (a text of headings only, or a run of them at
+  the end) are packed together, not one chunk each;
 * a heading goes with the first piece of its body (past a list or quote marker);
   thematic breaks and link targets (``<a id="x"></a>``, ``(label)=``) alone under a
   heading or before the first one are no text of their own: they lead the section after
@@ -360,7 +362,10 @@ class StructureChunker(BaseChunker):
                 glue_end[k] = (m.end() if m.end() < n and not text[m.end()].isspace() else b) + 1
             elif k + 1 < len(heads):
                 glue_end[k] = glue_end[k + 1]
-        leads = [body_of[k] is None and glue_end[k] is not None for k in range(len(heads))]
+        # (headings with nothing after them but headings -- at the end of the text, or a
+        # text of headings only -- lead nothing: they go together; their labels are weak
+        # too: such a chunk has the path of the last of them)
+        leads = [body_of[k] is None for k in range(len(heads))]
         budget0 = self.chunk_size - self.chunk_overlap
         # sections: a heading of split_level or stronger starts one, unless the section
         # before it holds nothing but headings (then they go with it: a heading is never
@@ -391,8 +396,8 @@ class StructureChunker(BaseChunker):
                                       f"h{heads[split[0]].level}" if split else "end", None, 0))
         starts_at: list[int] = []  # the heading index that opens each section
         for k in split:
-            if starts_at and glue_end[starts_at[-1]] is not None and all(body_of[j] is None for j in range(starts_at[-1], k)):
-                continue  # the open section is headings only, and a body follows: they go with this one
+            if starts_at and all(body_of[j] is None for j in range(starts_at[-1], k)):
+                continue  # the open section is headings only: they go with this one
             starts_at.append(k)
         for i, k in enumerate(starts_at):
             s0 = body if lead_in and i == 0 else max(head_starts[k], body)
