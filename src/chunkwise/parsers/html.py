@@ -6,7 +6,10 @@ inline text in place (link text kept, URLs dropped; ``code``, ``tt``, ``kbd``, `
 docutils' ``span.literal`` as code spans), lists (nested, ordered or not), tables (GFM pipe
 tables, the first row as header; a layout table -- one row, or a cell holding a code block,
 a table or a heading, as texi2html indents its examples -- renders its cells as blocks; a table
-nested in a cell is rendered once, where it stands, by the same rule),
+nested in a cell is rendered once, where it stands, by the same rule; but a data table,
+with a header row of ``th`` cells or a ``thead``, whose cells hold tables of text only is a
+pipe table, each inner table in its cell as one line: cells between spaces, rows between
+``"; "``; a table's ``caption`` is a paragraph above it),
 ``pre`` as fenced code (language from a ``language-*``/``lang-*`` class, docutils'
 ``pre.code.<language>`` or Sphinx's ``div.highlight-<language>``; a ``pre`` whose ``code``
 elements are versions of one example glued together, as Node.js's ES module and CommonJS
@@ -14,10 +17,12 @@ pairs, as a fenced block per version), block quotes, thematic
 breaks, definition lists (each term on its line, its definition's first paragraph right
 under it after ``": "``, as Pandoc writes them: one CommonMark paragraph, so a term stays
 in the chunk of its definition). Scripts, styles, templates, forms and their labels,
-navigation (``nav``, ``aside`` -- but not docutils' admonitions, footnotes and topics --,
-``footer``, elements with ARIA roles navigation/banner/contentinfo/search/complementary/
-menu/menubar/toolbar, ``hidden``, and elements whose class or id is a word of site chrome
-such as ``menu``, ``sidebar``, ``breadcrumb``, ``cookie-banner``, ``skip-to-content``;
+navigation (``nav``, ``aside`` -- but not docutils' admonitions, footnotes, topics and
+sidebars, nor an ``aside`` inside ``article`` or ``main``, a note or callout of the text,
+unless its class or id says it is site chrome --, ``footer``, elements with ARIA roles
+navigation/banner/contentinfo/search/complementary/menu/menubar/toolbar, ``hidden``, and
+elements whose class or id is a word of site chrome such as ``menu``, ``sidebar``,
+``breadcrumb``, ``cookie-banner``, ``skip-to-content``;
 DocBook's ``navheader``/``navfooter``, texinfo's ``nav-panel`` and its ``div.header``
 "Next: ... Up: ... [Index]" line, texi2html's ``[ << ] [ >> ] [Top]`` link bars, Sphinx's
 ``related`` bar, Node.js's ``#gtoc`` menus), a link standing alone that skips to the
@@ -266,7 +271,21 @@ def _layout_table(el: Any) -> bool:
     rows = _rows(el)
     if len(rows) == 1:
         return True
-    return any(_tag(x) in ("pre", "table", "h1", "h2", "h3", "h4", "h5", "h6") for x in el.iterdescendants())
+    inner = [_tag(x) for x in el.iterdescendants() if _tag(x) in ("pre", "table", "h1", "h2", "h3", "h4", "h5", "h6")]
+    if not inner:
+        return False
+    # a data table -- its first row header cells (``th``), or a ``thead`` -- whose cells
+    # hold tables of text only: a pipe table, each inner table inlined in its cell
+    return not (all(t == "table" for t in inner) and _header_row(el, rows))
+
+
+def _header_row(table: Any, rows: list[Any]) -> bool:
+    """Whether ``table`` says which row is its header: a ``thead``, or a first row of
+    ``th`` cells only."""
+    if any(_tag(c) == "thead" for c in table):
+        return True
+    cells = _cells(rows[0]) if rows else []
+    return bool(cells) and all(_tag(c) == "th" for c in cells)
 
 
 def _classes(el: Any) -> set[str]:
@@ -277,7 +296,9 @@ def _skip_reason(el: Any) -> str:
     """Why ``el`` is left out: ``"toc"`` (a table of contents, by its class or id: see
     :data:`_TOC_CLASSES`), ``"chrome"`` (anything else left out), or ``""`` (content)."""
     tag = _tag(el)
-    if tag == "aside" and _classes(el) & _CONTENT_ASIDES:
+    if tag == "aside" and (_classes(el) & _CONTENT_ASIDES or _callout(el)):
+        return ""
+    if tag in ("aside", "div") and _docutils_sidebar(el):
         return ""
     if not tag or tag in _SKIP:
         return "chrome"
@@ -299,6 +320,30 @@ def _skip_reason(el: Any) -> str:
     if any(m in _SKIP_CLASSES for m in marks):
         return "chrome"
     return "toc" if any(m in _TOC_CLASSES for m in marks) else ""
+
+
+def _callout(el: Any) -> bool:
+    """An ``aside`` inside an ``article`` or ``main`` (a note, a callout, a pull quote of
+    the text), not a page's sidebar: no class or id word of site chrome or of a table of
+    contents, no role but its own (complementary) or note, not hidden."""
+    if el.get("hidden") is not None or el.get("aria-hidden") == "true":
+        return False
+    if (el.get("role") or "complementary").lower() not in ("complementary", "note"):
+        return False
+    marks = [*(el.get("class") or "").lower().split(), (el.get("id") or "").lower()]
+    if any(m in _SKIP_CLASSES or m in _TOC_CLASSES for m in marks):
+        return False
+    return any(
+        _tag(a) in ("article", "main") or (a.get("role") or "").lower() in ("main", "article") for a in el.iterancestors()
+    )
+
+
+def _docutils_sidebar(el: Any) -> bool:
+    """docutils' (and Sphinx's) ``sidebar`` directive: a ``sidebar`` whose title is a
+    ``p.sidebar-title`` -- content, not the page's sidebar."""
+    return "sidebar" in _classes(el) and any(
+        _tag(c) == "p" and "sidebar-title" in _classes(c) for c in el
+    )
 
 
 def _skipped(el: Any) -> bool:
@@ -369,6 +414,15 @@ class _Renderer:
             alt = child.get("alt")
             if alt:
                 parts.append(alt)
+        elif tag == "table":  # in a table's cell: its rows in one line, "; " between them
+            rows = [" ".join(t for t in (self.title_of(c) for c in _cells(tr) if not self.skipped(c)) if t)
+                    for tr in _rows(child)]
+            caption = " ".join(self.title_of(c) for c in child if _tag(c) == "caption" and not self.skipped(c)).strip()
+            line = "; ".join(r for r in rows if r)
+            if caption:
+                line = f"{caption}: {line}" if line else caption
+            if line:
+                parts.append(f" {line} ")
         else:
             block = tag in _BLOCK
             if block:
@@ -442,13 +496,17 @@ class _Renderer:
             self.add(_fence(el))
         elif tag in ("ul", "ol", "menu", "dir"):
             self.add(self.list_block(el, tag == "ol"))
-        elif tag == "table" and _layout_table(el):
-            for tr in _rows(el):
-                for cell in _cells(tr):
-                    if not self.skipped(cell):
-                        self.render(cell)
         elif tag == "table":
-            self.add(self.table(el))
+            for c in el:  # its caption, as a paragraph above it
+                if _tag(c) == "caption" and not self.skipped(c):
+                    self.block(c, "caption")
+            if _layout_table(el):
+                for tr in _rows(el):
+                    for cell in _cells(tr):
+                        if not self.skipped(cell):
+                            self.render(cell)
+            else:
+                self.add(self.table(el))
         elif tag == "blockquote":
             sub = self.sub()
             sub.render(el)
