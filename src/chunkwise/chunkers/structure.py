@@ -13,7 +13,8 @@ A parser finds the document's own structure -- headings and blocks with exact of
   breadcrumb in ``chunk.context`` ("Guide > Install > Linux"); a chunk that holds only
   headings with no body of their own gets the path of the last of them;
 * headings with no body at all after them (a text of headings only, or a run of them at
-  the end) are packed together, not one chunk each;
+  the end) are packed together, not one chunk each (``"markdown"``; in ``"sections"`` a
+  numbered heading may hold its text, and each stays a chunk of its own);
 * a heading goes with the first piece of its body (past a list or quote marker);
   thematic breaks and link targets (``<a id="x"></a>``, ``(label)=``) alone under a
   heading or before the first one are no text of their own: they lead the section after
@@ -34,7 +35,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 from dataclasses import dataclass
 
 from .._text import trim
@@ -238,6 +239,11 @@ class StructureChunker(BaseChunker):
         context_separator: what joins the titles of the breadcrumb.
     """
 
+    # headings with no body at all after them are packed together (Markdown: such a
+    # heading is a title and nothing else); False: each stays a chunk of its own (a
+    # numbered heading of a statute, "Section 2.1 Scope. Work.", may hold its text)
+    pack_bare_headings: ClassVar[bool] = True
+
     split_level: int = 6
     merge_small_sections: bool = False
     min_chunk_size: int = 0
@@ -365,7 +371,8 @@ class StructureChunker(BaseChunker):
         # (headings with nothing after them but headings -- at the end of the text, or a
         # text of headings only -- lead nothing: they go together; their labels are weak
         # too: such a chunk has the path of the last of them)
-        leads = [body_of[k] is None for k in range(len(heads))]
+        pack = self.pack_bare_headings
+        leads = [body_of[k] is None and (pack or glue_end[k] is not None) for k in range(len(heads))]
         budget0 = self.chunk_size - self.chunk_overlap
         # sections: a heading of split_level or stronger starts one, unless the section
         # before it holds nothing but headings (then they go with it: a heading is never
@@ -396,7 +403,7 @@ class StructureChunker(BaseChunker):
                                       f"h{heads[split[0]].level}" if split else "end", None, 0))
         starts_at: list[int] = []  # the heading index that opens each section
         for k in split:
-            if starts_at and all(body_of[j] is None for j in range(starts_at[-1], k)):
+            if starts_at and (pack or glue_end[starts_at[-1]] is not None) and all(body_of[j] is None for j in range(starts_at[-1], k)):
                 continue  # the open section is headings only: they go with this one
             starts_at.append(k)
         for i, k in enumerate(starts_at):
@@ -564,6 +571,8 @@ class SectionsChunker(StructureChunker):
         >>> [c.metadata["header_path"] for c in SectionsChunker(chunk_size=200).chunk(text)]
         [['Article 1 Scope'], ['Article 2 Terms']]
     """
+
+    pack_bare_headings: ClassVar[bool] = False
 
     def outline(self, document: Document) -> Outline:
         from ..parsers.sections import NumberedSectionParser
