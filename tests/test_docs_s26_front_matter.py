@@ -95,3 +95,26 @@ def test_cli_keeps_the_document_with_an_impossible_date(tmp_path) -> None:
     assert [r["text"] for r in rows] == ["---\ntitle: Post\ndate: 2024-13-45\n---", "# H\n\nbody text"]
     assert "month must be in 1..12" in rows[1]["metadata"]["front_matter_error"]
     assert run.stderr.count("front matter not read") == 1
+
+
+@pytest.mark.parametrize(
+    "value",
+    ['"2024-01-02T10:00:00+99:00"', '"2024-01-02T10:00:00-2400"', "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"],
+)
+def test_a_date_the_one_format_cannot_write_is_left_out(value: str) -> None:
+    # valid YAML: the front matter is read, only the date is not (as for "date: June")
+    doc = chunkwise.parse(f"---\ntitle: T\ndate: {value}\n---\n# H\n\nx\n", format="markdown")
+    assert doc.metadata["title"] == "T" and "created" not in doc.metadata
+    assert "front_matter_error" not in doc.metadata
+
+
+def test_iso_date_returns_none_for_zones_and_moments_out_of_range() -> None:
+    import datetime
+
+    from chunkwise.loaders._dates import iso_date
+
+    assert iso_date("2024-01-02T10:00:00+24:00") is None
+    assert iso_date("D:20230120164927+99'00'") is None
+    assert iso_date(datetime.datetime(1, 1, 1, tzinfo=datetime.timezone(datetime.timedelta(hours=1)))) is None
+    assert iso_date("2024-01-02T10:00:00+23:59") == "2024-01-01T10:01:00+00:00"
+    assert iso_date("2003-12-31T10:14:55-08:00") == "2003-12-31T18:14:55+00:00"

@@ -10,7 +10,9 @@ naive datetimes are UTC.
 Read: ``datetime``/``date`` values; W3CDTF and ISO 8601 text (``2003-12-31T10:14:55-08:00``,
 ``2024-01-02 10:00Z``, ``20240102T100000Z``); PDF dates (``D:20230120164927+01'00'``);
 RFC 2822 dates of HTTP and e-mail (``Tue, 10 Jun 2014 11:09:00 GMT``). Anything else is
-None (the loader then leaves the key out rather than keep text no program can compare).
+None (the loader then leaves the key out rather than keep text no program can compare):
+a date that does not exist, a time zone a day or more from UTC, a moment that UTC would
+move past year 1 or 9999.
 """
 
 from __future__ import annotations
@@ -29,8 +31,11 @@ _ISO = re.compile(
 )
 
 
-def _utc(moment: datetime.datetime) -> str:
-    return moment.astimezone(datetime.timezone.utc).replace(microsecond=0).isoformat()
+def _utc(moment: datetime.datetime) -> str | None:
+    try:
+        return moment.astimezone(datetime.timezone.utc).replace(microsecond=0).isoformat()
+    except (OverflowError, ValueError):  # year 1 or 9999 moved past the calendar's ends
+        return None
 
 
 def iso_date(value: Any, *, naive_is_utc: bool = False) -> str | None:
@@ -80,6 +85,8 @@ def iso_date(value: Any, *, naive_is_utc: bool = False) -> str | None:
         else:
             digits = re.sub(r"\D", "", zone)
             minutes = int(digits[:2]) * 60 + int(digits[2:4] or 0)
+            if minutes >= 24 * 60:  # no time zone is a day or more from UTC
+                return None
             tz = datetime.timezone(datetime.timedelta(minutes=minutes if zone[0] == "+" else -minutes))
         return _utc(moment.replace(tzinfo=tz))
     return iso_date(moment, naive_is_utc=naive_is_utc)
