@@ -68,16 +68,48 @@ def test_toc_chunks_keep_page_numbers_on_their_line():
         assert c.end_index == len(SPACED_TOC.rstrip()) or SPACED_TOC[c.end_index] == "\n"
 
 
+def _cuts_inside_leader_lines(text: str, chunks) -> list[str]:
+    """The chunk boundaries that fall inside a line with a dot leader (not at its end)."""
+    out = []
+    for c, d in zip(chunks, chunks[1:]):
+        if "\n" in text[c.end_index : d.start_index]:
+            continue
+        line = text[text.rfind("\n", 0, c.end_index) + 1 : text.find("\n", d.start_index)]
+        if ". . . . ." in line:
+            out.append(line)
+    return out
+
+
 def test_pdf_table_of_contents_is_cut_at_line_ends():
     """The R FAQ's contents (131 entries, several ending in "?"): no chunk begins
-    with the rest of a dot leader (17 did)."""
+    with the rest of a dot leader (17 did), no cut inside an entry's line (18)."""
     doc = chunkwise.load(CORPUS / "R-FAQ.pdf")
     chunks = chunkwise.chunk(doc, chunk_size=200, unit="tokens")
     assert not [c.text[:40] for c in chunks if c.text.startswith(".")]
-    toc = [c for c in chunks if ". . . . ." in c.text]
-    assert len(toc) > 10
-    for c in toc:
-        assert doc.text[c.start_index - 1] == "\n"  # the chunk starts a line
+    assert sum(". . . . ." in c.text for c in chunks) > 10
+    assert _cuts_inside_leader_lines(doc.text, chunks) == []
+
+
+def test_sentence_strategy_cuts_contents_at_entry_ends():
+    """The sentence strategy has no line level: an entry's line end is a sentence end
+    (the strategy cut inside the lines, at the leader's dots, then at words: 42 cuts
+    inside the contents and index lines of R-data.pdf)."""
+    doc = chunkwise.load(CORPUS / "R-data.pdf")
+    chunks = chunkwise.chunk(doc, strategy="sentence", chunk_size=200, unit="tokens")
+    assert sum(". . . . ." in c.text for c in chunks) > 10
+    assert _cuts_inside_leader_lines(doc.text, chunks) == []
+
+
+def test_entry_ends():
+    text = "Contents\n\n1 Intro . . . . . 1\n2 Why? . . . . 3\n  2.1 More .... iv\nIndex ..... 4, 27\nEnd"
+    assert [text[a:b] for a, b in split_sentences(text)] == [
+        "Contents",
+        "1 Intro . . . . . 1",
+        "2 Why? . . . . 3",
+        "2.1 More .... iv",
+        "Index ..... 4, 27",
+        "End",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -108,6 +140,23 @@ _sep = st.sampled_from([" ", "  ", "", ". "])
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(_title, _sep, _leader, st.sampled_from([" ", "    "]), _page), min_size=1, max_size=8))
 def test_generated_tables_of_contents(entries):
-    text = "\n".join(f"{t}{s}{leader}{gap}{p}" for t, s, leader, gap, p in entries)
-    assert _lines_whole(text)
-    assert list(sentence_cuts_reversed(text)) == list(sentence_cuts(text))[::-1]
+    text = "\n".join(f"{t}{s}{leader}{gap}{p}" for t, s, leader, gap, p in entries) + "\nThe end."
+    cuts = list(sentence_cuts(text))
+    assert [text[a:b] for a, b in cuts] == ["\n"] * len(entries)  # every entry ends at its line end
+    assert list(sentence_cuts_reversed(text)) == cuts[::-1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(_title, _sep, _leader, st.sampled_from([" ", "    "]), _page), min_size=1, max_size=5),
+    st.data(),
+)
+def test_cuts_in_a_window(entries, data):
+    """A span that starts inside an entry (between its last dot and its line end) has the
+    entry's cut too: the cuts of a span are those of the whole text inside it."""
+    text = "\n".join(f"{t}{s}{leader}{gap}{p}" for t, s, leader, gap, p in entries) + "\nThe end."
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    whole = [(a, b) for a, b in sentence_cuts(text) if a > start and b < end]
+    assert list(sentence_cuts(text, start, end)) == whole
+    assert list(sentence_cuts_reversed(text, start, end)) == whole[::-1]

@@ -27,7 +27,7 @@ their dots), or, after an ellipsis, ``!`` or ``?`` (any terminator but the full 
 when the next word starts lower-case ("Wait... what"). Spaced dots (". . .") are one
 ellipsis. A dot leader ends no sentence: four or more dots, spaced or not, before the page
 numbers that end the line, as in a table of contents or an index ("Naming . . . . 3",
-"Encodings ..... 4, 27"). A plain period ends a sentence
+"Encodings ..... 4, 27"); the entry ends at that line end instead. A plain period ends a sentence
 before a lower-case word too (lower-case prose is common in scraped corpora). Ambiguous
 abbreviations (etc., Inc., St., U.S., p.m.) end a sentence only before a capitalised word
 that commonly starts one (The, It, In, ...) or a line break.
@@ -131,22 +131,25 @@ _STARTERS = frozenset(
 )
 
 
-# a run of full stops and ellipsis characters
-_DOTS = re.compile("[.\u2026]+")
 # the next dot of a spaced run: a dot that whitespace, another dot or the end follows
 _SPACED_DOT = re.compile("[.\u2026](?=[.\u2026]|\\s|\\Z)")
 # the page numbers that end a line after a dot leader: 12, iv, A-3, 3-12, "4, 27, 31"
 _PAGE = "(?:(?:[A-Z]-?)?\\d{1,4}(?:[-\u2013]\\d{1,4})?|[ivxlcdm]{1,7}|[IVXLCDM]{1,7})"
 _PAGE_NUMBER = re.compile(f"{_PAGE}(?:,[^\\S\\n]*{_PAGE})*[^\\S\\n]*(?:\\n|\\Z)")
 _FILL = ". \t\u00a0\u2026"  # what a run of dots is made of
+# what may stand between a leader's last dot and its line end: blanks and page numbers
+_PAGE_CHARS = frozenset("0123456789ivxlcdmABCDEFGHIJKLMNOPQRSTUVWXYZ,-\u2013 \t\u00a0\r\f\v")
+_SPACES = re.compile("\\s*")
 
 
 def _dots_before(text: str, pos: int) -> int:
     """How many dots come right before ``pos``, spaces between them allowed (". . ."),
-    up to a line break or another character; an ellipsis character counts as three."""
+    up to a line break or another character; an ellipsis character counts as three.
+    Counted up to 4 (what a leader needs), over 64 characters at most."""
     n = 0
     k = pos - 1
-    while k >= 0:
+    stop = max(-1, pos - 65)
+    while k > stop and n < 4:
         c = text[k]
         if c == ".":
             n += 1
@@ -156,6 +159,32 @@ def _dots_before(text: str, pos: int) -> int:
             break
         k -= 1
     return n
+
+
+def _line_end(text: str, e: int, end: int) -> tuple[int, int] | None:
+    """The cut at the line break just before ``e`` (it takes the whitespace after it, as
+    a blank line's cut does), or None at the end of the text or of the span."""
+    if e > end or text[e - 1] != "\n":
+        return None
+    b = _SPACES.match(text, e, end).end()
+    return (e - 1, b) if b < end else None
+
+
+def _entry_before(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The end of a table of contents entry whose dot leader lies before ``start`` and
+    whose page numbers reach it (a span that starts inside ``". . . . 12"``), or None: the
+    cut :func:`_cut` finds at the leader's last dot, where the span cannot see it."""
+    k = start - 1
+    stop = max(-1, start - 65)
+    while k > stop and text[k] in _PAGE_CHARS:
+        k -= 1
+    if k < 0 or text[k] not in ".\u2026":
+        return None
+    m = _candidates().match(text, k, end)
+    if m is None or m.lastgroup != "ws":
+        return None
+    cut = _cut(text, m, start, end)
+    return cut if cut is not None and cut[0] > start and text[cut[0]] == "\n" and cut[0] > m.end() else None
 
 
 def _word_before(text: str, pos: int) -> str:
@@ -188,12 +217,17 @@ def _cut(text: str, m: Any, start: int, end: int) -> tuple[int, int] | None:
         nxt = text[b]
         if nxt in ".\u2026" and "\n" not in text[a:b] and _SPACED_DOT.match(text, b):
             return None  # a run of spaced dots goes on: ". . . .", "Why? . . . . 3"
-        if text[west_start] in ".\u2026" and (west_end - west_start == 1 or _DOTS.fullmatch(text, west_start, west_end)):
-            dots = west_end - west_start + 2 * text.count("\u2026", west_start, west_end)
-            if west_start and text[west_start - 1] in _FILL:
-                dots += _dots_before(text, west_start)
-            if dots >= 4 and "\n" not in text[a:b] and _PAGE_NUMBER.match(text, b):
-                return None  # a dot leader: "Naming . . . . 3", "Contents ..... iv"
+        if text[west_end - 1] in ".\u2026":  # the run ends with a dot: an ellipsis or a leader?
+            if west_end - west_start > 1 or text[west_start - 1 : west_start] in _FILL:
+                dots = _dots_before(text, west_end)
+            else:
+                dots = 3 if text[west_start] == "\u2026" else 1
+            if dots >= 4 and a == west_end and "\n" not in text[a:b]:
+                page = _PAGE_NUMBER.match(text, b)
+                if page is not None:
+                    # a dot leader ("Naming . . . . 3", "Contents ..... iv") ends no sentence:
+                    # the entry of a table of contents ends at the end of its line
+                    return _line_end(text, page.end(), end)
             if dots > 1 and west_end - west_start == 1:  # the last dot of ". . ." : an ellipsis
                 return None if nxt.islower() else (a, b)
         if west_end - west_start != 1 or text[west_start] != ".":
@@ -234,9 +268,15 @@ def sentence_cuts(text: str, start: int = 0, end: int | None = None) -> Iterator
         [(25, 26)]
     """
     end = len(text) if end is None else end
+    last = start  # the last cut's start: a leader's cut and its line break's are one
+    first = _entry_before(text, start, end) if start else None
+    if first is not None:
+        last = first[0]
+        yield first
     for m in _candidates().finditer(text, start, end):
         cut = _cut(text, m, start, end)
-        if cut is not None:
+        if cut is not None and cut[0] > last:
+            last = cut[0]
             yield cut
 
 
@@ -245,10 +285,15 @@ def sentence_cuts_reversed(text: str, start: int = 0, end: int | None = None) ->
     regular expression, and only those read before the caller stops are checked."""
     end = len(text) if end is None else end
     found = list(_candidates().finditer(text, start, end))
+    last = end + 1  # the last cut's start: a leader's cut and its line break's are one
     for m in reversed(found):
         cut = _cut(text, m, start, end)
-        if cut is not None:
+        if cut is not None and cut[0] < last:
+            last = cut[0]
             yield cut
+    first = _entry_before(text, start, end) if start else None
+    if first is not None and first[0] < last:
+        yield first
 
 
 def split_sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
