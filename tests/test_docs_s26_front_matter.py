@@ -10,9 +10,12 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from invariants import check_invariants
 
 import chunkwise
+from chunkwise.export import dumps
 from chunkwise.sizers import CharSizer
 
 pytest.importorskip("yaml")
@@ -118,3 +121,30 @@ def test_iso_date_returns_none_for_zones_and_moments_out_of_range() -> None:
     assert iso_date(datetime.datetime(1, 1, 1, tzinfo=datetime.timezone(datetime.timedelta(hours=1)))) is None
     assert iso_date("2024-01-02T10:00:00+23:59") == "2024-01-01T10:01:00+00:00"
     assert iso_date("2003-12-31T10:14:55-08:00") == "2003-12-31T18:14:55+00:00"
+
+
+_SCALARS = st.sampled_from([
+    "2024-13-45", "2024-02-30", "2024-01-02", "2024-01-01T10:00:00+25:00", "0000-01-01", "9" * 4400, "0x" + "f" * 4000,
+    "!!int abc", "!!float x", "!!bool maybe", "!!timestamp nope", "!!binary AAEC", "!!binary '@'", "'\\ud800'",
+    '"\\ud800"', "[*a]", "*a", "&a [1]", "{a: 1}", "[", "'", "\"", ":", "- x", "!!python/name:os.system", "~", ".nan",
+    "!!set {a}", "\t", "é", "",
+])
+
+
+@settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(["title", "date", "a", "tags", "x"]), _SCALARS), min_size=1, max_size=5))
+def test_property_no_front_matter_loses_the_document(fields: list[tuple[str, str]]) -> None:
+    yaml_text = "\n".join(f"{k}: {v}" for k, v in fields)
+    text = f"---\n{yaml_text}\n---\n\n# H\n\nbody text\n"
+    logging.disable(logging.WARNING)
+    try:
+        doc = chunkwise.parse(text, format="markdown")
+        for source in (doc, text):
+            chunks = chunkwise.chunk(source, strategy="markdown", chunk_size=300)
+            check_invariants(text, chunks, 300, CharSizer())
+            assert chunks[-1].text.endswith("body text")
+            dumps([c.to_dict() for c in chunks]).encode("utf-8")  # as the lines written
+    finally:
+        logging.disable(logging.NOTSET)
+    # a block whose first line is key: is front matter, read or reported
+    assert ("front_matter" in doc.metadata) != ("front_matter_error" in doc.metadata)
