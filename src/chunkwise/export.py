@@ -12,7 +12,7 @@ from typing import IO, Any
 
 from .enrich import document_base
 from .loaders.base import json_safe
-from .types import Chunk, Document
+from .types import Chunk, Document, Metadata
 
 __all__ = [
     "PARQUET_COLUMNS",
@@ -229,7 +229,8 @@ def _line(c: Chunk, js: Any, encode: Any, base: dict[str, Any], keys: list[str],
     if not (type(cid) is str and type(did) is str and type(unit) is str and type(text) is str
             and type(context) is str):
         return None
-    items = list(c.metadata.items())  # (one pass: a Metadata's items come from its slots)
+    m = c.metadata  # (one pass: a Metadata's items come from its slots, the values themselves)
+    items = list((m._dict() if isinstance(m, Metadata) else m).items())
     if n and (len(items) < n or any(k != want or v is not base[k] for (k, v), want in zip(items, keys))):
         return None
     if len(items) > n:
