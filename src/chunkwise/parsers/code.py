@@ -1566,6 +1566,8 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
     shell = spec.name == "bash"
     compound = None if keep is None or sql else _SHELL_COMPOUND if shell else _COMPOUND
     whole: list[tuple[int, int]] = []  # the compound statements that fit
+    trimmed: list[tuple[int, int]] = []  # those kept whole without their trailing comment lines
+    indented = spec.name == "python"
     dark_types = _OPAQUE
     while stack:
         ts_node, node = stack.pop()
@@ -1662,8 +1664,17 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
                         ls = _at_line_start(text, s)
                         if ls < 0 and shell:
                             ls = s
-                        if ls >= 0 and (not shell or node.name is None) and keep(ls, k.end):
-                            whole.append((s, k.end))
+                        if ls >= 0 and (not shell or node.name is None) and not (
+                            trimmed and any(a <= s < b for a, b in trimmed)
+                        ):
+                            if keep(ls, k.end):
+                                whole.append((s, k.end))
+                            elif indented and (ce := _code_end_ts(c, text, off)) < k.end and keep(ls, ce):
+                                # (Python: one that fits without the comment lines after
+                                # its last line of code, indented into its block: kept
+                                # whole without them, as a definition is)
+                                whole.append((s, ce))
+                                trimmed.append((s, ce))
                     stack.append((c, k))
                     if t in _ASSIGNMENTS:
                         owners[id(k)] = node
@@ -1734,6 +1745,24 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
     if sql:
         found = replace(found, lazy_parts=lambda start, end: tokens(start, end, True))
     return found
+
+
+def _code_end_ts(node: Any, text: str, off: Any) -> int:
+    """Where the Python statement ``node`` (tree-sitter) ends without the comment lines
+    after its last line of code (a block holds those indented into it): the end of that
+    line, a comment after the code on it included."""
+    n = node
+    while n.child_count:
+        c = n.child(n.child_count - 1)
+        while c is not None and c.type == "comment":
+            c = c.prev_sibling
+        if c is None:
+            break
+        n = c
+    e = off(n.end_byte)
+    if (m := _TRAILING_COMMENT.match(text, e)) is not None:
+        e = m.end()
+    return e
 
 
 def _leaf_cuts(text: str, node: Any, off: Any) -> Iterator[tuple[int, int]]:

@@ -443,8 +443,14 @@ class _Scanner:
                     if x is None:
                         e0 = code_ends[k] if c == k + 1 else stop(k)
                     if (typ in _COMPOUND and (x is not None or c > k + 1) and self.keep is not None
-                            and (not self.whole or s0 >= self.whole[-1][1]) and self.keep(s0 - ind0, e0)):
-                        self.whole.append((s0, e0))  # (a compound statement that fits)
+                            and (not self.whole or s0 >= self.whole[-1][1])):
+                        if self.keep(s0 - ind0, e0):
+                            self.whole.append((s0, e0))  # (a compound statement that fits)
+                        elif ends[c - 1] < e0 and self.keep(s0 - ind0, ends[c - 1]):
+                            # (one that fits without the comment lines after its last line
+                            # of code, indented into its block: kept whole without them, as
+                            # a definition is; they go with the code after it)
+                            self.whole.append((s0, ends[c - 1]))
                 kid_start = s0
             else:
                 kid_start = -1
