@@ -1838,6 +1838,27 @@ _AST_COMPOUND = ("For", "AsyncFor", "While", "If", "With", "AsyncWith", "Try", "
 _TRAILING_COMMENT = re.compile(r"[ \t\f]*#[^\r\n]*")
 
 
+def _clause_keyword(text: str, p: int, kw: str) -> int:
+    """Where the clause keyword ``kw`` (``else``, ``finally``) that follows position ``p``
+    (the end of the block before it) starts, past blank lines, comments and backslash
+    continuations; -1 when it is not the next word there."""
+    n = len(text)
+    while p < n:
+        ch = text[p]
+        if ch in " \t\f\r\n":
+            p += 1
+        elif ch == "#":
+            while p < n and text[p] not in "\r\n":
+                p += 1
+        elif ch == "\\" and text.startswith(("\\\n", "\\\r"), p):
+            p += 2
+        else:
+            break
+    if text.startswith(kw, p) and (p + len(kw) == n or not (text[p + len(kw)].isalnum() or text[p + len(kw)] == "_")):
+        return p
+    return -1
+
+
 def _from_ast(text: str, keep: Any = None) -> CodeStructure:
     import ast
     import io
@@ -1928,27 +1949,47 @@ def _from_ast(text: str, keep: Any = None) -> CodeStructure:
     whole: list[tuple[int, int]] = []  # the compound statements that fit
     while work:
         st, node = work.pop()
-        bodies: list[Any] = []
         for fname in ("body", "orelse", "finalbody", "handlers", "cases"):
             v = getattr(st, fname, None)
-            if isinstance(v, list):
-                bodies.extend(v)
-        for child in bodies:
-            if not hasattr(child, "lineno"):
-                if hasattr(child, "body") and hasattr(child, "pattern"):  # match_case
-                    child.lineno, child.col_offset = child.pattern.lineno, child.pattern.col_offset
-                    last = child.body[-1]
-                    child.end_lineno, child.end_col_offset = last.end_lineno, last.end_col_offset
-                else:
-                    continue
-            k = convert(child)
-            node.children.append(k)
-            nodes.append(k)
-            work.append((child, k))
-            if (compound is not None and isinstance(child, compound) and child.end_lineno > child.lineno
-                    and (ls := _at_line_start(text, k.start)) >= 0 and not text.startswith("elif", k.start)
-                    and keep(ls, k.end)):
-                whole.append((k.start, k.end))
+            if not isinstance(v, list) or not v:
+                continue
+            holder = node
+            elif_ = False
+            if fname in ("orelse", "finalbody") and hasattr(v[0], "lineno"):
+                # (``else:`` and ``finally:`` with their block: a clause, as the other
+                # parsers read it, cut before its line; ``elif`` is an ``If`` in ``orelse``)
+                first = v[0]
+                elif_ = (fname == "orelse" and len(v) == 1 and isinstance(first, ast.If)
+                         and text.startswith("elif", pos(first.lineno, first.col_offset)))
+                if not elif_:
+                    before = (st.orelse if fname == "finalbody" and st.orelse else None) or getattr(
+                        st, "handlers", None) or st.body
+                    kw = "else" if fname == "orelse" else "finally"
+                    q = _clause_keyword(text, pos(before[-1].end_lineno, before[-1].end_col_offset), kw)
+                    if q >= 0:
+                        holder = _Node(f"{kw}_clause", q, q)
+                        node.children.append(holder)
+                        nodes.append(holder)
+            for child in v:
+                if not hasattr(child, "lineno"):
+                    if hasattr(child, "body") and hasattr(child, "pattern"):  # match_case
+                        child.lineno, child.col_offset = child.pattern.lineno, child.pattern.col_offset
+                        last = child.body[-1]
+                        child.end_lineno, child.end_col_offset = last.end_lineno, last.end_col_offset
+                    else:
+                        continue
+                k = convert(child)
+                if elif_:
+                    k.type = "elif_clause"
+                holder.children.append(k)
+                nodes.append(k)
+                work.append((child, k))
+                if (compound is not None and isinstance(child, compound) and child.end_lineno > child.lineno
+                        and (ls := _at_line_start(text, k.start)) >= 0 and not elif_
+                        and keep(ls, k.end)):
+                    whole.append((k.start, k.end))
+            if holder is not node and holder.children:
+                holder.end = holder.children[-1].end
     # comments go into the innermost node that holds them
     for cm in comments:
         holder = root
