@@ -917,13 +917,6 @@ class _Offsets:
 
 _OPAQUE: dict[str, bool] = {}
 _SQL_NAMES = frozenset({"object_reference"})
-# Bash's quoted strings and here-documents: one over several lines is most often code
-# (the body of git's ``test_expect_success '...' '...'``, of ``sh -c '...'``) or lines of
-# a file (``cat <<EOF``); its line breaks are line cuts, so a chunk starts at a line's
-# start rather than at the quote or the ``<<``, between two tokens
-_SHELL_STRINGS = frozenset({
-    "string", "raw_string", "ansi_c_string", "translated_string", "heredoc_redirect", "heredoc_body",
-})
 # Bash's compound statements (and the pipes, lists and redirections around one): one that
 # fits is kept whole (the packer evening out a short chunk next to it took the cuts
 # between its lines)
@@ -1608,7 +1601,10 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
                     k.trivia = k.comment = True
                     if lead < 0:
                         lead = s
-                if multi and not (shell and t in _SHELL_STRINGS):
+                if multi:
+                    # (a string or comment over several lines, Bash's quoted arguments and
+                    # here-documents too: its line breaks are cut before the tokens of a
+                    # line, after the line breaks of the code around it)
                     opaque.append((s, e))
                 continue
             if t in attached or (t == "annotated_expression" and _misread_annotation(c, spec, marks)):
