@@ -666,6 +666,23 @@ class CodeChunker(BaseChunker):
             levels.append(self._after_headers(text, heads | joined, whole_deco, in_head)[0])
         else:
             levels.append(LINE)
+        if self.chunk_overlap and (heads or mask is not None):
+            # (with an overlap: the line breaks after a header, between the lines of a
+            # header and after its decorators -- kept out of the line levels so that no
+            # chunk ends there while a cut elsewhere fits -- before the cuts inside a line:
+            # an overlap that reaches into a header ends at the end of one of its lines,
+            # not between two of its tokens where that line's end fits)
+            if structure.lazy_lines is not None and not structure.line_cuts:
+                lines = structure.lazy_lines
+
+                def withheld(s: int, e: int, lines: Any = lines, out: bytearray | None = mask) -> Iterator[tuple[int, int]]:
+                    return ((a, b) for a, b in lines(s, e) if a in heads or (out is not None and out[b]))
+
+                levels.append(_LazyLevel("header_line", withheld))
+            else:
+                levels.append(_positions("header_line", [
+                    (a, b) for a, b in structure.line_cuts if a in heads or (mask is not None and mask[b])
+                ]))
         if structure.lazy_tokens is not None and not structure.token_cuts:
             levels.append(_LazyLevel(_TOKEN, structure.lazy_tokens))
         else:

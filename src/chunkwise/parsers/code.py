@@ -917,13 +917,6 @@ class _Offsets:
 
 _OPAQUE: dict[str, bool] = {}
 _SQL_NAMES = frozenset({"object_reference"})
-# Bash's quoted strings and here-documents: one over several lines is most often code
-# (the body of git's ``test_expect_success '...' '...'``, of ``sh -c '...'``) or lines of
-# a file (``cat <<EOF``); its line breaks are line cuts, so a chunk starts at a line's
-# start rather than at the quote or the ``<<``, between two tokens
-_SHELL_STRINGS = frozenset({
-    "string", "raw_string", "ansi_c_string", "translated_string", "heredoc_redirect", "heredoc_body",
-})
 # Bash's compound statements (and the pipes, lists and redirections around one): one that
 # fits is kept whole (the packer evening out a short chunk next to it took the cuts
 # between its lines)
@@ -1566,6 +1559,8 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
     shell = spec.name == "bash"
     compound = None if keep is None or sql else _SHELL_COMPOUND if shell else _COMPOUND
     whole: list[tuple[int, int]] = []  # the compound statements that fit
+    trimmed: list[tuple[int, int]] = []  # those kept whole without their trailing comment lines
+    indented = spec.name == "python"
     dark_types = _OPAQUE
     while stack:
         ts_node, node = stack.pop()
@@ -1606,7 +1601,10 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
                     k.trivia = k.comment = True
                     if lead < 0:
                         lead = s
-                if multi and not (shell and t in _SHELL_STRINGS):
+                if multi:
+                    # (a string or comment over several lines, Bash's quoted arguments and
+                    # here-documents too: its line breaks are cut before the tokens of a
+                    # line, after the line breaks of the code around it)
                     opaque.append((s, e))
                 continue
             if t in attached or (t == "annotated_expression" and _misread_annotation(c, spec, marks)):
@@ -1662,8 +1660,17 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
                         ls = _at_line_start(text, s)
                         if ls < 0 and shell:
                             ls = s
-                        if ls >= 0 and (not shell or node.name is None) and keep(ls, k.end):
-                            whole.append((s, k.end))
+                        if ls >= 0 and (not shell or node.name is None) and not (
+                            trimmed and any(a <= s < b for a, b in trimmed)
+                        ):
+                            if keep(ls, k.end):
+                                whole.append((s, k.end))
+                            elif indented and (ce := _code_end_ts(c, text, off)) < k.end and keep(ls, ce):
+                                # (Python: one that fits without the comment lines after
+                                # its last line of code, indented into its block: kept
+                                # whole without them, as a definition is)
+                                whole.append((s, ce))
+                                trimmed.append((s, ce))
                     stack.append((c, k))
                     if t in _ASSIGNMENTS:
                         owners[id(k)] = node
@@ -1734,6 +1741,24 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
     if sql:
         found = replace(found, lazy_parts=lambda start, end: tokens(start, end, True))
     return found
+
+
+def _code_end_ts(node: Any, text: str, off: Any) -> int:
+    """Where the Python statement ``node`` (tree-sitter) ends without the comment lines
+    after its last line of code (a block holds those indented into it): the end of that
+    line, a comment after the code on it included."""
+    n = node
+    while n.child_count:
+        c = n.child(n.child_count - 1)
+        while c is not None and c.type == "comment":
+            c = c.prev_sibling
+        if c is None:
+            break
+        n = c
+    e = off(n.end_byte)
+    if (m := _TRAILING_COMMENT.match(text, e)) is not None:
+        e = m.end()
+    return e
 
 
 def _leaf_cuts(text: str, node: Any, off: Any) -> Iterator[tuple[int, int]]:
@@ -1807,6 +1832,27 @@ _AST_COMPOUND = ("For", "AsyncFor", "While", "If", "With", "AsyncWith", "Try", "
 
 
 _TRAILING_COMMENT = re.compile(r"[ \t\f]*#[^\r\n]*")
+
+
+def _clause_keyword(text: str, p: int, kw: str) -> int:
+    """Where the clause keyword ``kw`` (``else``, ``finally``) that follows position ``p``
+    (the end of the block before it) starts, past blank lines, comments and backslash
+    continuations; -1 when it is not the next word there."""
+    n = len(text)
+    while p < n:
+        ch = text[p]
+        if ch in " \t\f\r\n":
+            p += 1
+        elif ch == "#":
+            while p < n and text[p] not in "\r\n":
+                p += 1
+        elif ch == "\\" and text.startswith(("\\\n", "\\\r"), p):
+            p += 2
+        else:
+            break
+    if text.startswith(kw, p) and (p + len(kw) == n or not (text[p + len(kw)].isalnum() or text[p + len(kw)] == "_")):
+        return p
+    return -1
 
 
 def _from_ast(text: str, keep: Any = None) -> CodeStructure:
@@ -1899,27 +1945,47 @@ def _from_ast(text: str, keep: Any = None) -> CodeStructure:
     whole: list[tuple[int, int]] = []  # the compound statements that fit
     while work:
         st, node = work.pop()
-        bodies: list[Any] = []
         for fname in ("body", "orelse", "finalbody", "handlers", "cases"):
             v = getattr(st, fname, None)
-            if isinstance(v, list):
-                bodies.extend(v)
-        for child in bodies:
-            if not hasattr(child, "lineno"):
-                if hasattr(child, "body") and hasattr(child, "pattern"):  # match_case
-                    child.lineno, child.col_offset = child.pattern.lineno, child.pattern.col_offset
-                    last = child.body[-1]
-                    child.end_lineno, child.end_col_offset = last.end_lineno, last.end_col_offset
-                else:
-                    continue
-            k = convert(child)
-            node.children.append(k)
-            nodes.append(k)
-            work.append((child, k))
-            if (compound is not None and isinstance(child, compound) and child.end_lineno > child.lineno
-                    and (ls := _at_line_start(text, k.start)) >= 0 and not text.startswith("elif", k.start)
-                    and keep(ls, k.end)):
-                whole.append((k.start, k.end))
+            if not isinstance(v, list) or not v:
+                continue
+            holder = node
+            elif_ = False
+            if fname in ("orelse", "finalbody") and hasattr(v[0], "lineno"):
+                # (``else:`` and ``finally:`` with their block: a clause, as the other
+                # parsers read it, cut before its line; ``elif`` is an ``If`` in ``orelse``)
+                first = v[0]
+                elif_ = (fname == "orelse" and len(v) == 1 and isinstance(first, ast.If)
+                         and text.startswith("elif", pos(first.lineno, first.col_offset)))
+                if not elif_:
+                    before = (st.orelse if fname == "finalbody" and st.orelse else None) or getattr(
+                        st, "handlers", None) or st.body
+                    kw = "else" if fname == "orelse" else "finally"
+                    q = _clause_keyword(text, pos(before[-1].end_lineno, before[-1].end_col_offset), kw)
+                    if q >= 0:
+                        holder = _Node(f"{kw}_clause", q, q)
+                        node.children.append(holder)
+                        nodes.append(holder)
+            for child in v:
+                if not hasattr(child, "lineno"):
+                    if hasattr(child, "body") and hasattr(child, "pattern"):  # match_case
+                        child.lineno, child.col_offset = child.pattern.lineno, child.pattern.col_offset
+                        last = child.body[-1]
+                        child.end_lineno, child.end_col_offset = last.end_lineno, last.end_col_offset
+                    else:
+                        continue
+                k = convert(child)
+                if elif_:
+                    k.type = "elif_clause"
+                holder.children.append(k)
+                nodes.append(k)
+                work.append((child, k))
+                if (compound is not None and isinstance(child, compound) and child.end_lineno > child.lineno
+                        and (ls := _at_line_start(text, k.start)) >= 0 and not elif_
+                        and keep(ls, k.end)):
+                    whole.append((k.start, k.end))
+            if holder is not node and holder.children:
+                holder.end = holder.children[-1].end
     # comments go into the innermost node that holds them
     for cm in comments:
         holder = root

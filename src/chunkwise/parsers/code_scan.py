@@ -427,9 +427,17 @@ class _Scanner:
                             ck = kind(c)
                         if ck in _CLAUSES:
                             x = []
+                            prev_end = code_ends[k] if c == k + 1 else stop(k)
                             while True:
-                                x.append((starts[c], code_ends[c] if nxt[c] == c + 1 else stop(c), _TYPES[ck], c, None,
-                                          inds[c]))
+                                # the comment lines between the clause before and this one
+                                # (none indented into its block): children of the statement,
+                                # grouped with the clause below them as the grammar's are
+                                c1 = bisect_left(cstarts, prev_end)
+                                if c1 < len(cstarts) and cstarts[c1] < starts[c]:
+                                    c2 = bisect_left(cstarts, starts[c], c1)
+                                    x.extend((cstarts[q], cends[q], None, -1, None, cinds[q]) for q in range(c1, c2))
+                                prev_end = code_ends[c] if nxt[c] == c + 1 else stop(c)
+                                x.append((starts[c], prev_end, _TYPES[ck], c, None, inds[c]))
                                 k = c
                                 c = nxt[c]
                                 if c >= j or inds[c] != ind0:
@@ -443,8 +451,14 @@ class _Scanner:
                     if x is None:
                         e0 = code_ends[k] if c == k + 1 else stop(k)
                     if (typ in _COMPOUND and (x is not None or c > k + 1) and self.keep is not None
-                            and (not self.whole or s0 >= self.whole[-1][1]) and self.keep(s0 - ind0, e0)):
-                        self.whole.append((s0, e0))  # (a compound statement that fits)
+                            and (not self.whole or s0 >= self.whole[-1][1])):
+                        if self.keep(s0 - ind0, e0):
+                            self.whole.append((s0, e0))  # (a compound statement that fits)
+                        elif ends[c - 1] < e0 and self.keep(s0 - ind0, ends[c - 1]):
+                            # (one that fits without the comment lines after its last line
+                            # of code, indented into its block: kept whole without them, as
+                            # a definition is; they go with the code after it)
+                            self.whole.append((s0, ends[c - 1]))
                 kid_start = s0
             else:
                 kid_start = -1
