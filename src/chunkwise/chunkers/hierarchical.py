@@ -12,6 +12,10 @@ Method:
     LlamaIndex's ``HierarchicalNodeParser`` (levels ``[2048, 512, 128]``, each level split
     inside the nodes of the level above) and LangChain's ``ParentDocumentRetriever``
     (parent and child splitters), with spans produced by packing, never searched for.
+
+In a document loaded from Markdown or HTML, every level keeps each heading with the start
+of its section, as the ``markdown`` strategy does (its glue goes to the packer with the
+base strategy's segments): no chunk is a heading alone while its section has text.
 """
 
 from __future__ import annotations
@@ -23,12 +27,14 @@ from typing import Any
 from ..enrich import with_metadata
 from ..errors import ConfigError
 from ..merge import Span
-from ..packer import pack_segments
+from ..packer import _guarded, pack_segments
+from ..parsers.semantic import glue_levels, heading_glue
 from ..registry import AUTO, register
 from ..segments import Region, Segments
 from ..sizers import Measure
 from ..types import Chunk, Document, chunk_id
 from .base import BaseChunker, as_document
+from .structure import StructureChunker
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "DEFAULT_CHUNK_SIZES", "LEVEL_RATIO", "HierarchicalChunker"]
 
@@ -91,6 +97,45 @@ def is_llm_strategy(name: str) -> bool:
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
     return "a strategy name" if kind is str else "a mapping of parameters"
+
+
+class _KeepsAvoid:
+    """``level``, a level with an ``avoid`` rule (the recursive strategy's paragraphs: no
+    cut right after a title while another permits), that keeps the rule when the packer
+    guards it against cuts inside glue: the packer's guard (a
+    :class:`~chunkwise.boundaries.FilteredLevel`) has no ``avoid`` of its own, so a base
+    strategy's level handed the heading glue would lose it. Anything else is the level's."""
+
+    __slots__ = ("level",)
+
+    def __init__(self, level: Any) -> None:
+        self.level = level
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "level":
+            raise AttributeError(name)
+        return getattr(self.level, name)
+
+    def guarded(self, starts: Sequence[int], ends: Sequence[int]) -> Any:
+        """The packer's guard of the level (no cut strictly inside a protected range),
+        with the level's ``avoid``."""
+        found = _guarded(self.level, starts, ends)
+        if found is self.level:
+            return self
+        object.__setattr__(found, "avoid", self.level.avoid)
+        return found
+
+
+def _with_glue(segs: Segments, glue: Sequence[tuple[int, int]], words: bool) -> Segments:
+    """``segs`` with the ranges of ``glue`` it lacks (a level's ``avoid`` kept: see
+    :class:`_KeepsAvoid`; with ``words``, the word level the packer adds is named, so
+    that it is guarded too: :func:`~chunkwise.parsers.semantic.glue_levels`)."""
+    have = set(segs.glue)
+    extra = tuple(g for g in glue if g not in have)
+    if not extra:
+        return segs
+    levels = tuple(_KeepsAvoid(lv) if getattr(lv, "avoid", None) is not None else lv for lv in segs.levels)
+    return replace(segs, glue=segs.glue + extra, levels=glue_levels(levels) if words else levels)
 
 
 def _cut_regions(regions: Sequence[Region], parents: Sequence[Span]) -> tuple[Region, ...]:
@@ -323,12 +368,19 @@ class HierarchicalChunker(BaseChunker):
         parents: list[Span] | None = None
         chunkers = self.level_chunkers(document)
         last = len(chunkers) - 1
+        # a document loaded from Markdown or HTML: every level keeps a heading with the
+        # start of its body, as the markdown strategy does (its glue, handed to the packer;
+        # a structure strategy's level has its own)
+        own = [isinstance(c, StructureChunker) for c in chunkers]
+        headings = heading_glue(document) if not all(own) else ()
         for k, chunker in enumerate(chunkers):
             segs = chunker.parse(document, measure)
+            config = chunker.pack_config()
+            if headings and not own[k]:
+                segs = _with_glue(segs, headings, config.words)
             if parents is not None:
                 regions = segs.regions if segs.regions is not None else (Region(0, len(text)),)
                 segs = replace(segs, regions=_cut_regions(regions, parents), overlap_across_regions=False)
-            config = chunker.pack_config()
             if k and config.keep_indent:
                 # a line's indentation lies before the parent's first character when the parent
                 # was trimmed there: moving a child's start back over it would leave the parent

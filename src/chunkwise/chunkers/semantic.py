@@ -29,6 +29,8 @@ from ..errors import ConfigError
 from ..parsers.semantic import (
     SemanticAnalysis,
     consecutive_similarities,
+    cuts_before_headings,
+    heading_glue,
     join_fence_lines,
     sentence_segments,
 )
@@ -153,14 +155,21 @@ class SemanticChunker(EmbeddingChunker):
         self, doc: Document, m: Measure, sents: list[tuple[int, int]]
     ) -> tuple[Segments, SemanticAnalysis]:
         """Threshold groups (small ones joined) and scored sentence cuts of ``doc`` (a
-        code fence line alone joins the sentence of its code: no chunk is only a fence)."""
+        code fence line alone joins the sentence of its code: no chunk is only a fence;
+        in a document loaded from Markdown or HTML a breakpoint right after a heading
+        moves before it, and no cut separates a heading from the start of its body
+        while the two fit: :func:`~chunkwise.parsers.semantic.heading_glue`)."""
         text = doc.text
         sents = join_fence_lines(text, sents)
         sims = consecutive_similarities(self.sentence_vectors(text, sents) if len(sents) > 1 else [])
         value = self.threshold if self.threshold is not None else DEFAULT_THRESHOLDS[self.threshold_type]
         thr = threshold_value(sims, self.threshold_type, value) if len(sims) else float("nan")
+        glue = heading_glue(doc)
+        found = breakpoints(sims, self.threshold_type, value)
+        if glue:
+            found = cuts_before_headings(sents, found, glue)
         cuts = merge_small_groups(
-            breakpoints(sims, self.threshold_type, value),
+            found,
             sims,
             len(sents),
             lambda a, b: m.size(sents[a][0], sents[b - 1][1]),
@@ -168,5 +177,5 @@ class SemanticChunker(EmbeddingChunker):
         )
         bounds = [0, *(c + 1 for c in cuts), len(sents)]
         groups = list(zip(bounds[:-1], bounds[1:]))
-        segs = sentence_segments(text, sents, sims, groups, SEMANTIC, WEAKEST, keep_fences=True)
+        segs = sentence_segments(text, sents, sims, groups, SEMANTIC, WEAKEST, keep_fences=True, glue=glue)
         return segs, SemanticAnalysis(sents, sims, thr, cuts)

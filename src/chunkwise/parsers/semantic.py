@@ -9,6 +9,10 @@ The steps every embedding strategy shares, each a plain function:
 * :func:`buffered_vectors`: one unit vector per sentence, with ``buffer_size`` neighbours
   on each side;
 * :func:`consecutive_similarities`: the cosine similarity of sentence ``i`` and ``i+1``;
+* :func:`heading_glue`: the ``markdown`` strategy's glue of each heading to the start of
+  its body, for a document whose text is Markdown (loaded from Markdown, HTML, ...);
+* :func:`cuts_before_headings`: sentence cuts that would leave a heading at the end of a
+  group moved before the heading;
 * :func:`sentence_segments`: sentence groups (regions), sentence cuts scored by similarity
   and the ``boundary_similarity`` labels, as the :class:`~chunkwise.segments.Segments` the
   packer reads.
@@ -35,7 +39,10 @@ __all__ = [
     "SemanticAnalysis",
     "buffered_vectors",
     "consecutive_similarities",
+    "cuts_before_headings",
     "embed_unique",
+    "glue_levels",
+    "heading_glue",
     "join_fence_lines",
     "line_feed_document",
     "make_embedder",
@@ -137,6 +144,115 @@ def join_fence_lines(text: str, sentences: list[tuple[int, int]]) -> list[tuple[
         else:
             out.append((s, e))
     return out
+
+
+_HEADING_LEVEL = re.compile(r"h[1-6]")
+
+
+def heading_glue(document: Document) -> tuple[tuple[int, int], ...]:
+    """The glue that keeps each heading with the start of its body, as the ``markdown``
+    strategy finds it (:class:`~chunkwise.chunkers.structure.MarkdownChunker`: from a
+    heading, or a run of headings with no body between them, to the first character of
+    the body after them), for a document whose ``metadata["format"]`` is one that ``auto``
+    chunks by its headings (:data:`~chunkwise.registry.STRUCTURED_FORMATS`: Markdown, and
+    HTML and the other formats loaded as Markdown). Other strategies hand it to the packer
+    (``Segments.glue``) so that no chunk is a heading alone while its section has text.
+
+    Returns:
+        Sorted ``(start, end)`` ranges (no cut strictly inside one), empty for a document
+        of another format, a text with no heading, or when markdown-it-py is missing.
+    """
+    from ..errors import MissingDependencyError
+    from ..registry import STRUCTURED_FORMATS
+
+    metadata = getattr(document, "metadata", None)
+    fmt = metadata.get("format") if metadata is not None else None
+    text = getattr(document, "text", "")
+    if fmt not in STRUCTURED_FORMATS or not text or ("#" not in text and "\n=" not in text and "\n-" not in text):
+        return ()
+    from ..boundaries import PositionsLevel
+    from ..chunkers.structure import MarkdownChunker
+
+    try:
+        segs = MarkdownChunker().parse(document)
+    except MissingDependencyError:
+        return ()
+    # where each heading starts (with the link targets above it): the levels h1..h6
+    heads = sorted(
+        p for lv in segs.levels
+        if isinstance(lv, PositionsLevel) and _HEADING_LEVEL.fullmatch(lv.name) for p in lv.starts
+    )
+    out = []
+    # (the markdown strategy's other glue -- terms, rules, link targets -- stays its own)
+    for s, e in sorted(segs.glue):
+        k = bisect_left(heads, s)
+        if k < len(heads) and heads[k] < e:
+            out.append((s, e))
+    return tuple(out)
+
+
+def glue_levels(levels: Sequence[Any]) -> tuple[Any, ...]:
+    """``levels`` with the word level below them (then the dictionary words of scripts
+    written without spaces), as the packer adds them (:func:`chunkwise.merge.with_words`),
+    when no level is named ``"word"``: named here, the packer's guard against cuts inside
+    glue covers them too (it guards the levels it is given, not the word level it adds),
+    so a heading glued to its body is not cut off at a space when the two do not fit.
+    ``levels`` itself (as a tuple) when one is named ``"word"``."""
+    from ..boundaries import WORD
+    from ..words import DICTIONARY_WORDS
+
+    if any(lv.name == WORD.name for lv in levels):
+        return tuple(levels)
+    return (*levels, WORD, DICTIONARY_WORDS)
+
+
+def _spans_of(glue: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``glue`` as disjoint ranges: overlapping ones (a run of headings shares its body's
+    start) joined."""
+    out: list[tuple[int, int]] = []
+    for s, e in sorted(glue):
+        if out and s < out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        else:
+            out.append((s, e))
+    return out
+
+
+def _inside(spans: Sequence[tuple[int, int]], starts: Sequence[int], a: int, b: int) -> int:
+    """The start of the range of ``spans`` that a cut ending a piece at ``a`` and starting
+    the next at ``b`` falls strictly inside, or -1."""
+    k = bisect_left(starts, a) - 1
+    return spans[k][0] if k >= 0 and b < spans[k][1] else -1
+
+
+def cuts_before_headings(
+    sentences: Sequence[tuple[int, int]], cuts: Sequence[int], glue: Sequence[tuple[int, int]]
+) -> list[int]:
+    """``cuts`` (``i``: between sentence ``i`` and ``i + 1``) with each cut that falls
+    strictly inside a ``glue`` range (:func:`heading_glue`: a heading and the start of
+    its body) moved before the sentence where that range starts, so that the heading
+    leads the group of its body; a cut with no sentence before the heading is dropped.
+    Sorted, each cut once.
+
+    Example:
+        >>> sents = [(0, 5), (7, 12), (14, 23), (24, 30)]  # "Text." "# Two" "Body one." ...
+        >>> cuts_before_headings(sents, [1, 2], [(7, 15)])
+        [0, 2]
+    """
+    if not glue or not cuts:
+        return list(cuts)
+    spans = _spans_of(glue)
+    starts = [s for s, _ in spans]
+    sent_starts = [s for s, _ in sentences]
+    out: set[int] = set()
+    for i in cuts:
+        while i >= 0:
+            g = _inside(spans, starts, sentences[i][1], sentences[i + 1][0])
+            if g < 0:
+                out.add(i)
+                break
+            i = bisect_left(sent_starts, g + 1) - 2  # before the sentence that holds g
+    return sorted(out)
 
 
 @dataclass
@@ -272,6 +388,7 @@ def sentence_segments(
     group_boundary: str,
     split_name: str,
     keep_fences: bool = False,
+    glue: Sequence[tuple[int, int]] = (),
 ) -> Segments:
     """Segments of sentence groups for the packer.
 
@@ -286,6 +403,9 @@ def sentence_segments(
         keep_fences: the fallback sentence level never cuts between a code fence line
             and its code (a sentence too big for the budget is not cut before a closing
             ```` ``` ```` or after an opening one; the word level below still may).
+        glue: ranges no cut may fall strictly inside when they fit (:func:`heading_glue`):
+            passed to the packer, and no scored cut inside one (the size cap does not
+            leave a heading at the end of a chunk).
 
     Returns:
         :class:`~chunkwise.segments.Segments` with the groups as regions, every sentence cut
@@ -297,18 +417,25 @@ def sentence_segments(
         Region(sentences[a][0], sentences[b - 1][1], end_boundary=group_boundary if b < len(sentences) else "end")
         for a, b in groups
     )
-    scored = ScoredCuts(
-        split_name,
-        tuple(e for _, e in sentences[:-1]),
-        tuple(s for s, _ in sentences[1:]),
-        tuple(float(x) for x in similarities),
-    )
+    cut_ends = tuple(e for _, e in sentences[:-1])
+    cut_starts = tuple(s for s, _ in sentences[1:])
+    scores = tuple(float(x) for x in similarities)
+    if glue:
+        spans = _spans_of(glue)
+        starts = [s for s, _ in spans]
+        keep = [k for k in range(len(cut_ends)) if _inside(spans, starts, cut_ends[k], cut_starts[k]) < 0]
+        if len(keep) < len(cut_ends):
+            cut_ends = tuple(cut_ends[k] for k in keep)
+            cut_starts = tuple(cut_starts[k] for k in keep)
+            scores = tuple(scores[k] for k in keep)
+    scored = ScoredCuts(split_name, cut_ends, cut_starts, scores)
     level: Any = SentenceSegmenter()
     if keep_fences:
         level = _fence_guarded(text, level)
     return Segments(
-        levels=(level,),
+        levels=glue_levels((level,)) if glue else (level,),
         regions=regions,
+        glue=tuple(glue),
         labels=similarity_labels(text, sentences, similarities),
         scored=scored,
         overlap_across_regions=True,
