@@ -58,12 +58,40 @@ _RULE_LINE = re.compile(
 )
 
 
+def trailing_headings(text, headings):
+    """Where the headings with nothing after them but headings and thematic breaks start
+    (``len(text)`` when the text does not end so): such headings go with the chunk before
+    them when it has room."""
+    tail = len(text)
+    for h in reversed(headings):
+        if _RULE_LINE.sub("", text[h.end : tail]).strip():
+            break
+        tail = h.start
+    else:  # headings only (after thematic breaks, if any)
+        if headings and not _RULE_LINE.sub("", text[:tail]).strip():
+            tail = 0
+    return tail
+
+
+def path_offset(chunk, starts, tail):
+    """The offset whose header path a chunk has: its last heading inside it that is not
+    one of the trailing ones (``tail``: :func:`trailing_headings`), else its start; a chunk
+    of trailing headings only has the path of the last of them."""
+    inside = [at for at in starts if chunk.start_index < at < chunk.end_index]
+    body = [at for at in inside if at < tail]
+    if body:
+        return body[-1]
+    return inside[-1] if inside and chunk.start_index >= tail else chunk.start_index
+
+
 def check_sections(text, chunks, headings):
     """No chunk holds text of two sections: a heading may lie inside a chunk only when
     everything before it in the chunk is headings and thematic breaks (empty headings
-    glued to the section that follows them)."""
+    glued to the section that follows them), or when only headings and thematic breaks
+    follow it up to the end of the text (they go with the chunk before them)."""
+    tail = trailing_headings(text, headings)
     for i, c in enumerate(chunks):
-        inside = [h for h in headings if c.start_index < h.start < c.end_index]
+        inside = [h for h in headings if c.start_index < h.start < c.end_index and h.start < tail]
         if not inside:
             continue
         last = inside[-1]

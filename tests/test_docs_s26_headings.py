@@ -26,8 +26,12 @@ def test_a_text_of_headings_only_is_one_chunk_when_it_fits() -> None:
     assert _rows("---\nt: 1\n---\n# A\n# B\n", chunk_size=50) == [("---\nt: 1\n---", []), ("# A\n# B", ["B"])]
 
 
-def test_a_run_of_headings_at_the_end_is_one_chunk() -> None:
-    assert _rows("# A\n\ntext\n\n# B\n## C\n\n# D\n", chunk_size=50) == [
+def test_a_run_of_headings_at_the_end_goes_with_the_chunk_before() -> None:
+    # with the last chunk of the section before when it has room (that section's path)
+    assert _rows("# A\n\ntext\n\n# B\n## C\n\n# D\n", chunk_size=50) == [("# A\n\ntext\n\n# B\n## C\n\n# D", ["A"])]
+    assert _rows("intro\n\n# A\n", chunk_size=50) == [("intro\n\n# A", [])]
+    # else one chunk of their own
+    assert _rows("# A\n\ntext\n\n# B\n## C\n\n# D\n", chunk_size=20) == [
         ("# A\n\ntext", ["A"]),
         ("# B\n## C\n\n# D", ["D"]),
     ]

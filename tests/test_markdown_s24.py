@@ -8,7 +8,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from invariants import check_invariants, check_sections
+from invariants import check_invariants, check_sections, path_offset, trailing_headings
 
 import chunkwise
 from chunkwise.chunkers.structure import MarkdownChunker
@@ -83,9 +83,10 @@ def test_property_header_paths_more_examples(doc, size, unit, policy):
         check_invariants(text, chunks, size, chunker.sizer)
     check_sections(text, chunks, MarkdownParser().parse(text).headings)
     starts = [at for _, _, at in heads]
+    tail = trailing_headings(text, MarkdownParser().parse(text).headings)
     for c in chunks:
-        inside = [at for at in starts if c.start_index < at < c.end_index]
-        assert c.metadata["header_path"] == _expected_path(heads, inside[-1] if inside else c.start_index)
+        at = path_offset(c, starts, tail)
+        assert c.metadata["header_path"] == _expected_path(heads, at)
 
 
 @st.composite
@@ -129,9 +130,10 @@ def test_property_header_paths_of_heading_runs(doc, size):
     check_invariants(text, chunks, size, chunker.sizer)
     check_sections(text, chunks, MarkdownParser().parse(text).headings)
     starts = [at for _, _, at in heads]
+    tail = trailing_headings(text, MarkdownParser().parse(text).headings)
     for c in chunks:
-        inside = [at for at in starts if c.start_index < at < c.end_index]
-        assert c.metadata["header_path"] == _expected_path(heads, inside[-1] if inside else c.start_index)
+        at = path_offset(c, starts, tail)
+        assert c.metadata["header_path"] == _expected_path(heads, at)
 
 
 # -- thematic breaks before the first heading ---------------------------------------

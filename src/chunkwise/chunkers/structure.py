@@ -13,8 +13,10 @@ A parser finds the document's own structure -- headings and blocks with exact of
   breadcrumb in ``chunk.context`` ("Guide > Install > Linux"); a chunk that holds only
   headings with no body of their own gets the path of the last of them;
 * headings with no body at all after them (a text of headings only, or a run of them at
-  the end) are packed together, not one chunk each (``"markdown"``; in ``"sections"`` a
-  numbered heading may hold its text, and each stays a chunk of its own);
+  the end) are packed together, not one chunk each, and at the end with the last chunk
+  of the section before them when it has room (that chunk keeps its path)
+  (``"markdown"``; in ``"sections"`` a numbered heading may hold its text, and each stays
+  a chunk of its own);
 * a heading goes with the first piece of its body (past a list or quote marker);
   thematic breaks and link targets (``<a id="x"></a>``, ``(label)=``) alone under a
   heading or before the first one are no text of their own: they lead the section after
@@ -414,6 +416,11 @@ class StructureChunker(BaseChunker):
             reserve = max(self._context(paths[j], budget0)[1] for j in range(k, last))
             nxt = f"h{heads[starts_at[i + 1]].level}" if i + 1 < len(starts_at) else "end"
             regions.append(Region(s0, e0, reserve, nxt, None, heads[k].level))
+        if pack and starts_at and glue_end[starts_at[-1]] is None and len(regions) > 1 and regions[-2].level >= 0:
+            # the last section is headings with no body up to the end: it goes with the
+            # section before it (with its last chunk when that has room)
+            p, q = regions[-2], regions[-1]
+            regions[-2:] = [Region(p.start, q.end, max(p.reserve, q.reserve), q.end_boundary, p.levels, p.level)]
         # labels
         labels: list[Label] = []
         if outline.front_matter is not None:
