@@ -147,6 +147,9 @@ def join_fence_lines(text: str, sentences: list[tuple[int, int]]) -> list[tuple[
 
 
 _HEADING_LEVEL = re.compile(r"h[1-6]")
+# a line that may be an ATX heading or a setext underline (after container markers): a
+# text without one has no heading, and is not parsed
+_MAY_HEAD = re.compile(r"^[ \t>*+\-\d.)]*(?:#{1,6}(?:[ \t]|$)|(?:=+|-+)[ \t]*$)", re.MULTILINE)
 
 
 def heading_glue(document: Document) -> tuple[tuple[int, int], ...]:
@@ -168,7 +171,7 @@ def heading_glue(document: Document) -> tuple[tuple[int, int], ...]:
     metadata = getattr(document, "metadata", None)
     fmt = metadata.get("format") if metadata is not None else None
     text = getattr(document, "text", "")
-    if fmt not in STRUCTURED_FORMATS or not text or ("#" not in text and "\n=" not in text and "\n-" not in text):
+    if fmt not in STRUCTURED_FORMATS or not text or _MAY_HEAD.search(text) is None:
         return ()
     from ..boundaries import PositionsLevel
     from ..chunkers.structure import MarkdownChunker
