@@ -7,7 +7,10 @@ each table on its own:
 * rows are atomic: a chunk ends between rows, and a table that does not fit is packed by
   rows; the header rows (with a pipe table's ``|---|`` line) stay with the first body
   row and are repeated in ``chunk.context`` of every later chunk of the table (the
-  first chunk holds them in its text already);
+  first chunk holds them in its text already); a header larger than ``chunk_size`` is
+  cut between its rows, and a pipe table's ``|---|`` line is never a chunk of its own
+  while it fits: it goes with the header row above it, whose last cells (else words)
+  go with it when the two do not fit together (see :func:`join_delimiter_rows`);
 * a single row larger than ``chunk_size`` follows ``oversize``: ``"split"`` between its
   cells (then inside a cell: lines, sentences, words), each later part with the header
   and the row's first cell in ``context`` (an empty first cell: its delimiter, the tab of
@@ -53,7 +56,9 @@ from ..types import Chunk, Document, _Derived
 from .base import BaseChunker, as_document
 from .recursive import DEFAULT_LEVELS
 
-__all__ = ["DELIMITED_FORMATS", "TableChunker", "TablesLabel", "row_atoms", "size_bound", "table_context"]
+__all__ = [
+    "DELIMITED_FORMATS", "TableChunker", "TablesLabel", "join_delimiter_rows", "row_atoms", "size_bound", "table_context"
+]
 
 DELIMITED_FORMATS = {"csv": None, "tsv": "\t"}
 """Document formats read as one delimited table, and their delimiter (None: sniffed)."""
@@ -184,7 +189,10 @@ class TableChunker(BaseChunker):
         header_rows: CSV/TSV: how many records, from the first, are the header (0: none;
             columns are then ``"column 1"``, ...; more than the table has: ``ConfigError``).
             Pipe tables say it themselves. A header larger than ``chunk_size`` follows
-            ``oversize``: ``"split"`` between its rows (a row too big: between its cells).
+            ``oversize``: ``"split"`` between its rows (a row too big: between its cells;
+            a pipe table's delimiter row stays with the header row above it, cut between
+            its last cells when the two do not fit together, see
+            :func:`join_delimiter_rows`).
         delimiter: CSV: the cell delimiter (default: sniffed among ``, ; tab |``).
 
     Documents whose ``metadata["format"]`` is ``"csv"`` or ``"tsv"`` (``chunkwise.load``
@@ -512,6 +520,8 @@ class TableChunker(BaseChunker):
         if config.balance and not config.chunk_overlap and self.oversize == "split":
             _even_split_rows(document.text, measure, spans, segments, config)
         _keep_last_cells(document.text, measure, spans, segments.labels, self.chunk_size)
+        tables = [lb.value.table for lb in segments.labels if lb.key == _KEY]
+        join_delimiter_rows(document.text, measure, spans, tables, self.chunk_size)
         for sp in spans:
             if sp.boundary == _CELL_WORD:
                 sp.boundary = WORD.name
@@ -618,6 +628,10 @@ def _table_context(
         return kv  # type: ignore[no-any-return]
     hs, he = t.header
     if span.start < he or hs == he:
+        heads = t.header_starts
+        if t.kind == "pipe" and len(heads) > 1 and heads[-1] <= span.start and hs < heads[-1]:
+            # a chunk that starts at the delimiter row: the header rows above it
+            return text[hs : heads[-1]].rstrip()
         return ""
     c = shared.get("header")
     if c is None:
@@ -864,6 +878,171 @@ def _keep_last_cells(text: str, m: Measure, spans: list[Span], labels: Sequence[
         if size <= chunk_size or size <= sp.size:
             sp.end, sp.size = stop, size
             sp.oversize = size > chunk_size
+
+
+_DELIMITER_CHARS = frozenset("|-: \t\r\n")
+"""What a pipe table's delimiter row is made of (with a row of empty cells, ``| |``)."""
+
+
+def join_delimiter_rows(text: str, m: Measure, spans: list[Span], tables: Sequence[Table], chunk_size: int) -> None:
+    """No span starts at or inside the delimiter row (``|---|:--:|``) of a pipe table while
+    the row fits ``chunk_size``: the row goes with the span that holds the end of the
+    header row above it when the two fit together; else that span is cut between the
+    header row's cells (else its words), the earliest cut that leaves room, and the
+    row's last cells go with the delimiter row; else (no such cut) the delimiter row
+    goes with the first body rows when they fit together. A span that held the
+    delimiter row alone is gone; one that held body rows after it starts at the first of
+    them, under the header in ``context`` (and takes in the next span when both hold
+    whole rows, without overlap, and fit together). A span of the header with only
+    pipes, dashes, colons and whitespace (a part of a header row of empty cells, a pipe
+    that ends a header row cut at its cells) goes with the span before it in the header
+    when they fit together, else with the one after it. Nothing grows past
+    ``chunk_size``: a delimiter row larger than it stays cut as the packer cut it.
+
+    The delimiter row says nothing but "this is a table": as a chunk of its own it is
+    noise for a search, and a chunk that starts with it starts inside the header (its
+    ``context`` is then the header rows above it alone). ``tables`` sorted, apart. In
+    place."""
+    tables = [t for t in tables if t.kind == "pipe" and len(t.header_starts) > 1 and t.header[0] < t.header[1]]
+    if not spans or not tables:  # (a CSV or TSV table has no delimiter row)
+        return
+    starts = [sp.start for sp in spans]
+    for t in tables:
+        heads = t.header_starts
+        hs, he = t.header
+        ds = heads[-1]
+        de = _rstrip(text, ds, he)
+        i = bisect_left(starts, ds)
+        if 0 < i < len(spans) and spans[i].start < de and m.exact(*trim(text, ds, de)) <= chunk_size:
+            _join_delimiter_row(text, m, spans, starts, i, t, ds, de, chunk_size)
+        # a span of the header with delimiter characters alone goes with the span before
+        # it in the header, else with the one after it, where they fit together
+        p = bisect_left(starts, hs)
+        while p < len(spans) and starts[p] < he:
+            sp = spans[p]
+            if not _DELIMITER_CHARS.issuperset(text[sp.start : sp.end]):
+                p += 1
+                continue
+            if p >= 1 and spans[p - 1].end > hs and m.exact(spans[p - 1].start, max(spans[p - 1].end, sp.end)) <= chunk_size:
+                into = spans[p - 1]
+                if sp.end > into.end:
+                    into.end, into.boundary = sp.end, sp.boundary
+            elif p + 1 < len(spans) and starts[p + 1] < t.end and m.exact(sp.start, max(spans[p + 1].end, sp.end)) <= chunk_size:
+                into = spans[p + 1]
+                into.start = starts[p + 1] = sp.start
+                if sp.end > into.end:
+                    into.end, into.boundary = sp.end, sp.boundary
+            else:
+                p += 1
+                continue
+            into.size = m.exact(into.start, into.end)
+            del spans[p]
+            del starts[p]
+
+
+def _join_delimiter_row(
+    text: str, m: Measure, spans: list[Span], starts: list[int], i: int, t: Table, ds: int, de: int, chunk_size: int
+) -> None:
+    """:func:`join_delimiter_rows` for one table, whose delimiter row ``[ds, de)`` fits
+    ``chunk_size`` and where ``spans[i]`` (``i > 0``) starts."""
+    prev = spans[i - 1]
+    if prev.end >= de or m.exact(prev.start, de) <= chunk_size:
+        tail = prev
+    else:
+        lh = t.header_starts[-2]
+        lh_end = _rstrip(text, lh, ds)
+        c = _room(text, m, t, prev.start, lh, lh_end, de, chunk_size)
+        if c is None:
+            # the delimiter row alone, and the body rows after it where they fit together
+            sp = spans[i]
+            if sp.end <= de and i + 1 < len(spans):
+                nxt = spans[i + 1]
+                if nxt.start >= de and nxt.start >= sp.end and nxt.end <= t.end and not nxt.oversize:
+                    if (size := m.exact(sp.start, nxt.end)) <= chunk_size:
+                        nxt.start, nxt.size = sp.start, size
+                        starts[i + 1] = sp.start
+                        del spans[i]
+                        del starts[i]
+            return
+        old_end = prev.end
+        e = _rstrip(text, prev.start, c)
+        prev.end, prev.size = e, m.exact(prev.start, e)
+        prev.boundary = "table_cell" if text[c] == "|" else WORD.name
+        tail = Span(c, max(old_end, de), 0, "table_row")
+        spans.insert(i, tail)
+        starts.insert(i, c)
+        i += 1
+    end, boundary = max(tail.end, de), tail.boundary if tail.end > de else "table_row"
+    j = i  # (the spans from i to j are joined to the tail)
+    moved = []
+    for k in range(i, len(spans)):
+        sp = spans[k]
+        if sp.start >= de:
+            break
+        if sp.end <= de:  # (inside the delimiter row: joined)
+            if sp.end >= end:
+                end, boundary = sp.end, sp.boundary
+            j = k + 1
+            continue
+        ns = de
+        while ns < sp.end and text[ns].isspace():
+            ns += 1
+        if ns >= sp.end:
+            j = k + 1
+            continue
+        sp.start, sp.size = ns, m.exact(ns, sp.end)
+        moved.append(k)
+    # (moved spans that now start at the same row: the last, the largest, holds the others)
+    drop = {k for k in moved if k + 1 < len(spans) and spans[k + 1].start <= spans[k].start}
+    tail.end, tail.boundary = end, boundary
+    tail.size = m.exact(tail.start, tail.end)
+    keep = [spans[k] for k in range(j, len(spans)) if k not in drop]
+    spans[i:] = keep
+    starts[i:] = [sp.start for sp in keep]
+    if j in moved and j not in drop and i + 1 < len(spans):
+        _join_rows(text, m, spans, starts, i, t, chunk_size)
+
+
+def _room(
+    text: str, m: Measure, t: Table, start: int, lh: int, lh_end: int, de: int, chunk_size: int
+) -> int | None:
+    """Where to cut the span from ``start`` that ends with the last header row ``[lh,
+    lh_end)`` of ``t`` so that the rest of that row and the delimiter row after it (to
+    ``de``) fit ``chunk_size``: the earliest cut between two header rows or between the
+    row's cells, else between its words, that leaves text that is not delimiter
+    characters alone on both sides (None: none)."""
+    cells = [lh, *t.cell_cuts(text, lh, lh_end)]
+    words = [k for k in range(max(lh, start) + 1, lh_end) if text[k - 1] in " \t" and text[k] not in " \t|"]
+    junk = _DELIMITER_CHARS.issuperset
+    for cuts in (cells, words):
+        for c in cuts:
+            if c <= start or c >= lh_end or junk(text[start:c]) or junk(text[c:lh_end]):
+                continue
+            if m.exact(c, de) <= chunk_size:
+                return c
+    return None
+
+
+def _join_rows(text: str, m: Measure, spans: list[Span], starts: list[int], i: int, t: Table, chunk_size: int) -> None:
+    """Join ``spans[i + 1]`` to ``spans[i]`` (whose start moved past a delimiter row) when
+    both hold whole body rows of ``t``, do not overlap, and fit ``chunk_size`` together."""
+    a, b = spans[i], spans[i + 1]
+    if a.oversize or b.oversize or b.start < a.end or b.end > t.end:
+        return
+    rows = t.rows
+    for s, e in ((a.start, a.end), (b.start, b.end)):
+        k = bisect_right(rows, s) - 1
+        if k < 0 or rows[k] != s:
+            return
+        k = bisect_right(rows, e - 1)  # (the row after the span's last)
+        nxt = rows[k] if k < len(rows) else t.end
+        if text[e:nxt].strip():
+            return
+    size = m.exact(a.start, b.end)
+    if size <= chunk_size:
+        a.end, a.size, a.boundary = b.end, size, b.boundary
+        del spans[i + 1]
+        del starts[i + 1]
 
 
 def _warn_unclosed(document: Document, offset: int) -> None:
