@@ -485,7 +485,7 @@ class CodeChunker(BaseChunker):
         out_s: list[int] = []
         out_e: list[int] = []
         for i, d in enumerate(structure.definitions):
-            if d.container or (surely is not None and surely(d.start, _tail_end(text, d.end))):
+            if d.container or (surely is not None and surely(d.start, _tail_end(text, d.end, structure.language))):
                 continue
             h = header_ends[i] = _header_end(text, d, comment_line)
             own = d.head
@@ -1003,7 +1003,8 @@ class CodeChunker(BaseChunker):
         limit = self.chunk_size - self.chunk_overlap
         size = measure.size if measure is not None else (lambda s, e: limit + 1)  # (no estimate: ask fits)
         chars = measure is not None and isinstance(self._sizer, CharSizer)  # (the size is e - s)
-        semi = structure.language == "sql"
+        lang = structure.language
+        semi = lang == "sql"
         for i, d in enumerate(structure.definitions):
             if d.container:
                 continue
@@ -1056,16 +1057,22 @@ class CodeChunker(BaseChunker):
                     eol = text.find("\n", q)
                     if not text[q + 1 : eol if eol >= 0 else len(text)].strip():
                         e = q + 1
-            elif e == d.end and fits is not None and (tail := _tail_end(text, e)) > e and fits(s, e):
+            elif e == d.end and fits is not None and (tail := _tail_end(text, e, lang)) > e and (
+                fits(s, e) or (wide is not None and lang != "python" and wide(s, e))
+            ):
                 # a ";" or "," that ends the definition's last line (C++'s ``};`` after a
-                # method, ``} Name;`` after a C struct) is in its atom where both fit, with
-                # the words before it on its first line (``typedef``); where only the
-                # definition fits, it is cut between its lines (the parser read them):
-                # never ``;`` alone, nor ``Name;`` cut from its ``}``
+                # method, ``} Name;`` after a C struct), or a comment that ends it (``} //
+                # end f``), is in its atom where both fit, with the words before it on its
+                # first line (``typedef``); where only the definition fits, it is cut
+                # between its lines (the parser read them): never ``;`` or the comment
+                # alone, nor ``Name;`` cut from its ``}``. (With an overlap, a definition
+                # packed whole -- larger than the budget, fitting ``chunk_size`` -- the same,
+                # by ``chunk_size``)
+                ok = fits if fits(s, e) else wide
                 ls = _line_start(text, s)
                 if ls < s and (m := _WORDS_BEFORE.fullmatch(text, ls, s)) is not None:
                     s = m.start(1)
-                if not fits(s, tail):
+                if not ok(s, tail):  # type: ignore[misc]
                     continue
                 e = tail
             atoms.append(Atom(s, e, d.node_type))

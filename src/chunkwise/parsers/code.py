@@ -388,12 +388,34 @@ def _rstrip_pos(text: str, lo: int, p: int) -> int:
 _TAIL = re.compile(r"[ \t]*(?:[A-Za-z_][\w \t,*\[\]]*)?[;,](?=[ \t]*(?:[\r\n]|\Z))")
 
 
-def _tail_end(text: str, e: int) -> int:
+# the same, or a comment that ends the line (after the ";" or "," if any), by how a line
+# comment starts in the language: ``} // end for``, ``}; /* Foo */``, ``end # class``
+_SLASH_TAIL = r"//[^\r\n]*|/\*(?:[^*\r\n]|\*(?!/))*\*/"
+_TAIL_COMMENT = r"[ \t]*(?:(?:[A-Za-z_][\w \t,*\[\]]*)?[;,][ \t]*)?(?:{})(?=[ \t]*(?:[\r\n]|\Z))"
+_TAIL_SLASH = re.compile(_TAIL_COMMENT.format(_SLASH_TAIL))
+_TAIL_COMMENTS: dict[str, re.Pattern[str]] = {
+    **dict.fromkeys(
+        ("javascript", "typescript", "tsx", "java", "go", "rust", "c", "cpp", "csharp", "kotlin", "swift"), _TAIL_SLASH
+    ),
+    "php": re.compile(_TAIL_COMMENT.format(_SLASH_TAIL + r"|#(?!\[)[^\r\n]*")),
+    "ruby": re.compile(_TAIL_COMMENT.format(r"#[^\r\n]*")),
+    "bash": re.compile(_TAIL_COMMENT.format(r"#[^\r\n]*")),
+}
+
+
+def _tail_end(text: str, e: int, language: str = "") -> int:
     """Where the ";" or "," that ends the line after ``e`` (a definition's end) ends,
     with the names before it: the definition goes with them (a chunk holds the line
-    ``} Name;`` whole, never ``;`` alone); ``e`` when its line goes on otherwise."""
+    ``} Name;`` whole, never ``;`` alone); with ``language`` (not Python), where the
+    comment that ends that line ends (``} // end for``: a chunk holds it with its line,
+    never the comment alone); ``e`` when its line goes on otherwise."""
     m = _TAIL.match(text, e)
-    return e if m is None else m.end()
+    if m is not None:
+        return m.end()
+    pattern = _TAIL_COMMENTS.get(language) if language else None
+    if pattern is None or (m := pattern.match(text, e)) is None:
+        return e
+    return _rstrip_pos(text, e, m.end())
 
 
 def _at_line_start(text: str, p: int) -> int:
@@ -1649,7 +1671,7 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
                 # (with the ";" that ends its last line: C++'s ``};``, C's ``} Name;``)
                 if (
                     fits is not None and k.name is not None and not k.container
-                    and fits(_line_start(text, group), _tail_end(text, e))
+                    and fits(_line_start(text, group), _tail_end(text, e, spec.name))
                 ):
                     k.closed = True
                     closed.append((c, k))
@@ -1662,8 +1684,10 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
                         ls = _at_line_start(text, s)
                         if ls < 0 and shell:
                             ls = s
-                        if ls >= 0 and (not shell or node.name is None) and keep(ls, k.end):
-                            whole.append((s, k.end))
+                        # (with the comment or ";" that ends its last line: ``} // end for``)
+                        tail = _tail_end(text, k.end, spec.name)
+                        if ls >= 0 and (not shell or node.name is None) and keep(ls, tail):
+                            whole.append((s, tail))
                     stack.append((c, k))
                     if t in _ASSIGNMENTS:
                         owners[id(k)] = node
