@@ -115,3 +115,27 @@ def test_a_definition_packed_whole_with_an_overlap_keeps_its_semicolon():
 def test_the_tail_of_a_definitions_last_line(line, language, kept):
     e = 3 if line.startswith("end") else 1
     assert line[: _tail_end(line, e, language)] == kept
+
+
+# sqlite3.h's sqlite3_index_info: a struct member that is a struct, named after its "}"
+INDEX_INFO = (
+    "struct sqlite3_index_info {\n"
+    "  /* Inputs */\n"
+    "  int nConstraint;           /* Number of entries in aConstraint */\n"
+    "  struct sqlite3_index_constraint {\n"
+    "     int iColumn;              /* Column constrained.  -1 for ROWID */\n"
+    "     unsigned char op;         /* Constraint operator */\n"
+    "     unsigned char usable;     /* True if this constraint is usable */\n"
+    "     int iTermOffset;          /* Used internally - xBestIndex should ignore */\n"
+    "  } *aConstraint;            /* Table of WHERE clause constraints */\n"
+    "  int nOrderBy;              /* Number of terms in the ORDER BY clause */\n"
+    "  int idxNum;                /* Number used to identify the index */\n"
+    "};\n"
+)
+
+
+@pytest.mark.parametrize("overlap", [0, 40, 80])
+@pytest.mark.parametrize("size", range(330, 420, 6))
+def test_a_member_struct_keeps_the_name_and_comment_after_its_brace(size, overlap):
+    chunks = chunk(INDEX_INFO, "c", size, overlap)
+    assert mid_line_starts(INDEX_INFO, chunks) == []

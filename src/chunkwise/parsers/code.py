@@ -396,14 +396,14 @@ def _rstrip_pos(text: str, lo: int, p: int) -> int:
 
 # what may end the line of a definition's last line after it: a ";" or "," (C++'s
 # ``};`` after a method, ``},`` in a list), after the names a C ``typedef struct {...}``
-# gives it (``} Name, *NamePtr;``)
-_TAIL = re.compile(r"[ \t]*(?:[A-Za-z_][\w \t,*\[\]]*)?[;,](?=[ \t]*(?:[\r\n]|\Z))")
+# gives it (``} Name, *NamePtr;``, ``} *aConstraint;``)
+_TAIL = re.compile(r"[ \t]*(?:[A-Za-z_*][\w \t,*\[\]]*)?[;,](?=[ \t]*(?:[\r\n]|\Z))")
 
 
 # the same, or a comment that ends the line (after the ";" or "," if any), by how a line
 # comment starts in the language: ``} // end for``, ``}; /* Foo */``, ``end # class``
 _SLASH_TAIL = r"//[^\r\n]*|/\*(?:[^*\r\n]|\*(?!/))*\*/"
-_TAIL_COMMENT = r"[ \t]*(?:(?:[A-Za-z_][\w \t,*\[\]]*)?[;,][ \t]*)?(?:{})(?=[ \t]*(?:[\r\n]|\Z))"
+_TAIL_COMMENT = r"[ \t]*(?:(?:[A-Za-z_*][\w \t,*\[\]]*)?[;,][ \t]*)?(?:{})(?=[ \t]*(?:[\r\n]|\Z))"
 _TAIL_SLASH = re.compile(_TAIL_COMMENT.format(_SLASH_TAIL))
 _TAIL_COMMENTS: dict[str, re.Pattern[str]] = {
     **dict.fromkeys(
