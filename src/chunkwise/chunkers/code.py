@@ -18,11 +18,14 @@ the one packer packs them:
   the packer put them with the chunk before (or alone). With an overlap, a definition
   larger than ``chunk_size - chunk_overlap`` that fits ``chunk_size`` (with its comments,
   else without them) is not cut either: the packer packs it whole, as its own chunk if
-  need be;
+  need be. What ends its last line goes with it (``};``, ``} Name;``, ``} // end f``):
+  one that fits only without it is cut between its lines, so no chunk starts with that
+  tail;
 * without an overlap, a compound statement (a loop, ``if``, ``try``, ``with``,
   ``switch``; Bash's ``case``, subshells and groups, and a Bash loop after a pipe or
-  ``||`` on its line) that fits ``chunk_size`` from the start of its line is never cut
-  either (an atom, outermost only) -- unless it is the first statement of a definition too big for a chunk
+  ``||`` on its line) that fits ``chunk_size`` from the start of its line, with the
+  comment that ends its last line (``} // end for``), is never cut either (an atom,
+  outermost only) -- unless it is the first statement of a definition too big for a chunk
   and does not fit with the header where the header fits with its first line: then the
   header keeps its first line and the statement is cut;
 * a definition too big for a chunk, at any depth, is a region of its own: it starts a
@@ -48,9 +51,11 @@ the one packer packs them:
   packer packs to the budget, then adds the indentation back where it fits).
 
 Chunk metadata: ``language``, ``symbols`` (qualified names of the definitions that begin
-in the chunk, ``Store.__init__``), ``node_types`` (the outermost syntax nodes it holds),
-``start_line``/``end_line`` (1-based), ``split_part`` (the chunk does not hold whole
-top-level items) and ``part_of`` (the innermost definition a split chunk belongs to).
+in the chunk, ``Store.__init__``, and of the functions declared there without a body: a C
+prototype, a method declared in a C++ class, a TypeScript interface's method),
+``node_types`` (the outermost syntax nodes it holds), ``start_line``/``end_line``
+(1-based), ``split_part`` (the chunk does not hold whole top-level items) and ``part_of``
+(the innermost definition a split chunk belongs to).
 ``chunk.context`` of a chunk that continues a definition holds the signatures around it
 (``class Store:`` then ``    def load(self, path):``: the header lines, without the
 decorators, the docstring or the comment lines that open the body), and with

@@ -215,7 +215,8 @@ class CodeStructure:
 
     def describe(self, text: str, start: int, end: int) -> dict[str, Any]:
         """Metadata of the chunk ``text[start:end]``: ``start_line``/``end_line`` (1-based),
-        ``symbols`` (qualified names of the definitions that begin in it), ``node_types``
+        ``symbols`` (qualified names of the definitions that begin in it, and of the
+        functions declared in it without a body: :attr:`declared`), ``node_types``
         (of the outermost statements it holds whole, else of the statement it lies in),
         ``split_part`` (it does not hold whole top-level items), ``part_of`` (the
         innermost definition it is a part of, when split) and ``_signatures`` (the headers
