@@ -139,3 +139,24 @@ INDEX_INFO = (
 def test_a_member_struct_keeps_the_name_and_comment_after_its_brace(size, overlap):
     chunks = chunk(INDEX_INFO, "c", size, overlap)
     assert mid_line_starts(INDEX_INFO, chunks) == []
+
+
+def block_source(opening, closing):
+    """Node's api.js shape: functions too big for a chunk inside a block at the top."""
+    body = "".join(f"    const v{i} = document.getElementById('item-{i}');\n" for i in range(12))
+    return (
+        f"'use strict';\n\n{opening}\n"
+        f"  function setupTheme() {{\n{body}  }}\n\n"
+        f"  function setupToc() {{\n{body}  }}\n"
+        f"{closing}\n"
+    )
+
+
+@pytest.mark.parametrize(("opening", "closing"), [("{", "}"), ("(function () {", "})();")])
+@pytest.mark.parametrize("size", [300, 400, 600])
+def test_a_block_opening_goes_with_the_first_function_in_it(opening, closing, size):
+    src = block_source(opening, closing)
+    chunks = chunk(src, "javascript", size)
+    # no chunk of the block's opening line alone (with what comes before it)
+    assert not any(c.text.rstrip().endswith(opening) for c in chunks)
+    assert chunks[0].text.startswith(f"'use strict';\n\n{opening}\n  function setupTheme() {{")

@@ -29,8 +29,9 @@ the one packer packs them:
   and does not fit with the header where the header fits with its first line: then the
   header keeps its first line and the statement is cut;
 * a definition too big for a chunk, at any depth, is a region of its own: it starts a
-  chunk (unless it is the first item of the definition around it: the chunk then starts
-  at that header), and the chunk after it starts after it; no cut falls right after a
+  chunk (unless it is the first item of the definition around it, or of a block opened
+  by the line above it, ``{`` or ``(function () {``: the chunk then starts at that header
+  or line), and the chunk after it starts after it; no cut falls right after a
   definition's header (or the ``{`` that opens its body on the header's line) while the
   header and its first line fit together, nor between the lines of a header that fits,
   so no chunk ends with a header whose body could have started with it (a header whose
@@ -1161,7 +1162,11 @@ class CodeChunker(BaseChunker):
                     he = header_ends[d.parent]
                 else:
                     he = _header_end(text, defs[d.parent], _comment_line(structure))
-                if not (0 <= he <= ls and not text[he:ls].strip()):
+                if not (0 <= he <= ls and not text[he:ls].strip()) and not (
+                    # (nor the first item of a block that is no definition, a line ending
+                    # with "{" above it: JavaScript's "{" or "(function () {" around the code)
+                    d.parent < 0 and structure.language != "python" and text[:ls].rstrip().endswith("{")
+                ):
                     starts.append(ls)
                 q = d.end
                 while q < n and text[q].isspace():
