@@ -160,3 +160,15 @@ def test_a_block_opening_goes_with_the_first_function_in_it(opening, closing, si
     # no chunk of the block's opening line alone (with what comes before it)
     assert not any(c.text.rstrip().endswith(opening) for c in chunks)
     assert chunks[0].text.startswith(f"'use strict';\n\n{opening}\n  function setupTheme() {{")
+
+
+@pytest.mark.parametrize("size", [300, 500, 700, 900])
+def test_a_comment_after_a_big_method_changes_no_chunk(size):
+    # the chunks of a class whose big method ends "} // end setup" are those of the same
+    # class without the comment: the method keeps it, and the next method starts a chunk
+    body = "".join(f"    this.v{i} = document.getElementById('item-{i}');\n" for i in range(12))
+    plain = "class Theme {\n  setup() {\n" + body + "  }\n  small() {\n    return 1;\n  }\n\n  other() {\n" + body + "  }\n}\n"
+    src = plain.replace("  }\n  small", "  } // end setup\n  small")
+    with_comment = chunk(src, "javascript", size)
+    without = chunk(plain, "javascript", size)
+    assert [c.text.replace(" // end setup", "") for c in with_comment] == [c.text for c in without]

@@ -1168,12 +1168,14 @@ class CodeChunker(BaseChunker):
                     d.parent < 0 and structure.language != "python" and text[:ls].rstrip().endswith("{")
                 ):
                     starts.append(ls)
-                q = d.end
+                # (after what ends its last line: "} // end f")
+                e = d.end if structure.language == "python" else _tail_end(text, d.end, structure.language)
+                q = e
                 while q < n and text[q].isspace():
                     q += 1
                 stop = defs[d.parent].end if d.parent >= 0 else n
                 # (not before the closing brace of the class around it alone)
-                if q < n and ("\n" in text[d.end : q] or "\r" in text[d.end : q]) and any(
+                if q < n and ("\n" in text[e:q] or "\r" in text[e:q]) and any(
                     text[k].isalnum() for k in range(q, stop)
                 ):
                     starts.append(_line_start(text, q))
