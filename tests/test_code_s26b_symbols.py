@@ -160,3 +160,15 @@ def test_each_prototype_is_named_once_in_the_chunk_that_holds_its_name(names, si
     for c in chunks:
         for s in c.metadata["symbols"]:
             assert f"{s} (" in c.text
+
+
+def test_methods_declared_in_a_class_named_after_a_macro_are_symbols():
+    # "class NCURSES_CXX_IMPEXP NCursesWindow {...}": the grammar reads a function
+    # "NCursesWindow" of the type "class NCURSES_CXX_IMPEXP"; its members are a class's
+    src = (
+        "class NCURSES_CXX_IMPEXP NCursesWindow\n{\npublic:\n  int getch();\n  int lines() { return LINES; }\n"
+        "  static int (*hook)(int);\n};\n\nint twice(int x)\n{\n  int helper(int);\n  return helper(x) * 2;\n}\n"
+    )
+    chunks = chunk(src, "cpp", 1000)
+    symbols = [s for c in chunks for s in c.metadata["symbols"]]
+    assert symbols == ["NCursesWindow", "NCursesWindow.getch", "NCursesWindow.lines", "twice"]

@@ -1168,8 +1168,8 @@ class CodeChunker(BaseChunker):
                     d.parent < 0 and structure.language != "python" and text[:ls].rstrip().endswith("{")
                 ):
                     starts.append(ls)
-                # (after what ends its last line: "} // end f")
-                e = d.end if structure.language == "python" else _tail_end(text, d.end, structure.language)
+                # (after the comment that ends its last line: "} // end f")
+                e = d.end if structure.language == "python" else _tail_end(text, d.end, structure.language, True)
                 q = e
                 while q < n and text[q].isspace():
                     q += 1

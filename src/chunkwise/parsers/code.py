@@ -416,13 +416,14 @@ _TAIL_COMMENTS: dict[str, re.Pattern[str]] = {
 }
 
 
-def _tail_end(text: str, e: int, language: str = "") -> int:
+def _tail_end(text: str, e: int, language: str = "", comments: bool = False) -> int:
     """Where the ";" or "," that ends the line after ``e`` (a definition's end) ends,
     with the names before it: the definition goes with them (a chunk holds the line
     ``} Name;`` whole, never ``;`` alone); with ``language`` (not Python), where the
     comment that ends that line ends (``} // end for``: a chunk holds it with its line,
-    never the comment alone); ``e`` when its line goes on otherwise."""
-    m = _TAIL.match(text, e)
+    never the comment alone); ``e`` when its line goes on otherwise. ``comments``: only
+    a tail that ends with a comment (``} Name;`` alone is ``e``)."""
+    m = None if comments else _TAIL.match(text, e)
     if m is not None:
         return m.end()
     pattern = _TAIL_COMMENTS.get(language) if language else None
@@ -2007,9 +2008,24 @@ def _declared_c_name(f: Any, data: bytes) -> Any:
         if (top.has_error and nxt is not None and nxt.start_point[0] == top.end_point[0]
                 and nxt.type == "function_definition"):
             return None
-    if any(a.type in _NOT_DECLARING for a in _ancestors(top)):
-        return None
+    for a in _ancestors(top):
+        if a.type == "compound_statement" and _misread_class(a.parent):
+            break  # (a class's body: "class EXPORT_MACRO Name {...}" read as a function)
+        if a.type in _NOT_DECLARING:
+            return None
     return name
+
+
+def _misread_class(node: Any) -> bool:
+    """Whether ``node`` is a C++ class the grammar read as a function definition (``class
+    NCURSES_CXX_IMPEXP NCursesWindow {...}``: the class named by the macro, its name a
+    declarator that declares no function, its body a function's body)."""
+    if node is None or node.type != "function_definition":
+        return False
+    kind = node.child_by_field_name("type")
+    d = node.child_by_field_name("declarator")
+    return (kind is not None and kind.type in ("class_specifier", "struct_specifier")
+            and kind.child_by_field_name("body") is None and d is not None and d.type == "identifier")
 
 
 _DECLARED_NAMES = frozenset({
