@@ -18,16 +18,20 @@ the one packer packs them:
   the packer put them with the chunk before (or alone). With an overlap, a definition
   larger than ``chunk_size - chunk_overlap`` that fits ``chunk_size`` (with its comments,
   else without them) is not cut either: the packer packs it whole, as its own chunk if
-  need be;
+  need be. What ends its last line goes with it (``};``, ``} Name;``, ``} // end f``):
+  one that fits only without it is cut between its lines, so no chunk starts with that
+  tail;
 * without an overlap, a compound statement (a loop, ``if``, ``try``, ``with``,
   ``switch``; Bash's ``case``, subshells and groups, and a Bash loop after a pipe or
-  ``||`` on its line) that fits ``chunk_size`` from the start of its line is never cut
-  either (an atom, outermost only) -- unless it is the first statement of a definition too big for a chunk
+  ``||`` on its line) that fits ``chunk_size`` from the start of its line, with the
+  comment that ends its last line (``} // end for``), is never cut either (an atom,
+  outermost only) -- unless it is the first statement of a definition too big for a chunk
   and does not fit with the header where the header fits with its first line: then the
   header keeps its first line and the statement is cut;
 * a definition too big for a chunk, at any depth, is a region of its own: it starts a
-  chunk (unless it is the first item of the definition around it: the chunk then starts
-  at that header), and the chunk after it starts after it; no cut falls right after a
+  chunk (unless it is the first item of the definition around it, or of a block opened
+  by the line above it, ``{`` or ``(function () {``: the chunk then starts at that header
+  or line), and the chunk after it starts after it; no cut falls right after a
   definition's header (or the ``{`` that opens its body on the header's line) while the
   header and its first line fit together, nor between the lines of a header that fits,
   so no chunk ends with a header whose body could have started with it (a header whose
@@ -48,9 +52,11 @@ the one packer packs them:
   packer packs to the budget, then adds the indentation back where it fits).
 
 Chunk metadata: ``language``, ``symbols`` (qualified names of the definitions that begin
-in the chunk, ``Store.__init__``), ``node_types`` (the outermost syntax nodes it holds),
-``start_line``/``end_line`` (1-based), ``split_part`` (the chunk does not hold whole
-top-level items) and ``part_of`` (the innermost definition a split chunk belongs to).
+in the chunk, ``Store.__init__``, and of the functions declared there without a body: a C
+prototype, a method declared in a C++ class, a TypeScript interface's method),
+``node_types`` (the outermost syntax nodes it holds), ``start_line``/``end_line``
+(1-based), ``split_part`` (the chunk does not hold whole top-level items) and ``part_of``
+(the innermost definition a split chunk belongs to).
 ``chunk.context`` of a chunk that continues a definition holds the signatures around it
 (``class Store:`` then ``    def load(self, path):``: the header lines, without the
 decorators, the docstring or the comment lines that open the body), and with
@@ -485,7 +491,7 @@ class CodeChunker(BaseChunker):
         out_s: list[int] = []
         out_e: list[int] = []
         for i, d in enumerate(structure.definitions):
-            if d.container or (surely is not None and surely(d.start, _tail_end(text, d.end))):
+            if d.container or (surely is not None and surely(d.start, _tail_end(text, d.end, structure.language))):
                 continue
             h = header_ends[i] = _header_end(text, d, comment_line)
             own = d.head
@@ -1020,7 +1026,8 @@ class CodeChunker(BaseChunker):
         limit = self.chunk_size - self.chunk_overlap
         size = measure.size if measure is not None else (lambda s, e: limit + 1)  # (no estimate: ask fits)
         chars = measure is not None and isinstance(self._sizer, CharSizer)  # (the size is e - s)
-        semi = structure.language == "sql"
+        lang = structure.language
+        semi = lang == "sql"
         for i, d in enumerate(structure.definitions):
             if d.container:
                 continue
@@ -1073,16 +1080,22 @@ class CodeChunker(BaseChunker):
                     eol = text.find("\n", q)
                     if not text[q + 1 : eol if eol >= 0 else len(text)].strip():
                         e = q + 1
-            elif e == d.end and fits is not None and (tail := _tail_end(text, e)) > e and fits(s, e):
+            elif e == d.end and fits is not None and (tail := _tail_end(text, e, lang)) > e and (
+                fits(s, e) or (wide is not None and lang != "python" and wide(s, e))
+            ):
                 # a ";" or "," that ends the definition's last line (C++'s ``};`` after a
-                # method, ``} Name;`` after a C struct) is in its atom where both fit, with
-                # the words before it on its first line (``typedef``); where only the
-                # definition fits, it is cut between its lines (the parser read them):
-                # never ``;`` alone, nor ``Name;`` cut from its ``}``
+                # method, ``} Name;`` after a C struct), or a comment that ends it (``} //
+                # end f``), is in its atom where both fit, with the words before it on its
+                # first line (``typedef``); where only the definition fits, it is cut
+                # between its lines (the parser read them): never ``;`` or the comment
+                # alone, nor ``Name;`` cut from its ``}``. (With an overlap, a definition
+                # packed whole -- larger than the budget, fitting ``chunk_size`` -- the same,
+                # by ``chunk_size``)
+                ok = fits if fits(s, e) else wide
                 ls = _line_start(text, s)
                 if ls < s and (m := _WORDS_BEFORE.fullmatch(text, ls, s)) is not None:
                     s = m.start(1)
-                if not fits(s, tail):
+                if not ok(s, tail):  # type: ignore[misc]
                     continue
                 e = tail
             atoms.append(Atom(s, e, d.node_type))
@@ -1166,14 +1179,20 @@ class CodeChunker(BaseChunker):
                     he = header_ends[d.parent]
                 else:
                     he = _header_end(text, defs[d.parent], _comment_line(structure))
-                if not (0 <= he <= ls and not text[he:ls].strip()):
+                if not (0 <= he <= ls and not text[he:ls].strip()) and not (
+                    # (nor the first item of a block that is no definition, a line ending
+                    # with "{" above it: JavaScript's "{" or "(function () {" around the code)
+                    d.parent < 0 and structure.language != "python" and text[:ls].rstrip().endswith("{")
+                ):
                     starts.append(ls)
-                q = d.end
+                # (after the comment that ends its last line: "} // end f")
+                e = d.end if structure.language == "python" else _tail_end(text, d.end, structure.language, True)
+                q = e
                 while q < n and text[q].isspace():
                     q += 1
                 stop = defs[d.parent].end if d.parent >= 0 else n
                 # (not before the closing brace of the class around it alone)
-                if q < n and ("\n" in text[d.end : q] or "\r" in text[d.end : q]) and any(
+                if q < n and ("\n" in text[e:q] or "\r" in text[e:q]) and any(
                     text[k].isalnum() for k in range(q, stop)
                 ):
                     starts.append(_line_start(text, q))

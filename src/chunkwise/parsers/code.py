@@ -142,6 +142,7 @@ class CodeStructure:
             the start of their line, or from their own start when code comes before them on
             it (Bash only: ``find . | while read f``); outermost only. Empty without
             ``keep``.
+        declared: see the attribute below.
         containers: ``(start, end)`` of the namespaces whose members count as top level,
             outer first; ``start`` where the comments right above one start (not C's
             ``extern "C"`` blocks nor the preprocessor's ``#if`` blocks).
@@ -161,6 +162,11 @@ class CodeStructure:
     annotated: tuple[tuple[int, int, int], ...] = ()
     containers: tuple[tuple[int, int], ...] = ()
     whole: tuple[tuple[int, int], ...] = ()
+    declared: tuple[tuple[int, str], ...] = ()
+    """``(where its name is, qualified name)`` of the functions and methods declared
+    without a body (a C prototype, ``int getch();`` in a C++ class, a TypeScript
+    interface's method), by where their name is: symbols, not
+    definitions (nothing starts a chunk or is kept whole for them; tree-sitter only)."""
     lazy_tokens: Any = field(default=None, repr=False, compare=False)
     """A function ``(start, end) -> token cuts`` of a range, read on demand (tree-sitter:
     ``token_cuts`` is then empty)."""
@@ -185,13 +191,19 @@ class CodeStructure:
             # their header (else where their own text starts): a chunk that ends inside a
             # header, before the name, leaves the symbol to the chunk with the name
             named = sorted((_name_at(text, d), i) for i, d in enumerate(defs) if not d.container)
+            heads = [h for h, _ in named]
+            qualnames = [defs[i].qualname for _, i in named]
+            if self.declared:  # (functions declared without a body: by where their name is too)
+                both = sorted([*zip(heads, qualnames), *self.declared], key=lambda x: x[0])
+                heads = [h for h, _ in both]
+                qualnames = [q for _, q in both]
             # (the scan lists them in this order already)
             st = self.statements if self.parser == "scan" else sorted(self.statements, key=lambda x: (x[0], -x[1]))
             ix["at"] = (0, 1)  # an offset and the line it is on (one value: replaced whole)
             ix["describe"] = (
                 lines,
-                [h for h, _ in named],
-                [defs[i].qualname for _, i in named],
+                heads,
+                qualnames,
                 [d.start for d in defs],
                 [s for s, _ in self.items],
                 self.items,
@@ -203,7 +215,8 @@ class CodeStructure:
 
     def describe(self, text: str, start: int, end: int) -> dict[str, Any]:
         """Metadata of the chunk ``text[start:end]``: ``start_line``/``end_line`` (1-based),
-        ``symbols`` (qualified names of the definitions that begin in it), ``node_types``
+        ``symbols`` (qualified names of the definitions that begin in it, and of the
+        functions declared in it without a body: :attr:`declared`), ``node_types``
         (of the outermost statements it holds whole, else of the statement it lies in),
         ``split_part`` (it does not hold whole top-level items), ``part_of`` (the
         innermost definition it is a part of, when split) and ``_signatures`` (the headers
@@ -384,16 +397,39 @@ def _rstrip_pos(text: str, lo: int, p: int) -> int:
 
 # what may end the line of a definition's last line after it: a ";" or "," (C++'s
 # ``};`` after a method, ``},`` in a list), after the names a C ``typedef struct {...}``
-# gives it (``} Name, *NamePtr;``)
-_TAIL = re.compile(r"[ \t]*(?:[A-Za-z_][\w \t,*\[\]]*)?[;,](?=[ \t]*(?:[\r\n]|\Z))")
+# gives it (``} Name, *NamePtr;``, ``} *aConstraint;``)
+_TAIL = re.compile(r"[ \t]*(?:[A-Za-z_*][\w \t,*\[\]]*)?[;,](?=[ \t]*(?:[\r\n]|\Z))")
 
 
-def _tail_end(text: str, e: int) -> int:
+# the same, or a comment that ends the line (after the ";" or "," if any), by how a line
+# comment starts in the language: ``} // end for``, ``}; /* Foo */``, ``end # class``
+_SLASH_TAIL = r"//[^\r\n]*|/\*(?:[^*\r\n]|\*(?!/))*\*/"
+_TAIL_COMMENT = r"[ \t]*(?:(?:[A-Za-z_*][\w \t,*\[\]]*)?[;,][ \t]*)?(?:{})(?=[ \t]*(?:[\r\n]|\Z))"
+_TAIL_SLASH = re.compile(_TAIL_COMMENT.format(_SLASH_TAIL))
+_TAIL_COMMENTS: dict[str, re.Pattern[str]] = {
+    **dict.fromkeys(
+        ("javascript", "typescript", "tsx", "java", "go", "rust", "c", "cpp", "csharp", "kotlin", "swift"), _TAIL_SLASH
+    ),
+    "php": re.compile(_TAIL_COMMENT.format(_SLASH_TAIL + r"|#(?!\[)[^\r\n]*")),
+    "ruby": re.compile(_TAIL_COMMENT.format(r"#[^\r\n]*")),
+    "bash": re.compile(_TAIL_COMMENT.format(r"#[^\r\n]*")),
+}
+
+
+def _tail_end(text: str, e: int, language: str = "", comments: bool = False) -> int:
     """Where the ";" or "," that ends the line after ``e`` (a definition's end) ends,
     with the names before it: the definition goes with them (a chunk holds the line
-    ``} Name;`` whole, never ``;`` alone); ``e`` when its line goes on otherwise."""
-    m = _TAIL.match(text, e)
-    return e if m is None else m.end()
+    ``} Name;`` whole, never ``;`` alone); with ``language`` (not Python), where the
+    comment that ends that line ends (``} // end for``: a chunk holds it with its line,
+    never the comment alone); ``e`` when its line goes on otherwise. ``comments``: only
+    a tail that ends with a comment (``} Name;`` alone is ``e``)."""
+    m = None if comments else _TAIL.match(text, e)
+    if m is not None:
+        return m.end()
+    pattern = _TAIL_COMMENTS.get(language) if language else None
+    if pattern is None or (m := pattern.match(text, e)) is None:
+        return e
+    return _rstrip_pos(text, e, m.end())
 
 
 def _at_line_start(text: str, p: int) -> int:
@@ -982,11 +1018,12 @@ def _name_of(node: Any, data: bytes) -> str | None:
         return "Companion"
     if n is None:
         d = node.child_by_field_name("declarator")
-        while d is not None and d.type not in _NAME_TYPES:
-            d = d.child_by_field_name("declarator") or next(
-                (c for c in d.named_children if c.type in _NAME_TYPES or c.type.endswith("declarator")), None
-            )
-        n = d
+        if d is not None and t == "function_definition":
+            if node.has_error:
+                d = _declarator_before_macro(node, d)
+            elif (split := _split_declaration(node)) is not None:
+                d = split
+        n = _declarator_name(d, data, node.has_error)
     if n is None:
         n = next((c for c in node.named_children if c.type in _NAME_TYPES), None)
     if n is None:
@@ -996,7 +1033,7 @@ def _name_of(node: Any, data: bytes) -> str | None:
         # this definition's (C++'s "_GLIBCXX_BEGIN_NAMESPACE_VERSION" then a class read as
         # a function named "false")
         for ch in node.children:
-            if ch.start_byte >= n.start_byte:
+            if ch.start_byte >= n.start_byte or ch.end_byte > n.start_byte:  # (or the node holding it)
                 break
             if ch.type == "ERROR" and data.find(b"\n", ch.start_byte, ch.end_byte) >= 0:
                 return None
@@ -1018,6 +1055,94 @@ def _name_of(node: Any, data: bytes) -> str | None:
             if m:
                 name = f"{m.group(1)}.{name}"
     return name or None
+
+
+# a macro's name, by convention (``THROWS``, ``__NTH``, ``_GLIBCXX_NOEXCEPT``)
+_MACRO_NAME = re.compile(r"_*[A-Z][A-Z0-9_]*")
+
+
+def _declarator_before_macro(node: Any, d: Any) -> Any:
+    """The declarator of a C++ function whose grammar read a macro after its parameters
+    as the declarator (``~A() THROWS(E) {``, ``size() const _GLIBCXX_NOEXCEPT {``: the
+    function's own declarator then lies in an ERROR node before the macro, ending on the
+    macro's line): that one, else ``d`` (the declarator read)."""
+    found = d
+    for ch in node.children:
+        if ch.start_byte >= d.start_byte:
+            break
+        if ch.type == "ERROR":
+            f = next((x for x in ch.named_children if x.type == "function_declarator"), None)
+            if f is not None and f.end_point[0] == d.start_point[0]:
+                found = f
+    return found
+
+
+def _split_declaration(node: Any) -> Any:
+    """The function declarator of the node before ``node`` when the grammar split one
+    declaration or definition in two at a macro after its parameters (``void f(int e)
+    const THROW2(A, B) {`` read as ``void f(int e) const`` missing its ``;``, then a
+    function ``THROW2`` starting on that line), else None: that node has a syntax error
+    and ends on the line where ``node`` starts, with no type before its declarator."""
+    prev = node.prev_named_sibling
+    if (prev is None or not prev.has_error or prev.end_point[0] != node.start_point[0]
+            or node.child_by_field_name("type") is not None):
+        return None
+    x = prev  # (its last node, ending the declaration: "protected:\n  void f(int e) const" too)
+    while x is not None and x.type != "function_declarator":
+        x = x.named_children[-1] if x.named_child_count else None
+    return x
+
+
+def _declarator_name(d: Any, data: bytes, errors: bool = False) -> Any:
+    """The node that names the C or C++ declarator ``d`` (the identifier inside pointer,
+    reference and function declarators), or None. A declarator misread around a macro
+    names its function by the macro call (``UNDEF(box)`` of ``int UNDEF(box)(WINDOW *w)``:
+    a function declarator returning a function is no C) or by the name the macro wraps
+    (``atoi`` of glibc's ``__NTH (atoi (const char *__nptr))``). ``errors``: the
+    definition has a syntax error; a declarator read in an ERROR node before a macro
+    (``*\n  _M_data() const _GLIBCXX_NOEXCEPT``) is the one that names it."""
+    while d is not None and d.type not in _NAME_TYPES:
+        if errors and d.has_error and d.type != "function_declarator":
+            inner = d.child_by_field_name("declarator")
+            if inner is not None and (f := _declarator_before_macro(d, inner)) is not inner:
+                d = f
+                continue
+        if d.type == "function_declarator":
+            inner = d.child_by_field_name("declarator")
+            if inner is not None and inner.type == "function_declarator" and _macro_call(inner, data):
+                return inner
+            wrapped = _wrapped_name(d, inner, data)
+            if wrapped is not None:
+                return wrapped
+        d = d.child_by_field_name("declarator") or next(
+            (c for c in d.named_children if c.type in _NAME_TYPES or c.type.endswith("declarator")), None
+        )
+    return d
+
+
+def _macro_call(d: Any, data: bytes) -> bool:
+    """Whether the function declarator ``d`` is a macro's call: a macro's name and its
+    arguments only (``UNDEF(box)``; not ``f (int) __THROW``)."""
+    inner = d.child_by_field_name("declarator")
+    return (d.named_child_count == 2 and inner is not None and inner.type in ("identifier", "field_identifier")
+            and _MACRO_NAME.fullmatch(_node_text(data, inner)) is not None)
+
+
+def _wrapped_name(d: Any, inner: Any, data: bytes) -> Any:
+    """The name a macro wraps in the function declarator ``d`` (``__NTH (atoi (const char
+    *__nptr))``, read as a function ``__NTH`` of one parameter of a function type
+    ``atoi``), or None: a macro's name (``inner``) and one parameter, a type name and the
+    parameter list after it only."""
+    if inner is None or inner.type != "identifier" or not _MACRO_NAME.fullmatch(_node_text(data, inner)):
+        return None
+    params = d.child_by_field_name("parameters")
+    if params is None or params.named_child_count != 1:
+        return None
+    kids = params.named_children[0].named_children
+    if (params.named_children[0].type == "parameter_declaration" and len(kids) == 2
+            and kids[0].type == "type_identifier" and kids[1].type == "abstract_function_declarator"):
+        return kids[0]
+    return None
 
 
 def _body_of(node: Any) -> Any:
@@ -1647,7 +1772,7 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
                 # (with the ";" that ends its last line: C++'s ``};``, C's ``} Name;``)
                 if (
                     fits is not None and k.name is not None and not k.container
-                    and fits(_line_start(text, group), _tail_end(text, e))
+                    and fits(_line_start(text, group), _tail_end(text, e, spec.name))
                 ):
                     k.closed = True
                     closed.append((c, k))
@@ -1660,11 +1785,13 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
                         ls = _at_line_start(text, s)
                         if ls < 0 and shell:
                             ls = s
+                        # (with the comment or ";" that ends its last line: ``} // end for``)
+                        tail = _tail_end(text, k.end, spec.name)
                         if ls >= 0 and (not shell or node.name is None) and not (
                             trimmed and any(a <= s < b for a, b in trimmed)
                         ):
-                            if keep(ls, k.end):
-                                whole.append((s, k.end))
+                            if keep(ls, tail):
+                                whole.append((s, tail))
                             elif indented and (ce := _code_end_ts(c, text, off)) < k.end and keep(ls, ce):
                                 # (Python: one that fits without the comment lines after
                                 # its last line of code, indented into its block: kept
@@ -1736,6 +1863,10 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
     found = _analyze(text, spec.name, "tree-sitter", root, None, rootts.has_error, spec.imports,
                      opaque=opaque, lazy_tokens=tokens, closed=closed_spans, annotated=sorted(annotated),
                      whole=whole)
+    if spec.name in _DECLARED:
+        declared = _declared(text, rootts, data, off, spec, tree.language, found.definitions)
+        if declared:
+            found = replace(found, declared=declared)
     if spec.name == "php" and "namespace" in text:
         found = _php_namespace_statements(text, found)
     if sql:
@@ -1759,6 +1890,172 @@ def _code_end_ts(node: Any, text: str, off: Any) -> int:
     if (m := _TRAILING_COMMENT.match(text, e)) is not None:
         e = m.end()
     return e
+
+
+# the functions declared without a body, by language: C and C++ by their function
+# declarators (see :func:`_declared`), the others by these nodes (with a name field)
+_DECLARED: dict[str, tuple[str, ...]] = {"c": (), "cpp": (), "typescript": ("method_signature",), "tsx": ("method_signature",)}
+# where a C or C++ function declarator names a declared function: it lies in a declaration
+# (a prototype, a method of a class), through these declarators only
+_AROUND_DECLARATOR = frozenset({
+    "pointer_declarator", "reference_declarator", "attributed_declarator", "parenthesized_declarator",
+    "function_declarator",
+})
+_DECLARATIONS = frozenset({"declaration", "field_declaration"})
+# what comes before the declarator of a prototype that the grammar read into an ERROR node
+# (``extern int atoi (const char *__nptr) __THROW ...;``)
+_DECLARATION_HEAD = frozenset({
+    "storage_class_specifier", "type_qualifier", "primitive_type", "type_identifier", "sized_type_specifier",
+    "virtual", "function_specifier", "attribute_specifier", "ms_declspec_modifier", "comment",
+})
+# no declaration of a function lies in these (a body, a parameter list, an expression)
+_NOT_DECLARING = frozenset({
+    "compound_statement", "function_definition", "parameter_list", "argument_list", "lambda_expression",
+    "initializer_list", "template_argument_list", "field_expression", "call_expression",
+})
+_DECLARED_QUERIES: dict[str, Any] = {}
+
+
+def _declared(text: str, rootts: Any, data: bytes, off: _Offsets, spec: LanguageSpec, language: Any,
+              defs: Sequence[Definition]) -> tuple[tuple[int, str], ...]:
+    """``(where its name is, qualified name)`` of each function declared without a body:
+    a C or C++ declaration whose declarator is a function's (``extern FILE *fopen (...)
+    ;``, ``int getch();`` in a class; not a pointer to a function, ``int (*fp)(int);``,
+    nor a declaration in a body or a parameter list), a TypeScript interface's method.
+    Named inside the definitions around it (``NCursesWindow.getch``).
+    A declaration that the grammar split in two at a macro after its parameters
+    (``virtual ~A() THROWS(E);``) names its function once, by the part before the macro."""
+    import tree_sitter
+
+    q = _DECLARED_QUERIES.get(spec.name)
+    if q is None:
+        kinds = _DECLARED[spec.name] or ("function_declarator",)
+        kinds = tuple(k for k in kinds if language.id_for_node_kind(k, True))
+        if not kinds:
+            return ()
+        q = _DECLARED_QUERIES[spec.name] = tree_sitter.Query(language, "[" + " ".join(f"({k})" for k in kinds) + "] @f")
+    nodes = tree_sitter.QueryCursor(q).captures(rootts).get("f", ())
+    c_like = not _DECLARED[spec.name]
+    found: list[tuple[int, str]] = []
+    for f in nodes:
+        if c_like:
+            name = _declared_c_name(f, data)
+        else:
+            name = f.child_by_field_name("name")
+            if name is not None and any(a.type in _NOT_DECLARING for a in _ancestors(f)):
+                name = None
+        if name is None:
+            continue
+        found.append((off(name.start_byte), re.sub(r"\s+", " ", _node_text(data, name).strip().replace("::", "."))))
+    if not found:
+        return ()
+    found.sort()
+    starts = [d.start for d in defs]
+    out: list[tuple[int, str]] = []
+    for p, name in found:
+        k = bisect_right(starts, p) - 1  # the innermost definition around it
+        while k >= 0 and not defs[k].start <= p < defs[k].end:
+            k = defs[k].parent
+        prefix = defs[k].qualname if k >= 0 else ""
+        out.append((p, f"{prefix}.{name}" if prefix else name))
+    return tuple(out)
+
+
+def _ancestors(node: Any) -> Iterator[Any]:
+    node = node.parent
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+def _declared_c_name(f: Any, data: bytes) -> Any:
+    """The node that names the function a C or C++ function declarator ``f`` declares
+    without a body (see :func:`_declared`), or None."""
+    d = f.child_by_field_name("declarator")
+    if d is None:
+        return None
+    p = f.parent
+    if (p is not None and p.type == "function_declarator" and p.child_by_field_name("declarator") == f
+            and _macro_call(f, data)):
+        return None  # (the "UNDEF(box)" of "int UNDEF(box)(int a);": the declarator around it names it)
+    if d.type == "function_declarator":
+        if not _macro_call(d, data):
+            return None  # (attributes read as parameters, "f (int) __attribute__ ((...))": "f" names it)
+        name = d  # ("UNDEF(box)": a macro call names it)
+    elif d.type in _DECLARED_NAMES:
+        name = _wrapped_name(f, d, data) or d
+    else:
+        return None  # (a pointer to a function, "(*fp)(int)"; an array of them)
+    top = p
+    while top is not None and top.type in _AROUND_DECLARATOR:
+        top = top.parent
+    if top is None:
+        return None
+    macro = _MACRO_NAME.fullmatch(_node_text(data, name)) is not None
+    if macro and (f.has_error or top.type == "ERROR"):
+        # a macro's arguments (glibc's "__REDIRECT (fopen, (...), fopen64)"), a macro
+        # before the type in an ERROR node (expat's "XMLPARSEAPI(void *)" on its own line)
+        return None
+    if top.type == "ERROR":
+        # a prototype the grammar read into an ERROR node: only its type before the
+        # declarator (a macro call too: expat's "XMLPARSEAPI(void)" read as a function
+        # declarator), no function declarator after it
+        if f.parent != top:
+            return None
+        for x in top.named_children:
+            if x.start_byte < f.start_byte:
+                if x.type not in _DECLARATION_HEAD and not (
+                    x.type == "function_declarator" and _MACRO_NAME.fullmatch(_node_text(data, x.children[0]))
+                ):
+                    return None
+            elif x.start_byte > f.start_byte and x.type == "function_declarator":
+                return None
+    elif top.type not in _DECLARATIONS:
+        return None
+    elif top.child_by_field_name("type") is None and name.type == "identifier" and (
+        top.parent is None or top.parent.type != "field_declaration_list"
+    ):
+        # no type, outside a class (where a constructor has none): a macro called at the
+        # top (gmpxx.h's "__GMPXX_DECLARE_COMMON_TYPE(signed char);")
+        return None
+    elif macro and top.type == "field_declaration" and top.parent is not None and top.parent.parent is not None and (
+        top.parent.parent.type in ("struct_specifier", "union_specifier")
+    ):
+        return None  # (a field named by a macro: regex.h's "struct re_dfa_t *__REPB_PREFIX(buffer);")
+    else:
+        # split in two at a macro after the parameters ("virtual ~A() THROWS(E);" read as
+        # "virtual ~A()" missing its ";", then "THROWS(E);"): the first part names it;
+        # the second, and the first when a definition ("THROWS(E) {...}") follows, not
+        prev = top.prev_named_sibling
+        if macro and prev is not None and prev.has_error and prev.end_point[0] == top.start_point[0]:
+            return None
+        nxt = top.next_named_sibling
+        if (top.has_error and nxt is not None and nxt.start_point[0] == top.end_point[0]
+                and nxt.type == "function_definition"):
+            return None
+    for a in _ancestors(top):
+        if a.type == "compound_statement" and _misread_class(a.parent):
+            break  # (a class's body: "class EXPORT_MACRO Name {...}" read as a function)
+        if a.type in _NOT_DECLARING:
+            return None
+    return name
+
+
+def _misread_class(node: Any) -> bool:
+    """Whether ``node`` is a C++ class the grammar read as a function definition (``class
+    NCURSES_CXX_IMPEXP NCursesWindow {...}``: the class named by the macro, its name a
+    declarator that declares no function, its body a function's body)."""
+    if node is None or node.type != "function_definition":
+        return False
+    kind = node.child_by_field_name("type")
+    d = node.child_by_field_name("declarator")
+    return (kind is not None and kind.type in ("class_specifier", "struct_specifier")
+            and kind.child_by_field_name("body") is None and d is not None and d.type == "identifier")
+
+
+_DECLARED_NAMES = frozenset({
+    "identifier", "field_identifier", "qualified_identifier", "operator_name", "destructor_name",
+})
 
 
 def _leaf_cuts(text: str, node: Any, off: Any) -> Iterator[tuple[int, int]]:
