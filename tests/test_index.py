@@ -135,8 +135,11 @@ def test_paths_under_which_no_file_reads_change_nothing(tmp_path):
     with Index(tmp_path / "ix", model=emb) as index:
         info = index.info()
         assert info["documents"] == first.documents == 3 and int(info["generation"]) == first.generation
-    # Documents given as values are the caller's: an empty list empties the index
-    assert build_index([], tmp_path / "ix", chunker=_chunker(), model=emb).documents == 0
+    # Documents given as values: an empty list is refused the same way (nothing changes)
+    with pytest.raises(ConfigError, match="no document was given"):
+        build_index([], tmp_path / "ix", chunker=_chunker(), model=emb)
+    with Index(tmp_path / "ix", model=emb) as index:
+        assert index.info()["documents"] == 3
 
 
 def test_changed_configuration_is_refused_then_rebuilt(tmp_path):

@@ -129,7 +129,8 @@ def test_base_url_is_not_chunking_configuration_but_the_model_is(tmp_path):
 def test_an_index_without_committed_documents_takes_new_settings(tmp_path, offline_default):
     src = _folder(tmp_path, {})
     ix = str(tmp_path / "ix")
-    build_index([], ix, chunker=chunkwise.make_chunker("recursive", chunk_size=20), model=offline_default)
+    with pytest.raises(ConfigError, match="no document was given"):
+        build_index([], ix, chunker=chunkwise.make_chunker("recursive", chunk_size=20), model=offline_default)
     _folder(tmp_path)
     r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", ix, "-n", "30", "-s", "sentence"])
     assert r.exit_code == 0 and "3 added" in r.output, r.output
@@ -144,7 +145,8 @@ class WideEmbedder(CountingEmbedder):
 
 def test_an_empty_first_build_binds_no_settings(tmp_path):
     ix = tmp_path / "ix"
-    build_index([], ix, chunker=chunkwise.make_chunker("recursive", chunk_size=20), model=CountingEmbedder())
+    with pytest.raises(ConfigError, match="no document was given"):
+        build_index([], ix, chunker=chunkwise.make_chunker("recursive", chunk_size=20), model=CountingEmbedder())
     # another chunker and another model (of another dimension) are taken
     report = build_index([chunkwise.Document("A pump.", id="a")], ix,
                          chunker=chunkwise.make_chunker("sentence", chunk_size=30), model=WideEmbedder())
