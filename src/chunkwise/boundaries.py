@@ -239,6 +239,8 @@ class FilteredLevel:
             object.__setattr__(self, "name", self.level.name)
         object.__setattr__(self, "windowable", getattr(self.level, "windowable", False))
         object.__setattr__(self, "anchor", getattr(self.level, "anchor", ""))
+        # (the level's rule against some cuts, "not right after a title", holds here too)
+        object.__setattr__(self, "avoid", getattr(self.level, "avoid", None))
 
     def cuts(self, text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         keep = self.keep

@@ -27,7 +27,7 @@ from typing import Any
 from ..enrich import with_metadata
 from ..errors import ConfigError
 from ..merge import Span
-from ..packer import _guarded, pack_segments
+from ..packer import pack_segments
 from ..parsers.semantic import glue_levels, heading_glue
 from ..registry import AUTO, register
 from ..segments import Region, Segments
@@ -99,42 +99,15 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return "a strategy name" if kind is str else "a mapping of parameters"
 
 
-class _KeepsAvoid:
-    """``level``, a level with an ``avoid`` rule (the recursive strategy's paragraphs: no
-    cut right after a title while another permits), that keeps the rule when the packer
-    guards it against cuts inside glue: the packer's guard (a
-    :class:`~chunkwise.boundaries.FilteredLevel`) has no ``avoid`` of its own, so a base
-    strategy's level handed the heading glue would lose it. Anything else is the level's."""
-
-    __slots__ = ("level",)
-
-    def __init__(self, level: Any) -> None:
-        self.level = level
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "level":
-            raise AttributeError(name)
-        return getattr(self.level, name)
-
-    def guarded(self, starts: Sequence[int], ends: Sequence[int]) -> Any:
-        """The packer's guard of the level (no cut strictly inside a protected range),
-        with the level's ``avoid``."""
-        found = _guarded(self.level, starts, ends)
-        if found is self.level:
-            return self
-        object.__setattr__(found, "avoid", self.level.avoid)
-        return found
-
-
 def _with_glue(segs: Segments, glue: Sequence[tuple[int, int]], words: bool) -> Segments:
-    """``segs`` with the ranges of ``glue`` it lacks (a level's ``avoid`` kept: see
-    :class:`_KeepsAvoid`; with ``words``, the word level the packer adds is named, so
-    that it is guarded too: :func:`~chunkwise.parsers.semantic.glue_levels`)."""
+    """``segs`` with the ranges of ``glue`` it lacks (with ``words``, the word level the
+    packer adds is named, so that it is guarded too:
+    :func:`~chunkwise.parsers.semantic.glue_levels`)."""
     have = set(segs.glue)
     extra = tuple(g for g in glue if g not in have)
     if not extra:
         return segs
-    levels = tuple(_KeepsAvoid(lv) if getattr(lv, "avoid", None) is not None else lv for lv in segs.levels)
+    levels = segs.levels
     return replace(segs, glue=segs.glue + extra, levels=glue_levels(levels) if words else levels)
 
 
