@@ -123,13 +123,6 @@ def test_a_header_that_fits_with_the_first_rows_is_unchanged():
     assert not chunks[0].metadata.get("oversize") and chunks[1].text == "\n".join(ROWS[1:])
 
 
-def test_markdown_strategy_a_chunk_at_the_delimiter_row_has_the_header_in_context():
-    doc = "# Platforms\n\n" + WIDE
-    chunks = _chunks(doc, "markdown", chunk_size=100)
-    at = [c for c in chunks if c.text.startswith(RULE)]
-    assert all(c.context.endswith(HEAD) for c in at)
-
-
 _cell = st.text(alphabet="abc xyz-:", min_size=0, max_size=14).map(str.strip)
 _name = st.text(alphabet="abc xyz", min_size=1, max_size=14).map(lambda s: s.strip() or "x")
 
@@ -164,7 +157,7 @@ def test_no_chunk_starts_at_a_delimiter_row_that_fits_with_its_header_row(table,
     for c in chunks:
         if c.start_index >= t.header[1]:  # (a part of a row: then its first cell)
             assert c.context == header or c.context.startswith(header + "\n")
-        elif ds <= c.start_index:
+        elif ds <= c.start_index:  # (a chunk at the delimiter row: the header rows above it)
             assert c.context == header[: header.rindex("\n")]
     if all(len(h) <= chunk_size for h in lines[: len(heads)]) and len("\n".join(lines[len(heads) - 1 : len(heads) + 1])) <= chunk_size:
         assert not [c for c in chunks if ds <= c.start_index < de], "a chunk starts at the delimiter row"

@@ -549,7 +549,7 @@ class TableChunker(BaseChunker):
         if info is None:
             return ""
         meta: dict[str, Any] = metadata  # type: ignore[assignment]
-        return table_context(meta, span, info.table, info.index, info.text, self.row_format, info.shared)
+        return table_context(meta, span, info.table, info.index, info.text, self.row_format, info.shared, True)
 
     def _derived_context(self, metadata: Mapping[str, Any], span: Span) -> str | _Derived:
         """:meth:`context`, but a ``"kv"`` context as the table's :class:`_KvContext`
@@ -559,7 +559,7 @@ class TableChunker(BaseChunker):
         if info is None:
             return ""
         meta: dict[str, Any] = metadata  # type: ignore[assignment]
-        return _table_context(meta, span, info.table, info.index, info.text, self.row_format, info.shared)
+        return _table_context(meta, span, info.table, info.index, info.text, self.row_format, info.shared, True)
 
 
 def table_context(
@@ -570,6 +570,7 @@ def table_context(
     text: str,
     row_format: str = "text",
     shared: dict[str, Any] | None = None,
+    rule_context: bool = False,
 ) -> str:
     """Sets the table metadata of the chunk ``span`` of table ``t`` (the ``index``-th table
     of the document) and returns its table context.
@@ -586,7 +587,9 @@ def table_context(
     of the row with a value is named in a part that holds it; no part repeats the whole
     row); an empty cell (or an empty piece of a cut cell) is left out, as a short row's
     missing cells are, and a row without a value has no line; a line break in a value (or
-    a column name) is a space: one line per row.
+    a column name) is a space: one line per row. ``rule_context`` (the ``table``
+    strategy): a chunk that starts at a pipe table's delimiter row has the header rows
+    above it in ``context`` (the ``markdown`` strategy: none).
 
     ``shared``: a dict kept across the chunks of one table, where the column list and the
     header context are made once and then shared by every chunk of the table (one string
@@ -594,7 +597,7 @@ def table_context(
     made thousands of equal copies), and a chunk's ``row_start`` is the integer object of
     the ``row_end`` before it when they are equal.
     """
-    c = _table_context(metadata, span, t, index, text, row_format, shared)
+    c = _table_context(metadata, span, t, index, text, row_format, shared, rule_context)
     return c if c.__class__ is str else c.value(span.start, span.end)  # type: ignore[union-attr]
 
 
@@ -606,6 +609,7 @@ def _table_context(
     text: str,
     row_format: str = "text",
     shared: dict[str, Any] | None = None,
+    rule_context: bool = False,
 ) -> str | _Derived:
     """:func:`table_context`, but a ``"kv"`` context as the table's :class:`_KvContext`
     (one per table, kept in ``shared``) instead of the string."""
@@ -629,7 +633,7 @@ def _table_context(
     hs, he = t.header
     if span.start < he or hs == he:
         heads = t.header_starts
-        if t.kind == "pipe" and len(heads) > 1 and heads[-1] <= span.start and hs < heads[-1]:
+        if rule_context and t.kind == "pipe" and len(heads) > 1 and hs < heads[-1] <= span.start:
             # a chunk that starts at the delimiter row: the header rows above it
             return text[hs : heads[-1]].rstrip()
         return ""
@@ -884,13 +888,15 @@ _DELIMITER_CHARS = frozenset("|-: \t\r\n")
 """What a pipe table's delimiter row is made of (with a row of empty cells, ``| |``)."""
 
 
-def join_delimiter_rows(text: str, m: Measure, spans: list[Span], tables: Sequence[Table], chunk_size: int) -> None:
+def join_delimiter_rows(
+    text: str, m: Measure, spans: list[Span], tables: Sequence[Table], chunk_size: int, forward: bool = True
+) -> None:
     """No span starts at or inside the delimiter row (``|---|:--:|``) of a pipe table while
     the row fits ``chunk_size``: the row goes with the span that holds the end of the
     header row above it when the two fit together; else that span is cut between the
     header row's cells (else its words), the earliest cut that leaves room, and the
-    row's last cells go with the delimiter row; else (no such cut) the delimiter row
-    goes with the first body rows when they fit together. A span that held the
+    row's last cells go with the delimiter row; else (no such cut; ``forward``) the
+    delimiter row goes with the first body rows when they fit together. A span that held the
     delimiter row alone is gone; one that held body rows after it starts at the first of
     them, under the header in ``context`` (and takes in the next span when both hold
     whole rows, without overlap, and fit together). A span of the header with only
@@ -900,9 +906,9 @@ def join_delimiter_rows(text: str, m: Measure, spans: list[Span], tables: Sequen
     ``chunk_size``: a delimiter row larger than it stays cut as the packer cut it.
 
     The delimiter row says nothing but "this is a table": as a chunk of its own it is
-    noise for a search, and a chunk that starts with it starts inside the header (its
-    ``context`` is then the header rows above it alone). ``tables`` sorted, apart. In
-    place."""
+    noise for a search. (A chunk of the ``table`` strategy that starts with it has the
+    header rows above it in ``context``, see :func:`table_context`.) ``tables`` sorted,
+    apart. In place."""
     tables = [t for t in tables if t.kind == "pipe" and len(t.header_starts) > 1 and t.header[0] < t.header[1]]
     if not spans or not tables:  # (a CSV or TSV table has no delimiter row)
         return
@@ -914,7 +920,7 @@ def join_delimiter_rows(text: str, m: Measure, spans: list[Span], tables: Sequen
         de = _rstrip(text, ds, he)
         i = bisect_left(starts, ds)
         if 0 < i < len(spans) and spans[i].start < de and m.exact(*trim(text, ds, de)) <= chunk_size:
-            _join_delimiter_row(text, m, spans, starts, i, t, ds, de, chunk_size)
+            _join_delimiter_row(text, m, spans, starts, i, t, ds, de, chunk_size, forward)
         # a span of the header with delimiter characters alone goes with the span before
         # it in the header, else with the one after it, where they fit together
         p = bisect_left(starts, hs)
@@ -941,7 +947,8 @@ def join_delimiter_rows(text: str, m: Measure, spans: list[Span], tables: Sequen
 
 
 def _join_delimiter_row(
-    text: str, m: Measure, spans: list[Span], starts: list[int], i: int, t: Table, ds: int, de: int, chunk_size: int
+    text: str, m: Measure, spans: list[Span], starts: list[int], i: int, t: Table, ds: int, de: int, chunk_size: int,
+    forward: bool,
 ) -> None:
     """:func:`join_delimiter_rows` for one table, whose delimiter row ``[ds, de)`` fits
     ``chunk_size`` and where ``spans[i]`` (``i > 0``) starts."""
@@ -955,7 +962,7 @@ def _join_delimiter_row(
         if c is None:
             # the delimiter row alone, and the body rows after it where they fit together
             sp = spans[i]
-            if sp.end <= de and i + 1 < len(spans):
+            if forward and sp.end <= de and i + 1 < len(spans):
                 nxt = spans[i + 1]
                 if nxt.start >= de and nxt.start >= sp.end and nxt.end <= t.end and not nxt.oversize:
                     if (size := m.exact(sp.start, nxt.end)) <= chunk_size:
