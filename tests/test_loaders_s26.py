@@ -33,3 +33,28 @@ def test_a_line_that_names_no_supported_interpreter_is_text(tmp_path, line):
     path = tmp_path / "tool"
     path.write_text(f"{line}\nprint 1\n", encoding="utf-8")
     assert chunkwise.load(path).metadata["format"] == "text"
+
+
+@pytest.mark.parametrize(
+    ("head", "language"),
+    [
+        ("// <optional> -*- C++ -*-", "cpp"),  # (libstdc++'s headers have no suffix)
+        ("/* -*- mode: c; indent-tabs-mode: nil -*- */", "c"),
+        ("#!/usr/bin/env perl\n# -*- python -*-", "python"),
+        ("// vim: set ft=javascript:", "javascript"),
+        ("# -*- shell-script -*-", "bash"),
+    ],
+)
+def test_a_file_without_suffix_is_code_by_its_mode_line(tmp_path, head, language):
+    path = tmp_path / "vector"
+    path.write_text(f"{head}\n\nint x;\n", encoding="utf-8")
+    doc = chunkwise.load(path)
+    assert doc.metadata["format"] == "code"
+    assert doc.metadata["language"] == language
+
+
+@pytest.mark.parametrize("head", ["-*- text -*-", "-*- mode: markdown -*-", "see ft=unknown here"])
+def test_a_mode_line_of_no_supported_language_leaves_text(tmp_path, head):
+    path = tmp_path / "notes"
+    path.write_text(f"{head}\n\nSome words.\n", encoding="utf-8")
+    assert chunkwise.load(path).metadata["format"] == "text"

@@ -24,6 +24,26 @@ _INTERPRETERS = {
 }
 
 
+# an editor's mode line: Emacs ``-*- C++ -*-`` or ``-*- mode: c++; ... -*-`` (on the first line,
+# or the second after a ``#!`` line), Vim ``vim: set ft=cpp:`` (in the first lines)
+_EMACS_MODE = re.compile(r"-\*-[ \t]*(?:(?:.*?;)?[ \t]*mode:[ \t]*)?([\w+#-]+)[ \t]*(?:;.*?)?-\*-", re.I)
+_VIM_MODE = re.compile(r"\b(?:vim?|ex):.*?\b(?:ft|filetype)=([\w+#-]+)")
+_MODES = {"shell-script": "bash", "c#": "csharp", "js": "javascript"}
+
+
+def _mode_line_language(text: str) -> str | None:
+    """The language an editor's mode line in the first lines of ``text`` names, if supported."""
+    lines = text[:2000].splitlines()[:5]
+    for i, line in enumerate(lines):
+        m = _EMACS_MODE.search(line) if i < 2 else None
+        if m is None:
+            m = _VIM_MODE.search(line)
+        if m is not None:
+            word = m.group(1).lower()
+            return resolve_language(_MODES.get(word, word))
+    return None
+
+
 def _shebang_language(text: str) -> str | None:
     m = _SHEBANG.match(text)
     if m is None:
@@ -88,9 +108,10 @@ class CodeLoader(Loader):
         interpreter of a supported language (``#!/bin/sh``, ``#! /usr/bin/env python3``,
         ``#!/usr/local/bin/python3.11``)."""
         start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-        if not start.startswith(b"#!"):
-            return False
-        return _shebang_language(start.split(b"\n", 1)[0].decode("latin-1")) is not None
+        if start.startswith(b"#!") and _shebang_language(start.split(b"\n", 1)[0].decode("latin-1")):
+            return True
+        top = start[:2000]
+        return (b"-*-" in top or b"ft=" in top) and _mode_line_language(top.decode("latin-1")) is not None
 
     def parse_text(
         self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
@@ -105,7 +126,7 @@ class CodeLoader(Loader):
             if language == "c" and str(name).lower().endswith(".h") and _CPP_HEADER.search(text):  # C++
                 language = "cpp"
         if language is None:
-            language = _shebang_language(text.lstrip("\ufeff"))
+            language = _shebang_language(text.lstrip("\ufeff")) or _mode_line_language(text.lstrip("\ufeff"))
         if language is not None:
             meta["language"] = language
         return Document(text, id=id, source=source, metadata=meta)
