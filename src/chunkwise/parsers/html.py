@@ -9,7 +9,9 @@ a table or a heading, as texi2html indents its examples -- renders its cells as 
 nested in a cell is rendered once, where it stands, by the same rule; but a data table,
 with a header row of ``th`` cells or a ``thead``, whose cells hold tables of text only is a
 pipe table, each inner table in its cell as one line: cells between spaces, rows between
-``"; "``; a table's ``caption`` is a paragraph above it),
+``"; "``; a table's ``caption`` is a paragraph above it; a cell spanning columns or rows
+repeats its text in each slot it covers, so every value stays in its column, and header rows
+tied by spans are one header row),
 ``pre`` as fenced code (language from a ``language-*``/``lang-*`` class, docutils'
 ``pre.code.<language>`` or Sphinx's ``div.highlight-<language>``; a ``pre`` whose ``code``
 elements are versions of one example glued together, as Node.js's ES module and CommonJS
@@ -261,6 +263,112 @@ def _rows(table: Any) -> list[Any]:
 
 def _cells(tr: Any) -> list[Any]:
     return [c for c in tr if _tag(c) in ("td", "th")]
+
+
+# HTML's rules for parsing a non-negative integer (leading whitespace, an optional sign,
+# digits; anything after them is ignored): ``colspan="2px"`` is 2, ``"-1"`` and ``"x"`` fail
+_SPAN = re.compile(r"[ \t\n\f\r]*([-+]?)([0-9]+)")
+
+
+def _span(cell: Any, name: str) -> int:
+    """A cell's ``colspan`` or ``rowspan`` as browsers read it: a missing, bad or negative
+    value is 1; ``colspan`` 0 is 1 and at most 1000; ``rowspan`` at most 65534, and 0 (to
+    the end of its row group) is returned as 0."""
+    m = _SPAN.match(cell.get(name) or "")
+    if not m:
+        return 1
+    n = int(m.group(2).lstrip("0")[:8] or "0")  # 8 digits are past both limits
+    if m.group(1) == "-" and n:
+        return 1
+    if name == "colspan":
+        return min(n, 1000) or 1
+    return min(n, 65534)
+
+
+def _grid(table: Any) -> tuple[list[list[Any]], list[list[bool]], int]:
+    """The table's slots, as the HTML table model forms them (a cell spanning columns or
+    rows occupies each slot it covers; a row span stops at the end of its row group:
+    ``thead``, ``tbody``, ``tfoot``, or a run of ``tr`` children of the table): one list per
+    row, each slot the cell covering it or None, with which slots are a cell's first (its
+    anchor), and how many rows the table's ``thead`` has when it comes first (else 0).
+    Rows and columns where no cell is anchored are left out: they hold only copies of a
+    spanning cell (a ``colspan="100"`` meaning "the whole width", a ``rowspan`` past the
+    last row), or nothing (an empty ``tr``)."""
+    groups: list[tuple[str, list[Any]]] = []
+    run: list[Any] = []
+    for child in table:
+        tag = _tag(child)
+        if tag == "tr":
+            run.append(child)
+        elif tag in ("thead", "tbody", "tfoot"):
+            if run:
+                groups.append(("tr", run))
+                run = []
+            groups.append((tag, [x for x in child if _tag(x) == "tr"]))
+    if run:
+        groups.append(("tr", run))
+    # per row: the column ranges [x0, x1) cells cover, and the columns cells are anchored at
+    covers: list[list[tuple[int, int, Any]]] = []
+    anchors: list[set[int]] = []
+    head = 0
+    for i, (kind, trs) in enumerate(groups):
+        top = len(covers)
+        covers += [[] for _ in trs]
+        anchors += [set() for _ in trs]
+        for y, tr in enumerate(trs, top):
+            x = 0
+            for cell in _cells(tr):
+                moved = True
+                while moved:  # the first slot of the row no cell above covers yet
+                    moved = False
+                    for x0, x1, _ in covers[y]:
+                        if x0 <= x < x1:
+                            x, moved = x1, True
+                colspan, rowspan = _span(cell, "colspan"), _span(cell, "rowspan")
+                end = len(covers) if rowspan == 0 else min(len(covers), y + rowspan)
+                for yy in range(y, end):
+                    covers[yy].append((x, x + colspan, cell))
+                anchors[y].add(x)
+                x += colspan
+        if i == 0 and kind == "thead":
+            head = sum(1 for a in anchors[top:] if a)
+    columns = sorted(set().union(*anchors)) if anchors else []
+    slots: list[list[Any]] = []
+    first: list[list[bool]] = []
+    for cov, anc in zip(covers, anchors):
+        if not anc:
+            continue
+        row: list[Any] = []
+        for x in columns:
+            row.append(next((c for x0, x1, c in cov if x0 <= x < x1), None))
+        slots.append(row)
+        first.append([x in anc for x in columns])
+    return slots, first, head
+
+
+def _header_rows(slots: list[list[Any]], first: list[list[bool]], head: int) -> int:
+    """How many rows of the grid make the pipe table's header row: the first row, and the
+    rows below it that spans tie to it -- with a ``thead`` first, all its rows when one of
+    its cells spans columns or rows; else each next row of ``th`` cells only, while a header
+    cell spans down into it or a cell of the row above it spans columns (a group heading
+    over its columns)."""
+
+    def spans(y: int) -> bool:  # a cell anchored in row y spans columns
+        row = slots[y]
+        return any(first[y][x] and x + 1 < len(row) and row[x + 1] is row[x] for x in range(len(row)))
+
+    def down(y: int) -> bool:  # a cell of the rows above row y covers a slot of it
+        own = [c for c, a in zip(slots[y], first[y]) if a]
+        return any(c is not None and not any(c is o for o in own) for c in slots[y])
+
+    if head:
+        tied = any(spans(y) for y in range(head)) or any(down(y) for y in range(1, head))
+        return head if tied and head > 1 else 1
+    h = 1
+    while h < len(slots) and all(_tag(c) == "th" for c, a in zip(slots[h], first[h]) if a) and (
+            down(h) or spans(h - 1)):
+        h += 1
+    return h
 
 
 def _layout_table(el: Any) -> bool:
@@ -573,17 +681,40 @@ class _Renderer:
         return "\n".join(out)
 
     def table(self, el: Any) -> str:
-        rows: list[list[str]] = []
-        for tr in _rows(el):
-            cells = [self.title_of(c).replace("|", "\\|") for c in _cells(tr)]
-            if cells:
-                rows.append(cells)
-        if not rows:
+        """A data table as a pipe table, its slots as the HTML table model forms them
+        (:func:`_grid`): a cell spanning columns or rows repeats its text in each slot it
+        covers, so every value stays in its column and each row reads whole; a header of
+        several rows tied by spans (:func:`_header_rows`) is one header row, each column
+        named by the texts above it, top down."""
+        slots, first, head = _grid(el)
+        if not slots:
             return ""
-        width = max(len(r) for r in rows)
-        rows = [r + [""] * (width - len(r)) for r in rows]
-        lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
-        lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+        texts: dict[int, str] = {}
+
+        def text(cell: Any) -> str:
+            if cell is None:
+                return ""
+            if id(cell) not in texts:
+                texts[id(cell)] = self.title_of(cell).replace("|", "\\|")
+            return texts[id(cell)]
+
+        h = _header_rows(slots, first, head)
+        header: list[str] = []
+        for x in range(len(slots[0])):
+            names: list[str] = []
+            seen: list[Any] = []
+            for y in range(h):
+                cell = slots[y][x]
+                if cell is None or any(cell is c for c in seen):
+                    continue
+                seen.append(cell)
+                name = text(cell)
+                if name and (not names or names[-1] != name):
+                    names.append(name)
+            header.append(" ".join(names))
+        width = len(header)
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * width]
+        lines += ["| " + " | ".join(text(c) for c in row) + " |" for row in slots[h:]]
         return "\n".join(lines)
 
 
