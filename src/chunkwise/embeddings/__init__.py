@@ -162,7 +162,7 @@ def _build(model: Any, kwargs: dict[str, Any]) -> Any:
             return StaticEmbedder.model2vec(path, **kwargs)
         raise ConfigError(f"model folder {text!r} is neither a BERT model nor a model2vec model")
     raise ConfigError(
-        f"model {text!r} is unknown; use None (default WordLlama), 'minilm', a model folder, "
+        f"model {text!r} is unknown; use 'wordllama', 'minilm', a model folder, "
         "'model2vec:PATH', 'onnx:PATH', 'sentence-transformers:NAME', 'openai:MODEL' or a callable"
     )
 
