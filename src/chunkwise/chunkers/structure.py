@@ -104,7 +104,13 @@ _HTML_RULE = re.compile(r"[ \t]*<hr\b[^>]*>(?:\s*<hr\b[^>]*>)*\s*", re.IGNORECAS
 # a paragraph or HTML block of link targets only: HTML anchors (``<a id="x"></a>``,
 # ``<a name="x"/>``) and MyST targets (``(label)=``), which name the heading after them
 _ANCHOR = r"(?:<a[ \t]+(?:id|name)[ \t]*=[ \t]*(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'/>]+)[ \t]*/?>(?:[ \t]*</a>)?|\([^()\s][^()\n]*\)=)"
-_ANCHORS = re.compile(r"[ \t]*" + _ANCHOR + r"(?:\s*" + _ANCHOR + r")*\s*", re.IGNORECASE)
+# (and HTML comments, which Node.js puts above a heading to keep old links working: an
+# HTML block of comments and targets only is no text of its own either; a comment holds
+# no "-->", so that a block that does not match fails in linear time)
+_COMMENT = r"<!--(?:[^-]|-(?!->))*-->"
+_ANCHORS = re.compile(
+    r"[ \t]*(?:" + _ANCHOR + "|" + _COMMENT + r")(?:\s*(?:" + _ANCHOR + "|" + _COMMENT + r"))*\s*", re.IGNORECASE
+)
 
 
 def _rules(text: str, blocks: Sequence[Any]) -> tuple[list[int], list[int]]:
@@ -474,6 +480,16 @@ class StructureChunker(BaseChunker):
                 Region(r.start, r.end, max(min(r.reserve + table_cost, budget0 // 2), r.reserve), r.end_boundary, r.levels, r.level)
                 for r in regions
             ]
+        # an HTML block (a comment, a <div>) that fits its section's budget is never cut;
+        # a bigger one is cut at the region's levels, as before (no oversize policy)
+        region_starts = [r.start for r in regions]
+        for b in blocks:
+            if b.kind == "html" and b.depth == 0:
+                k = bisect_right(region_starts, b.start) - 1
+                room = budget0 - (regions[k].reserve if k >= 0 else 0)
+                b0, b1 = trim(text, b.start, b.end)
+                if b0 < b1 and self._sizer.count(text[b0:b1]) <= room:
+                    atoms.append(Atom(b0, b1, "html"))
         atoms.extend(Atom(s, e, "list_item") for s, e in outline.item_spans)
         # (link targets go with their heading even where nothing follows it)
         glue = lead_glue + tuple(
