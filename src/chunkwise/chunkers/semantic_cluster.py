@@ -16,6 +16,8 @@ from ..errors import ConfigError
 from ..parsers.semantic import (
     SemanticAnalysis,
     consecutive_similarities,
+    cuts_before_headings,
+    heading_glue,
     join_fence_lines,
     sentence_segments,
 )
@@ -164,7 +166,10 @@ class ClusterSemanticChunker(EmbeddingChunker):
         self, doc: Document, m: Measure, sents: list[tuple[int, int]]
     ) -> tuple[Segments, SemanticAnalysis]:
         """The DP's segments and scored sentence cuts of ``doc`` (a code fence line alone
-        joins the sentence of its code: no chunk is only a fence)."""
+        joins the sentence of its code: no chunk is only a fence; in a document loaded
+        from Markdown or HTML a segment end right after a heading moves before it, and no
+        cut separates a heading from the start of its body while the two fit:
+        :func:`~chunkwise.parsers.semantic.heading_glue`)."""
         import numpy as np
 
         text = doc.text
@@ -177,5 +182,11 @@ class ClusterSemanticChunker(EmbeddingChunker):
         sizes = [size(sents[i - 1][1] if i else sents[0][0], sents[i][1]) for i in range(len(sents))]
         segs, _ = cluster_segments(vecs @ vecs.T, sizes, self.budget, self.max_sentences, self.budget // 4)
         sims = consecutive_similarities(vecs)
-        segments = sentence_segments(text, sents, sims, segs, CLUSTER, WEAKEST, keep_fences=True)
-        return segments, SemanticAnalysis(sents, sims, float("nan"), [b - 1 for _, b in segs[:-1]])
+        cuts = [b - 1 for _, b in segs[:-1]]
+        glue = heading_glue(doc)
+        if glue:
+            cuts = cuts_before_headings(sents, cuts, glue)
+            bounds = [0, *(c + 1 for c in cuts), len(sents)]
+            segs = list(zip(bounds[:-1], bounds[1:]))
+        segments = sentence_segments(text, sents, sims, segs, CLUSTER, WEAKEST, keep_fences=True, glue=glue)
+        return segments, SemanticAnalysis(sents, sims, float("nan"), cuts)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..boundaries import LINE, PARAGRAPH, line_feed_twin
 from ..errors import ConfigError
+from ..parsers.semantic import cuts_before_headings, glue_levels, heading_glue
 from ..registry import register
 from ..sizers import Measure
 from ..segments import Region, Segments
@@ -78,21 +79,25 @@ class TopicChunker(BaseChunker):
         ``"topic"`` between them), packed by paragraphs, lines, sentences and words. A
         text whose lines end with a lone carriage return (a classic Mac OS file) is read
         as its twin with line feeds there (same length, same offsets), as the packer
-        packs it."""
+        packs it. In a document loaded from Markdown or HTML a topic change right after
+        a heading moves before it, and no cut separates a heading from the start of its
+        body while the two fit (:func:`~chunkwise.parsers.semantic.heading_glue`)."""
         twin = line_feed_twin(document.text)
         text = twin or document.text
         paras = self.paragraphs(text)
-        levels = (PARAGRAPH, LINE, SentenceSegmenter())
+        levels: tuple = (PARAGRAPH, LINE, SentenceSegmenter())
         labels = _lda_labels([text[s:e] for s, e in paras], self.n_topics, self.random_state, self.restarts)
-        regions: list[Region] = []
-        i = 0
-        while i < len(paras):
-            j = i
-            while j + 1 < len(paras) and labels[j + 1] == labels[i]:
-                j += 1
-            regions.append(Region(paras[i][0], paras[j][1], end_boundary=TOPIC if j + 1 < len(paras) else "end"))
-            i = j + 1
-        return Segments(levels=levels, regions=tuple(regions), overlap_across_regions=True, twin=twin)
+        changes = [i for i in range(len(paras) - 1) if labels[i + 1] != labels[i]]
+        glue = heading_glue(document if twin is None else replace(document, text=twin))
+        if glue:
+            changes = cuts_before_headings(paras, changes, glue)
+            levels = glue_levels(levels)
+        bounds = [0, *(c + 1 for c in changes), len(paras)]
+        regions = tuple(
+            Region(paras[a][0], paras[b - 1][1], end_boundary=TOPIC if b < len(paras) else "end")
+            for a, b in zip(bounds[:-1], bounds[1:])
+        ) if paras else ()
+        return Segments(levels=levels, regions=regions, glue=glue, overlap_across_regions=True, twin=twin)
 
 
 def _lda_labels(paragraphs: list[str], n_topics: int, seed: int, restarts: int = 4) -> list[int]:
