@@ -280,6 +280,11 @@ class TableChunker(BaseChunker):
             own = self._own_header(text, t, budget, bound, measure) if self.chunk_overlap else []
             if len(own) > 1:  # (the header's rows are regions of their own: no cut between them needed)
                 found = [a for a in found if a.cut_name != "table_row"]
+            if not own and self.oversize == "split" and self._wide_header(text, t, measure):
+                # a header larger than ``chunk_size`` is cut: a region of its own, so that no
+                # body row shares a chunk with a part of it (that chunk would start inside
+                # the header and have no header in ``context``)
+                own = [(hs, _rstrip(text, hs, he), False, 0)]
             # the rows split between their cells (``split``), and the ranges where lines,
             # sentences and words may cut each big row (not between its first cell and the
             # next where a part may not hold that cell alone, see :meth:`_first_cut`)
@@ -304,7 +309,7 @@ class TableChunker(BaseChunker):
                 big_s.append(gap[1])
                 big_e.append(a.end)
             nrows = len(rows)
-            if hs < he and nrows:
+            if hs < he and nrows and not own:
                 r0, r1 = t.row_span(0)
                 while r1 > r0 and text[r1 - 1].isspace():
                     r1 -= 1
@@ -377,6 +382,12 @@ class TableChunker(BaseChunker):
             if s < e:
                 out.append((s, e, False, -ov if self._size(text, s, e, measure) <= limit else 0))
         return out
+
+    def _wide_header(self, text: str, t: Table, measure: Measure | None) -> bool:
+        """Whether the header of ``t`` (trimmed) is larger than ``chunk_size``."""
+        hs, he = t.header
+        he = _rstrip(text, hs, he)
+        return hs < he and self._size(text, hs, he, measure) > self.chunk_size
 
     def _tight_rows(
         self, text: str, t: Table, budget: int, bound: Callable[[int, int], int], measure: Measure | None,

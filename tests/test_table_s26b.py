@@ -1,0 +1,69 @@
+"""A header larger than ``chunk_size`` is cut on its own: no body row shares a chunk with
+a part of it, and every chunk of body rows has the header in ``context``."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise.parsers.table import delimited_table, find_pipe_tables
+
+from invariants import check_invariants
+
+
+def _tsv(text: str, **kw):
+    return chunkwise.chunk(chunkwise.parse(text, format="tsv"), strategy="table", **kw)
+
+
+def _check_header(text: str, chunks, t) -> None:
+    """Every chunk that holds body text either holds the whole header in its text or has
+    the header in ``context``."""
+    hs, he = t.header
+    header = text[hs:he].rstrip("\r\n")
+    for c in chunks:
+        body = text[max(c.start_index, he) : c.end_index]
+        if c.end_index <= he or not body.strip():
+            continue
+        assert c.start_index <= hs or c.context.startswith(header), (c.text, c.context)
+
+
+def test_a_wide_tsv_header_does_not_take_body_rows():
+    text = "name\tqty\tnote\nx\t1\t\t\ny\t\t\n\tz\tq\n"
+    chunks = _tsv(text, chunk_size=12)
+    t = delimited_table(text, delimiter="\t")
+    _check_header(text, chunks, t)
+    assert [c.text for c in chunks] == ["name\tqty", "note", "x\t1\t\t\ny\t\t", "\tz\tq"]
+    assert [c.context for c in chunks[2:]] == ["name\tqty\tnote"] * 2
+    check_invariants(text, chunks, 12, chunkwise.sizers.CharSizer(), trimmed=False)
+
+
+def test_a_wide_pipe_header_does_not_take_body_rows():
+    text = "| Option name | Default value | Description |\n|---|---|---|\n| port | 8080 | the port |\n| a | b | c |\n"
+    for size in range(20, 58):
+        chunks = chunkwise.chunk(text, strategy="table", chunk_size=size)
+        _check_header(text, chunks, find_pipe_tables(text)[0])
+
+
+_cell = st.text(alphabet="abc xy1", min_size=0, max_size=9)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    head=st.lists(st.text(alphabet="abcdef ", min_size=1, max_size=12), min_size=1, max_size=5),
+    rows=st.lists(st.lists(_cell, min_size=1, max_size=5), min_size=1, max_size=6),
+    size=st.integers(8, 40),
+    overlap=st.sampled_from([0, 3]),
+)
+def test_every_body_chunk_has_the_header(head, rows, size, overlap):
+    head = [h.strip() or "h" for h in head]
+    text = "\t".join(head) + "\n" + "".join("\t".join(r) + "\n" for r in rows)
+    if not text.strip() or overlap >= size:
+        return
+    chunks = _tsv(text, chunk_size=size, chunk_overlap=overlap)
+    t = delimited_table(text, delimiter="\t")
+    if t is None:
+        return
+    _check_header(text, chunks, t)
+    check_invariants(text, chunks, size, chunkwise.sizers.CharSizer(), trimmed=False)
