@@ -133,6 +133,58 @@ def _comment_run(prefixes: tuple[str, ...]) -> re.Pattern[str]:
         )
     return run
 
+_NON_SPACE = re.compile(r"\S")
+
+
+def _only_comments(text: str, start: int, end: int, prefixes: tuple[str, ...]) -> bool:
+    """Whether ``text[start:end]`` holds comment lines (starting with ``prefixes``) and
+    blank lines only, and at least one comment line."""
+    first = _NON_SPACE.search(text, start, end)
+    if first is None or not text.startswith(prefixes, first.start()) or text.startswith("#[", first.start()):
+        return False  # (most regions: no comment first, no line read)
+    seen = False
+    for line in text[start:end].splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if not line.startswith(prefixes) or line.startswith("#["):
+            return False
+        seen = True
+    return seen
+
+
+def _after_comments(text: str, p: int, defs: Sequence[Any], parent: int,
+                     fits: Callable[[int, int], bool], prefixes: tuple[str, ...]) -> int:
+    """Where a region that would start at line start ``p`` starts: after the comment
+    (and blank) lines there when a definition of ``parent`` follows them that fits
+    without them but not with them (they go with the region before; the comment lines
+    just above the definition stay with it where they fit), else ``p``."""
+    r = p
+    n = len(text)
+    while r < n:
+        eol = text.find("\n", r)
+        eol = n if eol < 0 else eol + 1
+        line = text[r:eol].strip()
+        if line and (not line.startswith(prefixes) or line.startswith("#[")):
+            break
+        r = eol
+    if r == p or r >= n:
+        return p
+    first = r
+    while first < n and text[first] in " \t":
+        first += 1
+    for d in defs:
+        if d.parent == parent and not d.container and d.start <= first <= d.head:
+            if fits(p, d.end):
+                break
+            # (with the comment lines just above it where they fit, else without them)
+            for q in (_line_start(text, d.start), _line_start(text, CodeChunker._own_start(text, d.start, d.head))):
+                if p < q and fits(q, d.end):
+                    return q
+            break
+    return p
+
+
 _READS_AS = frozenset({("c", "cpp"), ("javascript", "typescript"), ("javascript", "tsx"), ("typescript", "tsx")})
 """(a file's language, the ``language`` given) where the given one reads the file's own."""
 MAX_NESTING = 64
@@ -568,7 +620,7 @@ class CodeChunker(BaseChunker):
             group.append((a, b))
         fits = self._fits_budget(measure)
         wide = self._fits_budget(measure, self.chunk_size)
-        atoms, extra, trimmed = self._atoms(structure, text, fits, measure, wide)
+        atoms, extra, trimmed, lifted = self._atoms(structure, text, fits, measure, wide)
         # (the compound statements that fit: never cut; sorted once with the statement
         # atoms below -- a stable sort of both lists at once orders ties as two sorts did)
         unsorted = atoms + tuple(Atom(s, e, "statement") for s, e in structure.whole) if structure.whole else None
@@ -619,7 +671,7 @@ class CodeChunker(BaseChunker):
                     line_cuts.append((a, b))
             levels.append(_positions("line", line_cuts))
         regions = self._regions(
-            structure, n, text, fits, trimmed, header_ends, None if self.include_context_in_size else wide
+            structure, n, text, fits, trimmed, header_ends, None if self.include_context_in_size else wide, lifted
         )
         if self.include_context_in_size:
             regions = tuple(replace(r, reserve=self._reserve(structure, text, r)) for r in regions)
@@ -1003,10 +1055,12 @@ class CodeChunker(BaseChunker):
 
     def _atoms(self, structure: CodeStructure, text: str, fits: Callable[[int, int], bool] | None,
                measure: Measure | None = None, wide: Callable[[int, int], bool] | None = None,
-               ) -> tuple[tuple[Atom, ...], list[tuple[int, int, int]], dict[int, int]]:
+               ) -> tuple[tuple[Atom, ...], list[tuple[int, int, int]], dict[int, int], dict[int, int]]:
         """An atom per definition (never cut while it fits), the cuts ``(a, b, indent)``
-        that take comment lines out of a definition's atom, and the ends of the
-        definitions whose atom leaves out their trailing comments (by index).
+        that take comment lines out of a definition's atom, the ends of the
+        definitions whose atom leaves out their trailing comments (by index), and where
+        the atom starts of those that fit the budget only without the comment lines
+        above them (by index).
 
         A definition that does not fit with the comment lines around it but fits without
         them leaves them out of its atom: first the comment lines after its last line of
@@ -1021,6 +1075,7 @@ class CodeChunker(BaseChunker):
         atoms: list[Atom] = []
         extra: list[tuple[int, int, int]] = []
         trimmed: dict[int, int] = {}
+        lifted: dict[int, int] = {}
         cut_starts: set[int] | None = None
         shared: dict[int, int] = {}  # a trimmed end -> where its atom ends
         limit = self.chunk_size - self.chunk_overlap
@@ -1066,6 +1121,8 @@ class CodeChunker(BaseChunker):
                             break
                     if s > d.start:
                         extra.append((a, own, len(text[_line_start(text, own) : own].expandtabs(4))))
+                        if fits(s, e):
+                            lifted[i] = s
                     if e < d.end:
                         trimmed[i] = shared[d.end] = e
                         hl = _line_start(text, d.head)
@@ -1099,7 +1156,7 @@ class CodeChunker(BaseChunker):
                     continue
                 e = tail
             atoms.append(Atom(s, e, d.node_type))
-        return tuple(atoms), extra, trimmed
+        return tuple(atoms), extra, trimmed, lifted
 
     def _statement_atoms(self, structure: CodeStructure, text: str, fits: Callable[[int, int], bool],
                          atoms: Sequence[Atom]) -> tuple[tuple[Atom, ...], list[tuple[int, int, int]]]:
@@ -1143,7 +1200,8 @@ class CodeChunker(BaseChunker):
                  fits: Callable[[int, int], bool] | None = None,
                  trimmed: Mapping[int, int] | None = None,
                  header_ends: Mapping[int, int] | None = None,
-                 wide: Callable[[int, int], bool] | None = None) -> tuple[Region, ...]:
+                 wide: Callable[[int, int], bool] | None = None,
+                 lifted: Mapping[int, int] | None = None) -> tuple[Region, ...]:
         """A region per top-level definition (with the comments just above it) and per run
         of other statements between definitions; with ``fits``, also a region per nested
         definition too big for a chunk (it starts a chunk, and the chunk after it starts
@@ -1155,12 +1213,20 @@ class CodeChunker(BaseChunker):
         where the headers of definitions (by index) end, as :func:`_header_end` finds them
         (those missing are found here). ``wide`` (with an overlap): whether a span fits
         ``chunk_size``; a definition inside one that fits it (an atom the packer packs
-        whole) starts no region."""
+        whole) starts no region. ``lifted``: the definitions (by index) that fit only
+        without the comment lines above them, and where they start without them: a
+        nested one starts no region, and a top-level one starts its region there, so
+        that the comments can go with the chunk before."""
         starts = [0]
+        prefixes = _STATEMENT_COMMENTS.get(structure.language, _SLASH_COMMENTS)
+        lifted_at: dict[int, int] = {}  # a top-level definition's start -> its start without its comments
+        if lifted:
+            defs = structure.definitions
+            lifted_at = {defs[i].start: _line_start(text, p) for i, p in lifted.items() if defs[i].parent < 0}
         if fits is not None:
             defs = structure.definitions
             for i, d in enumerate(defs):
-                if d.container or (trimmed and i in trimmed) or fits(d.start, d.end):
+                if d.container or (trimmed and i in trimmed) or (lifted and i in lifted) or fits(d.start, d.end):
                     continue
                 if wide is not None:
                     p = d.parent
@@ -1195,7 +1261,7 @@ class CodeChunker(BaseChunker):
                 if q < n and ("\n" in text[e:q] or "\r" in text[e:q]) and any(
                     text[k].isalnum() for k in range(q, stop)
                 ):
-                    starts.append(_line_start(text, q))
+                    starts.append(_after_comments(text, _line_start(text, q), defs, d.parent, fits, prefixes))
         pending = -1
         prev = ""
         prev_at = prev_end = -1
@@ -1220,6 +1286,11 @@ class CodeChunker(BaseChunker):
             if text and text[s] in ";," and not text[s:e].strip(" \t\r\n;,"):
                 continue  # a lone ";" or ",": it ends the item before it
             at = pending if pending >= 0 else s
+            if kind == "definition" and prev and fits is not None:
+                if lifted_at and s in lifted_at:
+                    at = lifted_at[s]  # (the comments above it go with the region before)
+                elif at < s and not fits(at, e):
+                    at = s  # (so do comment lines apart from it that do not fit with it)
             # a region starts only where its item starts a line (minified code: the items
             # of one line are packed together)
             if (kind == "definition" or prev == "definition") and (
@@ -1232,6 +1303,14 @@ class CodeChunker(BaseChunker):
         if structure.containers and text:
             starts = CodeChunker._container_starts(structure, starts, n, text, fits)
         starts = sorted(set(p for p in starts if 0 <= p <= n))
+        if fits is not None and len(starts) > 2:
+            # a region of comment lines only, between two others (a note between two
+            # nested definitions too big for a chunk): it goes with the region before,
+            # whose last chunk takes it where it fits
+            starts = [
+                p for k, p in enumerate(starts)
+                if k == 0 or k + 1 == len(starts) or not _only_comments(text, p, starts[k + 1], prefixes)
+            ]
         regions = []
         for i, s in enumerate(starts):
             e = starts[i + 1] if i + 1 < len(starts) else n
