@@ -123,3 +123,40 @@ def test_comment_that_fits_nowhere_before_stands_alone_or_with_the_definition(pa
     size = max(len(method), len(head)) + 5
     chunks = chunk(DECODER, size, parser)
     assert any(method.strip() == c.text.strip() or method.strip() in c.text for c in chunks)
+
+
+# (the shape of libstdc++'s basic_string.h: an access specifier between two members, the
+# member after it with comment lines right above it)
+CPP = (
+    "class Str {\n"
+    "    public:\n"
+    "      int\n"
+    "      crend() const noexcept\n"
+    "      { return _M_begin + _M_offset + _M_length - _M_capacity_left; }\n"
+    "\n"
+    "    public:\n"
+    "      // Capacity:\n"
+    "      ///  Returns the number of characters in the string.\n"
+    "      int\n"
+    "      size() const noexcept\n"
+    "      { return _M_string_length + _M_offset - _M_begin_offset; }\n"
+    "\n"
+    "      ///  Returns the number of characters in the string, again.\n"
+    "      int\n"
+    "      length() const noexcept\n"
+    "      { return _M_string_length + _M_offset - _M_begin_offset; }\n"
+    "};\n"
+)
+
+
+@pytest.mark.skipif(not grammar_available("cpp"), reason="the C++ grammar is not installed")
+@pytest.mark.parametrize("size", [110, 120, 140, 190, 230])
+def test_access_specifier_is_no_chunk_of_its_own(size):
+    chunks = chunkwise.chunk(CPP, strategy="code", language="cpp", chunk_size=size)
+    check_invariants(CPP, chunks, size, CharSizer(), trimmed=False, overlap_allowed=False)
+    assert not any(c.text.strip() == "public:" for c in chunks)
+    # the definitions stay whole
+    for name in ("crend() const", "size() const", "length() const"):
+        line = next(x for x in CPP.splitlines() if name in x)
+        body = CPP[CPP.index(line) :].split("}", 1)[0]
+        assert any(body in c.text for c in chunks), name

@@ -185,6 +185,36 @@ def _after_comments(text: str, p: int, defs: Sequence[Any], parent: int,
     return p
 
 
+_SPECIFIER = re.compile(r"[ \t]*(?:public|private|protected)(?:[ \t]+(?:slots|signals))?[ \t]*:[ \t]*$", re.M)
+
+
+def _join_specifiers(text: str, starts: list[int], defs: Sequence[Any], fits: Callable[[int, int], bool],
+                     prefixes: tuple[str, ...]) -> list[int]:
+    """``starts`` (region starts) without those of the regions that hold a C++ access
+    specifier line and comment lines only: such a region joins the region after it when
+    it fits with the definition that starts that one, else the region before."""
+    out: list[int] = []
+    k = 0
+    last = len(starts) - 1
+    while k <= last:
+        p = starts[k]
+        if 0 < k < last and (m := _SPECIFIER.match(text, p)) is not None and (
+            m.end() >= starts[k + 1] or _only_comments(text, m.end(), starts[k + 1], prefixes)
+            or not text[m.end() : starts[k + 1]].strip()
+        ):
+            nxt = starts[k + 1]
+            end = next((d.end for d in defs if _line_start(text, d.start) == _line_start(text, nxt) and d.start >= nxt), -1)
+            if end > 0 and k + 1 < last and fits(p, end):
+                out.append(p)  # (with the region after it)
+                k += 2
+                continue
+            k += 1  # (with the region before it)
+            continue
+        out.append(p)
+        k += 1
+    return out
+
+
 _READS_AS = frozenset({("c", "cpp"), ("javascript", "typescript"), ("javascript", "tsx"), ("typescript", "tsx")})
 """(a file's language, the ``language`` given) where the given one reads the file's own."""
 MAX_NESTING = 64
@@ -1311,6 +1341,11 @@ class CodeChunker(BaseChunker):
                 p for k, p in enumerate(starts)
                 if k == 0 or k + 1 == len(starts) or not _only_comments(text, p, starts[k + 1], prefixes)
             ]
+            if structure.language == "cpp" and len(starts) > 2:
+                # a region of an access specifier (``public:``) and comment lines only: it
+                # goes with the definition after it where they fit together, else with the
+                # region before
+                starts = _join_specifiers(text, starts, structure.definitions, fits, prefixes)
         regions = []
         for i, s in enumerate(starts):
             e = starts[i + 1] if i + 1 < len(starts) else n
