@@ -22,6 +22,8 @@ A parser finds the document's own structure -- headings and blocks with exact of
   heading or before the first one are no text of their own: they lead the section after
   them, and a rule that closes a section stays with the paragraph above it; link targets
   right above a heading start its section (Node.js puts an anchor above each heading);
+  so do HTML comments right above a heading (Node.js keeps old targets in ``<!-- -->``);
+* an HTML block that fits the budget is never cut (a bigger one is cut as text);
 * a chunk of a table has the table metadata of the ``table`` strategy (``row_start``,
   ``row_end``, ``columns``, ``table_index``) and, when it continues a split table, the
   header rows in ``chunk.context`` after the breadcrumb.
@@ -104,11 +106,12 @@ _HTML_RULE = re.compile(r"[ \t]*<hr\b[^>]*>(?:\s*<hr\b[^>]*>)*\s*", re.IGNORECAS
 # a paragraph or HTML block of link targets only: HTML anchors (``<a id="x"></a>``,
 # ``<a name="x"/>``) and MyST targets (``(label)=``), which name the heading after them
 _ANCHOR = r"(?:<a[ \t]+(?:id|name)[ \t]*=[ \t]*(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'/>]+)[ \t]*/?>(?:[ \t]*</a>)?|\([^()\s][^()\n]*\)=)"
-# (and HTML comments, which Node.js puts above a heading to keep old links working: an
-# HTML block of comments and targets only is no text of its own either; a comment holds
-# no "-->", so that a block that does not match fails in linear time)
+_ANCHORS = re.compile(r"[ \t]*" + _ANCHOR + r"(?:\s*" + _ANCHOR + r")*\s*", re.IGNORECASE)
+# link targets and HTML comments (Node.js keeps old link targets in a comment above a
+# heading), right above a heading: they start its section (:func:`_anchor_leads`); a
+# comment holds no "-->", so that a block that does not match fails in linear time
 _COMMENT = r"<!--(?:[^-]|-(?!->))*-->"
-_ANCHORS = re.compile(
+_LEADS = re.compile(
     r"[ \t]*(?:" + _ANCHOR + "|" + _COMMENT + r")(?:\s*(?:" + _ANCHOR + "|" + _COMMENT + r"))*\s*", re.IGNORECASE
 )
 
@@ -130,12 +133,14 @@ def _rules(text: str, blocks: Sequence[Any]) -> tuple[list[int], list[int]]:
     return starts, ends
 
 
-def _anchor_leads(text: str, blocks: Sequence[Any]) -> dict[int, int]:
-    """Where each top-level heading that has link targets (:data:`_ANCHORS`) right above
-    it starts with them: the start of the first of those blocks, by the heading's start
+def _anchor_leads(text: str, blocks: Sequence[Any], count: Any = None, half: int = 0) -> dict[int, int]:
+    """Where each top-level heading that has link targets or HTML comments (:data:`_LEADS`)
+    right above it starts with them: the start of the first of those blocks, by the heading's start
     (only whitespace between them and the heading). Node.js and rustdoc put an
     ``<a id="x"></a>`` line above each heading: it names the heading after it, so it goes
-    with that heading's section, not at the end of the one above."""
+    with that heading's section, not at the end of the one above. A block that holds an
+    HTML comment leads only when ``count`` of it is at most ``half`` (half the budget:
+    a commented-out page above a heading is not glued to it)."""
     out: dict[int, int] = {}
     for i, b in enumerate(blocks):
         if b.kind != "heading" or b.depth != 0:
@@ -145,7 +150,9 @@ def _anchor_leads(text: str, blocks: Sequence[Any]) -> dict[int, int]:
         while j >= 0:
             p = blocks[j]
             if not (p.depth == 0 and p.kind in ("paragraph", "html") and not text[p.end : s].strip()
-                    and _ANCHORS.fullmatch(text, p.start, p.end)):
+                    and _LEADS.fullmatch(text, p.start, p.end)):
+                break
+            if not _ANCHORS.fullmatch(text, p.start, p.end) and (count is None or count(text[p.start : p.end]) > half):
                 break
             s = p.start
             j -= 1
@@ -355,7 +362,7 @@ class StructureChunker(BaseChunker):
         # heading alone does; texinfo's HTML puts a rule under many headings)
         # (a heading starts at the link targets right above it: they name it)
         rules = _rules(text, blocks)
-        anchor_leads = _anchor_leads(text, blocks) if rules[0] else {}
+        anchor_leads = _anchor_leads(text, blocks, self._sizer.count, (self.chunk_size - self.chunk_overlap) // 2)
         head_starts = [anchor_leads.get(h.start, h.start) for h in heads]
         body_of: list[int | None] = []
         for k, h in enumerate(heads):
