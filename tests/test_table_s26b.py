@@ -3,6 +3,8 @@ a part of it, and every chunk of body rows has the header in ``context``."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -67,3 +69,55 @@ def test_every_body_chunk_has_the_header(head, rows, size, overlap):
         return
     _check_header(text, chunks, t)
     check_invariants(text, chunks, size, chunkwise.sizers.CharSizer(), trimmed=False)
+
+
+def test_a_padded_cell_that_fits_is_not_cut_and_a_lone_pipe_joins_a_neighbour():
+    md = ("| Name | Aliases" + " " * 150 + "|\n|------|" + "-" * 165 + "|\n| a | b, c, d" + " " * 150
+          + "|\n| e | f, g" + " " * 150 + "|\n")
+    chunks = chunkwise.chunk(md, strategy="table", chunk_size=60)
+    check_invariants(md, chunks, 60, chunkwise.sizers.CharSizer())
+    texts = [c.text for c in chunks]
+    assert "| a | b, c, d" in texts
+    assert "|\n| e | f, g" in texts
+    # only the last pipe, with no neighbour it fits with, stays alone
+    assert [k for k, s in enumerate(texts) if set(s) <= set("| \n")] == [len(texts) - 1]
+
+
+_word = st.sampled_from(["a", "b, c, d", "foo bar", "lorem ipsum dolor", "x y"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rows=st.lists(st.lists(st.tuples(_word, st.sampled_from([0, 1, 6, 80, 150])), min_size=1, max_size=3),
+                  min_size=1, max_size=4),
+    size=st.integers(20, 120),
+)
+def test_a_lone_pipe_joins_a_neighbour_it_fits_with(rows, size):
+    w = len(rows[0])
+    rows = [(r * w)[:w] for r in rows]
+    lines = ["| " + " | ".join(f"h{k}" for k in range(w)) + " |", "|" + "---|" * w]
+    lines += ["| " + " | ".join(v + " " * pad for v, pad in r) + " |" for r in rows]
+    text = "\n".join(lines) + "\n"
+    chunks = chunkwise.chunk(text, strategy="table", chunk_size=size)
+    check_invariants(text, chunks, size, chunkwise.sizers.CharSizer())
+    he = find_pipe_tables(text)[0].header[1]
+    for k, c in enumerate(chunks):
+        if c.start_index < he or not set(c.text) <= set("| \n"):
+            continue
+        if k and chunks[k - 1].start_index >= he and chunks[k - 1].end_index <= c.start_index:
+            assert len(text[chunks[k - 1].start_index : c.end_index]) > size
+        if k + 1 < len(chunks) and c.end_index <= chunks[k + 1].start_index:
+            assert len(text[c.start_index : chunks[k + 1].end_index]) > size
+
+
+@pytest.mark.parametrize("size", [20, 40, 60, 100])
+@pytest.mark.parametrize("pad", [6, 80, 150])
+def test_padded_cells_that_fit_are_not_cut_for_their_padding(size, pad):
+    """Rows larger than ``chunk_size`` only by their padding: cut between cells, never
+    inside a cell's text (the words of a padded cell were cut: "b, c," and "d")."""
+    text = "| h0 | h1 |\n|---|---|\n" + "".join(f"| k{r} | b, c, d{' ' * pad} |\n" for r in range(4))
+    chunks = chunkwise.chunk(text, strategy="table", chunk_size=size)
+    check_invariants(text, chunks, size, chunkwise.sizers.CharSizer())
+    cuts = {c.start_index for c in chunks} | {c.end_index for c in chunks}
+    for a in (m.start() for m in re.finditer("b, c, d", text)):
+        assert not [x for x in cuts if a < x < a + 7], (size, pad)

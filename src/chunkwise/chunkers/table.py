@@ -8,7 +8,7 @@ each table on its own:
   rows; the header rows (with a pipe table's ``|---|`` line) stay with the first body
   row and are repeated in ``chunk.context`` of every later chunk of the table (the
   first chunk holds them in its text already); a header larger than ``chunk_size`` is
-  cut between its rows, and a pipe table's ``|---|`` line is never a chunk of its own
+  cut on its own (no body row shares a chunk with a part of it), between its rows, and a pipe table's ``|---|`` line is never a chunk of its own
   while it fits: it goes with the header row above it, whose last cells (else words)
   go with it when the two do not fit together (see :func:`join_delimiter_rows`);
 * a single row larger than ``chunk_size`` follows ``oversize``: ``"split"`` between its
@@ -19,6 +19,9 @@ each table on its own:
   a quarter of ``chunk_size`` is evened out with the next or the one before at a word of
   a cell cut anyway, else of any cell but the first (cuts between cells first; a header
   chunk above a split first row is one of its parts);
+  a pipe row's cell padded with spaces is cut at the end of its text too (a cell that
+  fits is not cut between its words for its padding), and a part of only pipes goes with
+  the part before it, else after it, where they fit together;
   ``"keep"`` (one chunk flagged
   ``metadata["oversize"]``) or ``"raise"`` (:class:`~chunkwise.errors.OversizeError`);
 * text outside tables is packed like ``"recursive"`` (paragraphs, lines, sentences,
@@ -129,13 +132,16 @@ def size_bound(sizer: Sizer, text: str) -> Callable[[int, int], int]:
     return utf8
 
 
-def row_atoms(text: str, t: Table, budget: int, bound: Callable[[int, int], int]) -> list[Atom]:
+def row_atoms(
+    text: str, t: Table, budget: int, bound: Callable[[int, int], int], padded: bool = False
+) -> list[Atom]:
     """Atoms for the rows of ``t`` that may be larger than ``budget`` (``bound`` of their
     span above it), and for its header when it may: each cut between its cells. A header
     of several rows (a pipe table's ``|---|`` line is one) is cut between its rows first
     (``"table_row"`` cuts), and each of its rows that may be larger than ``budget`` is an
     atom of its own, cut between its cells. Rows that certainly fit need no atom: no cut
-    inside them exists (see :class:`_Within`)."""
+    inside them exists (see :class:`_Within`). ``padded``: a pipe row is also cut at the
+    end of the text of each cell padded with spaces (see :func:`_padded`)."""
     out: list[Atom] = []
     hs, he = t.header
     he = _rstrip(text, hs, he)
@@ -143,6 +149,8 @@ def row_atoms(text: str, t: Table, budget: int, bound: Callable[[int, int], int]
         heads = t.header_starts
         if len(heads) < 2:
             cuts = tuple(c for c in t.cell_cuts(text, hs, he) if hs < c < he)
+            if padded and t.kind == "pipe":
+                cuts = _padded(text, hs, he, cuts)
             out.append(Atom(hs, he, "table_header", cuts, "table_cell"))
         else:
             out.append(Atom(hs, he, "table_header", tuple(c for c in heads[1:] if hs < c < he), "table_row"))
@@ -150,6 +158,8 @@ def row_atoms(text: str, t: Table, budget: int, bound: Callable[[int, int], int]
                 e = _rstrip(text, s, e)
                 if s < e and bound(s, e) > budget:
                     cuts = tuple(c for c in t.cell_cuts(text, s, e) if s < c < e)
+                    if padded and t.kind == "pipe":
+                        cuts = _padded(text, s, e, cuts)
                     out.append(Atom(s, e, "table_header", cuts, "table_cell"))
     rows = t.rows
     nrows = len(rows)
@@ -158,8 +168,27 @@ def row_atoms(text: str, t: Table, budget: int, bound: Callable[[int, int], int]
         re_ = _rstrip(text, rs, rows[k + 1] if k + 1 < nrows else t.end)
         if bound(rs, re_) > budget:
             cuts = tuple(c for c in t.cell_cuts(text, rs, re_) if rs < c < re_)
+            if padded and t.kind == "pipe":
+                cuts = _padded(text, rs, re_, cuts)
             out.append(Atom(rs, re_, "table_row", cuts, "table_cell"))
     return out
+
+
+def _padded(text: str, start: int, end: int, cuts: tuple[int, ...]) -> tuple[int, ...]:
+    """The cell cuts of the pipe row ``[start, end)``, and a cut at the end of the text of
+    each cell padded with more than one space (before the padding): a cell that fits is
+    then a part with its text whole, never cut between its words because of its padding."""
+    out: list[int] = []
+    last = end - 1 if end - start > 1 and text[end - 1] == "|" else end
+    prev = start
+    for c in (*cuts, last):
+        q = _rstrip(text, prev, c)
+        if prev < q and c - q > 1 and q not in out:
+            out.append(q)
+        if c < end and c not in out and c > start:
+            out.append(c)
+        prev = c
+    return tuple(c for c in out if start < c < end)
 
 
 @register("table")
@@ -275,7 +304,7 @@ class TableChunker(BaseChunker):
             rows = t.rows
             # (rows that fit chunk_size are never cut: with an overlap too, only rows
             # larger than chunk_size itself are cut between their cells)
-            found = row_atoms(text, t, self.chunk_size, bound)
+            found = row_atoms(text, t, self.chunk_size, bound, padded=True)
             hs, he = t.header
             own = self._own_header(text, t, budget, bound, measure) if self.chunk_overlap else []
             if len(own) > 1:  # (the header's rows are regions of their own: no cut between them needed)
@@ -533,6 +562,7 @@ class TableChunker(BaseChunker):
         _keep_last_cells(document.text, measure, spans, segments.labels, self.chunk_size)
         tables = [lb.value.table for lb in segments.labels if lb.key == _KEY]
         join_delimiter_rows(document.text, measure, spans, tables, self.chunk_size)
+        _join_pipes(document.text, measure, spans, tables, self.chunk_size)
         for sp in spans:
             if sp.boundary == _CELL_WORD:
                 sp.boundary = WORD.name
@@ -803,8 +833,8 @@ def _even_split_rows(text: str, m: Measure, spans: list[Span], segments: Segment
     tstarts = [t.start for t in tables]
     todo: dict[int, Table] = {}
     for sp in spans:
-        if sp.size >= floor or sp.oversize:
-            continue
+        if sp.size >= floor or sp.oversize or _PIPE_CHARS.issuperset(text[sp.start : sp.end]):
+            continue  # (a lone pipe is joined to a neighbour where it fits, see :func:`_join_pipes`)
         k = bisect_right(starts, sp.start) - 1
         above = k < 0 or rows[k].end <= sp.start  # a header chunk above a split first row?
         if above:
@@ -1019,6 +1049,49 @@ def _join_delimiter_row(
     starts[i:] = [sp.start for sp in keep]
     if j in moved and j not in drop and i + 1 < len(spans):
         _join_rows(text, m, spans, starts, i, t, chunk_size)
+
+
+_PIPE_CHARS = frozenset("| \t\r\n")
+
+
+def _join_pipes(text: str, m: Measure, spans: list[Span], tables: Sequence[Table], chunk_size: int) -> None:
+    """A span of a pipe table's body with only pipes and whitespace (the pipe that ends a
+    padded row cut before it) goes with the span before it when they fit together, else
+    with the one after it in the same table; spans that overlap are left as they are.
+    ``tables`` sorted, apart. In place."""
+    tables = [t for t in tables if t.kind == "pipe"]
+    if not spans or not tables:
+        return
+    ends = [t.end for t in tables]
+    p = 0
+    while p < len(spans):
+        sp = spans[p]
+        k = bisect_right(ends, sp.start)
+        if (
+            k >= len(tables) or sp.start < tables[k].header[1] or sp.start < tables[k].start or sp.oversize
+            or not _PIPE_CHARS.issuperset(text[sp.start : sp.end])
+        ):
+            p += 1
+            continue
+        t = tables[k]
+        prev = spans[p - 1] if p else None
+        nxt = spans[p + 1] if p + 1 < len(spans) else None
+        if (
+            prev is not None and not prev.oversize and t.header[1] <= prev.start and prev.end <= sp.start
+            and m.exact(prev.start, sp.end) <= chunk_size
+        ):
+            prev.end, prev.boundary = sp.end, sp.boundary
+            prev.size = m.exact(prev.start, prev.end)
+        elif (
+            nxt is not None and not nxt.oversize and sp.end <= nxt.start and nxt.end <= t.end
+            and m.exact(sp.start, nxt.end) <= chunk_size
+        ):
+            nxt.start = sp.start
+            nxt.size = m.exact(nxt.start, nxt.end)
+        else:
+            p += 1
+            continue
+        del spans[p]
 
 
 def _room(
