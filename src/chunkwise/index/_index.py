@@ -792,9 +792,10 @@ def _get_embedder(model: Any) -> Any:
         return get_embedder(model)
     except ConfigError as exc:
         text = str(exc)
-        if "is unknown; use None (default" not in text:
+        marker = "is unknown; use 'wordllama', "
+        if marker not in text:
             raise
-        rest = text.split("), ", 1)[1] if "), " in text else ""
+        rest = text.split(marker, 1)[1]
         raise ConfigError(
             f"model {model!r} is unknown; leave --model out for the index's model (a new index: "
             f"{RETRIEVAL_MODEL!r}), or use 'wordllama', {rest}"
