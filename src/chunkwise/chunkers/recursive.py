@@ -10,14 +10,12 @@ from typing import Literal
 from ..boundaries import HARD_LINE, LINE, PARAGRAPH, WORD, Level, RegexLevel, separator_level
 from ..errors import ConfigError
 from ..registry import register
-from ..segments import Segments
-from ..sizers import Measure
 from ..sentences import SentenceSegmenter
 from ..titles import ends_with_title
 from ..types import Document
 from .base import BaseChunker
 
-__all__ = ["CLAUSE", "DEFAULT_LEVELS", "PAGE", "RecursiveChunker", "with_heading_glue"]
+__all__ = ["CLAUSE", "DEFAULT_LEVELS", "PAGE", "RecursiveChunker"]
 
 # CJK clause punctuation: a cut after it (CJK text has no spaces to fall back on)
 CLAUSE = RegexLevel("clause", re.compile(r"[，、；：,;](?!\s)"), keep_separator="end")
@@ -54,11 +52,6 @@ class RecursiveChunker(BaseChunker):
     Every chunk fits ``chunk_size`` (a hard cap): a piece no separator can split is cut at
     grapheme cluster boundaries.
 
-    In a document loaded from Markdown or HTML (or another format read as Markdown), each
-    heading stays with the start of its section: no chunk ends with a heading, or is a
-    heading alone, while its section's text fits after it (:func:`with_heading_glue`).
-    A plain string is split as before.
-
     Method:
         LangChain's ``RecursiveCharacterTextSplitter``, with offsets produced while
         splitting (never searched for afterwards) and the shared merge engine.
@@ -88,27 +81,3 @@ class RecursiveChunker(BaseChunker):
 
     def levels(self, document: Document) -> Sequence[Level]:
         return self._levels  # type: ignore[attr-defined,no-any-return]
-
-    def parse(self, document: Document, measure: Measure | None = None) -> Segments:
-        """The separator levels; in a document loaded from Markdown or HTML, with the glue
-        that keeps each heading with the start of its section (:func:`with_heading_glue`)."""
-        return with_heading_glue(document, super().parse(document, measure), self.word_fallback)
-
-
-def with_heading_glue(document: Document, segs: Segments, words: bool) -> Segments:
-    """``segs`` with the glue of each heading to the start of its body
-    (:func:`~chunkwise.parsers.semantic.heading_glue`), for a document whose format is
-    Markdown or HTML (or another format loaded as Markdown): no chunk then ends with a
-    heading, or is a heading alone, while its section's text fits after it. Levels keep
-    their ``avoid`` rule, and with ``words`` the word level is guarded too, as in the
-    hierarchical strategy. ``segs`` itself for any other document (a plain string)."""
-    from ..parsers.semantic import heading_glue
-
-    if not getattr(document, "metadata", None):
-        return segs
-    glue = heading_glue(document if segs.twin is None else replace(document, text=segs.twin))
-    if not glue:
-        return segs
-    from .hierarchical import _with_glue
-
-    return _with_glue(segs, glue, words)

@@ -16,7 +16,6 @@ from ..sentences import SentenceSegmenter, sentence_cuts
 from ..sizers import Measure
 from ..types import Document
 from .base import BaseChunker
-from .recursive import with_heading_glue
 
 __all__ = ["SentenceChunker"]
 
@@ -47,10 +46,7 @@ class SentenceChunker(BaseChunker):
     for ``chunk_size`` gets the window of its sentence.
 
     A sentence that fits ``chunk_size`` is never cut (a one-sentence document is one
-    chunk in every mode), with one exception: in a document loaded from Markdown or HTML
-    (or another format read as Markdown) a heading stays with the start of its section,
-    so when a heading and the first sentence after it do not fit together, that sentence
-    is cut at a word rather than leave the heading alone or at the end of a chunk. A sentence longer than ``chunk_size`` is split by the engine's
+    chunk in every mode). A sentence longer than ``chunk_size`` is split by the engine's
     fallback (words, then grapheme clusters): with ``sentences_per_chunk`` or
     ``window_sentences`` into as few pieces as fit, each near an equal share of it. Sentences come from :mod:`chunkwise.sentences` (abbreviations,
     decimals, lists, URLs, e-mail addresses, ellipses, closing quotes, CJK terminators).
@@ -150,7 +146,7 @@ class SentenceChunker(BaseChunker):
         length, same offsets), as the packer packs it."""
         n = self.window_sentences
         if n is None:
-            return with_heading_glue(document, Segments(levels=tuple(self.levels(document))), self.word_fallback)
+            return Segments(levels=tuple(self.levels(document)))
         twin = line_feed_twin(document.text)
         text = twin or document.text
         cuts = list(sentence_cuts(text))
@@ -167,9 +163,7 @@ class SentenceChunker(BaseChunker):
             Label(s, e, "window", (sentences[max(0, i - n)][0], sentences[min(last, i + n)][1]), rule="range")
             for i, (s, e) in enumerate(sentences)
         )
-        return with_heading_glue(
-            document, Segments(levels=(level,), labels=labels, twin=twin), self.word_fallback
-        )
+        return Segments(levels=(level,), labels=labels, twin=twin)
 
     def pack_options(self) -> dict[str, Any]:
         per_chunk = self._per_chunk  # type: ignore[attr-defined]
