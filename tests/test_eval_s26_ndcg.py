@@ -8,7 +8,6 @@ and text that two spans share earns its gain once.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 
@@ -20,6 +19,8 @@ import chunkwise
 from chunkwise.evaluation.metrics import _best_coverage, intersection_length, score_question, union
 
 np = pytest.importorskip("numpy")
+
+from test_expand import Words as HashedWords  # noqa: E402
 
 
 def _windows(n_sentences: int, size: int, w: int) -> list[tuple[str, int, int]]:
@@ -103,20 +104,11 @@ def test_ndcg_is_at_most_the_best_ordering_and_one_when_first_holds_all(retrieve
         assert score_question([whole, *retrieved], refs, cands).ndcg == pytest.approx(1.0)
 
 
-class Words:
-    """A deterministic test embedder: hashed bag of lower-cased words."""
+class Words(HashedWords):
+    """The hashed bag of words of test_expand, 64 wide."""
 
     name = "test-words-s26"
     dim = 64
-
-    def embed(self, texts):  # type: ignore[no-untyped-def]
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for i, t in enumerate(texts):
-            for w in t.lower().split():
-                h = hashlib.blake2b(w.strip(".,").encode(), digest_size=4).digest()
-                out[i, int.from_bytes(h, "little") % self.dim] += 1.0
-        n = np.linalg.norm(out, axis=1, keepdims=True)
-        return out / np.where(n == 0, 1.0, n)
 
 
 TOPICS = ["owls", "bees", "whales", "ants", "pumps", "valves", "tanks", "pipes", "gears", "belts", "wires", "fans"]

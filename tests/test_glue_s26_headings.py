@@ -7,7 +7,6 @@ semantic strategy). Text that is not Markdown (a plain string) is chunked as bef
 
 from __future__ import annotations
 
-import math
 
 import pytest
 from hypothesis import given, settings
@@ -17,7 +16,7 @@ from invariants import check_invariants
 np = pytest.importorskip("numpy")
 pytest.importorskip("sklearn")
 
-from test_leaves_s26_headings import MARKDOWN, check_tiling, heading_only  # noqa: E402
+from test_leaves_s26_headings import MARKDOWN, check_tiling, heading_only, toy  # noqa: E402
 from test_semantic_properties import HashEmbedder  # noqa: E402
 
 import chunkwise  # noqa: E402
@@ -100,16 +99,7 @@ def test_topic_no_heading_alone_property(text, size):
 
 # -- semantic_cluster -------------------------------------------------------------------
 
-# sentences point where their first word says (degrees): a toy embedder
-ANGLES = {"Alpha": 0, "Beta": 90, "Gamma": 180}
-
-
-def toy(texts):
-    out = []
-    for t in texts:
-        a = math.radians(ANGLES[t.lstrip("# ").split()[0]])
-        out.append([math.cos(a), math.sin(a)])
-    return out
+# (``toy``: sentences point where their first word says, see test_leaves_s26_headings)
 
 
 # the heading is like the sentences before it, unlike those after it
