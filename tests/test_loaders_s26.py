@@ -58,3 +58,17 @@ def test_a_mode_line_of_no_supported_language_leaves_text(tmp_path, head):
     path = tmp_path / "notes"
     path.write_text(f"{head}\n\nSome words.\n", encoding="utf-8")
     assert chunkwise.load(path).metadata["format"] == "text"
+
+
+def test_front_matter_after_a_byte_order_mark_is_read():
+    text = "\ufeff---\ntitle: Notes\n---\n# H\n\ntext\n"
+    doc = chunkwise.parse(text, format="markdown")
+    assert doc.metadata["title"] == "Notes"
+    chunks = chunkwise.chunk(doc, strategy="markdown")
+    assert chunks[0].metadata["is_front_matter"] and chunks[0].text == "\ufeff---\ntitle: Notes\n---"
+    assert [c.text for c in chunks[1:]] == ["# H\n\ntext"]
+
+
+def test_front_matter_keys_that_are_not_strings_are_written_as_json_writes_them():
+    doc = chunkwise.parse("---\nnull: 1\ntrue: 2\n3: x\n---\n# H\n\ntext\n", format="markdown")
+    assert doc.metadata["front_matter"] == {"null": 1, "true": 2, "3": "x"}

@@ -50,7 +50,7 @@ class MarkdownLoader(Loader):
         self, text: str, *, source: str | None = None, metadata: Mapping[str, Any] | None = None, id: str = ""
     ) -> Document:
         meta = dict(metadata or {})
-        if text.startswith("---"):
+        if text.startswith(("---", "\ufeff---")):
             from ..parsers.markdown import parse_front_matter
 
             errors: list[str] = []

@@ -18,6 +18,7 @@ Method:
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from bisect import bisect_left
@@ -33,7 +34,7 @@ __all__ = ["MarkdownOutline", "MarkdownParser", "front_matter_span", "parse_fron
 
 logger = logging.getLogger(__name__)
 
-_FM_OPEN = re.compile(r"---[ \t]*(?:\r\n?|\n)")
+_FM_OPEN = re.compile(r"\ufeff?---[ \t]*(?:\r\n?|\n)")  # (after a byte order mark too)
 _FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r\n?|\n|\Z)", re.MULTILINE)
 # the first line of front matter: a key and a colon (``title:``, ``tags: [a]``)
 _FM_KEY = re.compile(r"[A-Za-z_][\w.-]*[ \t]*:(?:[ \t]|\r|\n|$)")
@@ -113,7 +114,17 @@ def parse_front_matter(
         if errors is not None:
             errors.append(problem)
         return (0, close.end()), {}  # type: ignore[union-attr]
-    return (0, close.end()), {str(k): v for k, v in data.items()}  # type: ignore[union-attr]
+    return (0, close.end()), {_yaml_key(k): v for k, v in data.items()}  # type: ignore[union-attr]
+
+
+def _yaml_key(key: Any) -> str:
+    """A front matter key as JSON writes it: ``null:`` is ``"null"``, ``true:`` ``"true"``,
+    ``1:`` ``"1"`` (``str`` would give ``"None"``, ``"True"``)."""
+    if isinstance(key, str):
+        return key
+    if key is None or isinstance(key, (bool, int, float)):
+        return json.dumps(key)
+    return str(key)
 
 
 _LOADER: Any = None
