@@ -18,7 +18,6 @@ Method:
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from bisect import bisect_left
@@ -114,17 +113,10 @@ def parse_front_matter(
         if errors is not None:
             errors.append(problem)
         return (0, close.end()), {}  # type: ignore[union-attr]
-    return (0, close.end()), {_yaml_key(k): v for k, v in data.items()}  # type: ignore[union-attr]
+    from ..loaders.base import _key  # (a key as JSON writes it: null: is "null", as json_safe does)
 
+    return (0, close.end()), {_key(k): v for k, v in data.items()}  # type: ignore[union-attr]
 
-def _yaml_key(key: Any) -> str:
-    """A front matter key as JSON writes it: ``null:`` is ``"null"``, ``true:`` ``"true"``,
-    ``1:`` ``"1"`` (``str`` would give ``"None"``, ``"True"``)."""
-    if isinstance(key, str):
-        return key
-    if key is None or isinstance(key, (bool, int, float)):
-        return json.dumps(key)
-    return str(key)
 
 
 _LOADER: Any = None
