@@ -15,11 +15,15 @@ Method:
 
 In a document loaded from Markdown or HTML, every level keeps each heading with the start
 of its section, as the ``markdown`` strategy does (its glue goes to the packer with the
-base strategy's segments): no chunk is a heading alone while its section has text.
+base strategy's segments): no chunk is a heading alone while its section has text. A level
+whose base strategy finds no headings (``recursive``, ``sentence``) takes the header paths
+of another level's, or of the document's headings: its chunks get ``header_path`` and the
+breadcrumb in ``context``, as a ``markdown`` level's do (the leaves are what is embedded).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -28,9 +32,9 @@ from ..enrich import with_metadata
 from ..errors import ConfigError
 from ..merge import Span
 from ..packer import pack_segments
-from ..parsers.semantic import glue_levels, heading_glue
+from ..parsers.semantic import glue_levels
 from ..registry import AUTO, register
-from ..segments import Region, Segments
+from ..segments import Label, Region, Segments
 from ..sizers import Measure
 from ..types import Chunk, Document, chunk_id
 from .base import BaseChunker, as_document
@@ -139,6 +143,78 @@ def _cut_regions(regions: Sequence[Region], parents: Sequence[Span]) -> tuple[Re
     return tuple(out)
 
 
+def _inherited_paths(
+    doc_labels: Sequence[Label], segments: Sequence[Segments], chunkers: Sequence[BaseChunker]
+) -> list[tuple[tuple[Label, ...], str | None]]:
+    """Per level: the ``header_path`` labels it takes from elsewhere and the separator of
+    the breadcrumb they give (``((), None)`` for a level whose base strategy labels header
+    paths itself, or when no heading is known).
+
+    A level without header path labels takes those of the nearest level above that has
+    them, else the nearest below; when no level has them, ``doc_labels``: those of the
+    document's headings (:func:`_document_headings`: a document of a format that ``auto``
+    chunks by its headings -- Markdown, and what is loaded as Markdown: HTML, PDF, EPUB,
+    ... -- with a heading). Labels describe document ranges, so they hold for any level's
+    spans.
+    """
+    own = [tuple(lb for lb in s.labels if lb.key == "header_path") for s in segments]
+    n = len(own)
+    out: list[tuple[tuple[Label, ...], str | None]] = [((), None)] * n
+    if all(own):
+        return out
+    for k in range(n):
+        if own[k]:
+            continue
+        near = [j for j in range(k - 1, -1, -1) if own[j]] + [j for j in range(k + 1, n) if own[j]]
+        if near:
+            j = near[0]
+            sep = getattr(chunkers[j], "context_separator", _SEPARATOR)
+            out[k] = (own[j], sep if isinstance(sep, str) else _SEPARATOR)
+            continue
+        if doc_labels:
+            out[k] = (tuple(doc_labels), _SEPARATOR)
+    return out
+
+
+_SEPARATOR = " > "
+"""What joins the titles of an inherited breadcrumb (the structure strategies' default)."""
+
+
+def _document_headings(document: Document) -> tuple[tuple[tuple[int, int], ...], tuple[Label, ...]]:
+    """The headings of ``document`` as the ``markdown`` strategy finds them, from one
+    parse: the glue that keeps each heading with the start of its body
+    (:func:`~chunkwise.parsers.semantic.heading_glue`, the same ranges) and the
+    ``header_path`` labels. Both empty for a format that ``auto`` does not chunk by its
+    headings, a text without a heading, or without markdown-it-py."""
+    from ..boundaries import PositionsLevel
+    from ..errors import MissingDependencyError
+    from ..parsers.semantic import _HEADING_LEVEL, _MAY_HEAD
+    from ..registry import STRUCTURED_FORMATS
+
+    text = document.text
+    if document.metadata.get("format") not in STRUCTURED_FORMATS or not text or _MAY_HEAD.search(text) is None:
+        return (), ()
+    from .structure import MarkdownChunker
+
+    try:
+        segs = MarkdownChunker().parse(document)
+    except MissingDependencyError:
+        return (), ()
+    # (as heading_glue: the markdown strategy's glue that starts at a heading)
+    heads = sorted(
+        p for lv in segs.levels
+        if isinstance(lv, PositionsLevel) and _HEADING_LEVEL.fullmatch(lv.name) for p in lv.starts
+    )
+    glue = []
+    for s, e in sorted(segs.glue):
+        k = bisect_left(heads, s)
+        if k < len(heads) and heads[k] < e:
+            glue.append((s, e))
+    labels = tuple(lb for lb in segs.labels if lb.key == "header_path")
+    # (a text without a heading: no path to give, and no empty one on every chunk)
+    return tuple(glue), labels if any(lb.value for lb in labels) else ()
+
+
 @register("hierarchical")
 @dataclass(frozen=True, kw_only=True)
 class HierarchicalChunker(BaseChunker):
@@ -173,7 +249,12 @@ class HierarchicalChunker(BaseChunker):
     it. Metadata on every chunk: ``level`` (0 = largest), ``parent_id`` (the parent's
     ``id``, None at level 0), ``child_ids`` (ids of its children, empty for leaves),
     ``leaf`` (True at the last level), and the base strategy's own keys (``prev_id`` and
-    ``next_id`` name neighbours of the same level). Each child lies inside its parent and
+    ``next_id`` name neighbours of the same level). A level whose base gives no
+    ``header_path`` takes it from the headings another level's base finds (the nearest
+    above, else below), else from the document's headings (a Markdown, HTML, PDF, ...
+    document with a heading); its breadcrumb (joined by that level's ``context_separator``,
+    else ``" > "``) then starts
+    ``context``. Each child lies inside its parent and
     the children of a parent cover all of its non-whitespace text; with overlap 0 they do
     not overlap. A chunk's ``size`` fits its level's size (except one flagged
     ``oversize``). A parent small enough to be one child has a child of the same span.
@@ -336,6 +417,13 @@ class HierarchicalChunker(BaseChunker):
             ConfigError: an upper level's spans overlap (a base parameter such as
                 ``overlap_sentences`` set above the leaves).
         """
+        return self._level_spans(document, measure)[0]
+
+    def _level_spans(
+        self, document: Document, measure: Measure
+    ) -> tuple[list[tuple[list[Span], Segments, BaseChunker]], tuple[Label, ...]]:
+        """:meth:`level_spans`, and the ``header_path`` labels of the document's headings
+        when a level's base does not find them (:func:`_document_headings`)."""
         text = document.text
         out: list[tuple[list[Span], Segments, BaseChunker]] = []
         parents: list[Span] | None = None
@@ -345,7 +433,7 @@ class HierarchicalChunker(BaseChunker):
         # start of its body, as the markdown strategy does (its glue, handed to the packer;
         # a structure strategy's level has its own)
         own = [isinstance(c, StructureChunker) for c in chunkers]
-        headings = heading_glue(document) if not all(own) else ()
+        headings, paths = _document_headings(document) if not all(own) else ((), ())
         for k, chunker in enumerate(chunkers):
             segs = chunker.parse(document, measure)
             config = chunker.pack_config()
@@ -366,7 +454,7 @@ class HierarchicalChunker(BaseChunker):
                 )
             out.append((spans, segs, chunker))
             parents = spans
-        return out
+        return out, paths
 
     def chunk(self, document: str | Document) -> list[Chunk]:
         """Chunk one text or document into every level of the hierarchy (see the class).
@@ -379,13 +467,17 @@ class HierarchicalChunker(BaseChunker):
         if not doc.text or doc.text.isspace():
             return []
         measure = self._sizer.measure(doc.text)
-        levels = self.level_spans(doc, measure)
+        levels, paths = self._level_spans(doc, measure)
         last = len(levels) - 1
         # per level: chunks from the enrichment pass, then ids unique across levels
         built: list[list[Chunk]] = []
         ids: list[list[str]] = []
+        # a level whose base gives no header path takes the headings' labels of another
+        # level (or of the document's headings): every level's chunks name their section
+        inherited = _inherited_paths(paths, [segs for _, segs, _ in levels], [c for _, _, c in levels])
         for k, (spans, segs, chunker) in enumerate(levels):
-            chunks = chunker.build_chunks(doc, spans, segs)
+            labels, _ = inherited[k]
+            chunks = chunker.build_chunks(doc, spans, replace(segs, labels=segs.labels + labels) if labels else segs)
             ns = f"{doc.id}#{k}"
             built.append(chunks)
             ids.append([chunk_id(ns, c.start_index, c.end_index, c.text) for c in chunks])
@@ -426,5 +518,12 @@ class HierarchicalChunker(BaseChunker):
             # fields were (dataclasses.replace would build it a second time)
             object.__setattr__(c, "index", index)
             object.__setattr__(c, "id", level_ids[j])
+            sep = inherited[k][1]
+            if sep is not None:
+                path = c.metadata.get("header_path")
+                if path:  # the breadcrumb, before the base strategy's own context
+                    own = c.context
+                    crumb = sep.join(path)
+                    object.__setattr__(c, "context", f"{crumb}\n{own}" if own else crumb)
             out.append(c)
         return out
