@@ -9,13 +9,18 @@ into one text whose structure the markdown strategy reads:
   between the lines that span both columns; other pages keep the order of the file;
 * **headings**: a line whose font is larger than the body text's (the size that carries
   most characters) is a heading. Levels rank the sizes of numbered headings (``2.1 ...``,
-  ``Chapter 3``) when the document numbers them, else the sizes headings use on two
+  ``Chapter 3``; two of a size at least: one line of a font size demo, ``17.5 points:
+  ...``, is no scheme) when the document numbers them, else the sizes headings use on two
   pages or more: ``#`` for the largest, ``##`` for the next, ``###`` for the rest and for
   the sizes outside the ranking (a note's, a drawing's), but for a title larger than every
-  ranked size on one page only, which is ``#``; a short line set wholly in bold at body size is a heading one
+  ranked size on one page only, before the numbered headings start, which is ``#``; a short line set wholly in bold at body size is a heading one
   level below the size headings; consecutive heading lines of one size are one heading;
-  a run of three heading lines or more (the labels of a drawing; a numbered heading, ``2.3
-  Foo``, is never taken for one), a caption, a line of a table of contents and a block of
+  a run of three heading lines or more that is scattered (the labels of a drawing) or
+  holds more than ``MAX_HEADING_CHARS`` characters (a sample paragraph set large; one
+  heading set on several lines may hold twice that) -- a numbered heading of the
+  document's scheme, ``2.3 Foo``, is never taken for one --, a long line that ends with a
+  full stop or whose sentence goes on in the body text under it (a note after a large
+  icon), a caption, a line of a table of contents and a block of
   heading lines holding an e-mail address (a title page's authors) are not headings;
   the title is the first page's first line in its largest font;
 * **page furniture**: a line in the top or bottom tenth of a page whose text, digits
@@ -362,14 +367,15 @@ def _size(value: float) -> float:
     return round(value * 2) / 2
 
 
-def _heading_levels(pages: Sequence[list[PdfLine]]) -> tuple[float, dict[float, int]]:
-    """The body size and the heading level of each larger size."""
+def _heading_levels(pages: Sequence[list[PdfLine]]) -> tuple[float, dict[float, int], frozenset[float]]:
+    """The body size, the heading level of each larger size, and the sizes of the
+    document's numbered headings (empty when it numbers none)."""
     weight: Counter[float] = Counter()
     for lines in pages:
         for ln in lines:
             weight[_size(ln.size)] += len(ln.text)
     if not weight:
-        return 0.0, {}
+        return 0.0, {}, frozenset()
     body = weight.most_common(1)[0][0]
     total = sum(weight.values())
     threshold = body + max(1.0, 0.12 * body)
@@ -378,27 +384,37 @@ def _heading_levels(pages: Sequence[list[PdfLine]]) -> tuple[float, dict[float, 
     on_pages: dict[float, set[int]] = defaultdict(set)
     numbered: Counter[float] = Counter()
     count: Counter[float] = Counter()
+    first_numbered: dict[float, int] = {}
     for k, lines in enumerate(pages):
         for ln in lines:
             text = ln.text.strip()
             if _size(ln.size) in sizes and _is_heading_text(text):
                 on_pages[_size(ln.size)].add(k)
                 count[_size(ln.size)] += 1
-                numbered[_size(ln.size)] += bool(_SECTION_NUMBER.match(text))
+                if _SECTION_NUMBER.match(text):
+                    numbered[_size(ln.size)] += 1
+                    first_numbered.setdefault(_size(ln.size), k)
     # the levels are ranked among the sizes of numbered headings ("2.1 Basics", "Chapter 3")
     # when the document numbers them, else among the sizes headings use on two pages or
-    # more: a cover's, a note's or a drawing's sizes do not push chapters and sections down
-    ranked = [s for s in sizes if numbered[s] >= 1 and numbered[s] >= 0.3 * count[s]]
+    # more: a cover's, a note's or a drawing's sizes do not push chapters and sections down.
+    # A numbered scheme is two numbered lines of a size or more: one line that starts with
+    # a number ("17.5 points: ...", a font size sample) is no scheme
+    ranked = [s for s in sizes if numbered[s] >= 2 and numbered[s] >= 0.3 * count[s]]
     if ranked:
         top = max(ranked)
+        # (a title: a size larger than the scheme's, on one page, before the scheme starts)
+        start = min(first_numbered[s] for s in ranked)
         levels = {
-            s: min(1 + sum(1 for r in ranked if r > s), 3) if s in ranked or (s > top and len(on_pages[s]) == 1) else 3
+            s: min(1 + sum(1 for r in ranked if r > s), 3)
+            if s in ranked or (s > top and len(on_pages[s]) == 1 and min(on_pages[s]) <= start)
+            else 3
             for s in sizes
         }
     else:
         ranked = [s for s in sizes if len(on_pages[s]) >= 2] or sizes
         levels = {s: min(1 + sum(1 for r in ranked if r > s), 3) for s in sizes}
-    return body, levels
+        return body, levels, frozenset()
+    return body, levels, frozenset(ranked)
 
 
 def _is_heading_text(text: str) -> bool:
@@ -406,7 +422,9 @@ def _is_heading_text(text: str) -> bool:
     return 0 < len(text) <= MAX_HEADING_CHARS and any(c.isalpha() for c in text) and not _LEADERS.search(text)
 
 
-def _page_levels(lines: Sequence[PdfLine], level_of: Callable[[PdfLine], int], width: float) -> list[int]:
+def _page_levels(
+    lines: Sequence[PdfLine], level_of: Callable[[PdfLine], int], width: float, scheme: frozenset[float] = frozenset()
+) -> list[int]:
     """The heading level of each line of a page (0: body), with three rules that keep the
     labels of a drawing, a caption and a table of contents out of the outline: a run of
     three heading lines or more with no body line between them, scattered over the page
@@ -438,8 +456,13 @@ def _page_levels(lines: Sequence[PdfLine], level_of: Callable[[PdfLine], int], w
                 levels[k:j] = [0] * (j - k)
         k = j
     # a numbered heading ("2.3 Foo", "1. Introduction") in a heading's font is one
-    # whatever surrounds it: it ends a run and is never taken for a drawing's label
-    numbered = [bool(levels[k]) and bool(_SECTION_NUMBER.match(ln.text.strip())) for k, ln in enumerate(lines)]
+    # whatever surrounds it: it ends a run and is never taken for a drawing's label (in a
+    # document that numbers its headings, in the font of its numbered headings: a line of
+    # a font size sample, "17.5 points: ...", is no heading of the scheme)
+    numbered = [
+        bool(levels[k]) and bool(_SECTION_NUMBER.match(ln.text.strip())) and (not scheme or _size(ln.size) in scheme)
+        for k, ln in enumerate(lines)
+    ]
     k = 0
     while k < len(levels):
         if not levels[k] or numbered[k]:
@@ -452,10 +475,45 @@ def _page_levels(lines: Sequence[PdfLine], level_of: Callable[[PdfLine], int], w
         scattered = max(ln.x0 for ln in run) - min(ln.x0 for ln in run) > 0.1 * width or any(
             b.top < a.bottom - 0.5 * (a.bottom - a.top) for a, b in zip(run, run[1:])
         )
-        if j - k >= 3 and scattered:
+        if j - k >= 3 and (scattered or _prose_run(run)):
             levels[k:j] = [0] * (j - k)
         k = j
+    # a long line in a heading's font that is a sentence (ends with a full stop) or whose
+    # sentence goes on in the body text right under it (a note's first line after a large
+    # icon, "NOTE Note that ... the" / "elements are ...") is prose, not a heading
+    for k, ln in enumerate(lines):
+        text = ln.text.strip()
+        if not levels[k] or numbered[k] or len(text) <= MAX_HEADING_CHARS // 2:
+            continue
+        if text.endswith(".") and not text.endswith(".."):
+            levels[k] = 0
+            continue
+        nxt = lines[k + 1] if k + 1 < len(lines) else None
+        if (
+            nxt is not None
+            and not levels[k + 1]
+            and not _SENTENCE_END.search(text)
+            and nxt.text.strip()[:1].islower()
+            and _size(nxt.size) < _size(ln.size)
+            and -0.5 * (nxt.bottom - nxt.top) <= nxt.top - ln.bottom <= nxt.bottom - nxt.top
+        ):
+            levels[k] = 0
     return levels
+
+
+def _prose_run(run: Sequence[PdfLine]) -> bool:
+    """Whether a run of three heading lines or more, with no body line between them, is
+    text set large rather than headings: more than :data:`MAX_HEADING_CHARS` characters in
+    all (a sample paragraph, lyrics in a font size demo), unless the lines are one heading
+    set on several lines (one size, each right under the one before) of at most twice that
+    (a long title)."""
+    chars = sum(len(ln.text.strip()) for ln in run)
+    if chars <= MAX_HEADING_CHARS:
+        return False
+    stacked = all(
+        _size(b.size) == _size(a.size) and 0 <= b.top - a.bottom <= a.bottom - a.top for a, b in zip(run, run[1:])
+    )
+    return not stacked or chars > 2 * MAX_HEADING_CHARS
 
 
 
@@ -592,7 +650,7 @@ def layout_pages(pages: Sequence[PdfPage], context: Sequence[PdfPage] = ()) -> P
             lines = ordered
         kept.append(lines)
         labels.append(label)
-    body, levels = _heading_levels(kept_all)
+    body, levels, scheme = _heading_levels(kept_all)
     bold_level = min(len(set(levels.values())) + 1, 3)
     title = _title(every[0], kept_all[0], body) if every else None
 
@@ -627,7 +685,7 @@ def layout_pages(pages: Sequence[PdfPage], context: Sequence[PdfPage] = ()) -> P
         out: list[str] = []
         prev: PdfLine | None = None
         prev_level = -1
-        for ln, lvl in zip(lines, _page_levels(lines, level_of, page.width)):
+        for ln, lvl in zip(lines, _page_levels(lines, level_of, page.width, scheme)):
             if id(ln) in tables:
                 out.append(ln.text)
                 prev, prev_level = ln, -1
