@@ -210,7 +210,12 @@ class _State:
         self.llm_base_url, self.llm_model, self.llm_api_key = llm_base_url, llm_model, llm_api_key
         self.latest: dict[str, int] = {}  # the newest request number of each pane
         self.pane_locks: dict[str, Any] = {}  # one chunking at a time per pane
-        self.root = root.resolve() if root is not None else None
+        try:
+            self.root = root.resolve() if root is not None else None
+        except (OSError, RuntimeError) as exc:  # a symbolic link loop
+            from ..errors import ConfigError
+
+            raise ConfigError(f"root: {root} cannot be resolved ({exc})") from exc
         self.only: str | None = None  # a file given on the command line: its folder, that file alone
         if self.root is not None and self.root.is_file():
             self.root, self.only = self.root.parent, self.root.name
@@ -283,8 +288,10 @@ class _State:
                 p = Path(top) / n
                 try:
                     p.resolve().relative_to(self.root)
-                except (ValueError, OSError):
-                    continue  # a link out of the folder is not offered
+                except (ValueError, OSError, RuntimeError):
+                    # a link out of the folder, or a symbolic link loop (RuntimeError before
+                    # Python 3.13, OSError after): not offered, as `chunkwise chunk` skips it
+                    continue
                 if not _readable(p):
                     continue  # no loader reads it (an image, an archive, binary data)
                 out.append(p.relative_to(self.root).as_posix())
