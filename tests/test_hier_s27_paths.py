@@ -106,3 +106,20 @@ def test_a_childs_path_extends_its_parents(text, level_sizes, bases):
             assert parent_path is not None and path[: len(parent_path)] == parent_path
         if path and per_level[c.metadata["level"]] in ("recursive", "sentence", "fixed"):
             assert c.context == " > ".join(path)
+
+
+@settings(max_examples=80, deadline=None)
+@given(text=st.lists(st.sampled_from(STRUCTURED + ["Title\n=====\n", "Sub\n---\n\n", "<a id=\"x\"></a>\n"]), max_size=50).map("".join),
+       fmt=st.sampled_from(["markdown", "html", "pdf", "text", None]))
+def test_the_glue_from_the_one_parse_is_heading_glues(text, fmt):
+    # the hierarchy parses the document's headings once for its glue and its paths: the
+    # glue is the one every other strategy gets from heading_glue
+    from chunkwise.chunkers.hierarchical import _document_headings
+    from chunkwise.parsers.semantic import heading_glue
+
+    doc = Document(text, metadata={"format": fmt} if fmt else {})
+    glue, labels = _document_headings(doc)
+    assert glue == heading_glue(doc)
+    assert all(lb.key == "header_path" for lb in labels)
+    if labels:
+        assert any(lb.value for lb in labels)
