@@ -18,7 +18,7 @@ from typing import Any
 
 from .merge import Span
 from .segments import Label
-from .types import Chunk, Document, Metadata, _Derived, _raw_dict, _Shared, metadata_layout
+from .types import Chunk, Document, Metadata, _Deferred, _Derived, _raw_dict, _Shared, metadata_layout
 
 __all__ = ["DOCUMENT_ONLY", "build_chunks", "document_base", "label_writer", "resolve_labels", "with_metadata"]
 
@@ -375,6 +375,8 @@ def with_metadata(chunks: Sequence[Chunk], extra: Mapping[str, Any]) -> list[Chu
             append(replace(old, metadata={**old.metadata, **extra}))
             continue
         m = old.metadata
+        if m.__class__ is _Deferred:  # (computed when first read: computed now)
+            m = m._force()  # type: ignore[attr-defined]
         lay = m._l if isinstance(m, Metadata) else None
         wider = extended.get(lay, False) if lay is not None else None
         if wider is False:
@@ -478,6 +480,57 @@ def build_chunks(
         with4 = metadata_layout(base_keys + _OWN + label_keys, base_values)
         make_with3, make_with4 = with3.make, with4.make
     layouts: dict[tuple[str, ...], tuple[Any, Any, Any]] = {}
+
+    def general(s: Span, prev: str | None, next_id: str | None, t: str | None) -> tuple[Metadata, Any]:
+        """The metadata and context of the chunk of span ``s`` (its text ``t``), through a
+        dict for the labels and the callbacks: the keys in the same order as ``{**base,
+        "boundary": ...}``."""
+        ctx: Any = ""
+        meta = copy_template()
+        meta["boundary"] = s.boundary
+        meta["prev_id"] = prev
+        meta["next_id"] = next_id
+        if s.oversize:
+            meta["oversize"] = True
+        if pages:
+            first = max(bisect_right(page_starts, s.start) - 1, 0)
+            last = max(bisect_left(page_starts, s.end) - 1, first)
+            meta["page_number"], meta["page_end"] = pages[first][0], pages[last][0]
+            if page_labels is not None and page_labels[first] is not None:
+                meta["page_label"] = page_labels[first]
+                if page_labels[last] is not None:
+                    meta["page_label_end"] = page_labels[last]
+        if write_labels is not None:
+            write_labels(meta, s.start, s.end)
+        if annotate is not None:
+            meta.update(annotate(text[s.start : s.end] if t is None else t))
+        if "context" in meta:
+            ctx = meta.pop("context")
+        if context is not None:
+            ctx = context(meta, s)
+        # the values after the base's, when the base's are still its own (a label
+        # or a callback may have set one of its keys)
+        values = meta.values()
+        keys = tuple(meta)
+        got = layouts.get(keys)
+        if got is None:
+            got = layouts[keys] = _makers(keys, base_keys, base_values)
+        metadata = got[0](got[1], values)
+        if metadata is None:  # a label or a callback set a value of the base's keys
+            whole = got[2]
+            metadata = whole.make(whole, values)
+        return metadata, ctx
+
+    def replay(start: int, end: int, size: int, boundary: str, oversize: bool, prev: str | None,
+               next_id: str | None) -> tuple[Metadata, Any]:
+        """:func:`general` of a chunk whose metadata is read after the pass."""
+        return general(Span(start, end, size, boundary, oversize), prev, next_id, None)
+
+    # a context callback marked ``lazy`` (one that reads only the span and the labels'
+    # keys it is given, the same whenever and in whatever order it is called): the
+    # metadata and context of each chunk are computed when first read (types._Deferred)
+    lazy = context is not None and annotate is None and getattr(context, "lazy", False) is True
+    new, deferred_class = object.__new__, _Deferred
     sizes: dict[int, int] = {}  # one int object a size above 256 (equal sizes share it)
     # texts and ids a batch of spans at a time, the next batch made before the last chunk
     # of this one (its next_id): no list of texts or ids as long as the chunks is held
@@ -524,42 +577,13 @@ def build_chunks(
                 if lay is None:
                     lay = own_layouts[keys] = metadata_layout(base_keys + keys, base_values)
                 metadata = lay.make(lay, meta.values())
+            elif lazy:  # (computed when the chunk's metadata or context is first read)
+                metadata = ctx = deferred = new(deferred_class)
+                deferred._make = replay
+                deferred._args = (s.start, s.end, s.size, s.boundary, s.oversize, prev, next_id)
+                deferred._m = deferred._c = None
             else:
-                # a dict for the labels and the callbacks: the keys in the same order as
-                # ``{**base, "boundary": ...}``
-                meta = copy_template()
-                meta["boundary"] = s.boundary
-                meta["prev_id"] = prev
-                meta["next_id"] = next_id
-                if s.oversize:
-                    meta["oversize"] = True
-                if pages:
-                    first = max(bisect_right(page_starts, s.start) - 1, 0)
-                    last = max(bisect_left(page_starts, s.end) - 1, first)
-                    meta["page_number"], meta["page_end"] = pages[first][0], pages[last][0]
-                    if page_labels is not None and page_labels[first] is not None:
-                        meta["page_label"] = page_labels[first]
-                        if page_labels[last] is not None:
-                            meta["page_label_end"] = page_labels[last]
-                if write_labels is not None:
-                    write_labels(meta, s.start, s.end)
-                if annotate is not None:
-                    meta.update(annotate(t))
-                if "context" in meta:
-                    ctx = meta.pop("context")
-                if context is not None:
-                    ctx = context(meta, s)
-                # the values after the base's, when the base's are still its own (a label
-                # or a callback may have set one of its keys)
-                values = meta.values()
-                keys = tuple(meta)
-                got = layouts.get(keys)
-                if got is None:
-                    got = layouts[keys] = _makers(keys, base_keys, base_values)
-                metadata = got[0](got[1], values)
-                if metadata is None:  # a label or a callback set a value of the base's keys
-                    whole = got[2]
-                    metadata = whole.make(whole, values)
+                metadata, ctx = general(s, prev, next_id, t)
             size = s.size
             if size > 256:  # (smaller ints are shared by Python)
                 size = sizes.setdefault(size, size)

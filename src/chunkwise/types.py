@@ -690,6 +690,112 @@ class _Shared(_Derived):
         return (_Shared, (self.text,))
 
 
+class _Deferred(Metadata, _Derived):
+    """A chunk's metadata and context computed when first read: the chunk holds this one
+    object in both its ``metadata`` and its ``context`` slot, and ``make(*args)`` gives
+    ``(metadata, context)`` -- what the enrichment pass would have stored (see
+    :func:`chunkwise.enrich.build_chunks`: a strategy's context callback marked
+    ``lazy``). A chunk whose text alone is read never computes them.
+
+    It is a :class:`Metadata` like the one it stands for: every read gives what that one
+    gives (``==``, ``repr``, pickles, copies and ``to_dict`` too: a pickle or a copy holds
+    the computed values, not this object). Computed once; the result is kept (two
+    threads reading at once may both compute it: the same values)."""
+
+    __slots__ = ("_make", "_args", "_m", "_c")
+
+    _make: Callable[..., tuple[Metadata, Any]] | None
+    _args: tuple[Any, ...] | None
+    _m: Metadata | None
+    _c: Any
+
+    def _force(self) -> Metadata:
+        m = self._m
+        if m is None:
+            make, args = self._make, self._args
+            if make is None or args is None:  # (another thread has just computed it)
+                return self._m  # type: ignore[return-value]
+            m, c = make(*args)
+            self._c = c  # (before the metadata: a thread that sees the metadata sees the context)
+            self._m = m
+            # (what computed them is let go: once every chunk of a document has computed
+            # its own, nothing keeps the document's parse alive)
+            self._make = self._args = None
+        return m
+
+    def value(self, start: int, end: int) -> str:
+        """The chunk's context."""
+        if self._m is None:
+            self._force()
+        c = self._c
+        return c if c.__class__ is str else _derived_value(c, start, end)
+
+    def __getattr__(self, name: str) -> Any:
+        # (the computed metadata's own attributes: its layout ``_l`` and its slots)
+        if name in _Deferred.__slots__:
+            raise AttributeError(name)
+        return getattr(self._force(), name)
+
+    def _dict(self) -> dict[str, Any]:
+        return self._force()._dict()
+
+    def _fresh_dict(self) -> dict[str, Any]:
+        return self._force()._fresh_dict()
+
+    def __getitem__(self, key: str) -> Any:
+        return self._force()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._force().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._force()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._force())
+
+    def __reversed__(self) -> Iterator[str]:
+        return reversed(self._force())
+
+    def __len__(self) -> int:
+        return len(self._force())
+
+    def keys(self) -> KeysView[str]:
+        return self._force().keys()
+
+    def values(self) -> ValuesView[Any]:
+        return self._force().values()
+
+    def items(self) -> ItemsView[str, Any]:
+        return self._force().items()
+
+    def copy(self) -> dict[str, Any]:
+        return self._force().copy()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Deferred):
+            other = other._force()
+        return self._force().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __or__(self, other: Any) -> Any:
+        return self._force().__or__(other._force() if isinstance(other, _Deferred) else other)
+
+    def __ror__(self, other: Any) -> Any:
+        return self._force().__ror__(other)
+
+    def __repr__(self) -> str:
+        return repr(self._force())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return self._force().__reduce__()
+
+
+def _derived_value(v: Any, start: int, end: int) -> Any:
+    return v.value(start, end) if isinstance(v, _Derived) else v
+
+
 def _derived(self: Any, v: Any) -> Any:
     """The value of a field whose slot holds ``v`` (not a plain ``str``)."""
     if isinstance(v, _Derived):

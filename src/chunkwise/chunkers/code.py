@@ -541,7 +541,7 @@ class CodeChunker(BaseChunker):
                     f"lines and lines only, with no symbols; {fix} recovers the definitions around the error"
                 )
         n = len(text)
-        label = Label(0, n, "_code", _Chunking(structure, text), "overlap")
+        label = Label(0, n, "_code", _Chunking(structure.described(), text), "overlap")
         if structure.parser == "lines":
             return Segments(levels=(PARAGRAPH, LINE), labels=(label,))
         indents = sorted({c[2] for c in structure.cuts})
@@ -1415,6 +1415,10 @@ class CodeChunker(BaseChunker):
                 parts.append(st.imports_text(text))
         parts.extend(signatures)
         return self._fit(parts)
+
+    # (it reads the span and the label it is given only: the enrichment pass may call it
+    # when a chunk's metadata or context is first read, see :func:`chunkwise.enrich.build_chunks`)
+    context.lazy = True  # type: ignore[attr-defined]
 
     def _fit(self, parts: list[str]) -> str:
         """The context of ``parts`` (imports, then signatures outermost first); when it is

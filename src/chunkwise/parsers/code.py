@@ -25,6 +25,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field, replace
 from collections.abc import Iterator, Sequence
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from ..errors import ChunkwiseError, ConfigError, MissingDependencyError
@@ -180,9 +181,21 @@ class CodeStructure:
 
     # -- per chunk ---------------------------------------------------------------------
 
+    def described(self) -> CodeStructure:
+        """A copy that holds only what :meth:`describe_into` and :meth:`imports_text` read
+        (the definitions, the top-level items, the statements, the imports and the
+        functions declared without a body): what a chunk whose metadata is computed when
+        first read keeps alive -- not the cuts, nor a syntax tree that the lazy cuts read."""
+        if self.parser == "lines":
+            return self
+        return replace(
+            self, top=(), cuts=(), line_cuts=(), token_cuts=(), annotated=(), containers=(), whole=(),
+            lazy_tokens=None, lazy_lines=None, lazy_parts=None, _index={},
+        )
+
     def _prepare(self, text: str) -> dict[str, Any]:
         ix = self._index
-        if not ix:
+        if "describe" not in ix:
             # line numbers: counted from the last chunk's end (chunks come in order), or
             # from a list of line starts when a carriage return can end a line
             lines = [0] + [m.end() for m in _LINE_BREAK.finditer(text)] if "\r" in text else None
@@ -197,9 +210,12 @@ class CodeStructure:
                 both = sorted([*zip(heads, qualnames), *self.declared], key=lambda x: x[0])
                 heads = [h for h, _ in both]
                 qualnames = [q for _, q in both]
-            # (the scan lists them in this order already)
+            # the statements by start, the outer first (the scan lists them in this order
+            # already), as three lists
             st = self.statements if self.parser == "scan" else sorted(self.statements, key=lambda x: (x[0], -x[1]))
             ix["at"] = (0, 1)  # an offset and the line it is on (one value: replaced whole)
+            ix["imports"] = "\n".join(text[s:e] for s, e in self.imports)
+            # (last: a thread that finds it finds the keys above)
             ix["describe"] = (
                 lines,
                 heads,
@@ -207,10 +223,10 @@ class CodeStructure:
                 [d.start for d in defs],
                 [s for s, _ in self.items],
                 self.items,
-                st,
-                [s for s, _, _ in st],
+                list(map(_FIRST, st)),
+                list(map(_SECOND, st)),
+                list(map(_THIRD, st)),
             )
-            ix["imports"] = "\n".join(text[s:e] for s, e in self.imports)
         return ix
 
     def describe(self, text: str, start: int, end: int) -> dict[str, Any]:
@@ -229,8 +245,10 @@ class CodeStructure:
         """:meth:`describe`'s keys stored into ``meta`` (in the same order); returns the
         signatures instead of storing them. Chunks come in order: the line count goes on
         from the end of the chunk before."""
-        ix = self._index or self._prepare(text)
-        lines, heads, qualnames, def_starts, item_starts, items, st, starts = ix["describe"]
+        ix = self._index
+        if "describe" not in ix:
+            ix = self._prepare(text)
+        lines, heads, qualnames, def_starts, item_starts, items, starts, ends, types_of = ix["describe"]
         if lines is not None:
             first, last = bisect_right(lines, start), bisect_right(lines, max(start, end - 1))
         else:
@@ -253,8 +271,9 @@ class CodeStructure:
         hi = bisect_left(starts, end, k)
         types: list[str] = []
         while k < hi:
-            _, e, t = st[k]
+            e = ends[k]
             if e <= end:
+                t = types_of[k]
                 if t not in types:
                     types.append(t)
                 k = bisect_left(starts, e, k + 1)  # (the statements inside it are not outermost)
@@ -262,9 +281,8 @@ class CodeStructure:
                 k += 1
         if not types:  # the last statement (in order) around the chunk
             for k in range(bisect_right(starts, start) - 1, -1, -1):
-                _, e, t = st[k]
-                if e >= end:
-                    types.append(t)
+                if ends[k] >= end:
+                    types.append(types_of[k])
                     break
         meta["node_types"] = types
         # split parts: a chunk starting or ending strictly inside a top-level item
@@ -339,6 +357,7 @@ class CodeStructure:
 # -- the shared analysis --------------------------------------------------------------
 
 
+_FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
 _NAME_PART = re.compile(r"[^\s.<>]+")
 
 
