@@ -39,6 +39,7 @@ import operator
 import os
 import re
 import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -77,6 +78,9 @@ BATCH_BYTES = 512 * 1024
 
 BATCH_MAX = 64
 """...or this many files (a file larger than :data:`BATCH_BYTES` is a task of its own)."""
+
+STOP_GRACE = 0.5
+"""Seconds a worker is given to end on SIGTERM when a run stops early, before SIGKILL."""
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -434,8 +438,9 @@ def ordered_map(
     workers``) tasks are submitted and not yet yielded: the items are consumed lazily, so
     memory stays bounded by ``window`` tasks whatever the corpus. Each outcome comes back
     without its item (the parent puts it back), so only the results cross between
-    processes. Closing the generator (or an interrupt) cancels what is queued and waits
-    for the documents being chunked.
+    processes. Closing the generator early (or an interrupt, or an error) cancels what is
+    queued and ends the workers without waiting for the documents being chunked
+    (:func:`_stop_workers`).
     """
     if workers <= 1:
         global _JOB
@@ -475,6 +480,7 @@ def ordered_map(
     frozen = context.get_start_method() == "fork" and gc.get_freeze_count() == 0
     if frozen:
         gc.freeze()
+    finished = False
     try:
         pending: deque[Any] = deque()
         try:
@@ -493,10 +499,36 @@ def ordered_map(
             for item, out in zip(chunk, results):
                 out.item = item
                 yield out
+        finished = True
     finally:
+        if not finished:  # interrupted, failed or closed early: nobody waits for the documents in work
+            _stop_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
         if spool is not None:
             spool.close()
+
+
+def _stop_workers(pool: Any) -> None:
+    """Cancel the queued tasks of ``pool`` (a ``ProcessPoolExecutor``) and end its workers
+    now (SIGTERM, then SIGKILL after :data:`STOP_GRACE` seconds), so that Ctrl-C or SIGTERM
+    stops a run within about a second instead of after the documents being chunked (a
+    large document under ``semantic`` takes seconds). Their results are not wanted."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        try:
+            process.terminate()
+        except (OSError, ValueError, AttributeError):  # ended already, or closed
+            pass
+    deadline = time.monotonic() + STOP_GRACE
+    for process in processes:
+        try:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(1.0)
+        except (OSError, ValueError, AttributeError, AssertionError):
+            pass
 
 
 # -- the Python API --------------------------------------------------------------------

@@ -1,0 +1,63 @@
+"""Command-line behaviour found by a trial over a messy tree: stopping a run with workers
+at once, and the rest of the session's command-line fixes."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import chunkwise
+from chunkwise.corpus import _Job, ordered_map
+
+# -- an interrupted run with workers stops at once ----------------------------------------
+
+
+def _slow_reader(item: str) -> chunkwise.Document:
+    """``slow:FOLDER``: writes its pid to FOLDER/started, then works 20 s and writes
+    FOLDER/finished; any other item is a short text."""
+    if item.startswith("slow:"):
+        folder = Path(item[5:])
+        (folder / "started").write_text(str(os.getpid()))
+        time.sleep(20)
+        (folder / "finished").write_text("done")
+    return chunkwise.Document(f"Text {item}. " * 5)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:  # a child not yet reaped is a zombie: gone too
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX process checks")
+def test_closing_a_run_early_ends_the_documents_in_work(tmp_path: Path) -> None:
+    """Ctrl-C, SIGTERM or an early close: the pool is not waited for (a large document under
+    a semantic strategy takes seconds); the worker chunking one is ended, its work lost."""
+    job = _Job(chunker=chunkwise.make_chunker("recursive", chunk_size=50), reader=_slow_reader, config="k")
+    items = ["a", f"slow:{tmp_path}", *(f"b{i}" for i in range(20))]
+    results = ordered_map(job, iter(items), workers=2, batch=1)
+    assert next(results).document_id is not None
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "started").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    pid = int((tmp_path / "started").read_text())
+    results.close()
+    assert _gone(pid)
+    assert not (tmp_path / "finished").exists()
+
+
+def test_a_run_read_to_its_end_is_unchanged() -> None:
+    job = _Job(chunker=chunkwise.make_chunker("recursive", chunk_size=50), reader=_slow_reader, config="k")
+    items = [f"t{i}" for i in range(30)]
+    one = [[c.text for c in o.chunks] for o in ordered_map(job, iter(items), workers=1)]
+    two = [[c.text for c in o.chunks] for o in ordered_map(job, iter(items), workers=2, batch=2)]
+    assert one == two and len(one) == 30
