@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections import defaultdict
 from itertools import compress, repeat
 from operator import itemgetter, lt, sub
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -242,11 +243,10 @@ def supported_languages() -> list[str]:
 
 
 def _positions(name: str, cuts: list[tuple[int, int]]) -> PositionsLevel:
-    cuts = sorted(set(cuts))
-    if not cuts:
-        return PositionsLevel(name, [], [])
-    starts, ends = zip(*cuts)
-    return PositionsLevel(name, list(starts), list(ends))
+    # (most lists come sorted without a duplicate: checked in one pass, not sorted again)
+    if len(cuts) > 1 and not all(map(lt, cuts, cuts[1:])):
+        cuts = sorted(set(cuts))
+    return PositionsLevel(name, list(map(_START, cuts)), list(map(_END, cuts)))
 
 
 class _LazyLevel:
@@ -572,9 +572,16 @@ class CodeChunker(BaseChunker):
         inner_own: list[int] = []
         out_s: list[int] = []
         out_e: list[int] = []
+        lang = structure.language
         for i, d in enumerate(structure.definitions):
-            if d.container or (surely is not None and surely(d.start, _tail_end(text, d.end, structure.language))):
+            if d.container:
                 continue
+            if surely is not None:
+                e = d.end
+                if e < n and text[e] not in "\r\n":  # (else no tail: its line ends there)
+                    e = _tail_end(text, e, lang)
+                if surely(d.start, e):
+                    continue
             h = header_ends[i] = _header_end(text, d, comment_line)
             own = d.head
             if d.start < d.head:
@@ -632,7 +639,7 @@ class CodeChunker(BaseChunker):
         # rather than a header broken between its tokens
         header_cuts: dict[int, int] = {}
         # (keyed by ``indent * 4 + kind``: ordered as ``(indent, kind)``, no tuple per cut)
-        by_rank: dict[int, list[tuple[int, int]]] = {}
+        by_rank: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)
         clamp = deepest if deepest is not None else -1
         for a, b, indent, kind in structure.cuts:
             if a in heads:
@@ -643,11 +650,7 @@ class CodeChunker(BaseChunker):
                 continue
             if indent > clamp >= 0:
                 indent = clamp
-            key = indent * 4 + kind
-            group = by_rank.get(key)
-            if group is None:
-                group = by_rank[key] = []
-            group.append((a, b))
+            by_rank[indent * 4 + kind].append((a, b))
         fits = self._fits_budget(measure)
         wide = self._fits_budget(measure, self.chunk_size)
         atoms, extra, trimmed, lifted = self._atoms(structure, text, fits, measure, wide)
@@ -1113,6 +1116,7 @@ class CodeChunker(BaseChunker):
         chars = measure is not None and isinstance(self._sizer, CharSizer)  # (the size is e - s)
         lang = structure.language
         semi = lang == "sql"
+        n = len(text)
         for i, d in enumerate(structure.definitions):
             if d.container:
                 continue
@@ -1167,7 +1171,8 @@ class CodeChunker(BaseChunker):
                     eol = text.find("\n", q)
                     if not text[q + 1 : eol if eol >= 0 else len(text)].strip():
                         e = q + 1
-            elif e == d.end and fits is not None and (tail := _tail_end(text, e, lang)) > e and (
+            elif e == d.end and fits is not None and e < n and text[e] not in "\r\n" and (
+                tail := _tail_end(text, e, lang)) > e and (
                 fits(s, e) or (wide is not None and lang != "python" and wide(s, e))
             ):
                 # a ";" or "," that ends the definition's last line (C++'s ``};`` after a
@@ -1337,9 +1342,12 @@ class CodeChunker(BaseChunker):
             # a region of comment lines only, between two others (a note between two
             # nested definitions too big for a chunk): it goes with the region before,
             # whose last chunk takes it where it fits
+            last = len(starts) - 1
             starts = [
                 p for k, p in enumerate(starts)
-                if k == 0 or k + 1 == len(starts) or not _only_comments(text, p, starts[k + 1], prefixes)
+                # (a region that begins with code on its first line, at once)
+                if k == 0 or k == last or (not text[p].isspace() and not text.startswith(prefixes, p))
+                or not _only_comments(text, p, starts[k + 1], prefixes)
             ]
             if structure.language == "cpp" and len(starts) > 2:
                 # a region of an access specifier (``public:``) and comment lines only: it

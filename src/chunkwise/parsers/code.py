@@ -442,6 +442,8 @@ def _tail_end(text: str, e: int, language: str = "", comments: bool = False) -> 
     comment that ends that line ends (``} // end for``: a chunk holds it with its line,
     never the comment alone); ``e`` when its line goes on otherwise. ``comments``: only
     a tail that ends with a comment (``} Name;`` alone is ``e``)."""
+    if e >= len(text) or text[e] in "\r\n":
+        return e  # (the line ends there: no tail; most definitions)
     m = None if comments else _TAIL.match(text, e)
     if m is not None:
         return m.end()
