@@ -63,6 +63,12 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
     (b"7z\xbc\xaf\x27\x1c", "7z"),
     (b"\x7fELF", "elf executable"),
     (b"SQLite format 3\x00", "sqlite"),
+    # page descriptions that look like text: their words are operators, not prose
+    (b"%!PS", "postscript"),  # PostScript and EPS (%!PS-Adobe-3.0 EPSF-3.0)
+    (b"\x04%!PS", "postscript"),  # as some printer drivers write it (a Ctrl-D first)
+    (b"\xc5\xd0\xd3\xc6", "postscript"),  # EPS with a preview image (DOS EPS binary header)
+    (b"\x1b%-12345X", "printer job (pjl)"),  # a print job, PostScript or PCL inside
+    (b"\xf7\x02\x01\x83\x92\xc0\x1c\x3b", "dvi"),  # TeX's device-independent output
 )
 # ZIP containers named by their suffix
 _ZIP_KINDS = {
@@ -81,6 +87,9 @@ _UNSUPPORTED_SUFFIXES = {
     ".xls": "xls",
     ".ppt": "ppt",
     ".rtf": "rtf",
+    ".ps": "postscript",
+    ".eps": "postscript",
+    ".dvi": "dvi",
     ".png": "png",
     ".jpg": "jpeg",
     ".jpeg": "jpeg",
@@ -112,6 +121,8 @@ _UNSUPPORTED_MIME = {
     "application/pdf": "pdf",
     "application/msword": "doc",
     "application/rtf": "rtf",
+    "application/postscript": "postscript",
+    "application/x-dvi": "dvi",
     "application/zip": "zip",
     "application/epub+zip": "epub",
     "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
