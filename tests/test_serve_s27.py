@@ -56,3 +56,16 @@ def test_opening_a_loop_or_dangling_link_is_a_4xx(messy: Path, rel: str) -> None
 def test_serving_a_symlink_loop_is_a_config_error(messy: Path) -> None:
     with pytest.raises(ConfigError, match="root"):
         create_app(messy / "bad" / "loopA")
+
+
+# -- the page starts from `chunkwise chunk`'s defaults ----------------------------------
+
+
+def test_the_defaults_are_those_of_the_chunk_command(tmp_path: Path) -> None:
+    from chunkwise.commands._options import CLI_DEFAULTS
+
+    client = TestClient(create_app(tmp_path), raise_server_exceptions=False)
+    defaults = client.get("/api/strategies").json()["defaults"]
+    assert defaults == CLI_DEFAULTS
+    assert (defaults["strategy"], defaults["chunk_size"], defaults["unit"]) == ("auto", 96, "tokens")
+

@@ -154,7 +154,7 @@ def _is_llm(cls: Any) -> bool:
 def _strategies(llm: bool = False) -> dict[str, Any]:
     """The strategies the page offers (``llm``: with those that call a chat model)."""
     from ..chunkers.embedding import EmbeddingChunker
-    from ..commands._options import PYTHON_DEFAULTS, UNITS
+    from ..commands._options import CLI_DEFAULTS, UNITS
     from ..registry import get_strategy, strategy_names
 
     out = []
@@ -175,7 +175,8 @@ def _strategies(llm: bool = False) -> dict[str, Any]:
                 params[key] = _json_safe(default)
         semantic = isinstance(cls, type) and issubclass(cls, EmbeddingChunker)
         out.append({"name": name, "doc": doc, "parameters": params, "semantic": semantic})
-    return {"defaults": dict(PYTHON_DEFAULTS), "units": list(UNITS), "strategies": out, "llm_hidden": hidden}
+    # the page starts where `chunkwise chunk` does (auto, 96 tokens), not at the Python defaults
+    return {"defaults": dict(CLI_DEFAULTS), "units": list(UNITS), "strategies": out, "llm_hidden": hidden}
 
 
 def _code(config: dict[str, Any], source: str | None) -> dict[str, str]:

@@ -3,11 +3,17 @@
 "use strict";
 
 const MAX_PANES = 3;
-const DEFAULT_PANES = [
-  { strategy: "recursive", chunk_size: 512, chunk_overlap: 0, unit: "chars" },
-  { strategy: "sentence", chunk_size: 512, chunk_overlap: 0, unit: "chars" },
-  { strategy: "fixed", chunk_size: 512, chunk_overlap: 64, unit: "chars" },
-];
+// the panes a page starts with: `chunkwise chunk`'s defaults (the server's "defaults"),
+// then sentence and fixed windows (an eighth overlapping) at the same size
+let DEFAULT_PANES = [];
+function defaultPanes(d) {
+  const base = { chunk_size: d.chunk_size, chunk_overlap: d.chunk_overlap, unit: d.unit };
+  return [
+    Object.assign({}, base, { strategy: d.strategy }),
+    Object.assign({}, base, { strategy: "sentence" }),
+    Object.assign({}, base, { strategy: "fixed", chunk_overlap: Math.floor(d.chunk_size / 8) }),
+  ];
+}
 const app = { strategies: null, byName: {}, units: [], doc: null, panes: [], query: null, probes: null,
               // this page's panes are named apart from another tab's: the server runs only
               // the newest request of each pane
@@ -461,6 +467,7 @@ async function main() {
   const data = await api("/api/strategies");
   app.strategies = data.strategies;
   app.units = data.units;
+  DEFAULT_PANES = defaultPanes(data.defaults);
   for (const s of app.strategies) app.byName[s.name] = s;
   const files = await api("/api/files");
   if (files.files.length) {
