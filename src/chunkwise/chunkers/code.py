@@ -78,7 +78,7 @@ from collections import defaultdict
 from itertools import compress, repeat
 from operator import itemgetter, lt, sub
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from ..boundaries import LINE, PARAGRAPH, WORD, FilteredLevel, Level, PositionsLevel, line_feed_twin
@@ -225,6 +225,67 @@ the last one (code nested 600 deep exhausted the recursion limit)."""
 
 class CodeWarning(UserWarning):
     """The code strategy cannot read a text as code (no language given or recorded)."""
+
+
+class _AtomBlank:
+    """An :class:`Atom` under construction: the same slots, without the frozen
+    dataclass's ``__init__`` (a store through ``object.__setattr__`` per field); it
+    becomes an ``Atom`` by assigning ``__class__`` (as the enrichment pass makes chunks).
+    A file has one atom per definition."""
+
+    __slots__ = ("start", "end", "kind", "cuts", "cut_name")
+
+
+class _RegionBlank:
+    """A :class:`Region` under construction (see :class:`_AtomBlank`)."""
+
+    __slots__ = ("start", "end", "reserve", "end_boundary", "levels", "level")
+
+
+def _swap_atom(start: int, end: int, kind: str) -> Atom:
+    a = _AtomBlank()
+    a.start = start
+    a.end = end
+    a.kind = kind
+    a.cuts = ()
+    a.cut_name = ""
+    a.__class__ = Atom  # type: ignore[assignment]
+    return a  # type: ignore[return-value]
+
+
+def _swap_region(start: int, end: int, end_boundary: str) -> Region:
+    r = _RegionBlank()
+    r.start = start
+    r.end = end
+    r.reserve = 0
+    r.end_boundary = end_boundary
+    r.levels = None
+    r.level = 0
+    r.__class__ = Region  # type: ignore[assignment]
+    return r  # type: ignore[return-value]
+
+
+def _blanks_become_values() -> bool:
+    """Whether :func:`_swap_atom` and :func:`_swap_region` give what the constructors give
+    (checked once, at import; else the constructors are used)."""
+    for cls, blank in ((Atom, _AtomBlank), (Region, _RegionBlank)):
+        if tuple(f.name for f in fields(cls)) != blank.__slots__ or getattr(cls, "__slots__", None) != blank.__slots__:
+            return False
+    try:
+        a, r = _swap_atom(1, 2, "k"), _swap_region(1, 2, "end")
+    except TypeError:
+        return False
+    return type(a) is Atom and a == Atom(1, 2, "k") and type(r) is Region and r == Region(1, 2, 0, "end", None, 0)
+
+
+if _blanks_become_values():
+    _atom, _region = _swap_atom, _swap_region
+else:  # pragma: no cover -- another layout of Atom or Region
+    def _atom(start: int, end: int, kind: str) -> Atom:
+        return Atom(start, end, kind)
+
+    def _region(start: int, end: int, end_boundary: str) -> Region:
+        return Region(start, end, 0, end_boundary, None, 0)
 
 
 def _by_start_outer_first(a: Atom) -> tuple[int, int]:
@@ -656,7 +717,7 @@ class CodeChunker(BaseChunker):
         atoms, extra, trimmed, lifted = self._atoms(structure, text, fits, measure, wide)
         # (the compound statements that fit: never cut; sorted once with the statement
         # atoms below -- a stable sort of both lists at once orders ties as two sorts did)
-        unsorted = atoms + tuple(Atom(s, e, "statement") for s, e in structure.whole) if structure.whole else None
+        unsorted = atoms + tuple(_atom(s, e, "statement") for s, e in structure.whole) if structure.whole else None
         if fits is not None:
             more, cuts = self._statement_atoms(structure, text, fits, atoms if unsorted is None else unsorted)
             if more:
@@ -1190,7 +1251,7 @@ class CodeChunker(BaseChunker):
                 if not ok(s, tail):  # type: ignore[misc]
                     continue
                 e = tail
-            atoms.append(Atom(s, e, d.node_type))
+            atoms.append(_atom(s, e, d.node_type))
         return tuple(atoms), extra, trimmed, lifted
 
     def _statement_atoms(self, structure: CodeStructure, text: str, fits: Callable[[int, int], bool],
@@ -1226,7 +1287,7 @@ class CodeChunker(BaseChunker):
             ls = _line_start(text, own)
             if text[ls:own].strip():
                 continue
-            out.append(Atom(own, e, kind))
+            out.append(_atom(own, e, kind))
             cuts.append((_rstrip_pos(text, s, ls), own, len(text[ls:own].expandtabs(4))))
         return tuple(out), cuts
 
@@ -1358,7 +1419,7 @@ class CodeChunker(BaseChunker):
         for i, s in enumerate(starts):
             e = starts[i + 1] if i + 1 < len(starts) else n
             if e > s:
-                regions.append(Region(s, e, 0, "definition" if i + 1 < len(starts) else "end", None, 0))
+                regions.append(_region(s, e, "definition" if i + 1 < len(starts) else "end"))
         return tuple(regions)
 
     @staticmethod
