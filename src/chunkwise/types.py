@@ -614,6 +614,27 @@ class Chunk:
     embedding: Any = None
     id: str = ""
 
+    def __eq__(self, other: object) -> bool:
+        """Field by field, as a dataclass compares, with ``embedding`` compared by value:
+        a numpy vector (or any array) equals another of the same shape and values, so
+        chunks with embeddings compare (and ``chunk in chunks`` works) as other chunks do."""
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        o: Chunk = other  # type: ignore[assignment]
+        return (
+            self.start_index == o.start_index
+            and self.end_index == o.end_index
+            and self.index == o.index
+            and self.size == o.size
+            and self.unit == o.unit
+            and self.document_id == o.document_id
+            and self.id == o.id
+            and self.text == o.text
+            and self.context == o.context
+            and self.metadata == o.metadata
+            and _same_embedding(self.embedding, o.embedding)
+        )
+
     def __post_init__(self) -> None:
         if not self.id:
             object.__setattr__(self, "id", chunk_id(self.document_id, self.start_index, self.end_index, self.text))
@@ -847,6 +868,20 @@ Chunk._source = property(  # type: ignore[attr-defined]
 def _document(text: str, id: str, source: str | None, metadata: dict[str, Any], pages: tuple[PageRange, ...]) -> Document:
     """Rebuild a pickled :class:`Document` (positional, so old pickles keep loading)."""
     return Document(text, id=id, source=source, metadata=metadata, pages=pages)
+
+
+def _same_embedding(a: Any, b: Any) -> bool:
+    """Whether two embeddings are equal: both None, or the same values (an array by
+    shape and values, as ``numpy.array_equal``; a list by ``==``)."""
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    if hasattr(a, "shape") or hasattr(b, "shape"):
+        import numpy
+
+        return bool(numpy.array_equal(a, b))
+    return bool(a == b)
 
 
 def _chunk(*args: Any) -> Chunk:
