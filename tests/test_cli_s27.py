@@ -61,3 +61,28 @@ def test_a_run_read_to_its_end_is_unchanged() -> None:
     one = [[c.text for c in o.chunks] for o in ordered_map(job, iter(items), workers=1)]
     two = [[c.text for c in o.chunks] for o in ordered_map(job, iter(items), workers=2, batch=2)]
     assert one == two and len(one) == 30
+
+
+# -- index build --rebuild re-embeds everything ---------------------------------------------
+
+
+def test_rebuild_with_the_same_settings_re_embeds_every_document(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    pytest.importorskip("usearch")
+    from test_index import CountingEmbedder, _chunker, _folder
+
+    from chunkwise.index import Index, build_index
+
+    src = _folder(tmp_path)
+    first = build_index([src], tmp_path / "ix", chunker=_chunker(), model=CountingEmbedder())
+    emb = CountingEmbedder()
+    again = build_index([src], tmp_path / "ix", chunker=_chunker(), model=emb, rebuild=True)
+    expected = sorted(c.text_for_embedding() for f in sorted(src.iterdir())
+                      for c in _chunker().chunk(chunkwise.load(f, root=src)))
+    assert sorted(emb.texts) == expected and again.embedded == len(expected) > 0
+    assert len(again.changed) == 3 and not again.unchanged and again.generation == first.generation + 1
+    with Index(tmp_path / "ix", model=emb) as index:
+        assert index.info()["chunks"] == len(expected)  # the old chunks replaced, not doubled
+    # without --rebuild nothing is embedded again
+    quiet = CountingEmbedder()
+    assert build_index([src], tmp_path / "ix", chunker=_chunker(), model=quiet).embedded == 0 and quiet.texts == []

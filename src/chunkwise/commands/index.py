@@ -87,8 +87,8 @@ def command() -> None:
 @click.option(
     "--rebuild",
     is_flag=True,
-    help="When the chunking options or the model differ from the index's, re-chunk and re-embed every "
-    "document (without it, such a build is refused).",
+    help="Re-chunk and re-embed every document, changed or not; needed when the chunking options or the model "
+    "differ from the index's (without it, such a build is refused).",
 )
 @click.option(
     "--batch-size", default=64, show_default=True, type=click.IntRange(min=1), help="Texts per embedding call."

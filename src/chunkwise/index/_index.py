@@ -481,9 +481,10 @@ class Index:
                 :data:`chunkwise.embeddings.RETRIEVAL_MODEL` (all-MiniLM-L6-v2, the offline
                 model that retrieves best; ``"wordllama"`` embeds much faster and
                 retrieves worse).
-            rebuild: when the chunking configuration or the model differs from the one
-                the index was built with, re-chunk and re-embed everything (without it,
-                such a build is refused).
+            rebuild: re-chunk and re-embed every document, changed or not (a new model
+                file, a chunker fixed in place); needed when the chunking configuration or
+                the model differs from the one the index was built with (without it, such
+                a build is refused).
             keep: ids of documents to keep as they are although not among ``sources`` (a
                 file that could not be read this time).
             root: the folder document ids are relative to, for paths.
@@ -588,7 +589,7 @@ class Index:
                             + "); rebuild it with --rebuild (rebuild=True: re-embeds every document) "
                             "or build into another folder"
                         )
-                    full = bool(differs)
+                    full = bool(differs) or rebuild  # --rebuild re-embeds everything, settings changed or not
                 elif meta.get("generation"):
                     # no document committed: whatever the settings were, start afresh (the
                     # previous vector file may be of another model's dimension)
