@@ -425,7 +425,11 @@ def build_chunks(
             a ``"context"`` key in the metadata is used and removed when given. It may
             return a shared :class:`~chunkwise.types._Derived` instead, whose
             ``value(span.start, span.end)`` is the context: the chunk then holds that object
-            and computes its context on access (see :class:`Chunk`).
+            and computes its context on access (see :class:`Chunk`). A callback with the
+            attribute ``lazy = True`` (it reads only the span and the labels' keys in the
+            metadata it is given, and gives the same whenever and in whatever order it
+            is called) is called when a chunk's metadata or context is first read
+            (without ``annotate``): each chunk holds a ``types._Deferred``.
         annotate: ``chunk text -> metadata`` read from the text itself (``language``,
             ``density``: :func:`chunkwise.language.annotator`), added after the labels.
 

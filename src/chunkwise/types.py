@@ -600,6 +600,13 @@ class Chunk:
     time; the object keeps only the last one it computed, for a second read of the same
     chunk's context); a pickle, a copy or ``replace`` holds the string.
     ``chunk._held_text`` and ``chunk._held_context`` read the slots as they are.
+
+    A strategy may have its chunks compute their metadata and context when either is
+    first read (the ``code`` strategy does: symbols, lines and signatures cost more than
+    the rest of a chunk): the chunk then holds one object in both slots, a
+    :class:`Metadata` that computes the values once and keeps them. Every read gives
+    what the eager pass gives; a pickle or a copy holds the values (``replace`` the
+    context's string and the same metadata object).
     """
 
     text: str
