@@ -86,3 +86,25 @@ def test_rebuild_with_the_same_settings_re_embeds_every_document(tmp_path: Path)
     # without --rebuild nothing is embedded again
     quiet = CountingEmbedder()
     assert build_index([src], tmp_path / "ix", chunker=_chunker(), model=quiet).embedded == 0 and quiet.texts == []
+
+
+# -- a warning while the progress bar is drawn: on a line of its own -----------------------
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_loader_warning_is_not_written_into_the_progress_bar(tmp_path: Path, workers: str) -> None:
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(4):
+        (docs / f"a{i}.txt").write_text("Plain text here. " * 50, encoding="utf-8")
+    (docs / "b.txt").write_bytes(("Caf\u00e9 au lait. " * 40).encode("utf-8") + b"\xff\xfe bad" + b" More words." * 20)
+    result = CliRunner().invoke(cli, ["chunk", str(docs), "-o", str(tmp_path / "o.jsonl"), "--progress", "-j", workers])
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.output.split("\n") if "UTF-8 with" in line]
+    assert len(said) == 1
+    assert said[0].rsplit("\r", 1)[-1].startswith(f"{docs / 'b.txt'}: UTF-8 with 2 invalid byte sequence"), said
+    assert "chunking" in result.output  # the bar was drawn

@@ -558,6 +558,7 @@ def _chunk_files(
         after=functools.partial(run_.situate, client=client) if model else None,
         describe=functools.partial(_describe_or_stop, encoding=reading.encoding),
         around=run_.CodeNote() if _code_without_language(chunker) else None,
+        logs=True,  # a worker's warnings said here, with its file, through the progress bar
     )
     if len(written) > 1:  # --resume: the file's last document checked (and completed) in place first
         job = dataclasses.replace(job, known=written[1].settle(job, [(i, None) for i in inputs]))
@@ -584,6 +585,8 @@ def _chunk_files(
         failures.echo = functools.partial(tqdm.write, file=sys.stderr)
     try:
         for k, out in enumerate(ordered_map(job, items, n, weight=run_.weight)):
+            for line in out.logs or ():  # (a line of its own, above the bar)
+                (failures.echo or functools.partial(click.echo, err=True))(line)
             if sizes is not None:
                 bar.update(sizes[k])
                 bar.set_postfix_str(f"{k + 1}/{len(inputs)} files", refresh=False)

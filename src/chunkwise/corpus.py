@@ -181,6 +181,11 @@ class _Job:
     around: Callable[[Document], Any] | None = None
     """document -> the context manager its chunking runs in (``chunkwise chunk --strategy
     code``: the warning about a document that is not code, made clear), or None."""
+    logs: bool = False
+    """Keep the warnings the ``chunkwise`` loggers log while an item is read and chunked
+    (a file's invalid UTF-8 replaced) in :attr:`Outcome.logs` instead of printing them
+    where the item is worked (a worker process, over the caller's progress bar): the
+    caller says them with the item's outcome, in input order."""
 
 
 @dataclass
@@ -207,6 +212,8 @@ class Outcome:
     spooled: int = -1
     """Between a worker and the parent only: the payload's length in the task's spool file
     (-1: the payload travelled itself)."""
+    logs: list[str] | None = None
+    """With :attr:`_Job.logs`: the warnings logged while the item was worked, as lines."""
 
 
 _JOB: _Job | None = None
@@ -263,11 +270,44 @@ def _fail(job: _Job, exc: BaseException, item: Any, stage: str) -> Outcome:
     return Outcome(item, stage=stage, failure=failure)
 
 
+class _LogLines(logging.Handler):
+    """A handler that keeps each record's message (WARNING and above) as a line."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.lines.append(record.getMessage())
+        except Exception:  # noqa: BLE001 - a malformed record: as logging itself reports it
+            self.handleError(record)
+
+
 def _work(item: Any) -> Outcome:
     """Read, chunk and render one input with the worker's job; every failure is caught
-    and described (never raised), so that one bad file stops nothing."""
+    and described (never raised), so that one bad file stops nothing. With
+    :attr:`_Job.logs`, the warnings logged meanwhile come back in :attr:`Outcome.logs`."""
     job = _JOB
     assert job is not None, "the worker was not initialised"
+    if not job.logs:
+        return _work_item(job, item)
+    handler = _LogLines()
+    logger = logging.getLogger("chunkwise")
+    propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False  # kept here, said by the caller
+    try:
+        out = _work_item(job, item)
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+    if handler.lines:
+        out.logs = handler.lines
+    return out
+
+
+def _work_item(job: _Job, item: Any) -> Outcome:
     try:
         doc = job.reader(item)
     except Exception as exc:  # noqa: BLE001 - reported by the caller, then skipped
