@@ -108,3 +108,33 @@ def test_a_loader_warning_is_not_written_into_the_progress_bar(tmp_path: Path, w
     assert len(said) == 1
     assert said[0].rsplit("\r", 1)[-1].startswith(f"{docs / 'b.txt'}: UTF-8 with 2 invalid byte sequence"), said
     assert "chunking" in result.output  # the bar was drawn
+
+
+# -- skipped files are reported in input order --------------------------------------------
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_skipped_files_are_reported_in_input_order(tmp_path: Path, workers: str) -> None:
+    from click.testing import CliRunner
+
+    from chunkwise.cli import cli
+
+    docs = tmp_path / "docs"
+    (docs / "sub").mkdir(parents=True)
+    (docs / "a_empty.txt").write_bytes(b"")  # found to be empty when read
+    (docs / "b.so").write_bytes(b"\x7fELF\x02\x01\x01" + b"\x00" * 60)  # passed over when the folder is listed
+    (docs / "c.md").write_text("# C\n\nSome text to chunk.\n", encoding="utf-8")
+    (docs / "d_empty.txt").write_bytes(b"   \n")
+    (docs / "e.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 40)
+    (docs / "sub" / "f.txt").write_text("More text.\n", encoding="utf-8")
+    (docs / "z_link.md").symlink_to(docs / "c.md")  # a link: the folder is gathered, not streamed
+    result = CliRunner().invoke(cli, ["chunk", str(docs), "-o", str(tmp_path / "o.jsonl"), "-j", workers,
+                                      "--no-progress", "--verbose"])
+    assert result.exit_code == 1, result.output  # unsupported files: a failure
+    said = [line.split(":", 1)[0].rsplit("/", 1)[-1] for line in result.output.splitlines()
+            if line.startswith("skipped ") and ":" in line and not line.startswith("skipped 4 files")]
+    assert said == ["a_empty.txt", "b.so", "d_empty.txt", "e.png"]
+    listed = [line.strip().split(" ", 1)[0].rsplit("/", 1)[-1] for line in result.output.splitlines()
+              if line.startswith("  ")]
+    assert listed == said

@@ -412,6 +412,9 @@ def chunk_command(
     stream = engine == "local" and not (llm.dry_run or resume or client is not None)
     inputs = run_.find_inputs(paths, reading.include, reading.exclude, reading.root, failures, stream=stream,
                               peek=workers or default_workers(), output=None if to_stdout else output)
+    passed = run_.PassedInOrder(inputs, failures)  # the files passed over, said in input order
+    if llm.dry_run or engine == "ray":
+        passed.rest()
     if llm.dry_run:
         _dry_run(chunker, client, inputs, contextualize, failures, reading)
         if failures:
@@ -434,7 +437,7 @@ def chunk_command(
                 written.append("empty")
             return
         _chunk_files(chunker, client, model if contextualize else None, inputs, reading, workers,
-                     out_format, written, failures, stats, counts, show)
+                     out_format, written, failures, stats, counts, show, passed)
 
     kept = False
     try:
@@ -534,9 +537,12 @@ def _chunk_files(
     stats: _Stats,
     counts: dict[str, int],
     show: bool,
+    passed: Any = None,
 ) -> None:
     """Read, chunk and write every input through :func:`chunkwise.corpus.ordered_map`, in
-    input order; failures reported and skipped; the progress bar counts bytes and files."""
+    input order; failures reported and skipped, with the files passed over when the inputs
+    were gathered (``passed``, a :class:`~chunkwise.commands._chunk_run.PassedInOrder`) in
+    their places; the progress bar counts bytes and files."""
     import dataclasses
     import functools
 
@@ -585,6 +591,8 @@ def _chunk_files(
         failures.echo = functools.partial(tqdm.write, file=sys.stderr)
     try:
         for k, out in enumerate(ordered_map(job, items, n, weight=run_.weight)):
+            if passed is not None:
+                passed.before(out.item[0])
             for line in out.logs or ():  # (a line of its own, above the bar)
                 (failures.echo or functools.partial(click.echo, err=True))(line)
             if sizes is not None:
@@ -614,6 +622,8 @@ def _chunk_files(
                 counts["docs"] += 1
                 counts["nbytes"] += out.text_bytes
                 stats.add_many(out.sizes)
+        if passed is not None:
+            passed.rest()
     finally:
         bar.close()
         failures.echo = say

@@ -226,8 +226,8 @@ def find_inputs(
     peek: int = 1,
     output: Path | None = None,
 ) -> list[Input] | StreamedInputs:
-    """The inputs of ``chunkwise chunk``; the files of folders passed over are added to
-    ``failures``. ``stream`` and a single folder named (without symbolic links): a
+    """The inputs of ``chunkwise chunk``; the files of folders passed over are in the
+    :class:`GatheredInputs`' ``order``, reported by :class:`PassedInOrder`. ``stream`` and a single folder named (without symbolic links): a
     :class:`StreamedInputs` of its files, listed but not read (the workers classify them
     and report those passed over, in order); otherwise the list of
     :func:`~chunkwise.commands._inputs.gather`. ``peek`` is kept for callers (unused: the
@@ -262,8 +262,47 @@ def find_inputs(
         found = [i for i in found if i.path is None or not own(str(i.path))]
     if not found and not skipped:
         raise nothing()
-    failures.extend(skipped)
-    return found
+    from ._order import in_found_order
+
+    return GatheredInputs(found, in_found_order(paths, found, skipped))
+
+
+class GatheredInputs(list):  # type: ignore[type-arg]
+    """The inputs of :func:`~chunkwise.commands._inputs.gather` (a list), with ``order``:
+    the same inputs and the files passed over between them, in the order found. The
+    files passed over are reported by :class:`PassedInOrder`, each just before the
+    outcome of the input found after it."""
+
+    def __init__(self, found: list[Input], order: list[Input | Skipped]) -> None:
+        super().__init__(found)
+        self.order = order
+
+
+class PassedInOrder:
+    """Reports the files passed over while the inputs were gathered in input order
+    (``failures.add``): :meth:`before` an input's outcome, those found before it;
+    :meth:`rest`, those left (all of them, for a run that reports no outcome one by one)."""
+
+    def __init__(self, inputs: Any, failures: Any) -> None:
+        self.order: list[Any] = list(getattr(inputs, "order", ()))
+        self.failures = failures
+        self.k = 0
+
+    def before(self, inp: Any) -> None:
+        order = self.order
+        for j in range(self.k, len(order)):
+            if order[j] is inp:
+                for x in order[self.k : j]:
+                    if isinstance(x, Skipped):
+                        self.failures.add(x)
+                self.k = j + 1
+                return
+
+    def rest(self) -> None:
+        for x in self.order[self.k :]:
+            if isinstance(x, Skipped):
+                self.failures.add(x)
+        self.k = len(self.order)
 
 
 def _own_output(output: Path | None) -> Callable[[str], bool] | None:

@@ -118,6 +118,8 @@ class Failures:
     counted: ``--verbose``."""
     said: int = 0
     """The skipped files reported so far."""
+    every: list[Skipped] = field(default_factory=list)
+    """Every file skipped (failed or empty), in the order reported: input order."""
 
     def add(self, skipped: Skipped) -> None:
         """Report ``skipped``; an empty file of a binary format (a loader's ``empty``
@@ -128,6 +130,7 @@ class Failures:
             self.empty.append(skipped)
         else:
             self.items.append(skipped)
+        self.every.append(skipped)
         self.said += 1
         if self.shown is not None and self.said > self.shown:
             if self.said > self.shown + 1:
@@ -166,8 +169,9 @@ class Failures:
 
     def summary(self) -> str:
         """``skipped 3 files: 2 undecodable, 1 unsupported`` and the first files, then
-        ``and N more``; empty when nothing was skipped."""
-        every = self.items + self.empty
+        ``and N more`` (in the order they were reported: input order); empty when nothing
+        was skipped."""
+        every = self.every
         if not every:
             return ""
         kinds = Counter(s.kind for s in every)
