@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..boundaries import LINE, PARAGRAPH, line_feed_twin
+from ..boundaries import LINE, PARAGRAPH, PositionsLevel, line_feed_twin
 from ..errors import ConfigError
 from ..parsers.semantic import cuts_before_headings, glue_levels, heading_glue
 from ..registry import register
-from ..sizers import Measure
-from ..segments import Region, Segments
+from ..sizers import Measure, exact_size
+from ..segments import Segments
 from ..sentences import SentenceSegmenter
 from ..types import Document
 from .base import BaseChunker
@@ -28,10 +28,13 @@ class TopicChunker(BaseChunker):
     Paragraphs (blank-line separated) are turned into word counts (scikit-learn
     ``CountVectorizer``, English stop words removed) and an LDA model with ``n_topics``
     topics is fitted on the document's own paragraphs; each paragraph gets its most
-    probable topic, and a boundary goes where it changes. Each run of paragraphs with one
-    topic is a region that the packer (:func:`chunkwise.packer.pack_segments`) packs on its
-    own (paragraphs, lines, sentences, words) within ``chunk_size``; ``chunk_overlap`` may
-    reach across a topic change.
+    probable topic, and a boundary goes where it changes. A topic change is the strongest
+    boundary, not a forced cut: the packer (:func:`chunkwise.packer.pack_segments`) fills
+    each chunk up to ``chunk_size`` and ends it at the last topic change that fits, else at
+    a paragraph, a line, a sentence or a word. So paragraphs of several short topics share
+    a chunk, and a chunk under a quarter of ``chunk_size`` is evened out with a neighbour
+    where a boundary allows, as in the other strategies. A text that fits ``chunk_size``
+    is one chunk (no topic model is fitted).
 
     Args:
         n_topics: number of LDA topics (>= 2).
@@ -75,40 +78,52 @@ class TopicChunker(BaseChunker):
         return out
 
     def parse(self, document: Document, measure: Measure | None = None) -> Segments:
-        """Runs of paragraphs with the same dominant topic, as regions (boundary
-        ``"topic"`` between them), packed by paragraphs, lines, sentences and words. A
-        text whose lines end with a lone carriage return (a classic Mac OS file) is read
-        as its twin with line feeds there (same length, same offsets), as the packer
-        packs it. In a document loaded from Markdown or HTML a topic change right after
-        a heading moves before it, and no cut separates a heading from the start of its
-        body while the two fit (:func:`~chunkwise.parsers.semantic.heading_glue`)."""
+        """Topic changes (boundary ``"topic"``) as the strongest level, then paragraphs,
+        lines and sentences; one region. A text whose lines end with a lone carriage
+        return (a classic Mac OS file) is read as its twin with line feeds there (same
+        length, same offsets), as the packer packs it. In a document loaded from
+        Markdown or HTML a topic change right after a heading moves before it, and no
+        cut separates a heading from the start of its body while the two fit
+        (:func:`~chunkwise.parsers.semantic.heading_glue`). No topic model is fitted
+        for a text that fits the budget (``chunk_size - chunk_overlap``) in ``measure``:
+        it is one chunk whatever its topics."""
         twin = line_feed_twin(document.text)
         text = twin or document.text
         paras = self.paragraphs(text)
         levels: tuple = (PARAGRAPH, LINE, SentenceSegmenter())
-        labels = _lda_labels([text[s:e] for s, e in paras], self.n_topics, self.random_state, self.restarts)
-        changes = [i for i in range(len(paras) - 1) if labels[i + 1] != labels[i]]
+        changes = self.topic_changes(text, paras, measure)
         glue = heading_glue(document if twin is None else replace(document, text=twin))
         if glue:
             changes = cuts_before_headings(paras, changes, glue)
             levels = glue_levels(levels)
-        bounds = [0, *(c + 1 for c in changes), len(paras)]
-        regions = tuple(
-            Region(paras[a][0], paras[b - 1][1], end_boundary=TOPIC if b < len(paras) else "end")
-            for a, b in zip(bounds[:-1], bounds[1:])
-        ) if paras else ()
-        return Segments(levels=levels, regions=regions, glue=glue, overlap_across_regions=True, twin=twin)
+        if changes:
+            starts = [paras[i][1] for i in changes]
+            levels = (PositionsLevel(TOPIC, starts, [paras[i + 1][0] for i in changes]), *levels)
+        return Segments(levels=levels, glue=glue, twin=twin)
 
+    def topic_changes(self, text: str, paras: list[tuple[int, int]], measure: Measure | None = None) -> list[int]:
+        """The indices ``i`` of ``paras`` after which the dominant topic changes (none
+        for fewer than two paragraphs, or a text that fits the budget in ``measure``)."""
+        if len(paras) < 2:
+            return []
+        if measure is not None:
+            budget = self.chunk_size - self.chunk_overlap
+            if measure.advance(paras[0][0], paras[-1][1], budget) >= paras[-1][1] and (
+                exact_size(measure, paras[0][0], paras[-1][1]) <= budget
+            ):
+                return []
+        labels = _lda_labels([text[s:e] for s, e in paras], self.n_topics, self.random_state, self.restarts)
+        return [i for i in range(len(paras) - 1) if labels[i + 1] != labels[i]]
 
 def _lda_labels(paragraphs: list[str], n_topics: int, seed: int, restarts: int = 4) -> list[int]:
+    if len(paragraphs) < 2:
+        return [0] * len(paragraphs)
     from ..embeddings._common import need
 
     need("sklearn", "scikit-learn", "topic", "the topic strategy")
     from sklearn.decomposition import LatentDirichletAllocation
     from sklearn.feature_extraction.text import CountVectorizer
 
-    if len(paragraphs) < 2:
-        return [0] * len(paragraphs)
     try:
         counts = CountVectorizer(stop_words="english").fit_transform(paragraphs)
     except ValueError:  # no word left (numbers, punctuation, stop words only)
