@@ -138,3 +138,27 @@ def test_skipped_files_are_reported_in_input_order(tmp_path: Path, workers: str)
     listed = [line.strip().split(" ", 1)[0].rsplit("/", 1)[-1] for line in result.output.splitlines()
               if line.startswith("  ")]
     assert listed == said
+
+
+# -- a reader of standard output that leaves (`| head -1`) -----------------------------------
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_chunk_stops_quietly_with_141_when_the_reader_leaves(tmp_path: Path, workers: str) -> None:
+    import subprocess
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(6):
+        (docs / f"n{i}.md").write_text(("# Part\n\n" + "A sentence about pumps. " * 30 + "\n\n") * 20, encoding="utf-8")
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader left before the first line
+    try:
+        r = subprocess.run([sys.executable, "-m", "chunkwise", "chunk", str(docs), "-j", workers, "--no-progress"],
+                           stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=tmp_path, timeout=120)
+    finally:
+        os.close(write_end)
+    assert r.returncode == 141, r.stderr
+    assert r.stderr == ""  # nothing said: no traceback, no summary
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["docs"]  # no file written

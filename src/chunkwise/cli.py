@@ -4,7 +4,8 @@ are declared once, in :mod:`chunkwise.commands._options`.
 
 Exit status: 0 everything done, 1 some files failed (each reported and skipped; the rest
 is complete), 2 a usage error (nothing done), 130 interrupted (Ctrl-C or SIGTERM; an
-output file being written is removed and any previous one left as it was).
+output file being written is removed and any previous one left as it was), 141 the reader
+of standard output left (``| head``; nothing said).
 """
 
 from __future__ import annotations
@@ -43,14 +44,23 @@ from .commands._options import (
 )
 from .registry import get_strategy, strategy_names
 
-__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "Terminated", "cli", "main"]
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "Terminated", "cli", "main"]
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+"""The reader of standard output left (``chunkwise chunk DIR | head -1``): the command
+stops quietly with 128 + SIGPIPE, the status a shell reports for ``cat`` stopped the same
+way (``set -o pipefail`` treats both alike)."""
 
 _parse_params = parse_params  # the name the commands used before the options module
+
+
+class ReaderLeft(Exception):
+    """The reader of standard output left (a broken pipe) while ``chunkwise chunk`` wrote
+    its chunks there: the command stops quietly with :data:`EXIT_BROKEN_PIPE`."""
 
 
 class Terminated(KeyboardInterrupt):
@@ -157,11 +167,14 @@ class _Cli(click.Group):
         except click.ClickException as exc:
             exc.show()
             code = exc.exit_code
+        except ReaderLeft:
+            _silence_stdout()  # the reader of standard output left (`| head`): stop, quietly
+            code = EXIT_BROKEN_PIPE
         except OSError as exc:
             if exc.errno != errno.EPIPE:
                 raise
-            _silence_stdout()  # the reader of standard output left (`| head`)
-            code = EXIT_FAILED
+            _silence_stdout()
+            code = EXIT_BROKEN_PIPE
         sys.exit(code)
 
 
@@ -445,7 +458,9 @@ def chunk_command(
     except _NothingWritten:
         kept = True
     except OSError as exc:
-        if exc.errno == errno.EPIPE or to_stdout:
+        if exc.errno == errno.EPIPE:
+            raise ReaderLeft() from exc  # not an OSError: click would exit 1 with it
+        if to_stdout:
             raise
         raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from exc
     docs, nbytes = counts["docs"], counts["nbytes"]
