@@ -22,7 +22,8 @@ Rules for the full stop and ``! ?`` (chosen against pysbd's golden rules, see
 closing quotes/brackets and whitespace; also before a list item on a new line and at a
 blank line. It does not end after a title or common abbreviation (Dr., Mr., e.g., i.e.,
 vs., Fig., No. 5), after a single capital initial (J. K.), after a list number at the
-start of a line, inside a number (2.5 mg), URL or e-mail address (no whitespace follows
+start of a line, indented or not ("  0. Definitions."), inside a number (2.5 mg), URL or
+e-mail address (no whitespace follows
 their dots), or, after an ellipsis, ``!`` or ``?`` (any terminator but the full stop),
 when the next word starts lower-case ("Wait... what"). Spaced dots (". . .") are one
 ellipsis. A dot leader ends no sentence: four or more dots, spaced or not, before the page
@@ -30,7 +31,12 @@ numbers that end the line, as in a table of contents or an index ("Naming . . . 
 "Encodings ..... 4, 27"); the entry ends at that line end instead. A plain period ends a sentence
 before a lower-case word too (lower-case prose is common in scraped corpora). Ambiguous
 abbreviations (etc., Inc., St., U.S., p.m.) end a sentence only before a capitalised word
-that commonly starts one (The, It, In, ...) or a line break.
+that commonly starts one (The, It, In, ...) or a line break. A number after a word that
+takes one (section, §, chapter, article, item, note, figure, page, ...) ends a sentence
+only before a word that is not lower-case ("see section 7. for" goes on; "section 7.
+This" ends). Such a number wrapped onto the start of the next line ("under section\n
+7.  This") is no list item: the line break is not a cut, unless the line before starts
+with a list marker itself ("1. First item\n2. Second item" is a list).
 
 The character classes are Unicode properties of the ``regex`` module (imported on first
 use, so ``import chunkwise`` stays light; the module caches the compiled pattern).
@@ -202,6 +208,65 @@ def _word_after(text: str, pos: int) -> str:
     return text[pos:end]
 
 
+# words that a number follows as part of a reference ("section 7", "§ 2", "Figure 3"):
+# a number after one ends no sentence before a lower-case word, and one wrapped onto a
+# new line after one is no list item
+_REFERENCES = frozenset(
+    """section sections sec sect subsection subsections § §§ ¶ chapter chapters chap article articles
+    art item items paragraph paragraphs para subparagraph clause clauses part parts figure figures
+    fig figs table tables page pages pp p step steps rule rules appendix appendices annex
+    volume volumes vol note notes exhibit schedule version line lines title act""".split()
+)
+# what may also stand before a wrapped number of a reference ("sections 4 and\n 5.")
+_JOINS = frozenset("and or to through of".split())
+# a line that starts with a list marker
+_LIST_LINE = re.compile("[^\\S\n]*(?:[-*+\u2022\u2023\u25e6]|\\d{1,3}[.)]|[a-zA-Z][.)])[^\\S\n]")
+
+
+def _at_line_start(text: str, pos: int) -> bool:
+    """Whether only spaces and tabs stand between the start of the line and ``pos``."""
+    k = pos
+    while k > 0 and text[k - 1] in " \t":
+        k -= 1
+    return k == 0 or text[k - 1] in "\n\r"
+
+
+def _word_ending(text: str, pos: int) -> str:
+    """The word that ends before ``pos``, whitespace (line breaks too) before ``pos``
+    skipped; lower-case, without the trailing punctuation of a word (at most 40
+    characters back)."""
+    k = pos
+    stop = max(0, pos - 40)
+    while k > stop and text[k - 1].isspace():
+        k -= 1
+    return _word_before(text, k).lower()
+
+
+def _continues(text: str, pos: int) -> bool:
+    """Whether the number at ``pos``, at the start of a line, carries on the line before:
+    that line ends with a word a number follows ("section", "§", "and") and is no list
+    item itself ("1. First item" then "2. Second item" is a list)."""
+    k = pos
+    while k > 0 and text[k - 1] in " \t":
+        k -= 1
+    if k == 0:
+        return False
+    word = _word_ending(text, k)
+    if word not in _REFERENCES and word not in _JOINS:
+        return False
+    k -= 1  # the line break
+    if k > 0 and text[k] == "\n" and text[k - 1] == "\r":
+        k -= 1
+    line = text.rfind("\n", 0, k) + 1
+    return _LIST_LINE.match(text, line, k) is None
+
+
+def _reference_before(text: str, pos: int) -> bool:
+    """Whether a word a number follows ("section", "§", "Figure") stands right before
+    the number at ``pos``."""
+    return _word_ending(text, pos) in _REFERENCES
+
+
 def _cut(text: str, m: Any, start: int, end: int) -> tuple[int, int] | None:
     """The cut that the candidate ``m`` makes inside ``text[start:end]``, or None."""
     kind = m.lastgroup
@@ -239,10 +304,12 @@ def _cut(text: str, m: Any, start: int, end: int) -> tuple[int, int] | None:
             return None
         if len(word) == 1 and word.isalpha():
             return None  # an initial: "J. K. Rowling"
-        if word.isdigit() and len(word) <= 3:
-            line_start = west_start - len(word)
-            if line_start == 0 or text[line_start - 1] == "\n":
-                return None  # "1. First" at the start of a line: a list number
+        if word.isdigit():
+            n_start = west_start - len(word)
+            if len(word) <= 3 and _at_line_start(text, n_start) and not _continues(text, n_start):
+                return None  # "1. First", "  0. Definitions." at the start of a line: a list number
+            if nxt.islower() and _reference_before(text, n_start):
+                return None  # "see section 7. for", "§ 2. a": a reference, not a sentence end
         if word in _MAYBE or ("." in word and word.replace(".", "").isalpha()):
             if "\n" not in text[a:b] and not (nxt.isupper() and _word_after(text, b).lower() in _STARTERS):
                 return None
@@ -254,6 +321,8 @@ def _cut(text: str, m: Any, start: int, end: int) -> tuple[int, int] | None:
         return (a, b) if start < a and b < end else None
     # a blank line, or a line break before a list item
     a, b = m.span()
+    if kind == "item" and text[b].isdigit() and _continues(text, b):
+        return None  # "under section\n    7.  This": the number of a reference, wrapped
     return (a, b) if start < a and b < end else None
 
 
