@@ -31,6 +31,7 @@ from ..parsers.semantic import (
     consecutive_similarities,
     cuts_before_headings,
     heading_glue,
+    join_bare_sentences,
     join_fence_lines,
     sentence_segments,
 )
@@ -160,7 +161,7 @@ class SemanticChunker(EmbeddingChunker):
         moves before it, and no cut separates a heading from the start of its body
         while the two fit: :func:`~chunkwise.parsers.semantic.heading_glue`)."""
         text = doc.text
-        sents = join_fence_lines(text, sents)
+        sents = join_bare_sentences(text, join_fence_lines(text, sents))
         sims = consecutive_similarities(self.sentence_vectors(text, sents) if len(sents) > 1 else [])
         value = self.threshold if self.threshold is not None else DEFAULT_THRESHOLDS[self.threshold_type]
         thr = threshold_value(sims, self.threshold_type, value) if len(sims) else float("nan")

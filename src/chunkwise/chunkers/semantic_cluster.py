@@ -18,6 +18,7 @@ from ..parsers.semantic import (
     consecutive_similarities,
     cuts_before_headings,
     heading_glue,
+    join_bare_sentences,
     join_fence_lines,
     sentence_segments,
 )
@@ -173,7 +174,7 @@ class ClusterSemanticChunker(EmbeddingChunker):
         import numpy as np
 
         text = doc.text
-        sents = join_fence_lines(text, sents)
+        sents = join_bare_sentences(text, join_fence_lines(text, sents))
         vecs = self.sentence_vectors(text, sents) if len(sents) > 1 else np.ones((1, 1), dtype=np.float32)
         # each sentence is sized with the gap before it: a segment's sum is then at least
         # its span's size in chars and words (close for tokens); a segment whose exact

@@ -5,6 +5,7 @@ The steps every embedding strategy shares, each a plain function:
 * :func:`line_feed_document`: a text whose lines end with a lone carriage return is read
   as its line-feed twin, as the packer packs it;
 * :func:`join_fence_lines`: a Markdown code fence line alone is no sentence of its own;
+* :func:`join_bare_sentences`: nor is a line of punctuation alone (a lone ``"."``);
 * :func:`make_embedder`: the embedder for a ``model``/``cache``/``batch_size``;
 * :func:`buffered_vectors`: one unit vector per sentence, with ``buffer_size`` neighbours
   on each side;
@@ -43,6 +44,7 @@ __all__ = [
     "embed_unique",
     "glue_levels",
     "heading_glue",
+    "join_bare_sentences",
     "join_fence_lines",
     "line_feed_document",
     "make_embedder",
@@ -143,6 +145,36 @@ def join_fence_lines(text: str, sentences: list[tuple[int, int]]) -> list[tuple[
             out[-1] = (out[-1][0], e)
         else:
             out.append((s, e))
+    return out
+
+
+def join_bare_sentences(text: str, sentences: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``sentences`` where a sentence with no letter and no digit (a lone ``"."`` line
+    after a table, a ``"* * *"`` break) joins the sentence before it (the first one joins
+    the sentence after it). So no cut leaves a chunk of punctuation alone, and such a
+    line does not bend the similarity curve. Returns ``sentences`` itself when nothing
+    joins.
+
+    Example:
+        >>> t = "a | 1.50\n\n.\n\nNext one."
+        >>> join_bare_sentences(t, [(0, 8), (10, 11), (13, 22)])
+        [(0, 11), (13, 22)]
+    """
+    if len(sentences) < 2:
+        return sentences
+    bare = [not any(c.isalnum() for c in text[s:e]) for s, e in sentences]
+    if not any(bare) or all(bare):
+        return sentences
+    out: list[tuple[int, int]] = []
+    pending = -1  # where leading bare sentences start (they join the first real one)
+    for (s, e), b in zip(sentences, bare):
+        if b and out:
+            out[-1] = (out[-1][0], e)
+        elif b:
+            pending = s if pending < 0 else pending
+        else:
+            out.append((s if pending < 0 else pending, e))
+            pending = -1
     return out
 
 
