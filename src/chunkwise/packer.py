@@ -15,7 +15,14 @@ once for all strategies:
   but not with its heading); the overlap after it is what ``chunk_size`` leaves. An
   overlap that reaches into a table row cut between its cells (larger than the budget)
   ends at the edge of a cell, not inside one that fits the budget;
-* glue (a heading and the start of its body): no cut strictly inside;
+* glue (a heading and the start of its body): no cut strictly inside. A body that starts
+  with an atom that fits the budget but not with the heading: a paragraph-like atom (a
+  list item, an HTML block) or a table is split (``"split"``) so that its first part goes
+  with the heading -- a table between its rows, the heading with the header rows and the
+  delimiter row (and the first body rows that fit too) -- when the heading fits with what
+  stays whole at the atom's start; a code block or a table row that fits (a header row
+  above all) is never cut for a heading: the heading is then not glued and is packed as
+  any block (a chunk alone at its section's start);
 * the greedy split-and-merge of :mod:`chunkwise.merge` with its fallbacks (words, grapheme
   clusters), sentence windows and sentence overlap;
 * the scored size-cap split (semantic: weakest similarity first, :mod:`chunkwise.scored`);
@@ -258,6 +265,34 @@ def _cut_name(text: str, levels: Sequence[Level], pe: int, ns: int) -> str | Non
     return None
 
 
+# atoms that fit the budget and are not split so that the heading glued to them goes with
+# their first part: a code block, a table row (the header rows above all). The heading is
+# then not glued to them: it is packed as any block (alone at its section's start). A
+# table that fits is split between its rows, as one too big is, when the heading fits with
+# its header rows and delimiter row (the first body row with them when it fits too).
+_NOT_OPENED = frozenset(("code", "table_row", "table_header"))
+
+
+def _first_whole(
+    whole: Sequence[tuple[int, int]], whole_starts: Sequence[int], end: int, skip: tuple[int, int],
+    opened: set[tuple[int, int]],
+) -> int:
+    """Where the range from ``skip``'s start to ``end`` ends once the ranges of ``whole``
+    (atoms kept whole, sorted) that start in it and reach past it are taken in, over and
+    over (``skip`` and the ``opened`` ranges left out): the end of what a chunk that
+    starts with glue ending at ``end`` must hold whole."""
+    lo = bisect_left(whole_starts, skip[0])
+    while True:
+        hi = bisect_left(whole_starts, end)
+        new = end
+        for r in whole[lo:hi]:
+            if r[1] > new and r != skip and r not in opened:
+                new = r[1]
+        if new == end:
+            return end
+        lo, end = hi, new
+
+
 def _word_end(text: str, pos: int, end: int) -> int:
     """End of the run of non-whitespace characters that starts at ``pos`` (at most ``end``)."""
     while pos < end and not text[pos].isspace():
@@ -357,6 +392,7 @@ class _RegionPacker:
         # starts when both fit ``limit`` (see :meth:`region`): the first such heading
         headed: dict[int, tuple[Atom, int, int, int] | None] = {}  # tight atom's index -> entry
         dropped: set[int] = set()  # tight atoms split after all
+        unglued: set[int] = set()  # tight atoms kept whole, no heading glued to them
         tight_s = [t[1] for t in tight]
         for g in self.glue:
             if m.size(g[0], g[1]) > budget:
@@ -376,10 +412,15 @@ class _RegionPacker:
                         continue
                     headed[i] = None  # (no heading goes with it)
                     if cfg.oversize == "split":  # split, as an atom that fits is when its heading does not
+                        if a.kind in _NOT_OPENED or m.size(
+                            g[0], _first_whole(whole, whole_starts, g[1], (a.start, a.end), opened)
+                        ) > budget:
+                            unglued.add(i)  # (never cut for a heading: whole, the heading not glued)
+                            continue
                         big.append(tight[i])
                         dropped.add(i)
-                elif headed[i] is not None:
-                    continue  # (an earlier heading goes with it)
+                elif headed[i] is not None or i in unglued:
+                    continue  # (an earlier heading goes with it, or none does)
                 # (then the rule for an atom that fits, or the word after the glue, as for any atom too big)
             if k >= 0 and whole[k][1] > g[1] - 1:  # the body starts with an atom that fits
                 if m.size(g[0], whole[k][1]) <= budget:
@@ -390,15 +431,20 @@ class _RegionPacker:
                     # with an overlap: the two start a chunk together (see :meth:`region`)
                     a = fitting[whole[k]]
                     tight.append((a, g[0], e0, n0))
-                elif cfg.oversize == "split" and whole[k] in fitting:
+                elif cfg.oversize == "split" and whole[k] in fitting and fitting[whole[k]].kind not in _NOT_OPENED:
                     # the atom fits alone but not with its heading: a heading alone helps
                     # nobody, so the atom is split (at its own cuts, then the levels) and
-                    # its first part goes with the heading
-                    a = fitting[whole[k]]
-                    s0, e0 = trim(text, a.start, a.end)
-                    opened.add(whole[k])
-                    big.append((a, s0, e0, m.exact(s0, e0)))
-                    protect.append(g)
+                    # its first part goes with the heading -- when the heading fits with
+                    # what stays whole at the atom's start (a table's header rows, a
+                    # code block first in a list item); else the atom stays whole and
+                    # the heading is not glued (see _NOT_OPENED)
+                    first = _first_whole(whole, whole_starts, g[1], whole[k], opened)
+                    if m.size(g[0], first) <= budget:
+                        a = fitting[whole[k]]
+                        s0, e0 = trim(text, a.start, a.end)
+                        opened.add(whole[k])
+                        big.append((a, s0, e0, m.exact(s0, e0)))
+                        protect.append(g)
                 continue
             w = _word_end(text, g[1] - 1, len(text))
             if m.size(g[0], w) <= budget or 2 * m.size(g[1] - 1, w) > budget:

@@ -17,7 +17,9 @@ A parser finds the document's own structure -- headings and blocks with exact of
   of the section before them when it has room (that chunk keeps its path)
   (``"markdown"``; in ``"sections"`` a numbered heading may hold its text, and each stays
   a chunk of its own);
-* a heading goes with the first piece of its body (past a list or quote marker);
+* a heading goes with the first piece of its body (past a list or quote marker), but a
+  code block or a table row that fits is never cut for it: a heading that does not fit
+  with it (with a table's header rows and delimiter row) is a chunk of its own;
   thematic breaks and link targets (``<a id="x"></a>``, ``(label)=``) alone under a
   heading or before the first one are no text of their own: they lead the section after
   them, and a rule that closes a section stays with the paragraph above it; link targets
@@ -26,7 +28,9 @@ A parser finds the document's own structure -- headings and blocks with exact of
 * an HTML block that fits the budget is never cut (a bigger one is cut as text);
 * a chunk of a table has the table metadata of the ``table`` strategy (``row_start``,
   ``row_end``, ``columns``, ``table_index``) and, when it continues a split table, the
-  header rows in ``chunk.context`` after the breadcrumb.
+  header rows in ``chunk.context`` after the breadcrumb; a pipe table's delimiter row
+  stays with the last header row while the two fit, else with the first body row while
+  those fit (a chunk that starts with it has no table header in ``context``).
 
 Method:
     Header-path section splitting as in LangChain's ``MarkdownHeaderTextSplitter`` and
@@ -38,7 +42,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 from dataclasses import dataclass
 
@@ -227,6 +231,39 @@ def _rule_glue(text: str, blocks: Sequence[Any], leads: Mapping[int, int] | None
                 out.append((s - 1, e))
         i = j + 1
     return tuple(out)
+
+
+def _delimiter_atoms(
+    text: str, tables: Sequence[Any], regions: Sequence[Region], budget0: int, overlap: int,
+    size: Callable[[int, int], int],
+) -> list[Atom]:
+    """Atoms that keep each pipe table's delimiter row (``|---|``) with a row next to it:
+    the last header row and the delimiter row when they fit together (within the budget of
+    the table's section, or ``chunk_size`` less its reserve with an overlap: packed whole
+    then); else the delimiter row and the first body row when those fit the budget. (A
+    header of one row and the delimiter row are an atom already: the header's.) A
+    delimiter row alone is then a chunk only when it fits with neither."""
+    out: list[Atom] = []
+    starts = [r.start for r in regions]
+    for t in tables:
+        heads = t.header_starts
+        if t.kind != "pipe" or len(heads) < 2:
+            continue
+        lh, ds = trim(text, heads[-2], heads[-1])[0], trim(text, heads[-1], t.header[1])[0]
+        de = trim(text, ds, t.header[1])[1]
+        if not lh < ds < de:
+            continue
+        k = bisect_right(starts, t.start) - 1
+        budget = budget0 - (regions[k].reserve if k >= 0 else 0)
+        if size(lh, de) <= budget + overlap:
+            if len(heads) > 2:
+                out.append(Atom(lh, de, "table_header", (heads[-1],), "table_row"))
+        elif len(t.rows):
+            r0, r1 = t.row_span(0)
+            r1 = trim(text, r0, r1)[1]
+            if r0 < r1 and size(ds, r1) <= budget:
+                out.append(Atom(ds, r1, "table_row", (r0,), "table_row"))
+    return out
 
 
 def _positions(name: str, points: Sequence[int]) -> PositionsLevel:
@@ -487,6 +524,9 @@ class StructureChunker(BaseChunker):
                 Region(r.start, r.end, max(min(r.reserve + table_cost, budget0 // 2), r.reserve), r.end_boundary, r.levels, r.level)
                 for r in regions
             ]
+        if tables:  # a pipe table's delimiter row stays with a row next to it
+            size = measure.exact if measure is not None else (lambda a, b: self._sizer.count(text[a:b]))
+            atoms += _delimiter_atoms(text, tables, regions, budget0, self.chunk_overlap, size)
         # an HTML block (a comment, a <div>) that fits its section's budget is never cut;
         # a bigger one is cut at the region's levels, as before (no oversize policy)
         region_starts = [r.start for r in regions]
@@ -556,7 +596,7 @@ class MarkdownChunker(StructureChunker):
     ``columns``, ``row_start`` and ``row_end`` (of the first table it overlaps, as the
     ``table`` strategy gives them). ``chunk.context`` is the breadcrumb, plus a table's
     header rows and delimiter row for a chunk that continues a split table (and the first
-    cell of a row it starts inside).
+    cell of a row it starts inside; none for a chunk that starts at the delimiter row).
 
     Raises:
         ConfigError: invalid parameters. OversizeError: see ``oversize``.

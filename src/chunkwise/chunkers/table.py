@@ -8,9 +8,12 @@ each table on its own:
   rows; the header rows (with a pipe table's ``|---|`` line) stay with the first body
   row and are repeated in ``chunk.context`` of every later chunk of the table (the
   first chunk holds them in its text already); a header larger than ``chunk_size`` is
-  cut on its own (no body row shares a chunk with a part of it), between its rows, and a pipe table's ``|---|`` line is never a chunk of its own
-  while it fits: it goes with the header row above it, whose last cells (else words)
-  go with it when the two do not fit together (see :func:`join_delimiter_rows`);
+  cut on its own (no body row shares a chunk with a part of it), between its rows; a
+  pipe table's ``|---|`` line stays with the header row above it while the two fit
+  together, else it goes with the first body row, while those fit (a chunk that starts
+  with it has the header rows above it in ``context``): it is a chunk of its own only
+  when it fits with neither, and no header row that fits is cut for it (a rule of the
+  parse, which the packer honours: see :meth:`TableChunker._delimiter_row`);
 * a single row larger than ``chunk_size`` follows ``oversize``: ``"split"`` between its
   cells (then inside a cell: lines, sentences, words), each later part with the header
   and the row's first cell in ``context`` (an empty first cell: its delimiter, the tab of
@@ -60,7 +63,7 @@ from .base import BaseChunker, as_document
 from .recursive import DEFAULT_LEVELS
 
 __all__ = [
-    "DELIMITED_FORMATS", "TableChunker", "TablesLabel", "join_delimiter_rows", "row_atoms", "size_bound", "table_context"
+    "DELIMITED_FORMATS", "TableChunker", "TablesLabel", "row_atoms", "size_bound", "table_context"
 ]
 
 DELIMITED_FORMATS = {"csv": None, "tsv": "\t"}
@@ -219,9 +222,9 @@ class TableChunker(BaseChunker):
             columns are then ``"column 1"``, ...; more than the table has: ``ConfigError``).
             Pipe tables say it themselves. A header larger than ``chunk_size`` follows
             ``oversize``: ``"split"`` between its rows (a row too big: between its cells;
-            a pipe table's delimiter row stays with the header row above it, cut between
-            its last cells when the two do not fit together, see
-            :func:`join_delimiter_rows`).
+            a pipe table's delimiter row stays with the header row above it when the two
+            fit together, else with the first body row when those fit, see
+            :meth:`_delimiter_row`).
         delimiter: CSV: the cell delimiter (default: sniffed among ``, ; tab |``).
 
     Documents whose ``metadata["format"]`` is ``"csv"`` or ``"tsv"`` (``chunkwise.load``
@@ -314,6 +317,9 @@ class TableChunker(BaseChunker):
                 # body row shares a chunk with a part of it (that chunk would start inside
                 # the header and have no header in ``context``)
                 own = [(hs, _rstrip(text, hs, he), False, 0)]
+            if own and self.oversize == "split":
+                # a header cut between its rows: the delimiter row stays with a row next to it
+                found, own = self._delimiter_row(text, t, found, own, measure, glue)
             # the rows split between their cells (``split``), and the ranges where lines,
             # sentences and words may cut each big row (not between its first cell and the
             # next where a part may not hold that cell alone, see :meth:`_first_cut`)
@@ -411,6 +417,45 @@ class TableChunker(BaseChunker):
             if s < e:
                 out.append((s, e, False, -ov if self._size(text, s, e, measure) <= limit else 0))
         return out
+
+    def _delimiter_row(
+        self, text: str, t: Table, found: list[Atom], own: list[tuple[int, int, bool, int]], measure: Measure | None,
+        glue: list[tuple[int, int]],
+    ) -> tuple[list[Atom], list[tuple[int, int, bool, int]]]:
+        """The atoms and header regions of ``t`` (a header cut between its rows, ``own``)
+        with a pipe table's delimiter row (``|---|``) kept with a row next to it while it
+        fits ``chunk_size``: with the last header row when the two fit together (no cut
+        between them); else it leaves the header for the body, glued to the first body
+        row (``glue``, appended to), which it goes with when the two fit the budget. A
+        chunk that starts with it has the header rows above it in ``context``. So the
+        delimiter row is a chunk of its own only when it fits with neither row."""
+        heads = t.header_starts
+        hs, he = t.header
+        if t.kind != "pipe" or len(heads) < 2:
+            return found, own
+        lh, ds = heads[-2], heads[-1]
+        de = _rstrip(text, ds, he)
+        lh_end = _rstrip(text, lh, ds)
+        if not (lh < lh_end and ds < de) or self._size(text, ds, de, measure) > self.chunk_size:
+            return found, own
+        together = self._size(text, lh, de, measure) <= self.chunk_size
+        out = []
+        for a in found:
+            if a.kind == "table_header" and a.cut_name == "table_row":
+                cuts = tuple(c for c in a.cuts if c != ds and (together or c < lh_end))
+                a = replace(a, cuts=cuts) if together else Atom(hs, lh_end, a.kind, cuts, a.cut_name)
+                if a.start >= a.end:
+                    continue
+            out.append(a)
+        if together:
+            if len(own) > 1 and own[-1][0] == ds:  # (a region a row: the last two are one)
+                own = [*own[:-2], (own[-2][0], own[-1][1], False, -self.chunk_overlap)]
+            return out, own
+        own = [(s, min(e, lh_end), first, r) for s, e, first, r in own if s < lh_end]
+        if len(t.rows):
+            r0, r1 = t.row_span(0)
+            glue.append((ds, _rstrip(text, r0, r1)))
+        return out, own
 
     def _wide_header(self, text: str, t: Table, measure: Measure | None) -> bool:
         """Whether the header of ``t`` (trimmed) is larger than ``chunk_size``."""
@@ -561,7 +606,6 @@ class TableChunker(BaseChunker):
             _even_split_rows(document.text, measure, spans, segments, config)
         _keep_last_cells(document.text, measure, spans, segments.labels, self.chunk_size)
         tables = [lb.value.table for lb in segments.labels if lb.key == _KEY]
-        join_delimiter_rows(document.text, measure, spans, tables, self.chunk_size)
         _join_pipes(document.text, measure, spans, tables, self.chunk_size)
         for sp in spans:
             if sp.boundary == _CELL_WORD:
@@ -925,132 +969,6 @@ def _keep_last_cells(text: str, m: Measure, spans: list[Span], labels: Sequence[
             sp.oversize = size > chunk_size
 
 
-_DELIMITER_CHARS = frozenset("|-: \t\r\n")
-"""What a pipe table's delimiter row is made of (with a row of empty cells, ``| |``)."""
-
-
-def join_delimiter_rows(
-    text: str, m: Measure, spans: list[Span], tables: Sequence[Table], chunk_size: int, forward: bool = True
-) -> None:
-    """No span starts at or inside the delimiter row (``|---|:--:|``) of a pipe table while
-    the row fits ``chunk_size``: the row goes with the span that holds the end of the
-    header row above it when the two fit together; else that span is cut between the
-    header row's cells (else its words), the earliest cut that leaves room, and the
-    row's last cells go with the delimiter row; else (no such cut; ``forward``) the
-    delimiter row goes with the first body rows when they fit together. A span that held the
-    delimiter row alone is gone; one that held body rows after it starts at the first of
-    them, under the header in ``context`` (and takes in the next span when both hold
-    whole rows, without overlap, and fit together). A span of the header with only
-    pipes, dashes, colons and whitespace (a part of a header row of empty cells, a pipe
-    that ends a header row cut at its cells) goes with the span before it in the header
-    when they fit together, else with the one after it. Nothing grows past
-    ``chunk_size``: a delimiter row larger than it stays cut as the packer cut it.
-
-    The delimiter row says nothing but "this is a table": as a chunk of its own it is
-    noise for a search. (A chunk of the ``table`` strategy that starts with it has the
-    header rows above it in ``context``, see :func:`table_context`.) ``tables`` sorted,
-    apart. In place."""
-    tables = [t for t in tables if t.kind == "pipe" and len(t.header_starts) > 1 and t.header[0] < t.header[1]]
-    if not spans or not tables:  # (a CSV or TSV table has no delimiter row)
-        return
-    starts = [sp.start for sp in spans]
-    for t in tables:
-        heads = t.header_starts
-        hs, he = t.header
-        ds = heads[-1]
-        de = _rstrip(text, ds, he)
-        i = bisect_left(starts, ds)
-        if 0 < i < len(spans) and spans[i].start < de and m.exact(*trim(text, ds, de)) <= chunk_size:
-            _join_delimiter_row(text, m, spans, starts, i, t, ds, de, chunk_size, forward)
-        # a span of the header with delimiter characters alone goes with the span before
-        # it in the header, else with the one after it, where they fit together
-        p = bisect_left(starts, hs)
-        while p < len(spans) and starts[p] < he:
-            sp = spans[p]
-            if not _DELIMITER_CHARS.issuperset(text[sp.start : sp.end]):
-                p += 1
-                continue
-            if p >= 1 and spans[p - 1].end > hs and m.exact(spans[p - 1].start, max(spans[p - 1].end, sp.end)) <= chunk_size:
-                into = spans[p - 1]
-                if sp.end > into.end:
-                    into.end, into.boundary = sp.end, sp.boundary
-            elif p + 1 < len(spans) and starts[p + 1] < t.end and m.exact(sp.start, max(spans[p + 1].end, sp.end)) <= chunk_size:
-                into = spans[p + 1]
-                into.start = starts[p + 1] = sp.start
-                if sp.end > into.end:
-                    into.end, into.boundary = sp.end, sp.boundary
-            else:
-                p += 1
-                continue
-            into.size = m.exact(into.start, into.end)
-            del spans[p]
-            del starts[p]
-
-
-def _join_delimiter_row(
-    text: str, m: Measure, spans: list[Span], starts: list[int], i: int, t: Table, ds: int, de: int, chunk_size: int,
-    forward: bool,
-) -> None:
-    """:func:`join_delimiter_rows` for one table, whose delimiter row ``[ds, de)`` fits
-    ``chunk_size`` and where ``spans[i]`` (``i > 0``) starts."""
-    prev = spans[i - 1]
-    if prev.end >= de or m.exact(prev.start, de) <= chunk_size:
-        tail = prev
-    else:
-        lh = t.header_starts[-2]
-        lh_end = _rstrip(text, lh, ds)
-        c = _room(text, m, t, prev.start, lh, lh_end, de, chunk_size)
-        if c is None:
-            # the delimiter row alone, and the body rows after it where they fit together
-            sp = spans[i]
-            if forward and sp.end <= de and i + 1 < len(spans):
-                nxt = spans[i + 1]
-                if nxt.start >= de and nxt.start >= sp.end and nxt.end <= t.end and not nxt.oversize:
-                    if (size := m.exact(sp.start, nxt.end)) <= chunk_size:
-                        nxt.start, nxt.size = sp.start, size
-                        starts[i + 1] = sp.start
-                        del spans[i]
-                        del starts[i]
-            return
-        old_end = prev.end
-        e = _rstrip(text, prev.start, c)
-        prev.end, prev.size = e, m.exact(prev.start, e)
-        prev.boundary = "table_cell" if text[c] == "|" else WORD.name
-        tail = Span(c, max(old_end, de), 0, "table_row")
-        spans.insert(i, tail)
-        starts.insert(i, c)
-        i += 1
-    end, boundary = max(tail.end, de), tail.boundary if tail.end > de else "table_row"
-    j = i  # (the spans from i to j are joined to the tail)
-    moved = []
-    for k in range(i, len(spans)):
-        sp = spans[k]
-        if sp.start >= de:
-            break
-        if sp.end <= de:  # (inside the delimiter row: joined)
-            if sp.end >= end:
-                end, boundary = sp.end, sp.boundary
-            j = k + 1
-            continue
-        ns = de
-        while ns < sp.end and text[ns].isspace():
-            ns += 1
-        if ns >= sp.end:
-            j = k + 1
-            continue
-        sp.start, sp.size = ns, m.exact(ns, sp.end)
-        moved.append(k)
-    # (moved spans that now start at the same row: the last, the largest, holds the others)
-    drop = {k for k in moved if k + 1 < len(spans) and spans[k + 1].start <= spans[k].start}
-    tail.end, tail.boundary = end, boundary
-    tail.size = m.exact(tail.start, tail.end)
-    keep = [spans[k] for k in range(j, len(spans)) if k not in drop]
-    spans[i:] = keep
-    starts[i:] = [sp.start for sp in keep]
-    if j in moved and j not in drop and i + 1 < len(spans):
-        _join_rows(text, m, spans, starts, i, t, chunk_size)
-
-
 _PIPE_CHARS = frozenset("| \t\r\n")
 
 
@@ -1092,48 +1010,6 @@ def _join_pipes(text: str, m: Measure, spans: list[Span], tables: Sequence[Table
             p += 1
             continue
         del spans[p]
-
-
-def _room(
-    text: str, m: Measure, t: Table, start: int, lh: int, lh_end: int, de: int, chunk_size: int
-) -> int | None:
-    """Where to cut the span from ``start`` that ends with the last header row ``[lh,
-    lh_end)`` of ``t`` so that the rest of that row and the delimiter row after it (to
-    ``de``) fit ``chunk_size``: the earliest cut between two header rows or between the
-    row's cells, else between its words, that leaves text that is not delimiter
-    characters alone on both sides (None: none)."""
-    cells = [lh, *t.cell_cuts(text, lh, lh_end)]
-    words = [k for k in range(max(lh, start) + 1, lh_end) if text[k - 1] in " \t" and text[k] not in " \t|"]
-    junk = _DELIMITER_CHARS.issuperset
-    for cuts in (cells, words):
-        for c in cuts:
-            if c <= start or c >= lh_end or junk(text[start:c]) or junk(text[c:lh_end]):
-                continue
-            if m.exact(c, de) <= chunk_size:
-                return c
-    return None
-
-
-def _join_rows(text: str, m: Measure, spans: list[Span], starts: list[int], i: int, t: Table, chunk_size: int) -> None:
-    """Join ``spans[i + 1]`` to ``spans[i]`` (whose start moved past a delimiter row) when
-    both hold whole body rows of ``t``, do not overlap, and fit ``chunk_size`` together."""
-    a, b = spans[i], spans[i + 1]
-    if a.oversize or b.oversize or b.start < a.end or b.end > t.end:
-        return
-    rows = t.rows
-    for s, e in ((a.start, a.end), (b.start, b.end)):
-        k = bisect_right(rows, s) - 1
-        if k < 0 or rows[k] != s:
-            return
-        k = bisect_right(rows, e - 1)  # (the row after the span's last)
-        nxt = rows[k] if k < len(rows) else t.end
-        if text[e:nxt].strip():
-            return
-    size = m.exact(a.start, b.end)
-    if size <= chunk_size:
-        a.end, a.size, a.boundary = b.end, size, b.boundary
-        del spans[i + 1]
-        del starts[i + 1]
 
 
 def _warn_unclosed(document: Document, offset: int) -> None:
