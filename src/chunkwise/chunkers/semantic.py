@@ -90,9 +90,9 @@ class SemanticChunker(EmbeddingChunker):
             0..100 (``percentile``, ``gradient``), a number of 0 or more
             (``standard_deviation``, ``interquartile``), a cosine similarity -1..1
             (``absolute``).
-        min_chunk_size: the smallest chunk any cut may leave, in ``unit`` (>= 1), where a
-            cut permits; the floor is at least a quarter of ``chunk_size - chunk_overlap``
-            (one above ``chunk_size`` can never be met: then only the size cap cuts).
+        min_chunk_size: the smallest chunk any cut may leave, in ``unit`` (1 to
+            ``chunk_size``), where a cut permits; the floor is at least a quarter of
+            ``chunk_size - chunk_overlap``.
 
     Raises:
         ConfigError: an invalid value; the message names it and the fix.
@@ -142,6 +142,11 @@ class SemanticChunker(EmbeddingChunker):
         m = self.min_chunk_size
         if isinstance(m, bool) or not isinstance(m, int) or m < 1:
             raise ConfigError(f"min_chunk_size ({m!r}) must be an integer >= 1 ({self.sizer.unit}, as chunk_size)")
+        if m > self.chunk_size:
+            raise ConfigError(
+                f"min_chunk_size ({m}) must not exceed chunk_size ({self.chunk_size} {self.sizer.unit}); "
+                "lower min_chunk_size"
+            )
 
     @property
     def floor(self) -> int:
