@@ -3,9 +3,10 @@
 A strategy answers one question -- where may this document be cut, how strongly, what must
 stay whole, and what does each part mean -- as a :class:`Segments` value:
 
-* ``levels``: boundary levels inside a region, strongest first (:mod:`chunkwise.boundaries`);
+* ``levels``: boundary levels inside a region, strongest first (:mod:`chunkwise.boundaries`;
+  a topic change is the first level of the topic strategy: preferred, not forced);
 * ``regions``: parts that are always packed apart (a heading of ``split_level``, a semantic
-  breakpoint, a topic change, front matter); ``None`` means the whole text is one region;
+  breakpoint, front matter); ``None`` means the whole text is one region;
 * ``atoms``: ranges kept whole while they fit the budget (a code block, a table, a list
   item with its sub-items); larger ones follow the chunker's oversize policy;
 * ``glue``: ranges no cut may fall strictly inside (a heading and the start of its body);
@@ -99,7 +100,7 @@ class Region:
         reserve: units of the budget kept for ``chunk.context`` (a breadcrumb counted in
             ``chunk_size``).
         end_boundary: the boundary name of the cut after the region ("h2", "semantic",
-            "topic"); the last region's is "end".
+            "table"); the last region's is "end".
         levels: boundary levels for this region instead of ``Segments.levels``.
         level: its rank for merging small regions (a section's heading level, 0 for the
             text before the first heading); -1: never merged with a neighbour.
