@@ -19,6 +19,7 @@ indentation, a lone carriage return as a line break, a decorator or clause (``el
 
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
@@ -31,6 +32,19 @@ from .code import (
 )
 
 __all__ = ["scan_python"]
+
+# The line pass (the checks, the mask, the logical lines) in C, built at install where a
+# compiler is found: the same values as the Python code below, which stays the reference.
+# CHUNKWISE_PURE_SCAN=1 (or ``_native = None``) runs the Python code.
+_native: Any = None
+if not os.environ.get("CHUNKWISE_PURE_SCAN"):
+    try:
+        from . import _code_scan as _native
+    except ImportError:  # no compiler at install: the Python code
+        _native = None
+    else:
+        if getattr(_native, "VERSION", None) != 1:  # (built from another version of the C file)
+            _native = None
 
 _Child = tuple[int, int, Any, int, Any, int]  # see the walk in _Scanner
 
@@ -709,6 +723,17 @@ def _tokens(text: str, opaque: list[tuple[int, int]], closed: list[tuple[int, in
     return cuts
 
 
+def _lines_native(text: str, found: tuple[Any, ...], fits: Callable[[int, int], bool] | None,
+                  keep: Callable[[int, int], bool] | None) -> _Scanner:
+    """A scanner whose lines were read by the C module (what :meth:`_Scanner.lines` and
+    :meth:`_Scanner.continuations` give, after the checks of :func:`scan_python`)."""
+    sc = _Scanner(text, found[0], fits, keep)
+    (sc.continued, sc.starts, sc.inds, sc.ends, sc.code_ends, sc.cstarts, sc.cends, sc.cinds, sc.ops, sc.nxt,
+     sc.after_cont) = found[2:]
+    sc.kinds = [None] * len(sc.starts)
+    return sc
+
+
 def scan_python(text: str, fits: Callable[[int, int], bool] | None = None,
                 keep: Callable[[int, int], bool] | None = None) -> CodeStructure | None:
     """The structure of the Python source ``text``, or None when the scan cannot vouch for
@@ -726,22 +751,32 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None,
         A :class:`~chunkwise.parsers.code.CodeStructure` with ``parser="scan"`` (line and
         token cuts read when asked), or None.
     """
-    if "\r" in text and text.count("\r") != text.count("\r\n"):
-        return None  # a lone carriage return ends a line for Python, not for the scan
-    masked = _mask_continued(text)
-    if masked is None:
-        return None
-    mtext, opaque, continued = masked
-    if ("\t" in mtext or "\f" in mtext) and _BAD_INDENT.search(mtext):
-        return None
-    sc = _Scanner(text, mtext, fits, keep)
-    # (a backslash continuation outside strings: the line breaks the mask hides are not all
-    # in strings -- each piece the mask hides that holds one is a string or a continuation)
-    sc.continued = continued
+    native = _native
+    if native is not None:  # the same checks, mask and line pass in C (see _lines_native)
+        found = native.lines(text)
+        if found is None:
+            return None
+        sc = _lines_native(text, found, fits, keep)
+        opaque = found[1]
+    else:
+        if "\r" in text and text.count("\r") != text.count("\r\n"):
+            return None  # a lone carriage return ends a line for Python, not for the scan
+        masked = _mask_continued(text)
+        if masked is None:
+            return None
+        mtext, opaque, continued = masked
+        if ("\t" in mtext or "\f" in mtext) and _BAD_INDENT.search(mtext):
+            return None
+        sc = _Scanner(text, mtext, fits, keep)
+        # (a backslash continuation outside strings: the line breaks the mask hides are not
+        # all in strings -- each piece the mask hides that holds one is a string or a
+        # continuation)
+        sc.continued = continued
     try:
-        sc.lines()
-        if sc.continued:
-            sc.continuations()
+        if native is None:
+            sc.lines()
+            if sc.continued:
+                sc.continuations()
         n = len(text)
         groups: list[tuple[int, int, Any]] = []
         sc.block(0, len(sc.starts), 0, n, 0, -1, "", groups)
