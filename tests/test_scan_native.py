@@ -253,3 +253,60 @@ def test_some_valid_files_are_scanned_by_both():
         (found, _), _ = _scan(text, NATIVE, _budget(60), _budget(60))
         assert found is not None and found.parser == "scan", text
         _same(text)
+
+
+# -- the edges: deep nesting, callbacks that raise ----------------------------------------
+
+
+def _nested(depth: int) -> str:
+    return "".join(" " * (4 * d) + f"if x{d}:\n" for d in range(depth)) + " " * (4 * depth) + "pass\n"
+
+
+@needs_native
+@pytest.mark.parametrize("depth", [3, 39, 41, 60, 400])
+def test_deep_nesting(depth):
+    """Blocks nested deeper than the C walk goes are walked by the Python code (from the
+    lines the C pass found); nesting too deep for Python's stack gives None both ways."""
+    text = _nested(depth)
+    _same(text)
+    found = NATIVE.scan(text, None, None, code_scan.Definition, None)
+    assert found is not None and found[0] is (depth <= 40)
+
+
+@needs_native
+@pytest.mark.parametrize("error", [ValueError, IndexError, KeyError])
+def test_a_budget_that_raises(error):
+    """What ``fits`` raises does what it does in the Python code: ValueError and IndexError
+    give None (a parser reads the file), others go to the caller."""
+    text = "def f():\n    return 1\n\n\nclass A:\n    x = 1\n"
+
+    def fits(a, b):
+        raise error("budget")
+
+    outcomes = []
+    for native in (None, NATIVE):
+        try:
+            outcomes.append(_scan(text, native, fits, fits)[0])
+        except KeyError as exc:
+            outcomes.append(repr(exc))
+    assert outcomes[0] == outcomes[1]
+    assert (outcomes[0] is None) == (error is not KeyError)
+
+
+@needs_native
+def test_the_budget_is_asked_the_same_questions():
+    """fits and keep are called with the same arguments, in the same order."""
+    text = _read(Path(sysconfig.get_paths()["stdlib"]) / "textwrap.py") or _nested(5)
+    asked: dict[object, list] = {None: [], NATIVE: []}
+    for native in (None, NATIVE):
+        def fits(a, b, log=asked[native]):
+            log.append(("fits", a, b))
+            return b - a <= 500
+
+        def keep(a, b, log=asked[native]):
+            log.append(("keep", a, b))
+            return b - a <= 300
+
+        _scan(text, native, fits, keep)
+    assert asked[None] == asked[NATIVE]
+    assert len(asked[None]) > 10

@@ -23,6 +23,7 @@ import os
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
+from functools import partial
 from itertools import accumulate, compress, count, islice, repeat
 from operator import gt, itemgetter, lt, mul, or_
 from typing import Any
@@ -43,7 +44,7 @@ if not os.environ.get("CHUNKWISE_PURE_SCAN"):
     except ImportError:  # no compiler at install: the Python code
         _native = None
     else:
-        if getattr(_native, "VERSION", None) != 1:  # (built from another version of the C file)
+        if getattr(_native, "VERSION", None) != 2:  # (built from another version of the C file)
             _native = None
 
 _Child = tuple[int, int, Any, int, Any, int]  # see the walk in _Scanner
@@ -734,6 +735,33 @@ def _lines_native(text: str, found: tuple[Any, ...], fits: Callable[[int, int], 
     return sc
 
 
+def _signature_at(text: str, head: int, head_end: int, end: int) -> str:
+    """:func:`~chunkwise.parsers.code._signature` of a definition (for the C walk)."""
+    node = _Node("", head, end)
+    node.head_end = head_end
+    return _signature(text, node)
+
+
+def _scan_native(text: str, found: tuple[Any, ...]) -> CodeStructure:
+    """scan_python's structure from the values of the C module's ``scan``."""
+    _, opaque, whole, closed, defs, statements, cuts, top, items, imports = found
+    closed = list(closed)
+    _link_parents(defs)
+    return CodeStructure(
+        language="python",
+        parser="scan",
+        definitions=tuple(defs),
+        top=tuple(top),
+        items=tuple(items),
+        statements=tuple(statements),
+        cuts=cuts,
+        imports=tuple(imports),
+        whole=whole,
+        lazy_tokens=_tokens(text, opaque, closed),
+        lazy_lines=_line_cuts(text, opaque, closed),
+    )
+
+
 def scan_python(text: str, fits: Callable[[int, int], bool] | None = None,
                 keep: Callable[[int, int], bool] | None = None) -> CodeStructure | None:
     """The structure of the Python source ``text``, or None when the scan cannot vouch for
@@ -752,12 +780,18 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None,
         token cuts read when asked), or None.
     """
     native = _native
-    if native is not None:  # the same checks, mask and line pass in C (see _lines_native)
-        found = native.lines(text)
+    if native is not None:  # the same scan in C (see _scan_native)
+        try:
+            found = native.scan(text, fits, keep, Definition, partial(_signature_at, text))
+        except (_Fail, IndexError, ValueError, RecursionError):  # (raised by fits or keep, as below)
+            return None
         if found is None:
             return None
-        sc = _lines_native(text, found, fits, keep)
-        opaque = found[1]
+        if found[0]:
+            return _scan_native(text, found)
+        # (blocks nested too deep for the C walk: the Python walk reads the lines it found)
+        sc = _lines_native(text, found[1], fits, keep)
+        opaque = found[1][1]
     else:
         if "\r" in text and text.count("\r") != text.count("\r\n"):
             return None  # a lone carriage return ends a line for Python, not for the scan
