@@ -23,17 +23,21 @@ typedef struct {
     Py_ssize_t n, cap;
 } Vec;
 
-static int vec_push(Vec *a, Py_ssize_t x) {
-    if (a->n == a->cap) {
-        Py_ssize_t cap = a->cap ? a->cap * 2 : 256;
-        Py_ssize_t *v = (Py_ssize_t *)realloc(a->v, (size_t)cap * sizeof(Py_ssize_t));
-        if (v == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        a->v = v;
-        a->cap = cap;
+static int vec_grow(Vec *a) {
+    Py_ssize_t cap = a->cap ? a->cap * 2 : 256;
+    Py_ssize_t *v = (Py_ssize_t *)realloc(a->v, (size_t)cap * sizeof(Py_ssize_t));
+    if (v == NULL) {
+        PyErr_NoMemory();
+        return -1;
     }
+    a->v = v;
+    a->cap = cap;
+    return 0;
+}
+
+static inline int vec_push(Vec *a, Py_ssize_t x) {
+    if (a->n == a->cap && vec_grow(a) < 0)
+        return -1;
     a->v[a->n++] = x;
     return 0;
 }
@@ -46,9 +50,23 @@ static void vec_free(Vec *a) {
 
 #define RD(i) PyUnicode_READ(kind, data, (i))
 
+/* the characters the mask looks at: comments, strings, backslashes, brackets */
+static const unsigned char SPECIAL[128] = {
+    ['#'] = 1, ['\''] = 1, ['"'] = 1, ['\\'] = 1, ['\n'] = 1,
+    ['('] = 1, ['['] = 1, ['{'] = 1, [')'] = 1, [']'] = 1, ['}'] = 1,
+};
+
 /* The end of the string literal that starts at p (a quote), as _STRING's alternatives
  * match it (triple-quoted first, then on one line), or -1 where none does. */
-static Py_ssize_t string_end(int kind, const void *data, Py_ssize_t n, Py_ssize_t p) {
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ALWAYS_INLINE static __forceinline
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
+ALWAYS_INLINE Py_ssize_t string_end(const int kind, const void *data, Py_ssize_t n, Py_ssize_t p) {
     Py_UCS4 qc = RD(p);
     Py_ssize_t q;
     if (p + 2 < n && RD(p + 1) == qc && RD(p + 2) == qc) {
@@ -140,24 +158,31 @@ static void lines_free(Lines *L) {
     vec_free(&L->after);
 }
 
-/* 1: read; 0: the scan cannot vouch for the text (scan_python: None); -1: an error */
-static int line_pass(PyObject *text, Lines *L) {
-    memset(L, 0, sizeof(*L));
-    if (PyUnicode_READY(text) < 0)
-        return -1;
+/* 1: read; 0: the scan cannot vouch for the text (scan_python: None); -1: an error.
+ * (Inlined for each kind of str, so that each reads its characters directly.) */
+ALWAYS_INLINE int line_pass_kind(PyObject *text, Lines *L, const int kind) {
     L->text = text;
-    const int kind = L->kind = PyUnicode_KIND(text);
+    L->kind = kind;
     const void *data = L->data = PyUnicode_DATA(text);
     const Py_ssize_t n = L->n = PyUnicode_GET_LENGTH(text);
-    Vec stack = {0}, lstart = {0}, lend = {0};
+    Vec stack = {0}, lstart = {0}, lend = {0}, nl = {0}, deltas = {0}, conts = {0};
     int rc = -1;
     Py_ssize_t i;
     void *mbuf;
 
     /* a lone carriage return (scan_python: None) */
-    for (i = 0; i < n; i++) {
-        if (RD(i) == '\r' && (i + 1 >= n || RD(i + 1) != '\n'))
-            return 0;
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *b = (const Py_UCS1 *)data, *r = b;
+        while ((r = (const Py_UCS1 *)memchr(r, '\r', (size_t)(n - (r - b)))) != NULL) {
+            if (r + 1 >= b + n || r[1] != '\n')
+                return 0;
+            r++;
+        }
+    } else {
+        for (i = 0; i < n; i++) {
+            if (RD(i) == '\r' && (i + 1 >= n || RD(i + 1) != '\n'))
+                return 0;
+        }
     }
 
     /* _mask_continued: strings as "_", comments as "#", backslash continuations as
@@ -170,10 +195,18 @@ static int line_pass(PyObject *text, Lines *L) {
     L->opaque = PyList_New(0);
     if (L->opaque == NULL)
         return -1;
+    memcpy(mbuf, data, (size_t)n * (size_t)kind); /* (then what is masked is written over) */
+    /* and, as the mask is made: the line breaks it keeps (nl), the count of "(" less ")" on
+     * each of its lines (deltas), the backslash continuations (conts) */
+    Py_ssize_t delta = 0;
     {
         Py_ssize_t p = 0;
         while (p < n) {
             Py_UCS4 c = RD(p);
+            if (c >= 128 || !SPECIAL[c]) { /* most characters */
+                p++;
+                continue;
+            }
             if (c == '#') {
                 Py_ssize_t q = p;
                 while (q < n) {
@@ -186,8 +219,10 @@ static int line_pass(PyObject *text, Lines *L) {
                 p = q;
             } else if (c == '\'' || c == '"') {
                 Py_ssize_t q = string_end(kind, data, n, p);
-                if (q < 0) /* a quote that opens no string */
-                    return 0;
+                if (q < 0) { /* a quote that opens no string */
+                    rc = 0;
+                    goto out;
+                }
                 int multi = 0;
                 for (Py_ssize_t r = p; r < q; r++) {
                     if (RD(r) == '\n')
@@ -198,79 +233,75 @@ static int line_pass(PyObject *text, Lines *L) {
                     PyObject *span = Py_BuildValue("(nn)", p, q);
                     if (span == NULL || PyList_Append(L->opaque, span) < 0) {
                         Py_XDECREF(span);
-                        return -1;
+                        goto out;
                     }
                     Py_DECREF(span);
                 }
                 p = q;
+            } else if (c == '\n') {
+                if (vec_push(&nl, p) < 0 || vec_push(&deltas, delta) < 0)
+                    goto out;
+                delta = 0;
+                p++;
             } else if (c == '\\' && p + 1 < n && RD(p + 1) == '\n') {
                 PyUnicode_WRITE(kind, mbuf, p, ' ');
                 PyUnicode_WRITE(kind, mbuf, p + 1, ' ');
                 L->continued = 1;
+                if (vec_push(&conts, p) < 0)
+                    goto out;
                 p += 2;
             } else if (c == '\\' && p + 2 < n && RD(p + 1) == '\r' && RD(p + 2) == '\n') {
                 PyUnicode_WRITE(kind, mbuf, p, ' ');
                 PyUnicode_WRITE(kind, mbuf, p + 1, ' ');
                 PyUnicode_WRITE(kind, mbuf, p + 2, ' ');
                 L->continued = 1;
+                if (vec_push(&conts, p) < 0)
+                    goto out;
                 p += 3;
             } else {
-                if (c == '[' || c == '{')
-                    c = '(';
-                else if (c == ']' || c == '}')
-                    c = ')';
-                PyUnicode_WRITE(kind, mbuf, p, c);
+                if (c == '(') {
+                    delta++;
+                } else if (c == ')') {
+                    delta--;
+                } else if (c == '[' || c == '{') {
+                    PyUnicode_WRITE(kind, mbuf, p, '(');
+                    delta++;
+                } else if (c == ']' || c == '}') {
+                    PyUnicode_WRITE(kind, mbuf, p, ')');
+                    delta--;
+                }
                 p++;
             }
         }
     }
+    if (vec_push(&nl, n) < 0 || vec_push(&deltas, delta) < 0) /* (the last line) */
+        goto out;
 #define MR(i) PyUnicode_READ(kind, mbuf, (i))
 
-    /* _BAD_INDENT: spaces, then a tab or a form feed, at the start of a line */
+    /* lines: the logical lines -- a line that starts inside brackets joins the one
+     * before it (the bracket depth by each line's count of "(" and ")"); and
+     * _BAD_INDENT: spaces, then a tab or a form feed, at the start of a line */
     {
-        Py_ssize_t p = 0;
-        while (p < n) {
-            Py_ssize_t q = p;
+        Py_ssize_t depth = 0, first = 0;
+        for (Py_ssize_t t = 0; t < nl.n; t++) {
+            Py_ssize_t p = t ? nl.v[t - 1] + 1 : 0, q = p;
             while (q < n && MR(q) == ' ')
                 q++;
-            if (q < n && (MR(q) == '\t' || MR(q) == '\f'))
-                return 0;
-            while (q < n && MR(q) != '\n')
-                q++;
-            p = q + 1;
-        }
-    }
-
-    /* lines: the logical lines -- a line that starts inside brackets joins the one
-     * before it (the bracket depth by each line's count of "(" and ")") */
-    {
-        Py_ssize_t depth = 0, p = 0, first = 0;
-        for (;;) {
-            Py_ssize_t q = p, d = 0;
-            while (q < n) {
-                Py_UCS4 c = MR(q);
-                if (c == '\n')
-                    break;
-                if (c == '(')
-                    d++;
-                else if (c == ')')
-                    d--;
-                q++;
+            if (q < n && (MR(q) == '\t' || MR(q) == '\f')) {
+                rc = 0;
+                goto out;
             }
             if (depth == 0)
                 first = p;
-            depth += d;
+            depth += deltas.v[t];
             if (depth < 0) {
                 rc = 0;
                 goto out;
             }
             if (depth == 0) {
-                if (vec_push(&lstart, first) < 0 || vec_push(&lend, q) < 0)
+                if (vec_push(&lstart, first) < 0 || vec_push(&lend, nl.v[t]) < 0)
                     goto out;
             }
-            if (q >= n)
-                break;
-            p = q + 1;
         }
         if (depth) {
             rc = 0;
@@ -362,13 +393,8 @@ static int line_pass(PyObject *text, Lines *L) {
     if (L->continued) {
         const Py_ssize_t m = L->starts.n;
         const Py_ssize_t *starts = L->starts.v, *inds = L->inds.v, *ends = L->ends.v;
-        for (Py_ssize_t q = 0; q < n; q++) {
-            if (RD(q) != '\\')
-                continue;
-            if (!((q + 1 < n && RD(q + 1) == '\n') || (q + 2 < n && RD(q + 1) == '\r' && RD(q + 2) == '\n')))
-                continue;
-            if (MR(q) != ' ')
-                continue;
+        for (Py_ssize_t u = 0; u < conts.n; u++) {
+            Py_ssize_t q = conts.v[u];
             Py_ssize_t lo = 0, hi = m; /* bisect_right(starts, q) */
             while (lo < hi) {
                 Py_ssize_t mid = (lo + hi) / 2;
@@ -387,7 +413,24 @@ out:
     vec_free(&stack);
     vec_free(&lstart);
     vec_free(&lend);
+    vec_free(&nl);
+    vec_free(&deltas);
+    vec_free(&conts);
     return rc;
+}
+
+static int line_pass(PyObject *text, Lines *L) {
+    memset(L, 0, sizeof(*L));
+    if (PyUnicode_READY(text) < 0)
+        return -1;
+    switch (PyUnicode_KIND(text)) {
+    case PyUnicode_1BYTE_KIND:
+        return line_pass_kind(text, L, PyUnicode_1BYTE_KIND);
+    case PyUnicode_2BYTE_KIND:
+        return line_pass_kind(text, L, PyUnicode_2BYTE_KIND);
+    default:
+        return line_pass_kind(text, L, PyUnicode_4BYTE_KIND);
+    }
 }
 
 static PyObject *lines_tuple(Lines *L) {
@@ -952,6 +995,7 @@ static int add_statement(W *w, Py_ssize_t s, Py_ssize_t e, int type) {
     PyTuple_SET_ITEM(t, 1, b);
     Py_INCREF(TYPE_STR[type]);
     PyTuple_SET_ITEM(t, 2, TYPE_STR[type]);
+    PyObject_GC_UnTrack(t); /* (ints and a str: in no cycle; the collector need not visit it) */
     int rc = PyList_Append(w->statements, t);
     Py_DECREF(t);
     return rc;
@@ -1482,6 +1526,7 @@ static PyObject *pairs_tuple(const Vec *v) {
             Py_DECREF(t);
             return NULL;
         }
+        PyObject_GC_UnTrack(p);
         PyTuple_SET_ITEM(t, i, p);
     }
     return t;
@@ -1526,12 +1571,21 @@ static PyObject *final_cuts(W *w) {
     if (t == NULL)
         return NULL;
     for (Py_ssize_t i = 0; i < out; i++) {
-        PyObject *c = Py_BuildValue("(nnnn)", v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]);
+        PyObject *c = PyTuple_New(4);
         if (c == NULL) {
             Py_DECREF(t);
             return NULL;
         }
         PyTuple_SET_ITEM(t, i, c);
+        for (int f = 0; f < 4; f++) {
+            PyObject *x = PyLong_FromSsize_t(v[4 * i + f]);
+            if (x == NULL) {
+                Py_DECREF(t);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(c, f, x);
+        }
+        PyObject_GC_UnTrack(c);
     }
     return t;
 }
