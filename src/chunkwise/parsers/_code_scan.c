@@ -825,49 +825,38 @@ static int inner(W *w, Node *x, Py_ssize_t k) {
     Py_ssize_t nchain = 0, capchain = 64;
     int rc = 0;
     chain[nchain++] = x;
-    Py_ssize_t p = L->starts.v[k], lim = x->end;
-    while (p < lim) {
-        if (MX(p) != '\n') {
-            p++;
+    /* _INNER_DEF (\n( +)(?:async[ \t]+)?(?:def|class)[ \t]) where it matches at the
+     * start of a logical line (not inside brackets): a line after line k, indented,
+     * whose masked text begins so (the match inside the definition) */
+    const Py_ssize_t lim = x->end;
+    for (Py_ssize_t i = k + 1; i < L->starts.n && L->starts.v[i] < lim; i++) {
+        if (L->inds.v[i] < 1)
             continue;
-        }
-        /* _INNER_DEF: \n( +)(?:async[ \t]+)?(?:def|class)[ \t] */
-        Py_ssize_t q = p + 1;
-        while (q < lim && MX(q) == ' ')
-            q++;
-        Py_ssize_t s = q, mend = -1;
-        if (s > p + 1) {
-            for (int pass = 0; pass < 2 && mend < 0; pass++) {
-                Py_ssize_t r = s;
-                if (pass == 0) {
-                    if (!(r + 5 <= lim && MX(r) == 'a' && MX(r + 1) == 's' && MX(r + 2) == 'y' && MX(r + 3) == 'n' &&
-                          MX(r + 4) == 'c'))
-                        continue;
-                    r += 5;
-                    if (!(r < lim && (MX(r) == ' ' || MX(r) == '\t')))
-                        continue;
-                    while (r < lim && (MX(r) == ' ' || MX(r) == '\t'))
-                        r++;
-                }
-                if (r + 3 <= lim && MX(r) == 'd' && MX(r + 1) == 'e' && MX(r + 2) == 'f')
-                    r += 3;
-                else if (r + 5 <= lim && MX(r) == 'c' && MX(r + 1) == 'l' && MX(r + 2) == 'a' && MX(r + 3) == 's' &&
-                         MX(r + 4) == 's')
-                    r += 5;
-                else
+        Py_ssize_t s = L->starts.v[i], mend = -1;
+        for (int pass = 0; pass < 2 && mend < 0; pass++) {
+            Py_ssize_t r = s;
+            if (pass == 0) {
+                if (!(r + 5 <= lim && MX(r) == 'a' && MX(r + 1) == 's' && MX(r + 2) == 'y' && MX(r + 3) == 'n' &&
+                      MX(r + 4) == 'c'))
                     continue;
-                if (r < lim && (MX(r) == ' ' || MX(r) == '\t'))
-                    mend = r + 1;
+                r += 5;
+                if (!(r < lim && (MX(r) == ' ' || MX(r) == '\t')))
+                    continue;
+                while (r < lim && (MX(r) == ' ' || MX(r) == '\t'))
+                    r++;
             }
+            if (r + 3 <= lim && MX(r) == 'd' && MX(r + 1) == 'e' && MX(r + 2) == 'f')
+                r += 3;
+            else if (r + 5 <= lim && MX(r) == 'c' && MX(r + 1) == 'l' && MX(r + 2) == 'a' && MX(r + 3) == 's' &&
+                     MX(r + 4) == 's')
+                r += 5;
+            else
+                continue;
+            if (r < lim && (MX(r) == ' ' || MX(r) == '\t'))
+                mend = r + 1;
         }
-        if (mend < 0) {
-            p++;
+        if (mend < 0)
             continue;
-        }
-        p = mend;
-        Py_ssize_t i = bisect_left(&L->starts, s, 0);
-        if (i >= L->starts.n || L->starts.v[i] != s)
-            continue; /* not a statement (inside brackets) */
         Py_ssize_t d = i;
         while (d > k + 1 && TX(L->starts.v[d - 1]) == '@' && L->inds.v[d - 1] == L->inds.v[i])
             d--;
@@ -1436,7 +1425,8 @@ static int block(W *w, Py_ssize_t i, Py_ssize_t j, Py_ssize_t lo, Py_ssize_t end
                 se--;
             int one = se - ls <= 400 && se > ls;
             for (Py_ssize_t p = ls; one && p < se; p++) {
-                if (Py_UNICODE_ISLINEBREAK(TX(p)))
+                Py_UCS4 ch = TX(p);
+                if (ch < 128 ? (ch >= '\n' && ch <= '\r') || (ch >= 0x1c && ch <= 0x1e) : Py_UNICODE_ISLINEBREAK(ch))
                     one = 0;
             }
             PyObject *sig = one ? PyUnicode_Substring(L->text, ls, se) : long_signature(w, x);
