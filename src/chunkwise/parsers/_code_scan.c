@@ -901,29 +901,35 @@ static PyObject *qualify(PyObject *prefix, PyObject *name) {
     return PyUnicode_FromFormat("%U.%U", prefix, name);
 }
 
-/* Definition(start, head, end, name, qual, def_type, signature, parent): appended to defs */
+/* Definition(start, head, end, name, qual, def_type, signature, parent), appended to
+ * defs: made as its named tuple's __new__ makes it (tuple.__new__: the type's tp_alloc,
+ * then the nine fields, container False) */
 static int add_definition(W *w, Py_ssize_t start, Node *x, PyObject *qual, PyObject *sig, Py_ssize_t parent) {
-    PyObject *args[8];
-    args[0] = PyLong_FromSsize_t(start);
-    args[1] = PyLong_FromSsize_t(x->head);
-    args[2] = PyLong_FromSsize_t(x->end);
-    args[3] = x->name;
-    args[4] = qual;
-    args[5] = TYPE_STR[x->def_type];
-    args[6] = sig;
-    args[7] = PyLong_FromSsize_t(parent);
+    PyTypeObject *tp = (PyTypeObject *)w->defcls;
+    PyObject *d = tp->tp_alloc(tp, 9);
+    if (d == NULL)
+        return -1;
+    PyObject *f[9];
+    f[0] = PyLong_FromSsize_t(start);
+    f[1] = PyLong_FromSsize_t(x->head);
+    f[2] = PyLong_FromSsize_t(x->end);
+    f[3] = x->name;
+    f[4] = qual;
+    f[5] = TYPE_STR[x->def_type];
+    f[6] = sig;
+    f[7] = PyLong_FromSsize_t(parent);
+    f[8] = Py_False;
+    Py_INCREF(f[3]);
+    Py_INCREF(f[4]);
+    Py_INCREF(f[5]);
+    Py_INCREF(f[6]);
+    Py_INCREF(f[8]);
+    for (int i = 0; i < 9; i++)
+        PyTuple_SET_ITEM(d, i, f[i]); /* (a NULL from a failed PyLong: dealloc skips it) */
     int rc = -1;
-    if (args[0] && args[1] && args[2] && args[7]) {
-        PyObject *d = PyObject_Vectorcall(w->defcls, args, 8, NULL);
-        if (d != NULL) {
-            rc = PyList_Append(w->defs, d);
-            Py_DECREF(d);
-        }
-    }
-    Py_XDECREF(args[0]);
-    Py_XDECREF(args[1]);
-    Py_XDECREF(args[2]);
-    Py_XDECREF(args[7]);
+    if (f[0] && f[1] && f[2] && f[7])
+        rc = PyList_Append(w->defs, d);
+    Py_DECREF(d);
     return rc;
 }
 
@@ -1593,6 +1599,10 @@ static PyObject *scan_scan(PyObject *self, PyObject *args) {
     PyObject *text, *fits, *keep, *defcls, *sigfn;
     if (!PyArg_ParseTuple(args, "UOOOO:scan", &text, &fits, &keep, &defcls, &sigfn))
         return NULL;
+    if (!PyType_Check(defcls) || !PyType_IsSubtype((PyTypeObject *)defcls, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "scan(): Definition must be a named tuple of nine fields");
+        return NULL;
+    }
     Lines L;
     int rc = line_pass(text, &L);
     PyObject *result = NULL;
@@ -1693,7 +1703,7 @@ PyMODINIT_FUNC PyInit__code_scan(void) {
         }
     }
     PyObject *m = PyModule_Create(&module);
-    if (m != NULL && PyModule_AddIntConstant(m, "VERSION", 2) < 0) {
+    if (m != NULL && PyModule_AddIntConstant(m, "VERSION", 3) < 0) {
         Py_DECREF(m);
         return NULL;
     }

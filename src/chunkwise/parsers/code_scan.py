@@ -42,7 +42,7 @@ from .code import (
 
 __all__ = ["scan_python"]
 
-# The line pass (the checks, the mask, the logical lines) in C, built at install where a
+# The scan in C (the checks, the mask, the line pass, the walk), built at install where a
 # compiler is found: the same values as the Python code below, which stays the reference.
 # CHUNKWISE_PURE_SCAN=1 (or ``_native = None``) runs the Python code.
 _native: Any = None
@@ -52,7 +52,9 @@ if not os.environ.get("CHUNKWISE_PURE_SCAN"):
     except ImportError:  # no compiler at install: the Python code
         _native = None
     else:
-        if getattr(_native, "VERSION", None) != 2:  # (built from another version of the C file)
+        # (built from another version of the C file; or definitions that are no longer the
+        # named tuple of nine fields that it makes)
+        if getattr(_native, "VERSION", None) != 3 or len(Definition._fields) != 9:
             _native = None
 
 _Child = tuple[int, int, Any, int, Any, int]  # see the walk in _Scanner
