@@ -1,17 +1,26 @@
-/* The line pass of Python's structural scan, in C.
+/* Python's structural scan (chunkwise.parsers.code_scan.scan_python), in C.
  *
  * This file mirrors chunkwise/parsers/code_scan.py, which stays the reference (the
- * documented algorithm): scan_python's checks before the scan (a lone carriage return,
- * _mask_continued, _BAD_INDENT), _Scanner.lines and _Scanner.continuations. It gives the
- * same values, offset for offset, or None where the Python code returns None or raises
- * _Fail. Offsets count code points, as Python's str does. A change to one of those
- * Python functions must be made here too (tests/test_scan_native.py compares the two on
- * the standard library and on generated text).
+ * documented algorithm; it runs where this module is not built):
  *
- * lines(text) -> None, or a tuple
- *   (masked, opaque, continued, starts, inds, ends, code_ends, cstarts, cends, cinds,
- *    ops, nxt, after_cont)
- * with the names of code_scan.py.
+ *   line_pass     scan_python's checks before the scan (a lone carriage return,
+ *                 _mask_continued, _BAD_INDENT), _Scanner.lines, _Scanner.continuations
+ *   kind_of ...   _Scanner.kind, header_end, stop, definition, header, walk, body, block,
+ *                 inner, record_closed, and the end of scan_python (the cuts sorted, the
+ *                 cuts after a backslash continuation dropped, one cut for each place)
+ *
+ * with the same names. It gives the same values, offset for offset and in the same order,
+ * or None where the Python code returns None (raises _Fail); fits and keep are asked the
+ * same questions in the same order; what they raise goes to the caller. Offsets count code
+ * points, as Python's str does. Where the Python code relies on IndexError or ValueError
+ * this code fails explicitly (FAIL). Blocks nested more than MAX_NESTING deep are left to
+ * the Python walk. A change to one of those Python functions must be made here too, with
+ * VERSION raised in both files (tests/test_scan_native.py compares the two on the
+ * standard library and on generated text).
+ *
+ * lines(text) -> None, or (masked, opaque, continued, starts, inds, ends, code_ends,
+ *     cstarts, cends, cinds, ops, nxt, after_cont), the names of code_scan.py
+ * scan(text, fits, keep, Definition, signature) -> see scan_scan below
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
