@@ -8,7 +8,10 @@ Usage (from the repository root)::
 Contenders (each at ``chunk_size=1000`` characters, no overlap):
 
 * ``chunkwise``: ``strategy="code"``, ``language="python"``, the default parser (Python's
-  structural scan: statements by indentation, no syntax tree);
+  structural scan: statements by indentation, no syntax tree; in C where the optional
+  extension ``chunkwise.parsers._code_scan`` was built at install);
+* ``chunkwise-pure-scan``: the same with the scan's Python code (what runs where no C
+  compiler was found at install; the same chunks);
 * ``chunkwise-tree-sitter``: the same with ``parser="tree-sitter"`` (tree-sitter-python);
 * ``chunkwise-ast``: the same, read by the standard library's ``ast`` (no tree-sitter);
 * ``langchain``: ``RecursiveCharacterTextSplitter.from_language(Language.PYTHON)``;
@@ -78,6 +81,21 @@ def make_chunkwise(parser: str) -> Callable[[str], list[str]]:
     return lambda text: [c.text for c in chunker.chunk(text)]
 
 
+def make_chunkwise_pure() -> Callable[[str], list[str]]:
+    from chunkwise.parsers import code_scan
+
+    chunk = make_chunkwise("auto")
+
+    def run(text: str) -> list[str]:
+        native, code_scan._native = code_scan._native, None
+        try:
+            return chunk(text)
+        finally:
+            code_scan._native = native
+
+    return run
+
+
 def make_langchain() -> Callable[[str], list[str]]:
     from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
 
@@ -126,6 +144,7 @@ def make_chonkie() -> Callable[[str], list[str]]:
 
 CONTENDERS: dict[str, Callable[[], Callable[[str], list[str]]]] = {
     "chunkwise": lambda: make_chunkwise("auto"),
+    "chunkwise-pure-scan": make_chunkwise_pure,
     "chunkwise-tree-sitter": lambda: make_chunkwise("tree-sitter"),
     "chunkwise-ast": lambda: make_chunkwise("ast"),
     "langchain": make_langchain,

@@ -15,13 +15,23 @@ that do not balance, an indentation that no block explains (an unexpected indent
 dedent to no open level, a block header without a block), tabs or form feeds in
 indentation, a lone carriage return as a line break, a decorator or clause (``else``,
 ``except``) in the wrong place.
+
+The same scan runs in C where the optional extension ``chunkwise.parsers._code_scan`` was
+built at install (``setup.py``; without a C compiler the install goes on without it): the
+checks, the mask, the line pass and the walk, with the same results, value for value
+(compared on the standard library's modules and on generated text by the tests). The
+Python code here stays the reference, and runs where the extension is missing, was
+built from another version of its source, or ``CHUNKWISE_PURE_SCAN=1`` is set. Blocks
+nested more than 40 deep are walked by the Python code (from the lines the C pass found).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
+from functools import partial
 from itertools import accumulate, compress, count, islice, repeat
 from operator import gt, itemgetter, lt, mul, or_
 from typing import Any
@@ -31,6 +41,21 @@ from .code import (
 )
 
 __all__ = ["scan_python"]
+
+# The scan in C (the checks, the mask, the line pass, the walk), built at install where a
+# compiler is found: the same values as the Python code below, which stays the reference.
+# CHUNKWISE_PURE_SCAN=1 (or ``_native = None``) runs the Python code.
+_native: Any = None
+if not os.environ.get("CHUNKWISE_PURE_SCAN"):
+    try:
+        from . import _code_scan as _native
+    except ImportError:  # no compiler at install: the Python code
+        _native = None
+    else:
+        # (built from another version of the C file; or definitions that are no longer the
+        # named tuple of nine fields that it makes)
+        if getattr(_native, "VERSION", None) != 3 or len(Definition._fields) != 9:
+            _native = None
 
 _Child = tuple[int, int, Any, int, Any, int]  # see the walk in _Scanner
 
@@ -709,6 +734,44 @@ def _tokens(text: str, opaque: list[tuple[int, int]], closed: list[tuple[int, in
     return cuts
 
 
+def _lines_native(text: str, found: tuple[Any, ...], fits: Callable[[int, int], bool] | None,
+                  keep: Callable[[int, int], bool] | None) -> _Scanner:
+    """A scanner whose lines were read by the C module (what :meth:`_Scanner.lines` and
+    :meth:`_Scanner.continuations` give, after the checks of :func:`scan_python`)."""
+    sc = _Scanner(text, found[0], fits, keep)
+    (sc.continued, sc.starts, sc.inds, sc.ends, sc.code_ends, sc.cstarts, sc.cends, sc.cinds, sc.ops, sc.nxt,
+     sc.after_cont) = found[2:]
+    sc.kinds = [None] * len(sc.starts)
+    return sc
+
+
+def _signature_at(text: str, head: int, head_end: int, end: int) -> str:
+    """:func:`~chunkwise.parsers.code._signature` of a definition (for the C walk)."""
+    node = _Node("", head, end)
+    node.head_end = head_end
+    return _signature(text, node)
+
+
+def _scan_native(text: str, found: tuple[Any, ...]) -> CodeStructure:
+    """scan_python's structure from the values of the C module's ``scan``."""
+    _, opaque, whole, closed, defs, statements, cuts, top, items, imports = found
+    closed = list(closed)
+    _link_parents(defs)
+    return CodeStructure(
+        language="python",
+        parser="scan",
+        definitions=tuple(defs),
+        top=tuple(top),
+        items=tuple(items),
+        statements=tuple(statements),
+        cuts=cuts,
+        imports=tuple(imports),
+        whole=whole,
+        lazy_tokens=_tokens(text, opaque, closed),
+        lazy_lines=_line_cuts(text, opaque, closed),
+    )
+
+
 def scan_python(text: str, fits: Callable[[int, int], bool] | None = None,
                 keep: Callable[[int, int], bool] | None = None) -> CodeStructure | None:
     """The structure of the Python source ``text``, or None when the scan cannot vouch for
@@ -726,22 +789,38 @@ def scan_python(text: str, fits: Callable[[int, int], bool] | None = None,
         A :class:`~chunkwise.parsers.code.CodeStructure` with ``parser="scan"`` (line and
         token cuts read when asked), or None.
     """
-    if "\r" in text and text.count("\r") != text.count("\r\n"):
-        return None  # a lone carriage return ends a line for Python, not for the scan
-    masked = _mask_continued(text)
-    if masked is None:
-        return None
-    mtext, opaque, continued = masked
-    if ("\t" in mtext or "\f" in mtext) and _BAD_INDENT.search(mtext):
-        return None
-    sc = _Scanner(text, mtext, fits, keep)
-    # (a backslash continuation outside strings: the line breaks the mask hides are not all
-    # in strings -- each piece the mask hides that holds one is a string or a continuation)
-    sc.continued = continued
+    native = _native
+    if native is not None:  # the same scan in C (see _scan_native)
+        try:
+            found = native.scan(text, fits, keep, Definition, partial(_signature_at, text))
+        except (_Fail, IndexError, ValueError, RecursionError):  # (raised by fits or keep, as below)
+            return None
+        if found is None:
+            return None
+        if found[0]:
+            return _scan_native(text, found)
+        # (blocks nested too deep for the C walk: the Python walk reads the lines it found)
+        sc = _lines_native(text, found[1], fits, keep)
+        opaque = found[1][1]
+    else:
+        if "\r" in text and text.count("\r") != text.count("\r\n"):
+            return None  # a lone carriage return ends a line for Python, not for the scan
+        masked = _mask_continued(text)
+        if masked is None:
+            return None
+        mtext, opaque, continued = masked
+        if ("\t" in mtext or "\f" in mtext) and _BAD_INDENT.search(mtext):
+            return None
+        sc = _Scanner(text, mtext, fits, keep)
+        # (a backslash continuation outside strings: the line breaks the mask hides are not
+        # all in strings -- each piece the mask hides that holds one is a string or a
+        # continuation)
+        sc.continued = continued
     try:
-        sc.lines()
-        if sc.continued:
-            sc.continuations()
+        if native is None:
+            sc.lines()
+            if sc.continued:
+                sc.continuations()
         n = len(text)
         groups: list[tuple[int, int, Any]] = []
         sc.block(0, len(sc.starts), 0, n, 0, -1, "", groups)
