@@ -53,6 +53,9 @@ COLUMNS: tuple[str, ...] = PARQUET_FIELDS
 ERROR_COLUMN = "error"
 """With ``errors="report"``: the column holding a failed file's message (null for chunks)."""
 
+EMPTY_REASON = "empty: no text to chunk"
+"""The reason given for a file without text (as :func:`chunkwise.chunk_corpus` gives it)."""
+
 Naming = Callable[[str], tuple[str, str]]
 """path (as Ray gives it) -> (the path relative to the root the id derives from, source)."""
 
@@ -114,10 +117,14 @@ def _chunk_batch(
     errors: str,
     describe: Callable[[BaseException, str, str], str],
     reading: str = "",
+    empty: bool = False,
 ) -> Any:
     """A batch of files (a pyarrow table of ``bytes`` and ``path``) -> a table of chunk rows
     (``reading``: what else the records' ``config_id`` covers, see
-    :func:`chunkwise.corpus.reading_config_id`)."""
+    :func:`chunkwise.corpus.reading_config_id`). With ``empty``, a file that gives no
+    chunk (zero bytes, white space only, no text) is a failure too, as
+    :func:`chunkwise.chunk_corpus` lists it in ``skipped``: a row under ``"report"``, a
+    log line under ``"skip"``."""
     import pyarrow as pa
 
     schema = _schema(errors == "report")
@@ -144,6 +151,14 @@ def _chunk_batch(
             message = describe(exc, source, stage)
             if errors == "skip":
                 logger.warning("skipped %s", message)
+            else:
+                rows.append({"source": source, ERROR_COLUMN: message})
+            continue
+        if not made and empty and errors != "raise":
+            source = naming(path)[1]
+            message = f"{source}: {EMPTY_REASON}"
+            if errors == "skip":
+                logger.info("skipped %s", message)
             else:
                 rows.append({"source": source, ERROR_COLUMN: message})
             continue
@@ -179,7 +194,10 @@ def chunk_dataset(
         errors: a file that cannot be read or chunked: ``"raise"`` (the Dataset's
             execution fails with its error), ``"skip"`` (logged on the worker, left out)
             or ``"report"`` (one row with ``source`` and :data:`ERROR_COLUMN` set, the
-            rest null; the chunk rows have a null ``error``).
+            rest null; the chunk rows have a null ``error``). A file that gives no chunk
+            (zero bytes, white space only, no text) counts as one that fails under
+            ``"skip"`` and ``"report"`` (message ``"<source>: empty: no text to chunk"``),
+            as :func:`chunkwise.chunk_corpus` lists it in ``skipped``.
         batch_size: files per task batch.
 
     Returns:
@@ -204,7 +222,7 @@ def chunk_dataset(
     elif params:
         raise ConfigError(f"give either chunker= or parameters ({', '.join(sorted(params))}), not both")
     naming = functools.partial(_by_root, os.fspath(root) if root is not None else None)
-    return _map(ds, chunker, naming, encoding, loader_options or {}, errors, batch_size, _describe)
+    return _map(ds, chunker, naming, encoding, loader_options or {}, errors, batch_size, _describe, empty=True)
 
 
 def _map(
@@ -217,6 +235,7 @@ def _map(
     batch_size: int,
     describe: Callable[[BaseException, str, str], str],
     reading: str = "",
+    empty: bool = False,
 ) -> Any:
     schema = ds.schema(fetch_if_missing=False)  # known without running anything, or None
     missing = {"bytes", "path"} - set(schema.names) if schema is not None else set()
@@ -227,7 +246,7 @@ def _map(
         )
     fn = functools.partial(
         _chunk_batch, chunker=chunker, config=config_key(chunker), reading=reading, naming=naming, encoding=encoding,
-        options=dict(options), errors=errors, describe=describe,
+        options=dict(options), errors=errors, describe=describe, empty=empty,
     )
     return ds.map_batches(fn, batch_format="pyarrow", batch_size=batch_size)
 
