@@ -15,6 +15,7 @@ pytest.importorskip("sklearn")
 import chunkwise  # noqa: E402
 from chunkwise import Document  # noqa: E402
 from chunkwise.chunkers import topic as topic_module  # noqa: E402
+from chunkwise.chunkers.recursive import DEFAULT_LEVELS  # noqa: E402
 from chunkwise.chunkers.topic import TopicChunker  # noqa: E402
 
 PLANES = "Airplane wings lift the airplane. Pilots fly the airplane over airports with engines and wings."
@@ -59,7 +60,8 @@ def test_parse_gives_the_topic_changes_as_the_first_level():
     chunker = chunkwise.make_chunker("topic", n_topics=2, chunk_size=300)
     segs = chunker.parse(Document(TWO_TOPICS), chunker.sizer.measure(TWO_TOPICS))
     cut = TWO_TOPICS.index("Pizza")
-    assert [lv.name for lv in segs.levels] == ["topic", "paragraph", "line", "sentence"]
+    # below the topic changes: the recursive strategy's levels (sentences before soft line breaks)
+    assert segs.levels[0].name == "topic" and segs.levels[1:] == DEFAULT_LEVELS
     assert list(segs.levels[0].cuts(TWO_TOPICS, 0, len(TWO_TOPICS))) == [(cut - 2, cut)]
     assert segs.regions is None
 
@@ -92,6 +94,21 @@ def test_a_lone_dot_and_a_title_line_are_not_chunks(monkeypatch):
     texts = [c.text.strip() for c in cs]
     assert "." not in texts and "Materials and Methods" not in texts
     assert all(c.size >= 40 for c in cs)
+
+
+@pytest.mark.parametrize("size", [90, 150, 400])
+def test_one_topic_packs_as_the_recursive_strategy(monkeypatch, size):
+    # below the topic changes the levels are recursive's: a wrapped paragraph is cut at a
+    # sentence end before a line end (the paragraph, line, sentence order cut at lines)
+    monkeypatch.setattr(topic_module, "_lda_labels", lambda paragraphs, *a, **k: [0] * len(paragraphs))
+    para = (
+        "The first sentence of a wrapped paragraph runs on\nacross a line end. The second\n"
+        "sentence does too, over two lines. A third one\nfollows it here. And a fourth\nends it."
+    )
+    text = "\n\n".join([para, "Title line", para.replace("first", "next"), para])
+    want = [(c.start_index, c.end_index) for c in chunkwise.chunk(text, strategy="recursive", chunk_size=size)]
+    got = [(c.start_index, c.end_index) for c in chunkwise.chunk(text, strategy="topic", chunk_size=size)]
+    assert got == want
 
 
 def test_gpl_preamble_title_is_not_alone(monkeypatch):

@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..boundaries import LINE, PARAGRAPH, PositionsLevel, line_feed_twin
+from ..boundaries import PARAGRAPH, PositionsLevel, line_feed_twin
 from ..errors import ConfigError
 from ..parsers.semantic import cuts_before_headings, glue_levels, heading_glue
 from ..registry import register
 from ..sizers import Measure, exact_size
 from ..segments import Segments
-from ..sentences import SentenceSegmenter
 from ..types import Document
 from .base import BaseChunker
+from .recursive import DEFAULT_LEVELS
 
 __all__ = ["TopicChunker"]
 
@@ -31,7 +31,8 @@ class TopicChunker(BaseChunker):
     probable topic, and a boundary goes where it changes. A topic change is the strongest
     boundary, not a forced cut: the packer (:func:`chunkwise.packer.pack_segments`) fills
     each chunk up to ``chunk_size`` and ends it at the last topic change that fits, else at
-    a paragraph, a line, a sentence or a word. So paragraphs of several short topics share
+    the boundaries of the ``recursive`` strategy (a page, a paragraph, a hard line break, a
+    sentence, a line, a clause, a word). So paragraphs of several short topics share
     a chunk, and a chunk under a quarter of ``chunk_size`` is evened out with a neighbour
     where a boundary allows, as in the other strategies. A text that fits ``chunk_size``
     is one chunk (no topic model is fitted).
@@ -78,8 +79,8 @@ class TopicChunker(BaseChunker):
         return out
 
     def parse(self, document: Document, measure: Measure | None = None) -> Segments:
-        """Topic changes (boundary ``"topic"``) as the strongest level, then paragraphs,
-        lines and sentences; one region. A text whose lines end with a lone carriage
+        """Topic changes (boundary ``"topic"``) as the strongest level, then the levels of
+        the ``recursive`` strategy; one region. A text whose lines end with a lone carriage
         return (a classic Mac OS file) is read as its twin with line feeds there (same
         length, same offsets), as the packer packs it. In a document loaded from
         Markdown or HTML a topic change right after a heading moves before it, and no
@@ -90,7 +91,7 @@ class TopicChunker(BaseChunker):
         twin = line_feed_twin(document.text)
         text = twin or document.text
         paras = self.paragraphs(text)
-        levels: tuple = (PARAGRAPH, LINE, SentenceSegmenter())
+        levels: tuple = DEFAULT_LEVELS
         changes = self.topic_changes(text, paras, measure)
         glue = heading_glue(document if twin is None else replace(document, text=twin))
         if glue:
