@@ -162,3 +162,27 @@ def test_chunk_stops_quietly_with_141_when_the_reader_leaves(tmp_path: Path, wor
     assert r.returncode == 141, r.stderr
     assert r.stderr == ""  # nothing said: no traceback, no summary
     assert sorted(p.name for p in tmp_path.iterdir()) == ["docs"]  # no file written
+
+
+def test_index_build_says_a_loader_warning_above_its_progress_bar(tmp_path: Path, monkeypatch) -> None:
+    pytest.importorskip("numpy")
+    pytest.importorskip("usearch")
+    import logging
+
+    from click.testing import CliRunner
+    from test_index import CountingEmbedder, _folder
+
+    from chunkwise import embeddings
+    from chunkwise.cli import cli
+
+    monkeypatch.setattr(embeddings, "RETRIEVAL_MODEL", CountingEmbedder())
+    src = _folder(tmp_path)
+    (src / "bad.txt").write_bytes(("Caf\u00e9 au lait. " * 40).encode("utf-8") + b"\xff\xfe bad" + b" More." * 20)
+    logger = logging.getLogger("chunkwise")
+    before = (list(logger.handlers), logger.propagate)
+    r = CliRunner().invoke(cli, ["index", "build", str(src), "--index", str(tmp_path / "ix"), "-n", "20", "--progress"])
+    assert r.exit_code == 0, r.output
+    said = [line for line in r.output.split("\n") if "UTF-8 with" in line]
+    assert len(said) == 1 and said[0].rsplit("\r", 1)[-1].startswith(f"{src / 'bad.txt'}: UTF-8 with 2 invalid"), said
+    assert "indexing" in r.output
+    assert (list(logger.handlers), logger.propagate) == before  # the logger as it was

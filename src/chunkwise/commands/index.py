@@ -52,6 +52,36 @@ class _UnderBar(Failures):
             super().add(skipped)
 
 
+class _LogUnderBar:
+    """While the progress bar is drawn, the warnings the ``chunkwise`` loggers log (a
+    file's invalid UTF-8 replaced) are said on a line of their own above it, as the
+    skipped files are (they were written into the bar's line); :meth:`close` restores
+    the logger."""
+
+    def __init__(self, bar: Any) -> None:
+        import logging
+
+        class Handler(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                try:
+                    line = record.getMessage()
+                except Exception:  # noqa: BLE001 - a malformed record: as logging reports it
+                    self.handleError(record)
+                    return
+                with bar.external_write_mode(file=sys.stderr):
+                    click.echo(line, err=True)
+
+        self.logger = logging.getLogger("chunkwise")
+        self.handler = Handler(logging.WARNING)
+        self.propagate = self.logger.propagate
+        self.logger.addHandler(self.handler)
+        self.logger.propagate = False
+
+    def close(self) -> None:
+        self.logger.removeHandler(self.handler)
+        self.logger.propagate = self.propagate
+
+
 _index_option = click.option(
     "--index",
     "index_dir",
@@ -170,6 +200,8 @@ def build_command(
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=len(inputs), desc="indexing", unit="file", disable=not show, file=sys.stderr)
     failures.bar = bar
+    if not bar.disable:
+        ctx.call_on_close(_LogUnderBar(bar).close)
     order = in_found_order(paths, inputs, skipped)  # skipped files reported in the order found
 
     def attempt(inp: Any) -> tuple[Any, Callable[[], None] | None]:
