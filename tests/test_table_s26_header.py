@@ -1,8 +1,8 @@
 """A pipe table's delimiter row (``|---|:--:|``) is not a chunk of its own while it fits
-``chunk_size``: it goes with the header row above it (the row cut between its cells,
-else its words, when the two do not fit together; else with the first body rows), and
-the chunks after it start at a body row, with the header in ``context``. No chunk grows
-past ``chunk_size`` for it."""
+``chunk_size`` with a row next to it: it goes with the header row above it when the two
+fit together, else with the first body rows; no header row that fits is cut for it. The
+chunks after it start at a body row, with the header in ``context``. No chunk grows past
+``chunk_size`` for it."""
 
 from __future__ import annotations
 
@@ -50,37 +50,28 @@ WIDE = "\n".join([HEAD, RULE, *ROWS]) + "\n"
 
 
 @pytest.mark.parametrize("overlap", [0, 20])
-def test_a_delimiter_row_goes_with_the_last_cells_of_the_header_row(overlap):
-    # the header row and the delimiter row fit one by one, not together: the delimiter
-    # row was a chunk of its own (the header row alone, then "| ---- | ---- |")
-    size = 100
+@pytest.mark.parametrize("size", [78, 100])
+def test_a_header_row_that_fits_is_not_cut_for_the_delimiter_row(overlap, size):
+    # the header row and the delimiter row fit one by one, not together, and the
+    # delimiter row does not fit with the first body row either: it is a chunk of its
+    # own, under the header row in ``context``; the header row that fits is not cut
     chunks = _chunks(WIDE, chunk_size=size, chunk_overlap=overlap)
     _check(WIDE, chunks, size)
-    assert not _junk(chunks)
-    # (the earliest cut between cells that leaves room: the rest of the row fits with it)
-    cut = HEAD.index("| Versions")
-    assert [c.text for c in chunks[:2]] == [HEAD[:cut].rstrip(), HEAD[cut:] + "\n" + RULE]
-    assert chunks[1].context == ""
-    assert chunks[2].text.startswith(ROWS[0])
+    assert [c.text for c in chunks[:3]] == [HEAD, RULE, ROWS[0]]
+    assert chunks[1].context == HEAD
     assert all(c.context == HEAD + "\n" + RULE for c in chunks[2:])
 
 
-def test_the_earliest_cut_between_cells_that_leaves_room_wins_else_a_word():
-    chunks = _chunks(WIDE, chunk_size=78)  # (no cut between cells leaves room: a word)
-    _check(WIDE, chunks, 78)
-    assert [c.text for c in chunks[:2]] == [HEAD[: HEAD.index("Type")].rstrip(), "Type |\n" + RULE]
-    assert chunks[2].context == HEAD + "\n" + RULE
-
-
-def test_a_chunk_does_not_start_with_the_delimiter_row():
-    # the delimiter row fitted with the first body row: that chunk started inside the
-    # header, so it had no header in ``context`` ("|----|----|\n| 1 | a |", context "")
+def test_the_delimiter_row_goes_with_the_first_body_row():
+    # the header row and the delimiter row do not fit together: the delimiter row goes
+    # with the first body row, under the header row in ``context``
     doc = "| identifier | descr |\n|------------|-------|\n| 1 | a |\n| 2 | b |\n"
     chunks = _chunks(doc, chunk_size=35)
     _check(doc, chunks, 35)
-    assert [c.text for c in chunks] == ["| identifier", "| descr |\n|------------|-------|", "| 1 | a |\n| 2 | b |"]
+    assert [c.text for c in chunks] == ["| identifier | descr |", "|------------|-------|\n| 1 | a |", "| 2 | b |"]
+    assert chunks[1].context == "| identifier | descr |"
+    assert (chunks[1].metadata["row_start"], chunks[1].metadata["row_end"]) == (0, 1)
     assert chunks[2].context == "| identifier | descr |\n|------------|-------|"
-    assert (chunks[2].metadata["row_start"], chunks[2].metadata["row_end"]) == (0, 2)
 
 
 def test_without_room_the_delimiter_row_goes_with_the_first_rows():
