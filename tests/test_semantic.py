@@ -116,10 +116,9 @@ def test_min_chunk_size_counts_in_the_unit_and_binds_threshold_cuts():
     texts = [c.text for c in ch.chunk(text)]
     assert "".join(texts).replace(" ", "") == text.replace(" ", "")
     assert all(len(t) >= 16 for t in texts), texts
-    # a floor above chunk_size cannot be met: only the size cap cuts
-    ch = SemanticChunker(model=fn, chunk_size=20, threshold_type="absolute", threshold=0.5, min_chunk_size=30)
-    texts = [c.text for c in ch.chunk(text)]
-    assert all(len(t) <= 20 for t in texts) and "".join(texts).replace(" ", "") == text.replace(" ", "")
+    # a floor above chunk_size cannot be met: refused, naming the parameter
+    with pytest.raises(ConfigError, match="min_chunk_size"):
+        SemanticChunker(model=fn, chunk_size=20, threshold_type="absolute", threshold=0.5, min_chunk_size=30)
 
 
 # -- the real default model --------------------------------------------------------------------
@@ -395,20 +394,9 @@ def test_topic_cuts_where_the_topic_changes():
     planes = "Airplane wings lift the airplane. Pilots fly the airplane over airports with engines and wings."
     dough = "Pizza dough needs flour, yeast and water. Knead the pizza dough and bake the pizza in an oven."
     text = "\n\n".join([planes, planes.replace("Pilots", "Crews"), dough, dough.replace("Knead", "Stretch")])
-    chunks = chunkwise.chunk(text, strategy="topic", n_topics=2, chunk_size=2000)
+    chunks = chunkwise.chunk(text, strategy="topic", n_topics=2, chunk_size=300)
     assert [c.text for c in chunks] == ["\n\n".join(text.split("\n\n")[:2]), "\n\n".join(text.split("\n\n")[2:])]
     assert chunks[0].metadata["boundary"] == "topic"
-
-
-def test_topic_parse_gives_regions_at_topic_changes():
-    pytest.importorskip("sklearn")
-    planes = "Airplane wings lift the airplane. Pilots fly the airplane over airports with engines and wings."
-    dough = "Pizza dough needs flour, yeast and water. Knead the pizza dough and bake the pizza in an oven."
-    text = "\n\n".join([planes, planes.replace("Pilots", "Crews"), dough, dough.replace("Knead", "Stretch")])
-    segs = chunkwise.make_chunker("topic", n_topics=2, chunk_size=2000).parse(chunkwise.Document(text))
-    cut = text.index("Pizza")
-    assert [(r.start, r.end, r.end_boundary) for r in segs.regions] == [(0, cut - 2, "topic"), (cut, len(text), "end")]
-    assert [lv.name for lv in segs.levels] == ["paragraph", "line", "sentence"]
 
 
 # -- late chunking ---------------------------------------------------------------------------

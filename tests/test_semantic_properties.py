@@ -66,6 +66,8 @@ def _spans(chunks):
 def test_invariants(request, kind, strategy, params, text, size, overlap_ratio):
     sizer = _sizer(kind, request.getfixturevalue("cl100k") if kind == "tokens" else None)
     overlap = min(size - 1, int(size * overlap_ratio))
+    if "min_chunk_size" in params:  # (a floor above chunk_size is refused)
+        params = {**params, "min_chunk_size": min(params["min_chunk_size"], size)}
     chunker = make_chunker(strategy, chunk_size=size, chunk_overlap=overlap, unit=sizer, model=HashEmbedder(), **params)
     chunks = chunker.chunk(text)
     check_invariants(text, chunks, size, sizer, overlap_allowed=overlap > 0)
