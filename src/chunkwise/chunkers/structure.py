@@ -30,7 +30,7 @@ A parser finds the document's own structure -- headings and blocks with exact of
   ``row_end``, ``columns``, ``table_index``) and, when it continues a split table, the
   header rows in ``chunk.context`` after the breadcrumb; a pipe table's delimiter row
   stays with the last header row while the two fit, else with the first body row while
-  those fit (a chunk that starts with it has no table header in ``context``).
+  those fit (a chunk that starts with it has the header rows above it in ``context``).
 
 Method:
     Header-path section splitting as in LangChain's ``MarkdownHeaderTextSplitter`` and
@@ -596,7 +596,8 @@ class MarkdownChunker(StructureChunker):
     ``columns``, ``row_start`` and ``row_end`` (of the first table it overlaps, as the
     ``table`` strategy gives them). ``chunk.context`` is the breadcrumb, plus a table's
     header rows and delimiter row for a chunk that continues a split table (and the first
-    cell of a row it starts inside; none for a chunk that starts at the delimiter row).
+    cell of a row it starts inside; for a chunk that starts at the delimiter row, the
+    header rows above it).
 
     Raises:
         ConfigError: invalid parameters. OversizeError: see ``oversize``.

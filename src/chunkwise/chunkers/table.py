@@ -634,7 +634,7 @@ class TableChunker(BaseChunker):
         if info is None:
             return ""
         meta: dict[str, Any] = metadata  # type: ignore[assignment]
-        return table_context(meta, span, info.table, info.index, info.text, self.row_format, info.shared, True)
+        return table_context(meta, span, info.table, info.index, info.text, self.row_format, info.shared)
 
     def _derived_context(self, metadata: Mapping[str, Any], span: Span) -> str | _Derived:
         """:meth:`context`, but a ``"kv"`` context as the table's :class:`_KvContext`
@@ -644,7 +644,7 @@ class TableChunker(BaseChunker):
         if info is None:
             return ""
         meta: dict[str, Any] = metadata  # type: ignore[assignment]
-        return _table_context(meta, span, info.table, info.index, info.text, self.row_format, info.shared, True)
+        return _table_context(meta, span, info.table, info.index, info.text, self.row_format, info.shared)
 
 
 def table_context(
@@ -655,7 +655,6 @@ def table_context(
     text: str,
     row_format: str = "text",
     shared: dict[str, Any] | None = None,
-    rule_context: bool = False,
 ) -> str:
     """Sets the table metadata of the chunk ``span`` of table ``t`` (the ``index``-th table
     of the document) and returns its table context.
@@ -672,9 +671,9 @@ def table_context(
     of the row with a value is named in a part that holds it; no part repeats the whole
     row); an empty cell (or an empty piece of a cut cell) is left out, as a short row's
     missing cells are, and a row without a value has no line; a line break in a value (or
-    a column name) is a space: one line per row. ``rule_context`` (the ``table``
-    strategy): a chunk that starts at a pipe table's delimiter row has the header rows
-    above it in ``context`` (the ``markdown`` strategy: none).
+    a column name) is a space: one line per row. A chunk that starts at (or inside) a
+    pipe table's delimiter row has the header rows above it in ``context`` (the
+    ``table`` and ``markdown`` strategies alike).
 
     ``shared``: a dict kept across the chunks of one table, where the column list and the
     header context are made once and then shared by every chunk of the table (one string
@@ -682,7 +681,7 @@ def table_context(
     made thousands of equal copies), and a chunk's ``row_start`` is the integer object of
     the ``row_end`` before it when they are equal.
     """
-    c = _table_context(metadata, span, t, index, text, row_format, shared, rule_context)
+    c = _table_context(metadata, span, t, index, text, row_format, shared)
     return c if c.__class__ is str else c.value(span.start, span.end)  # type: ignore[union-attr]
 
 
@@ -694,7 +693,6 @@ def _table_context(
     text: str,
     row_format: str = "text",
     shared: dict[str, Any] | None = None,
-    rule_context: bool = False,
 ) -> str | _Derived:
     """:func:`table_context`, but a ``"kv"`` context as the table's :class:`_KvContext`
     (one per table, kept in ``shared``) instead of the string."""
@@ -718,7 +716,7 @@ def _table_context(
     hs, he = t.header
     if span.start < he or hs == he:
         heads = t.header_starts
-        if rule_context and t.kind == "pipe" and len(heads) > 1 and hs < heads[-1] <= span.start:
+        if t.kind == "pipe" and len(heads) > 1 and hs < heads[-1] <= span.start:
             # a chunk that starts at the delimiter row: the header rows above it
             return text[hs : heads[-1]].rstrip()
         return ""
