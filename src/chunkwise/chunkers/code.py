@@ -1224,6 +1224,8 @@ class CodeChunker(BaseChunker):
         taken = {a.start for a in atoms} | {d.start for d in structure.definitions}
         out: list[Atom] = []
         cuts: list[tuple[int, int, int]] = []
+        spans: list[tuple[int, int]] | None = None
+        starts: list[int] = []
         for s, e, kind in big:
             if s in taken or kind == "comment":
                 continue
@@ -1236,6 +1238,14 @@ class CodeChunker(BaseChunker):
                 continue
             ls = _line_start(text, own)
             if text[ls:own].strip():
+                continue
+            # (never across an atom: a compound statement kept whole without the comment
+            # lines after its code, those lines inside this block -- the two would leave no
+            # cut between them, and the chunk would be cut inside a word)
+            if spans is None:
+                spans = sorted((a.start, a.end) for a in atoms)
+                starts = [a for a, _b in spans]
+            if any(a < own < b < e or own < a < e < b for a, b in spans[: bisect_left(starts, e)]):
                 continue
             out.append(Atom(own, e, kind))
             cuts.append((_rstrip_pos(text, s, ls), own, len(text[ls:own].expandtabs(4))))
