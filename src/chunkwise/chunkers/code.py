@@ -56,6 +56,11 @@ the one packer packs them:
   as its twin with line feeds, by the parser and by the packer: the same cuts (in
   characters and words; in tokens ``"\\r\\r"`` may be two tokens where ``"\\n\\n"`` is
   one, and the chunks are packed with the text's own sizes);
+* where tree-sitter reports a syntax error (a macro it does not know, as in libstdc++'s
+  headers), the chunker warns once per document (:class:`CodeWarning`, with the line);
+  in C and C++ the classes and namespaces around the error are read from the text's
+  braces (each branch of an ``#if`` from the braces open at it), so the chunks inside
+  them keep their signatures in ``chunk.context`` and ``part_of``;
 * a chunk starts at the beginning of its first line, so indentation is kept -- unless
   the chunk fills ``chunk_size`` without it and the indentation would take it over (the
   packer packs to the budget, then adds the indentation back where it fits).
@@ -232,7 +237,8 @@ the last one (code nested 600 deep exhausted the recursion limit)."""
 
 
 class CodeWarning(UserWarning):
-    """The code strategy cannot read a text as code (no language given or recorded)."""
+    """The code strategy cannot read a text as code (no language given or recorded), or
+    not all of it (a syntax error)."""
 
 
 def _by_start_outer_first(a: Atom) -> tuple[int, int]:
@@ -487,18 +493,20 @@ class CodeChunker(BaseChunker):
             return resolve_language(given)
         return None
 
-    def _warn_other_language(self, document: Document, lang: str) -> None:
-        """Warn that ``language`` is not the language of a source file's suffix or ``#!``."""
+    def _warn_other_language(self, document: Document, lang: str) -> bool:
+        """Warn that ``language`` is not the language of a source file's suffix or ``#!``;
+        whether it warned."""
         meta = document.metadata or {}
         given = meta.get("language") if meta.get("format", "code") == "code" else None
         own = resolve_language(given) if isinstance(given, str) else None
         if own is None or own == lang or (own, lang) in _READS_AS:
-            return
+            return False
         name = document.source or meta.get("filename") or document.id or "a document"
         _warn(
             f"strategy 'code' parses {name} as {lang} (language={self.language!r}) but the file is {own}; "
             f"leave language= out to parse each file in its own language"
         )
+        return True
 
     # -- parse -----------------------------------------------------------------------
 
@@ -525,8 +533,7 @@ class CodeChunker(BaseChunker):
         """:meth:`parse` of a text without a lone carriage return."""
         text = document.text
         lang = self.language_of(document)
-        if self.language is not None and lang:
-            self._warn_other_language(document, lang)
+        other = self.language is not None and lang and self._warn_other_language(document, lang)
         if lang is None:
             meta = document.metadata or {}
             name = document.source or meta.get("filename")
@@ -547,6 +554,17 @@ class CodeChunker(BaseChunker):
         else:
             self._check_parser(lang)
             structure = parse_code(text, lang, self.parser, self._fits(measure), self._keeps(measure))
+            if structure.error_at >= 0 and not other:
+                # (once per document: part of it is read without its syntax; not after the
+                # warning that the file is of another language)
+                meta = document.metadata or {}
+                name = document.source or meta.get("filename")
+                line = text.count("\n", 0, structure.error_at) + 1
+                _warn(
+                    f"strategy 'code' could not parse all of {name or 'this text'} as {lang} (a syntax error at "
+                    f"line {line}, maybe a macro tree-sitter does not know); around it, definitions may be read "
+                    "apart from the class or function around them, without it in their context"
+                )
             if structure.parser == "lines":  # (the standard library's ast met a syntax error)
                 fix = "parser='auto'" if self.parser == "ast" else "installing tree-sitter-python"
                 _warn(
@@ -1396,7 +1414,7 @@ class CodeChunker(BaseChunker):
             return tuple(regions)
         chars = type(measure) is _CharMeasure
         size = measure.size
-        heads = sorted(d.head for d in structure.definitions)
+        heads = sorted(d.head for d in structure.definitions if not d.container)
 
         def span(s: int, e: int) -> tuple[int, int]:
             # (trimmed as the packer trims a region; measured from its first line's start)
