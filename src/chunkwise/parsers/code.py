@@ -1881,9 +1881,9 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
 
 
 # C and C++: a class header at the start of its line ("class list : protected _Base<_Tp>"
-# then "{" on that line or the next), its name in group 1
+# then "{" on that line or the next), its keyword in group 1, its name in group 2
 _BRACED_CLASS = re.compile(
-    r"^[ \t]*(?:class|struct|union)[ \t]+([A-Za-z_]\w*)(?:[ \t]+final)?\s*(?::[^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*)?\{",
+    r"^[ \t]*(class|struct|union)[ \t]+([A-Za-z_]\w*)(?:[ \t]+final)?\s*(?::[^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*)?\{",
     re.M,
 )
 # C++: a namespace header at the start of its line, a macro after its name maybe
@@ -1996,7 +1996,7 @@ def _recover_braced_classes(text: str, found: CodeStructure, opaque: Sequence[tu
         sig = text[_line_start(text, start) : brace].rstrip()
         if "\n" in sig:  # (the header's lines, without the comment lines inside it)
             sig = "\n".join(line.rstrip() for line in sig.splitlines() if line.strip())
-        new.append(Definition(start, start, end, m.group(1), m.group(1), "class_specifier", sig, -1))
+        new.append(Definition(start, start, end, m.group(2), m.group(2), f"{m.group(1)}_specifier", sig, -1))
     if not new:
         return found
     # (one top-level item per recovered class that lies at the top, its members' items in
