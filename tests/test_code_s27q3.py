@@ -127,3 +127,17 @@ def test_a_class_in_a_comment_is_not_recovered():
     text = "/*\nclass Ghost {\n  int x;\n};\n*/\n" + TEXT
     st = parse_code(text, "cpp")
     assert not any(d.name == "Ghost" for d in st.definitions)
+
+
+def test_a_struct_in_the_header_of_a_misread_definition_is_left_as_read():
+    # tree-sitter reads "__BEGIN_DECLS ... struct aiocb {...};" as one function named
+    # "struct" whose header holds "struct aiocb": no second struct is read inside it
+    text = (
+        "#include <a.h>\n\n__BEGIN_DECLS\n\n/* A control block.  */\nstruct aiocb\n{\n"
+        + "".join(f"  int field_{i};\t\t/* Field {i}.  */\n" for i in range(30))
+        + "};\n\n__END_DECLS\n"
+    )
+    for language in ("c", "cpp"):
+        st = parse_code(text, language)
+        assert st.error_at >= 0
+        assert len([d for d in st.definitions if "aiocb" in d.signature]) == 1, language

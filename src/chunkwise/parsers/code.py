@@ -1972,6 +1972,10 @@ def _recover_braced_classes(text: str, found: CodeStructure, opaque: Sequence[tu
         sig = text[head : m.end() - 1].rstrip()
         new.append(Definition(head, head, close + 1, name, name, "namespace_definition", sig, -1, True))
     namespaces = len(new)
+    def_starts = [d.start for d in found.definitions]
+    spans_of: dict[str, list[tuple[int, int]]] = {}
+    for d in found.definitions:
+        spans_of.setdefault(d.name, []).append((d.start, d.end))
     for m in _BRACED_CLASS.finditer(text):
         head = m.start() + len(m.group()) - len(m.group().lstrip())
         k = bisect_right(ostarts, head) - 1
@@ -1986,6 +1990,11 @@ def _recover_braced_classes(text: str, found: CodeStructure, opaque: Sequence[tu
             start = head
         if head in known or start in known or ls in known or _line_start(text, start) in known:
             continue
+        if any(a <= head < b for a, b in spans_of.get(m.group(2), ())):
+            continue  # (read by tree-sitter, with what comes before it: "__BEGIN_DECLS")
+        first_line = text[head : _line_end(text, head)].strip()
+        if any(first_line in found.definitions[k].signature for k in _around(found.definitions, def_starts, head)):
+            continue  # (in the header of a definition tree-sitter misread: "__BEGIN_DECLS struct a {")
         if pairs is None:
             pairs = _brace_pairs(text)
         brace = m.end() - 1
@@ -2033,6 +2042,25 @@ def _recover_braced_classes(text: str, found: CodeStructure, opaque: Sequence[tu
                 defs[i] = d._replace(qualname=qual)
                 renamed.add(i)
     return replace(found, definitions=tuple(defs), top=tuple(top), items=tuple(items))
+
+
+def _around(defs: Sequence[Definition], starts: Sequence[int], p: int) -> list[int]:
+    """The definitions (by index) that are not namespaces and hold ``p``: the last one
+    starting before it, then its parents (definitions nest or lie apart)."""
+    out = []
+    k = bisect_right(starts, p) - 1
+    while k >= 0:
+        d = defs[k]
+        if d.start <= p < d.end and not d.container:
+            out.append(k)
+        k = d.parent
+    return out
+
+
+def _line_end(text: str, p: int) -> int:
+    """The end of ``p``'s line (before its line break, or the end of the text)."""
+    m = _LINE_BREAK.search(text, p)
+    return m.start() if m is not None else len(text)
 
 
 def _collapse(entries: list[Any], start: int, end: int, text: str, kind: str | None = None
