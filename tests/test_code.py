@@ -227,7 +227,7 @@ class Store:
 
 
 def test_each_top_level_definition_starts_a_chunk():
-    chunks = CodeChunker(language="python", chunk_size=1000).chunk(SOURCE)
+    chunks = CodeChunker(language="python", chunk_size=1000, merge_small_definitions=False).chunk(SOURCE)
     assert [c.text.splitlines()[0] for c in chunks] == ["import json", "@cached", "class Store:"]
     assert chunks[1].metadata["symbols"] == ["load"]
     assert chunks[2].metadata["symbols"] == ["Store", "Store.__init__", "Store.path", "Store.save"]
@@ -285,17 +285,15 @@ def test_decorators_and_doc_comments_stay_with_their_definition():
 
 def test_small_definitions_merge_when_asked():
     text = "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(6))
-    one_each = CodeChunker(language="python", chunk_size=200).chunk(text)
+    one_each = CodeChunker(language="python", chunk_size=200, merge_small_definitions=False).chunk(text)
     assert len(one_each) == 6
-    merged = CodeChunker(
-        language="python", chunk_size=200, merge_small_definitions=True, min_chunk_size=100
-    ).chunk(text)
+    merged = CodeChunker(language="python", chunk_size=200, min_chunk_size=100).chunk(text)
     assert len(merged) < 6
     assert [s for c in merged for s in c.metadata["symbols"]] == [f"f{i}" for i in range(6)]
 
 
 def test_include_imports_puts_the_imports_in_context():
-    chunks = CodeChunker(language="python", chunk_size=1000, include_imports=True).chunk(SOURCE)
+    chunks = CodeChunker(language="python", chunk_size=1000, include_imports=True, merge_small_definitions=False).chunk(SOURCE)
     assert chunks[0].context == ""  # it holds them
     assert chunks[1].context == "import json\nimport os"
 
@@ -320,7 +318,7 @@ def test_broken_python_still_chunks():
 def test_languages_keep_definitions_whole(language, name):
     _needs(language)
     text = (CORPUS / name).read_text(encoding="utf-8")
-    chunks = CodeChunker(language=language, chunk_size=10_000).chunk(text)
+    chunks = CodeChunker(language=language, chunk_size=10_000, merge_small_definitions=False).chunk(text)
     symbols = [s for c in chunks for s in c.metadata["symbols"]]
     assert symbols == [d.qualname for d in parse_code(text, language).definitions if not d.container]
     assert len(chunks) >= 2
@@ -376,7 +374,7 @@ def test_missing_grammar_names_the_extra(monkeypatch):
     with pytest.raises(MissingDependencyError, match=r"chunkwise\[code\]"):
         CodeChunker(language="go")
     # Python is read by the standard library then
-    chunks = CodeChunker(language="python", chunk_size=1000).chunk(SOURCE)
+    chunks = CodeChunker(language="python", chunk_size=1000, merge_small_definitions=False).chunk(SOURCE)
     assert len(chunks) == 3
 
 
@@ -386,7 +384,7 @@ def test_load_auto_and_folders(tmp_path):
     (tmp_path / "tool").write_text("#!/usr/bin/env python3\nprint('hi')\n", encoding="utf-8")
     doc = chunkwise.load(tmp_path / "a.py")
     assert (doc.metadata["format"], doc.metadata["language"]) == ("code", "python")
-    chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=1000)
+    chunks = chunkwise.chunk(doc, strategy="auto", chunk_size=1000, merge_small_definitions=False)
     assert [c.text.splitlines()[0] for c in chunks] == ["import json", "@cached", "class Store:"]
     tool = chunkwise.load(tmp_path / "tool")
     assert (tool.metadata["format"], tool.metadata["language"]) == ("code", "python")
@@ -407,7 +405,8 @@ def test_cli_chunks_a_source_folder(tmp_path):
     src.mkdir()
     (src / "a.py").write_text(SOURCE, encoding="utf-8")
     out = tmp_path / "chunks.jsonl"
-    args = ["chunk", str(src), "--strategy", "auto", "--chunk-size", "1000", "--output", str(out)]
+    args = ["chunk", str(src), "--strategy", "auto", "--chunk-size", "1000", "--output", str(out),
+            "-p", "merge_small_definitions=false"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     import json
@@ -498,7 +497,7 @@ def test_a_grammar_that_does_not_load_leaves_python_to_ast(monkeypatch):
     assert parse_code(SOURCE, "python").parser == "scan"  # (no grammar needed)
     tabbed = SOURCE.replace("    ", "\t")  # indentation by tabs: the scan leaves it to a parser
     assert parse_code(tabbed, "python").parser == "ast"
-    assert len(CodeChunker(language="python", chunk_size=1000).chunk(tabbed)) == 3
+    assert len(CodeChunker(language="python", chunk_size=1000, merge_small_definitions=False).chunk(tabbed)) == 3
 
 
 def test_doctests_of_the_code_modules():
@@ -566,7 +565,7 @@ def test_definition_after_a_syntax_error_starts_its_own_chunk_with_qualified_sym
     # tree-sitter wraps the broken region in an ERROR node (reading the class as a class
     # expression inside it): the class is still a definition, its method qualified
     text = "function f( {\n  let x = 1\n}\n\nclass A {\n  m() {\n    return 1;\n  }\n}"
-    chunks = chunkwise.chunk(text, strategy="code", language="javascript", chunk_size=200)
+    chunks = chunkwise.chunk(text, strategy="code", language="javascript", chunk_size=200, merge_small_definitions=False)
     check_invariants(text, chunks, 200, CharSizer(), trimmed=False, overlap_allowed=False)
     assert [c.text for c in chunks] == ["function f( {\n  let x = 1\n}", "class A {\n  m() {\n    return 1;\n  }\n}"]
     assert chunks[0].metadata["symbols"] == [] and chunks[0].metadata["node_types"] == ["ERROR"]

@@ -31,13 +31,13 @@ def test_format_code_on_stdin_without_a_language_is_a_usage_error(strategy):
 
 
 def test_format_code_on_stdin_with_a_language_is_chunked_as_code():
-    result = _run("--format", "code", "-p", "language=python")
+    result = _run("--format", "code", "-p", "language=python", "-p", "merge_small_definitions=false")
     assert result.exit_code == 0, result.stderr
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["metadata"]["symbols"] for r in rows] == [[], ["f"], ["C", "C.m"]]
     assert {r["metadata"]["language"] for r in rows} == {"python"}
     assert [r["text"] for r in rows] == [c.text for c in chunkwise.chunk(
-        SOURCE, strategy="code", language="python", chunk_size=50, unit="chars")]
+        SOURCE, strategy="code", language="python", chunk_size=50, unit="chars", merge_small_definitions=False)]
 
 
 def test_code_strategy_without_a_language_warns_in_one_line():

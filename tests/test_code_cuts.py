@@ -196,7 +196,9 @@ def test_lines_before_tokens_when_every_line_fits(parser):
 def test_a_definition_too_big_inside_a_top_level_statement_starts_a_chunk(parser):
     body = "".join(f"        v{i} = f{i}(v{i - 1})\n" for i in range(1, 15))
     text = "import sys\n\nif sys.platform == 'x':\n    x = 1\n    def big():\n" + body + "    y = 2\n"
-    chunks = CodeChunker(language="python", chunk_size=200, unit="chars", parser=parser).chunk(text)
+    chunks = CodeChunker(
+        language="python", chunk_size=200, unit="chars", parser=parser, merge_small_definitions=False
+    ).chunk(text)
     check_invariants(text, chunks, 200, CharSizer(), trimmed=False, overlap_allowed=False)
     head = text.index("    def big")
     assert head in [c.start_index for c in chunks]

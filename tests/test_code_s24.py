@@ -22,6 +22,7 @@ def names(src, language="javascript"):
 
 
 def chunk(src, language, size, **kw):
+    kw.setdefault("merge_small_definitions", False)  # (one definition per chunk)
     chunks = chunkwise.chunk(src, strategy="code", language=language, chunk_size=size, **kw)
     check_invariants(src, chunks, size, CharSizer(), trimmed=False, overlap_allowed=False)
     return chunks

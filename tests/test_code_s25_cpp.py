@@ -17,7 +17,9 @@ pytestmark = pytest.mark.skipif(not (grammar_available("cpp") and grammar_availa
 
 
 def chunk(src, lang, size, overlap=0):
-    chunks = chunkwise.chunk(src, strategy="code", language=lang, chunk_size=size, chunk_overlap=overlap)
+    chunks = chunkwise.chunk(
+        src, strategy="code", language=lang, chunk_size=size, chunk_overlap=overlap, merge_small_definitions=False
+    )
     check_invariants(src, chunks, size, CharSizer(), trimmed=False, overlap_allowed=overlap > 0)
     return chunks
 

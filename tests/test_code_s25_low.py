@@ -11,7 +11,7 @@ from chunkwise.sizers import CharSizer
 
 
 def chunk(src, lang, size):
-    chunks = chunkwise.chunk(src, strategy="code", language=lang, chunk_size=size)
+    chunks = chunkwise.chunk(src, strategy="code", language=lang, chunk_size=size, merge_small_definitions=False)
     check_invariants(src, chunks, size, CharSizer(), trimmed=False, overlap_allowed=False)
     return chunks
 

@@ -19,6 +19,7 @@ F_WITH_COMMENTS = (
 
 
 def texts(src, size, **kw):
+    kw.setdefault("merge_small_definitions", False)  # (one definition per chunk)
     chunks = chunkwise.chunk(src, strategy="code", language="python", chunk_size=size, **kw)
     check_invariants(src, chunks, size, CharSizer(), trimmed=False, overlap_allowed=False)
     return [c.text for c in chunks]

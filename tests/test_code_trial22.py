@@ -47,7 +47,9 @@ def test_minified_file_gives_full_chunks():
 @needs_js
 def test_definitions_on_their_own_lines_still_start_chunks():
     src = "function a(){return 1};\nfunction b(){return 2};\n"
-    chunks = chunkwise.chunk(src, strategy="code", language="javascript", chunk_size=1500)
+    chunks = chunkwise.chunk(
+        src, strategy="code", language="javascript", chunk_size=1500, merge_small_definitions=False
+    )
     assert [c.metadata["symbols"] for c in chunks] == [["a"], ["b"]]
     assert chunks[0].text == "function a(){return 1};"
 
@@ -104,7 +106,7 @@ def test_create_type_symbol():
         "CREATE TYPE cube (\n\tINTERNALLENGTH = variable,\n\tINPUT = cube_in,\n\tOUTPUT = cube_out\n);\n\n"
         "CREATE TABLE t (a int);\n\nCREATE INDEX ix ON t (a);\n"
     )
-    chunks = chunkwise.chunk(src, strategy="code", language="sql", chunk_size=120)
+    chunks = chunkwise.chunk(src, strategy="code", language="sql", chunk_size=120, merge_small_definitions=False)
     assert [c.metadata["symbols"] for c in chunks] == [["cube"], ["t"], ["ix"]]
 
 

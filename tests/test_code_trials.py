@@ -225,7 +225,9 @@ def test_a_class_assigned_after_a_syntax_error_is_a_definition(line, name, signa
     assert [(d.qualname, d.signature, d.parent) for d in structure.definitions] == [
         (name, signature, -1), (f"{name}.m", "  m()", 0)
     ]
-    chunks = chunkwise.chunk(text, strategy="code", language=language, chunk_size=200)
+    chunks = chunkwise.chunk(
+        text, strategy="code", language=language, chunk_size=200, merge_small_definitions=False
+    )
     check_invariants(text, chunks, 200, CharSizer(), trimmed=False, overlap_allowed=False)
     # it starts its own chunk, with the comment above it, as the declaration would
     assert [c.text for c in chunks] == [_BROKEN.rstrip(), "// its doc\n" + line + _METHOD.rstrip()]

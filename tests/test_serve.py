@@ -471,7 +471,9 @@ def test_files_are_read_as_the_cli_reads_them(client: TestClient, served: Path, 
     config = {"strategy": "code", "chunk_size": 200, "chunk_overlap": 0, "unit": "chars"}
     expected = [(c.start_index, c.end_index) for c in chunkwise.chunk(chunkwise.load(served / "box.py"),
                                                                       strategy="code", chunk_size=200)]
-    result = CliRunner().invoke(cli, ["chunk", str(served / "box.py"), "--strategy", "code", "--chunk-size", "200"])
+    result = CliRunner().invoke(
+        cli, ["chunk", str(served / "box.py"), "--strategy", "code", "--chunk-size", "200", "--unit", "chars"]
+    )
     assert result.exit_code == 0, result.output
     assert [(r["start_index"], r["end_index"]) for r in map(json.loads, result.stdout.splitlines())] == expected
     with pytest.warns(UserWarning, match="without language"):

@@ -1,15 +1,24 @@
-"""Source code by syntax tree: one chunk per top-level definition, split only where it must.
+"""Source code by syntax tree: a chunk per top-level definition (small ones packed), split only where it must.
 
 The parser (:mod:`chunkwise.parsers.code`, tree-sitter grammars from PyPI; Python also
 through the standard library's :mod:`ast`) finds the file's definitions and statements;
 the one packer packs them:
 
 * each top-level definition that begins a line -- with its leading comments, decorators
-  and attributes -- starts a chunk of its own (a region); the statements between
-  definitions (imports, constants, a ``__main__`` block) are packed together, and so are
-  the items that share a line (minified code; a lone ``;`` or ``,`` goes with the item
-  before it); ``merge_small_definitions`` also packs small definitions with their
-  neighbours while they fit;
+  and attributes -- starts a chunk of its own (a region), unless it is small (below);
+  the statements between definitions (imports, constants, a ``__main__`` block) are
+  packed together, and so are the items that share a line (minified code; a lone ``;``
+  or ``,`` goes with the item before it);
+* a top-level item (a definition, or a run of statements) under a quarter of
+  ``chunk_size - chunk_overlap`` (under ``min_chunk_size`` when it is given) is packed
+  with its neighbours: with the item before when the two fit together, else with the
+  item after; items of that size or more are never packed together (each starts a
+  chunk), and no definition that fits is cut for it. A small item that holds no
+  definition -- ``};``, ``#endif``, ``#undef X``, a closing ``}`` after a nested
+  definition too big for a chunk -- goes with the last chunk of the item before where
+  it fits, even when that item is too big for a chunk (else, ``#ifndef X`` before a
+  class too big, with the first chunk of the item after);
+  ``merge_small_definitions=False`` turns this off: one top-level definition per chunk;
 * a definition is never cut while it fits (an atom, at every depth: a method that fits
   stays whole inside a class that does not); when it fits alone but not with the comment
   lines after its last line of code (Python's ``# else: ignore`` at the body's end), the
@@ -47,6 +56,11 @@ the one packer packs them:
   as its twin with line feeds, by the parser and by the packer: the same cuts (in
   characters and words; in tokens ``"\\r\\r"`` may be two tokens where ``"\\n\\n"`` is
   one, and the chunks are packed with the text's own sizes);
+* where tree-sitter reports a syntax error (a macro it does not know, as in libstdc++'s
+  headers), the chunker warns once per document (:class:`CodeWarning`, with the line);
+  in C and C++ the classes and namespaces around the error are read from the text's
+  braces (each branch of an ``#if`` from the braces open at it), so the chunks inside
+  them keep their signatures in ``chunk.context`` and ``part_of``;
 * a chunk starts at the beginning of its first line, so indentation is kept -- unless
   the chunk fills ``chunk_size`` without it and the indentation would take it over (the
   packer packs to the budget, then adds the indentation back where it fits).
@@ -224,7 +238,8 @@ the last one (code nested 600 deep exhausted the recursion limit)."""
 
 
 class CodeWarning(UserWarning):
-    """The code strategy cannot read a text as code (no language given or recorded)."""
+    """The code strategy cannot read a text as code (no language given or recorded), or
+    not all of it (a syntax error)."""
 
 
 class _AtomBlank:
@@ -450,9 +465,13 @@ class CodeChunker(BaseChunker):
         include_context_in_size: count ``chunk.context`` (and the line break after it)
             against ``chunk_size``. A context larger than half the budget loses the
             imports, then the outermost signatures, so the code keeps half the budget.
-        merge_small_definitions: pack a top-level item (definition or statements) smaller
-            than ``min_chunk_size`` with its neighbours while the result fits.
-        min_chunk_size: the size, in ``unit``, under which an item counts as small.
+        merge_small_definitions: pack a top-level item (a definition or a run of
+            statements) smaller than a quarter of ``chunk_size - chunk_overlap`` (or than
+            ``min_chunk_size``) with its neighbours where they fit together (default).
+            False: each top-level definition starts a chunk, however small.
+        min_chunk_size: the size, in ``unit``, under which an item counts as small
+            (0: a quarter of ``chunk_size - chunk_overlap``); also the packer's floor for
+            evening out a small chunk with its neighbour.
         parser: ``"auto"`` (Python: a structural scan by indentation, no syntax tree --
             tree-sitter, else the standard library's ``ast``, for a file the scan cannot
             vouch for; other languages: tree-sitter), ``"scan"`` (Python; the same),
@@ -466,7 +485,10 @@ class CodeChunker(BaseChunker):
 
     Example:
         >>> src = "import os\\n\\n\\ndef a():\\n    return 1\\n\\n\\nclass B:\\n    def c(self):\\n        return 2\\n"
-        >>> chunks = CodeChunker(language="python", chunk_size=200).chunk(src)
+        >>> chunks = CodeChunker(language="python", chunk_size=60).chunk(src)
+        >>> [(c.text.splitlines()[0], c.metadata["symbols"]) for c in chunks]
+        [('import os', ['a']), ('class B:', ['B', 'B.c'])]
+        >>> chunks = CodeChunker(language="python", chunk_size=60, merge_small_definitions=False).chunk(src)
         >>> [(c.text.splitlines()[0], c.metadata["symbols"]) for c in chunks]
         [('import os', []), ('def a():', ['a']), ('class B:', ['B', 'B.c'])]
     """
@@ -474,7 +496,7 @@ class CodeChunker(BaseChunker):
     language: str | None = None
     include_imports: bool = False
     include_context_in_size: bool = False
-    merge_small_definitions: bool = False
+    merge_small_definitions: bool = True
     min_chunk_size: int = 0
     parser: str = "auto"
 
@@ -495,8 +517,6 @@ class CodeChunker(BaseChunker):
             raise ConfigError(f"min_chunk_size must be an integer >= 0, not {m!r}")
         if m > self.chunk_size:
             raise ConfigError(f"min_chunk_size ({m}) must not exceed chunk_size ({self.chunk_size}); lower it")
-        if self.merge_small_definitions and m == 0:
-            raise ConfigError("merge_small_definitions=True needs min_chunk_size > 0 (the size of a small item)")
 
     def _check_parser(self, language: str) -> None:
         if self.parser in ("ast", "scan") and language != "python":
@@ -534,18 +554,20 @@ class CodeChunker(BaseChunker):
             return resolve_language(given)
         return None
 
-    def _warn_other_language(self, document: Document, lang: str) -> None:
-        """Warn that ``language`` is not the language of a source file's suffix or ``#!``."""
+    def _warn_other_language(self, document: Document, lang: str) -> bool:
+        """Warn that ``language`` is not the language of a source file's suffix or ``#!``;
+        whether it warned."""
         meta = document.metadata or {}
         given = meta.get("language") if meta.get("format", "code") == "code" else None
         own = resolve_language(given) if isinstance(given, str) else None
         if own is None or own == lang or (own, lang) in _READS_AS:
-            return
+            return False
         name = document.source or meta.get("filename") or document.id or "a document"
         _warn(
             f"strategy 'code' parses {name} as {lang} (language={self.language!r}) but the file is {own}; "
             f"leave language= out to parse each file in its own language"
         )
+        return True
 
     # -- parse -----------------------------------------------------------------------
 
@@ -572,8 +594,7 @@ class CodeChunker(BaseChunker):
         """:meth:`parse` of a text without a lone carriage return."""
         text = document.text
         lang = self.language_of(document)
-        if self.language is not None and lang:
-            self._warn_other_language(document, lang)
+        other = self.language is not None and lang and self._warn_other_language(document, lang)
         if lang is None:
             meta = document.metadata or {}
             name = document.source or meta.get("filename")
@@ -594,6 +615,17 @@ class CodeChunker(BaseChunker):
         else:
             self._check_parser(lang)
             structure = parse_code(text, lang, self.parser, self._fits(measure), self._keeps(measure))
+            if structure.error_at >= 0 and not other:
+                # (once per document: part of it is read without its syntax; not after the
+                # warning that the file is of another language)
+                meta = document.metadata or {}
+                name = document.source or meta.get("filename")
+                line = text.count("\n", 0, structure.error_at) + 1
+                _warn(
+                    f"strategy 'code' could not parse all of {name or 'this text'} as {lang} (a syntax error at "
+                    f"line {line}, maybe a macro tree-sitter does not know); around it, definitions may be read "
+                    "apart from the class or function around them, without it in their context"
+                )
             if structure.parser == "lines":  # (the standard library's ast met a syntax error)
                 fix = "parser='auto'" if self.parser == "ast" else "installing tree-sitter-python"
                 _warn(
@@ -769,6 +801,8 @@ class CodeChunker(BaseChunker):
         )
         if self.include_context_in_size:
             regions = tuple(replace(r, reserve=self._reserve(structure, text, r)) for r in regions)
+        if self.merge_small_definitions and measure is not None and len(regions) > 1:
+            regions = self._join_small(structure, text, regions, measure)
         joined: set[int] = set()  # the headers kept with their first line: no cut after them
         given: set[int] = set()  # the headers that may end a chunk
         kept = self._kept(text, measure, regions) if header_cuts or deco_cuts or inner_s else None
@@ -1274,6 +1308,8 @@ class CodeChunker(BaseChunker):
         taken = {a.start for a in atoms} | {d.start for d in structure.definitions}
         out: list[Atom] = []
         cuts: list[tuple[int, int, int]] = []
+        spans: list[tuple[int, int]] | None = None
+        starts: list[int] = []
         for s, e, kind in big:
             if s in taken or kind == "comment":
                 continue
@@ -1286,6 +1322,14 @@ class CodeChunker(BaseChunker):
                 continue
             ls = _line_start(text, own)
             if text[ls:own].strip():
+                continue
+            # (never across an atom: a compound statement kept whole without the comment
+            # lines after its code, those lines inside this block -- the two would leave no
+            # cut between them, and the chunk would be cut inside a word)
+            if spans is None:
+                spans = sorted((a.start, a.end) for a in atoms)
+                starts = [a for a, _b in spans]
+            if any(a < own < b < e or own < a < e < b for a, b in spans[: bisect_left(starts, e)]):
                 continue
             out.append(_atom(own, e, kind))
             cuts.append((_rstrip_pos(text, s, ls), own, len(text[ls:own].expandtabs(4))))
@@ -1422,6 +1466,65 @@ class CodeChunker(BaseChunker):
                 regions.append(_region(s, e, "definition" if i + 1 < len(starts) else "end"))
         return tuple(regions)
 
+    def _join_small(self, structure: CodeStructure, text: str, regions: Sequence[Region],
+                    measure: Measure) -> tuple[Region, ...]:
+        """``regions`` with each small one (under ``min_chunk_size``, else under a quarter
+        of ``chunk_size - chunk_overlap``) joined with its neighbours, left to right: with
+        the region before when the two fit together, else with the region after when they
+        fit together. A small region that holds no definition's header (``};``,
+        ``#endif``, ``#undef X``, a closing ``}``, ``#ifndef X``) also joins a region too
+        big for a chunk next to it, the one before first: it goes with that region's last
+        (first) chunk where it fits. Two regions that are not small are never joined (each
+        starts a chunk), nor a small definition and a region too big for a chunk. With the
+        context counted in the size, the larger reserve of the two counts."""
+        limit = self.chunk_size - self.chunk_overlap
+        small = self.min_chunk_size or limit // 4
+        if small <= 0:
+            return tuple(regions)
+        chars = type(measure) is _CharMeasure
+        size = measure.size
+        heads = sorted(d.head for d in structure.definitions if not d.container)
+
+        def span(s: int, e: int) -> tuple[int, int]:
+            # (trimmed as the packer trims a region; measured from its first line's start)
+            p = s
+            while p < e and text[p].isspace():
+                p += 1
+            return max(s, _line_start(text, p)), _rstrip_pos(text, p, e)
+
+        def measured(a: int, b: int) -> int:
+            return b - a if chars else (size(a, b) if b > a else 0)
+
+        out: list[list[Any]] = []  # [start, end, reserve, end boundary, trimmed size]
+        for r in regions:
+            a, b = span(r.start, r.end)
+            n = measured(a, b)
+            if out:
+                p = out[-1]
+                if p[4] < small or n < small:
+                    pa = span(p[0], p[1])[0]
+                    reserve = max(p[2], r.reserve)
+                    both = measured(pa, b) if b > pa else 0
+                    if both + reserve <= limit or (
+                        # (a small item without a definition next to a region too big for
+                        # a chunk: with its last chunk, else with its first)
+                        n < small and p[4] + p[2] > limit and bisect_left(heads, r.start) == bisect_left(heads, r.end)
+                    ) or (
+                        p[4] < small and n + r.reserve > limit and bisect_left(heads, p[0]) == bisect_left(heads, p[1])
+                    ):
+                        p[1], p[2], p[3], p[4] = r.end, reserve, r.end_boundary, both
+                        continue
+            out.append([r.start, r.end, r.reserve, r.end_boundary, n])
+        if len(out) == len(regions):
+            return tuple(regions)
+        joined = []
+        for s, e, reserve, boundary, _n in out:
+            region = Region(s, e, reserve, boundary, None, 0)
+            if self.include_context_in_size:
+                region = replace(region, reserve=self._reserve(structure, text, region))
+            joined.append(region)
+        return tuple(joined)
+
     @staticmethod
     def _container_starts(structure: CodeStructure, starts: list[int], n: int, text: str,
                           fits: Callable[[int, int], bool] | None) -> list[int]:
@@ -1458,7 +1561,7 @@ class CodeChunker(BaseChunker):
             "keep_indent": True,
             "indent_overlap": True,
             "min_chunk_size": self.min_chunk_size,
-            "merge_small_regions": self.merge_small_definitions,
+            "merge_small_regions": False,  # (the chunker joins small regions: _join_small)
         }
 
     # -- enrich ----------------------------------------------------------------------

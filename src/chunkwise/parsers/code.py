@@ -163,6 +163,8 @@ class CodeStructure:
     annotated: tuple[tuple[int, int, int], ...] = ()
     containers: tuple[tuple[int, int], ...] = ()
     whole: tuple[tuple[int, int], ...] = ()
+    error_at: int = -1
+    """Where the first syntax error tree-sitter reports starts (-1: none, or not known)."""
     declared: tuple[tuple[int, str], ...] = ()
     """``(where its name is, qualified name)`` of the functions and methods declared
     without a body (a C prototype, ``int getch();`` in a C++ class, a TypeScript
@@ -1893,9 +1895,260 @@ def _from_tree_sitter(text: str, spec: LanguageSpec, fits: Any = None, keep: Any
             found = replace(found, declared=declared)
     if spec.name == "php" and "namespace" in text:
         found = _php_namespace_statements(text, found)
+    if rootts.has_error:
+        found = replace(found, error_at=_first_error(rootts, off))
+        if spec.name in ("c", "cpp"):
+            found = _recover_braced_classes(text, found, opaque)
     if sql:
         found = replace(found, lazy_parts=lambda start, end: tokens(start, end, True))
     return found
+
+
+# C and C++: a class header at the start of its line ("class list : protected _Base<_Tp>"
+# then "{" on that line or the next), its keyword in group 1, its name in group 2
+_BRACED_CLASS = re.compile(
+    r"^[ \t]*(class|struct|union)[ \t]+([A-Za-z_]\w*)(?:[ \t]+final)?\s*(?::[^;{}()]*(?:\([^;{}()]*\)[^;{}()]*)*)?\{",
+    re.M,
+)
+# C++: a namespace header at the start of its line, a macro after its name maybe
+# ("namespace std _GLIBCXX_VISIBILITY(default)" then "{"), its name in group 1
+_BRACED_NAMESPACE = re.compile(r"^[ \t]*namespace[ \t]+([A-Za-z_][\w:]*)[ \t]*(?:[A-Za-z_]\w*\([^;{}()\n]*\))?\s*\{", re.M)
+_TEMPLATE_LINE = re.compile(r"[ \t]*template[ \t]*<[^;{}]*>[ \t]*$")
+# what brace matching reads: comments, strings and character literals (skipped), the
+# preprocessor's conditionals and the braces
+_BRACE_TOKENS = re.compile(
+    r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n]){1,4}'"
+    r"|^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b[^\n]*|[{}]",
+    re.S | re.M,
+)
+
+
+def _brace_pairs(text: str) -> dict[int, int]:
+    """Where each ``{`` of a C or C++ text is closed (``{``'s offset -> ``}``'s), read from
+    the text: comments, strings and character literals skipped. Each branch of a
+    preprocessor conditional is read from the braces open at its ``#if``, and after its
+    ``#endif`` the braces open at the end of its first branch are (the branches often
+    repeat a header with its ``{``: ``#if`` then ``struct A : B {``, ``#else`` then
+    ``struct A {``)."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    # per open "#if": the braces open at it, and those open at the end of its first branch
+    # (None while that branch is read)
+    saved: list[tuple[list[int], list[int] | None]] = []
+    for m in _BRACE_TOKENS.finditer(text):
+        d = m.group(1)
+        if d is not None:
+            if d.startswith("if"):
+                saved.append((stack[:], None))
+            elif not saved:
+                continue
+            elif d == "endif":
+                at, first = saved.pop()
+                if first is not None:
+                    stack = first
+            else:  # "#elif", "#else": from the braces open at the "#if"
+                at, first = saved[-1]
+                if first is None:
+                    saved[-1] = (at, stack)
+                stack = at[:]
+            continue
+        c = m.group()
+        if c == "{":
+            stack.append(m.start())
+        elif c == "}" and stack:
+            pairs[stack.pop()] = m.start()
+    return pairs
+
+
+def _recover_braced_classes(text: str, found: CodeStructure, opaque: Sequence[tuple[int, int]]) -> CodeStructure:
+    """``found`` with the C++ classes (structs, unions) and namespaces that tree-sitter
+    could not read -- a macro it does not know before or inside them,
+    ``_GLIBCXX_VISIBILITY(default)``, ``_GLIBCXX_NOEXCEPT`` -- recovered from the text: a
+    header at the start of its line that no definition has, the body to the ``}`` that
+    closes its ``{`` (braces matched in the text), becomes a definition, the definitions
+    inside it its members (qualified by its name); a class is one top-level item where its
+    members were read as top-level items (a namespace's members stay top-level items). A
+    class whose end falls inside an item read across it is left as it was."""
+    known = {d.head for d in found.definitions} | {_line_start(text, d.head) for d in found.definitions}
+    ostarts = [a for a, _b in opaque]
+    pairs: dict[int, int] | None = None
+    new: list[Definition] = []
+    defs = list(found.definitions)
+    by_head = {d.head: i for i, d in enumerate(defs) if d.container}
+    for m in _BRACED_NAMESPACE.finditer(text):
+        head = m.start() + len(m.group()) - len(m.group().lstrip())
+        k = bisect_right(ostarts, head) - 1
+        if (k >= 0 and head < opaque[k][1]) or ((head in known or m.start() in known) and head not in by_head):
+            continue
+        if pairs is None:
+            pairs = _brace_pairs(text)
+        close = pairs.get(m.end() - 1, -1)
+        if close < 0:
+            continue
+        if head in by_head:
+            # a namespace tree-sitter ended early, at an error inside it: to its "}"
+            i = by_head[head]
+            if defs[i].end < close + 1:
+                new.append(defs[i]._replace(end=close + 1))
+                defs[i] = new[-1]
+            continue
+        name = m.group(1).replace("::", ".")
+        sig = text[head : m.end() - 1].rstrip()
+        new.append(Definition(head, head, close + 1, name, name, "namespace_definition", sig, -1, True))
+    namespaces = len(new)
+    def_starts = [d.start for d in found.definitions]
+    spans_of: dict[str, list[tuple[int, int]]] = {}
+    for d in found.definitions:
+        spans_of.setdefault(d.name, []).append((d.start, d.end))
+    for m in _BRACED_CLASS.finditer(text):
+        head = m.start() + len(m.group()) - len(m.group().lstrip())
+        k = bisect_right(ostarts, head) - 1
+        if k >= 0 and head < opaque[k][1]:
+            continue  # (in a comment or a string)
+        ls = m.start()
+        # a "template<...>" line above it is part of its header
+        prev = text.rfind("\n", 0, max(0, ls - 1)) + 1 if ls else 0
+        if ls and _TEMPLATE_LINE.match(text, prev, ls - 1) is not None:
+            start = prev + len(text[prev:ls]) - len(text[prev:ls].lstrip())
+        else:
+            start = head
+        if head in known or start in known or ls in known or _line_start(text, start) in known:
+            continue
+        if any(a <= head < b for a, b in spans_of.get(m.group(2), ())):
+            continue  # (read by tree-sitter, with what comes before it: "__BEGIN_DECLS")
+        first_line = text[head : _line_end(text, head)].strip()
+        if any(first_line in found.definitions[k].signature for k in _around(found.definitions, def_starts, head)):
+            continue  # (in the header of a definition tree-sitter misread: "__BEGIN_DECLS struct a {")
+        if pairs is None:
+            pairs = _brace_pairs(text)
+        brace = m.end() - 1
+        close = pairs.get(brace, -1)
+        if close < 0:
+            continue
+        end = close + 1
+        sig = text[_line_start(text, start) : brace].rstrip()
+        if "\n" in sig:  # (the header's lines, without the comment lines inside it)
+            sig = "\n".join(line.rstrip() for line in sig.splitlines() if line.strip())
+        new.append(Definition(start, start, end, m.group(2), m.group(2), f"{m.group(1)}_specifier", sig, -1))
+    if not new:
+        return found
+    # (one top-level item per recovered class that lies at the top, its members' items in
+    # it; none where an item is read across its start or its end)
+    top, items = list(found.top), list(found.items)
+    kept: list[Definition] = new[:namespaces]
+    outer = -1  # (where the last class kept ends)
+    for d in sorted(new[namespaces:], key=lambda d: (d.start, -d.end)):
+        if d.start < outer:
+            kept.append(d)  # (inside a recovered class: a member)
+            continue
+        new_top = _collapse(top, d.start, d.end, text, "definition")
+        if new_top is None:
+            continue  # (an item read across its end)
+        top, s0 = new_top
+        new_items = _collapse(items, d.start, d.end, text)
+        if new_items is not None:
+            items = new_items[0]
+        kept.append(d._replace(start=s0))
+        outer = d.end
+    if not kept:
+        return found
+    defs += [d for d in kept if d not in defs]
+    _link_parents(defs)
+    # the definitions inside a recovered class: qualified by its name
+    recovered = {(d.start, d.end, d.name) for d in kept}
+    renamed: set[int] = set()
+    for i, d in enumerate(defs):
+        p = d.parent
+        if p >= 0 and ((defs[p].start, defs[p].end, defs[p].name) in recovered or p in renamed):
+            parent = defs[p]
+            qual = f"{parent.qualname}.{d.name}" if d.name else parent.qualname
+            if (d.start, d.end, d.name) in recovered or qual != d.qualname:
+                defs[i] = d._replace(qualname=qual)
+                renamed.add(i)
+    return replace(found, definitions=tuple(defs), top=tuple(top), items=tuple(items))
+
+
+def _around(defs: Sequence[Definition], starts: Sequence[int], p: int) -> list[int]:
+    """The definitions (by index) that are not namespaces and hold ``p``: the last one
+    starting before it, then its parents (definitions nest or lie apart)."""
+    out = []
+    k = bisect_right(starts, p) - 1
+    while k >= 0:
+        d = defs[k]
+        if d.start <= p < d.end and not d.container:
+            out.append(k)
+        k = d.parent
+    return out
+
+
+def _line_end(text: str, p: int) -> int:
+    """The end of ``p``'s line (before its line break, or the end of the text)."""
+    m = _LINE_BREAK.search(text, p)
+    return m.start() if m is not None else len(text)
+
+
+def _collapse(entries: list[Any], start: int, end: int, text: str, kind: str | None = None
+              ) -> tuple[list[Any], int] | None:
+    """``entries`` (items ``(start, end)``, or ``(start, end, kind)`` with ``kind``, sorted)
+    with those that overlap ``[start, end)`` made one, and where it starts: from the
+    comments above ``start`` that the first of them holds, the code before those left an
+    entry of its own. None when one of them reaches past ``end``."""
+    inside = [t for t in entries if t[1] > start and t[0] < end]
+    if not inside or any(t[1] > end for t in inside):
+        return None
+    first = inside[0]
+    s0 = start
+    before: list[Any] = []
+    if first[0] < start:
+        if _comments_only(text, first[0], start):
+            s0 = first[0]
+        else:
+            s0 = max(first[0], _comments_above(text, start))
+            cut = _rstrip_pos(text, first[0], s0)
+            if cut > first[0]:
+                before = [(first[0], cut, *first[2:])]
+    out = [t for t in entries if not (t[1] > start and t[0] < end)]
+    k = bisect_left(out, (s0,))
+    out[k:k] = [*before, (s0, end) if kind is None else (s0, end, kind)]
+    return out, s0
+
+
+def _comments_above(text: str, p: int) -> int:
+    """Where the comment lines right above ``p``'s line start (their first non-blank
+    character; no blank line between them and it), else ``p`` (C and C++)."""
+    ls = _line_start(text, p)
+    best = p
+    while ls > 0:
+        prev = _line_start(text, ls - 1)
+        line = text[prev:ls].strip()
+        if not line or not (line.startswith(("//", "/*", "*")) or line.endswith("*/")):
+            break
+        best = prev + len(text[prev:ls]) - len(text[prev:ls].lstrip())
+        ls = prev
+    return best
+
+
+def _comments_only(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` holds comments and whitespace only (C and C++)."""
+    rest = re.sub(r"//[^\n]*|/\*.*?\*/", "", text[start:end], flags=re.S)
+    return not rest.strip()
+
+
+def _first_error(rootts: Any, off: Any) -> int:
+    """Where the first ERROR or MISSING node of the tree starts (the root when none is
+    found below it)."""
+    node = rootts
+    while True:
+        nxt = None
+        for c in node.children:
+            if c.type == "ERROR" or c.is_missing:
+                return int(off(c.start_byte))
+            if c.has_error:
+                nxt = c
+                break
+        if nxt is None:
+            return int(off(node.start_byte))
+        node = nxt
 
 
 def _code_end_ts(node: Any, text: str, off: Any) -> int:
