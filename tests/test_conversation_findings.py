@@ -209,10 +209,10 @@ def test_jsonl_chat_records_and_nested_messages_load_as_chats(tmp_path):
         check_invariants(doc.text, chunks, size, CharSizer())
         # a record boundary is never crossed: no chunk holds text of both records
         assert all(c.end_index <= second or c.start_index >= second for c in chunks), size
-    # JSON lines that are not chats stay text
+    # JSON lines that are not chats are records, as written
     g = tmp_path / "rows.jsonl"
     g.write_text('{"id": 1, "text": "a"}\n{"id": 2, "text": "b"}\n', encoding="utf-8")
-    assert chunkwise.load(g).metadata["format"] == "text"
+    assert chunkwise.load(g).metadata["format"] == "jsonl"
     # messages one or two levels down under a key
     deep = {"data": {"chat": {"messages": records[1]["messages"]}}}
     h = tmp_path / "nested.json"
@@ -369,4 +369,4 @@ def test_a_jsonl_record_of_no_message_is_skipped_not_the_whole_file() -> None:
     )
     doc = chunkwise.parse(t, format="jsonl")
     assert doc.metadata["format"] == "chat" and doc.text == "user: Q?\nassistant: A.\n\nuser: Q2?\n"
-    assert chunkwise.parse('{"messages": []}\n{"messages": []}\n', format="jsonl").metadata["format"] == "text"
+    assert chunkwise.parse('{"messages": []}\n{"messages": []}\n', format="jsonl").metadata["format"] == "jsonl"

@@ -408,7 +408,8 @@ class JsonlLoader(JsonLoader):
     """JSON lines (``.jsonl``, ``.ndjson``): when every line is a chat (the fine-tuning
     layout, one ``{"messages": [...]}`` a line) a ``"chat"`` document of one conversation
     a line (each packed on its own by the ``conversation`` strategy); any other file is
-    kept as decoded, as text of format ``"text"``, as before this loader.
+    kept as decoded, as text of format ``"jsonl"``, which the ``recursive`` strategy (what
+    ``auto`` picks for it) packs by records: one a line, never cut while it fits.
 
     Example:
         >>> doc = JsonlLoader().parse('{"messages": [{"role": "user", "content": "Hi"}]}\\n'
@@ -421,7 +422,7 @@ class JsonlLoader(JsonLoader):
     suffixes: ClassVar[tuple[str, ...]] = (".jsonl", ".ndjson")
     mime_types: ClassVar[tuple[str, ...]] = ("application/jsonl", "application/x-ndjson")
     aliases: ClassVar[tuple[str, ...]] = ("ndjson", "json-lines")
-    plain: ClassVar[str] = "text"
+    plain: ClassVar[str] = "jsonl"
 
 
 _CHAT = ChatLoader()
