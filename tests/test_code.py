@@ -287,7 +287,7 @@ def test_small_definitions_merge_when_asked():
     text = "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(6))
     one_each = CodeChunker(language="python", chunk_size=200, merge_small_definitions=False).chunk(text)
     assert len(one_each) == 6
-    merged = CodeChunker(language="python", chunk_size=200, min_chunk_size=100).chunk(text)
+    merged = CodeChunker(language="python", chunk_size=200, min_chunk_size=100, merge_small_definitions=True).chunk(text)
     assert len(merged) < 6
     assert [s for c in merged for s in c.metadata["symbols"]] == [f"f{i}" for i in range(6)]
 

@@ -1,5 +1,6 @@
-"""Small top-level items are packed with their neighbours by default (the quarter rule),
-and a lone closing line (``};``, ``#endif``, ``#undef X``) goes with the chunk before."""
+"""Small top-level items are packed with their neighbours with ``merge_small_definitions``
+(the quarter rule; by default every definition starts a chunk), and a lone closing line
+(``};``, ``#endif``, ``#undef X``) goes with the chunk before, by default too."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def _contract(text: str, chunks: list) -> None:
 
 @needs_cpp
 def test_one_line_definitions_are_packed_under_a_quarter_of_the_size():
-    chunks = chunkwise.chunk(INLINES, strategy="code", language="cpp", chunk_size=1000)
+    chunks = chunkwise.chunk(INLINES, strategy="code", language="cpp", merge_small_definitions=True, chunk_size=1000)
     _contract(INLINES, chunks)
     assert len(chunks) < 10  # (one chunk per function before: 40)
     assert all(c.size >= 250 for c in chunks[:-1])
@@ -55,38 +56,45 @@ def test_definitions_of_a_quarter_or_more_still_start_a_chunk():
     body = "".join(f"    x{i} = compute({i}, value)\n" for i in range(9))
     text = "".join(f"def f{k}(value):\n{body}    return x0\n\n\n" for k in range(3))
     one = len(text) // 3
-    chunks = CodeChunker(language="python", chunk_size=4 * one - 20).chunk(text)
+    chunks = CodeChunker(language="python", merge_small_definitions=True, chunk_size=4 * one - 20).chunk(text)
     # each definition is over a quarter of the size: one per chunk although two would fit
     assert [c.metadata["symbols"] for c in chunks] == [["f0"], ["f1"], ["f2"]]
 
 
 def test_small_python_items_join_the_item_before_else_the_item_after():
     text = "import os\n\n\ndef a():\n    return 1\n\n\nclass B:\n    def c(self):\n        return 2\n"
-    chunks = CodeChunker(language="python", chunk_size=60).chunk(text)
+    chunks = CodeChunker(language="python", merge_small_definitions=True, chunk_size=60).chunk(text)
     assert [c.metadata["symbols"] for c in chunks] == [["a"], ["B", "B.c"]]
     assert chunks[0].text.startswith("import os") and chunks[1].text.startswith("class B:")
     # the whole file fits: one chunk
-    assert len(CodeChunker(language="python", chunk_size=200).chunk(text)) == 1
+    assert len(CodeChunker(language="python", merge_small_definitions=True, chunk_size=200).chunk(text)) == 1
 
 
 def test_min_chunk_size_is_the_threshold_when_given():
     text = "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(6))  # 24 characters each
     # under a quarter of 400 (100): all packed
-    assert len(CodeChunker(language="python", chunk_size=400).chunk(text)) == 1
+    assert len(CodeChunker(language="python", merge_small_definitions=True, chunk_size=400).chunk(text)) == 1
     # min_chunk_size=20: none is small, each starts a chunk
-    chunks = CodeChunker(language="python", chunk_size=400, min_chunk_size=20).chunk(text)
+    chunks = CodeChunker(language="python", merge_small_definitions=True, chunk_size=400, min_chunk_size=20).chunk(text)
     assert [c.metadata["symbols"] for c in chunks] == [[f"f{i}"] for i in range(6)]
 
 
 def test_merge_small_definitions_needs_no_min_chunk_size_now():
     chunker = CodeChunker(language="python", merge_small_definitions=True)
     assert chunker.merge_small_definitions and chunker.min_chunk_size == 0
-    assert CodeChunker(language="python").merge_small_definitions
+    # (off by default: each top-level definition starts a chunk, as a heading does)
+    assert not CodeChunker(language="python").merge_small_definitions
+
+
+def test_by_default_small_definitions_each_start_a_chunk():
+    text = "import json\n\n\ndef load(path):\n    return 1\n\n\ndef save(path):\n    return 2\n\n\nclass Store:\n    pass\n"
+    chunks = CodeChunker(language="python", chunk_size=1000).chunk(text)
+    assert [c.text.splitlines()[0] for c in chunks] == ["import json", "def load(path):", "def save(path):", "class Store:"]
 
 
 def test_tokens_unit_packs_small_definitions_too():
     text = "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(30))
-    chunks = chunkwise.chunk(text, strategy="code", language="python", chunk_size=100, unit="tokens")
+    chunks = chunkwise.chunk(text, strategy="code", language="python", merge_small_definitions=True, chunk_size=100, unit="tokens")
     _contract(text, chunks)
     assert len(chunks) < 15
     assert all(c.size <= 100 for c in chunks)
@@ -96,7 +104,8 @@ def test_tokens_unit_packs_small_definitions_too():
 def test_context_in_size_still_fits_when_items_are_packed():
     text = "import os\n\n\n" + "".join(f"def f{i}(a, b):\n    return a + b + {i}\n\n\n" for i in range(12))
     chunks = CodeChunker(
-        language="python", chunk_size=200, include_imports=True, include_context_in_size=True
+        language="python", chunk_size=200, include_imports=True, include_context_in_size=True,
+        merge_small_definitions=True,
     ).chunk(text)
     _contract(text, chunks)
     assert len(chunks) < 12
@@ -154,8 +163,8 @@ def test_closing_brace_after_members_read_apart_joins_the_chunk_before():
         "      { return hash(&__val, sizeof(__val), __hash); }\n  };\n\n"
         "_GLIBCXX_END_NAMESPACE_VERSION\n"
     )
-    for size in (150, 300, 1000):
-        chunks = chunkwise.chunk(text, strategy="code", language="cpp", chunk_size=size)
+    for size, merge in ((150, True), (300, False), (1000, False)):
+        chunks = chunkwise.chunk(text, strategy="code", language="cpp", chunk_size=size, merge_small_definitions=merge)
         _contract(text, chunks)
         assert all(c.text.strip() != "};" for c in chunks), size
 

@@ -1,24 +1,24 @@
-"""Source code by syntax tree: a chunk per top-level definition (small ones packed), split only where it must.
+"""Source code by syntax tree: one chunk per top-level definition, split only where it must.
 
 The parser (:mod:`chunkwise.parsers.code`, tree-sitter grammars from PyPI; Python also
 through the standard library's :mod:`ast`) finds the file's definitions and statements;
 the one packer packs them:
 
 * each top-level definition that begins a line -- with its leading comments, decorators
-  and attributes -- starts a chunk of its own (a region), unless it is small (below);
-  the statements between definitions (imports, constants, a ``__main__`` block) are
-  packed together, and so are the items that share a line (minified code; a lone ``;``
-  or ``,`` goes with the item before it);
-* a top-level item (a definition, or a run of statements) under a quarter of
-  ``chunk_size - chunk_overlap`` (under ``min_chunk_size`` when it is given) is packed
-  with its neighbours: with the item before when the two fit together, else with the
-  item after; items of that size or more are never packed together (each starts a
-  chunk), and no definition that fits is cut for it. A small item that holds no
-  definition -- ``};``, ``#endif``, ``#undef X``, a closing ``}`` after a nested
-  definition too big for a chunk -- goes with the last chunk of the item before where
-  it fits, even when that item is too big for a chunk (else, ``#ifndef X`` before a
-  class too big, with the first chunk of the item after);
-  ``merge_small_definitions=False`` turns this off: one top-level definition per chunk;
+  and attributes -- starts a chunk of its own (a region), however small (a definition
+  is a unit, as a section under a heading is); the statements between definitions
+  (imports, constants, a ``__main__`` block) are packed together, and so are the items
+  that share a line (minified code; a lone ``;`` or ``,`` goes with the item before it);
+  a small item of closing lines (``};``, ``}``, ``#endif``, ``#undef X``) goes with the
+  item before where the two fit, or with the last chunk of an item too big for a chunk,
+  and ``#ifndef X`` / ``#define X`` before an item too big for a chunk with its first;
+* ``merge_small_definitions=True``: a top-level item (a definition, or a run of
+  statements) under a quarter of ``chunk_size - chunk_overlap`` (under
+  ``min_chunk_size`` when it is given) is packed with its neighbours: with the item
+  before when the two fit together, else with the item after; items of that size or
+  more are never packed together (each starts a chunk), and no definition that fits is
+  cut for it; a small item that holds no definition also goes with an item too big for
+  a chunk next to it;
 * a definition is never cut while it fits (an atom, at every depth: a method that fits
   stays whole inside a class that does not); when it fits alone but not with the comment
   lines after its last line of code (Python's ``# else: ignore`` at the body's end), the
@@ -419,6 +419,14 @@ def _line_end(text: str, p: int) -> int:
 
 
 _LINE_BREAK_AT = re.compile(r"[\r\n]")
+# lines that only close what a definition before them opened: brackets and a ``;`` or
+# ``,``, or a preprocessor line that ends a conditional block or a macro (each perhaps
+# with a comment after it; blank lines between)
+# preprocessor lines that open a conditional block or define a guard
+_OPENING_LINES = re.compile(r"(?:[ \t]*(?:#[ \t]*(?:ifndef|ifdef|if|define)\b[^\r\n]*)?[ \t]*(?:\r\n|\r|\n|\Z))+")
+_CLOSING_LINES = re.compile(
+    r"(?:[ \t]*(?:[)}\]]+[ \t]*[;,]?|;|#[ \t]*(?:endif|else|undef)\b[^\r\n]*)?[ \t]*(?://[^\r\n]*|/\*[^\r\n]*\*/)?[ \t]*(?:\r\n|\r|\n|\Z))+"
+)
 _WORDS_BEFORE = re.compile(r"[ \t]*((?:[A-Za-z_]\w*[ \t]+)+)")
 
 
@@ -467,8 +475,8 @@ class CodeChunker(BaseChunker):
             imports, then the outermost signatures, so the code keeps half the budget.
         merge_small_definitions: pack a top-level item (a definition or a run of
             statements) smaller than a quarter of ``chunk_size - chunk_overlap`` (or than
-            ``min_chunk_size``) with its neighbours where they fit together (default).
-            False: each top-level definition starts a chunk, however small.
+            ``min_chunk_size``) with its neighbours where they fit together. False (the
+            default): each top-level definition starts a chunk, however small.
         min_chunk_size: the size, in ``unit``, under which an item counts as small
             (0: a quarter of ``chunk_size - chunk_overlap``); also the packer's floor for
             evening out a small chunk with its neighbour.
@@ -487,16 +495,16 @@ class CodeChunker(BaseChunker):
         >>> src = "import os\\n\\n\\ndef a():\\n    return 1\\n\\n\\nclass B:\\n    def c(self):\\n        return 2\\n"
         >>> chunks = CodeChunker(language="python", chunk_size=60).chunk(src)
         >>> [(c.text.splitlines()[0], c.metadata["symbols"]) for c in chunks]
-        [('import os', ['a']), ('class B:', ['B', 'B.c'])]
-        >>> chunks = CodeChunker(language="python", chunk_size=60, merge_small_definitions=False).chunk(src)
-        >>> [(c.text.splitlines()[0], c.metadata["symbols"]) for c in chunks]
         [('import os', []), ('def a():', ['a']), ('class B:', ['B', 'B.c'])]
+        >>> chunks = CodeChunker(language="python", chunk_size=60, merge_small_definitions=True).chunk(src)
+        >>> [(c.text.splitlines()[0], c.metadata["symbols"]) for c in chunks]
+        [('import os', ['a']), ('class B:', ['B', 'B.c'])]
     """
 
     language: str | None = None
     include_imports: bool = False
     include_context_in_size: bool = False
-    merge_small_definitions: bool = True
+    merge_small_definitions: bool = False
     min_chunk_size: int = 0
     parser: str = "auto"
 
@@ -801,8 +809,8 @@ class CodeChunker(BaseChunker):
         )
         if self.include_context_in_size:
             regions = tuple(replace(r, reserve=self._reserve(structure, text, r)) for r in regions)
-        if self.merge_small_definitions and measure is not None and len(regions) > 1:
-            regions = self._join_small(structure, text, regions, measure)
+        if measure is not None and len(regions) > 1:
+            regions = self._join_small(structure, text, regions, measure, not self.merge_small_definitions)
         joined: set[int] = set()  # the headers kept with their first line: no cut after them
         given: set[int] = set()  # the headers that may end a chunk
         kept = self._kept(text, measure, regions) if header_cuts or deco_cuts or inner_s else None
@@ -1467,7 +1475,7 @@ class CodeChunker(BaseChunker):
         return tuple(regions)
 
     def _join_small(self, structure: CodeStructure, text: str, regions: Sequence[Region],
-                    measure: Measure) -> tuple[Region, ...]:
+                    measure: Measure, closers: bool = False) -> tuple[Region, ...]:
         """``regions`` with each small one (under ``min_chunk_size``, else under a quarter
         of ``chunk_size - chunk_overlap``) joined with its neighbours, left to right: with
         the region before when the two fit together, else with the region after when they
@@ -1476,7 +1484,14 @@ class CodeChunker(BaseChunker):
         big for a chunk next to it, the one before first: it goes with that region's last
         (first) chunk where it fits. Two regions that are not small are never joined (each
         starts a chunk), nor a small definition and a region too big for a chunk. With the
-        context counted in the size, the larger reserve of the two counts."""
+        context counted in the size, the larger reserve of the two counts.
+
+        ``closers`` (``merge_small_definitions=False``, the default): every definition
+        still starts a chunk; only a small region of closing lines (``}``, ``};``, ``)``,
+        ``#endif``, ``#undef X``, ``#else``, each perhaps with a comment after it) joins
+        the region before, where the two fit or that region is too big for a chunk (its
+        last chunk), and a small region of opening preprocessor lines (``#ifndef X``,
+        ``#define X``) joins a region too big for a chunk after it (its first chunk)."""
         limit = self.chunk_size - self.chunk_overlap
         small = self.min_chunk_size or limit // 4
         if small <= 0:
@@ -1499,6 +1514,32 @@ class CodeChunker(BaseChunker):
         for r in regions:
             a, b = span(r.start, r.end)
             n = measured(a, b)
+            if closers and out:
+                p = out[-1]
+                plain = n < small and bisect_left(heads, r.start) == bisect_left(heads, r.end)
+                if plain or (p[4] < small and n + r.reserve > limit):
+                    pa = span(p[0], p[1])[0]
+                    reserve = max(p[2], r.reserve)
+                    both = measured(pa, b) if b > pa else 0
+                    if (
+                        plain
+                        and (p[4] + p[2] > limit or both + reserve <= limit)
+                        and _CLOSING_LINES.fullmatch(text, a, b) is not None
+                    ) or (
+                        # (a small item without a definition before a region too big for
+                        # a chunk, "#ifndef X": with its first chunk)
+                        p[4] < small
+                        and n + r.reserve > limit
+                        and bisect_left(heads, p[0]) == bisect_left(heads, p[1])
+                        and _OPENING_LINES.fullmatch(text, pa, _rstrip_pos(text, pa, p[1])) is not None
+                    ):
+                        p[1], p[2], p[3], p[4] = r.end, reserve, r.end_boundary, both
+                        continue
+                out.append([r.start, r.end, r.reserve, r.end_boundary, n])
+                continue
+            if closers:
+                out.append([r.start, r.end, r.reserve, r.end_boundary, n])
+                continue
             if out:
                 p = out[-1]
                 if p[4] < small or n < small:
