@@ -177,8 +177,8 @@ def test_table_delimiter_row_goes_with_the_first_body_row():
         assert [c.text for c in chunks] == ["| identifier | descr |", "|------------|-------|\n| 1 | a |", "| 2 | b |"]
         assert (chunks[1].metadata["row_start"], chunks[1].metadata["row_end"]) == (0, 1)
         assert chunks[2].context == "| identifier | descr |\n|------------|-------|"
-        # (the table strategy: the header row above it in ``context``; markdown: none)
-        assert chunks[1].context == ("| identifier | descr |" if strategy == "table" else "")
+        # (the header row above it in ``context``, in both strategies)
+        assert chunks[1].context == "| identifier | descr |"
 
 
 def test_table_spans_are_the_packers():
