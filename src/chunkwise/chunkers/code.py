@@ -631,7 +631,8 @@ class CodeChunker(BaseChunker):
                 line = text.count("\n", 0, structure.error_at) + 1
                 _warn(
                     f"strategy 'code' could not parse all of {name or 'this text'} as {lang} (a syntax error at "
-                    f"line {line}, maybe a macro tree-sitter does not know); around it, definitions may be read "
+                    f"line {line} that tree-sitter's {lang} grammar does not read: a macro, a dialect or tool "
+                    "line, or code its grammar does not cover); around it, definitions may be read "
                     "apart from the class or function around them, without it in their context"
                 )
             if structure.parser == "lines":  # (the standard library's ast met a syntax error)
