@@ -19,11 +19,13 @@ base strategy's segments): no chunk is a heading alone while its section has tex
 whose base strategy finds no headings (``recursive``, ``sentence``) takes the header paths
 of another level's, or of the document's headings: its chunks get ``header_path`` and the
 breadcrumb in ``context``, as a ``markdown`` level's do (the leaves are what is embedded).
+A leaf is in the section its text starts in, after its leading heading lines; an upper
+level's chunk is under the common path of the sections it crosses.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -176,6 +178,32 @@ def _inherited_paths(
     return out
 
 
+def _start_paths(labels: Sequence[Label]) -> Any:
+    """``(start, end) -> path``: the ``header_path`` a leaf gets from inherited labels,
+    the path of the section its text starts in after its leading heading lines (a leaf
+    that starts ``"### Input"`` is in section Input). That is the label holding its first
+    character, or, past the weak labels there (headings with no body of their own, which
+    lead the section after them), the first label that is not weak and starts inside the
+    leaf; a leaf of such headings alone gets the last of them, as the ``markdown``
+    strategy gives it. None where no label holds the leaf's start."""
+    ordered = sorted(labels, key=lambda lb: lb.start)
+    starts = [lb.start for lb in ordered]
+    ends = [lb.end for lb in ordered]
+    values = [lb.value for lb in ordered]
+    weak = [lb.weak for lb in ordered]
+    n = len(ordered)
+
+    def path(s: int, e: int) -> Any:
+        k = bisect_right(starts, s) - 1
+        if k < 0 or s >= ends[k]:
+            return None
+        while weak[k] and k + 1 < n and starts[k + 1] < e:
+            k += 1
+        return values[k]
+
+    return path
+
+
 _SEPARATOR = " > "
 """What joins the titles of an inherited breadcrumb (the structure strategies' default)."""
 
@@ -254,7 +282,9 @@ class HierarchicalChunker(BaseChunker):
     above, else below), else from the document's headings (a Markdown, HTML, PDF, ...
     document with a heading); its breadcrumb (joined by that level's ``context_separator``,
     else ``" > "``) then starts
-    ``context``. Each child lies inside its parent and
+    ``context``. Such a leaf's path is that of the section its text starts in, after its
+    leading heading lines (a leaf that starts ``"### Input"`` and runs into the next
+    section is in Input); an upper level's chunk gets the common path of its sections. Each child lies inside its parent and
     the children of a parent cover all of its non-whitespace text; with overlap 0 they do
     not overlap. A chunk's ``size`` fits its level's size (except one flagged
     ``oversize``). A parent small enough to be one child has a child of the same span.
@@ -481,6 +511,16 @@ class HierarchicalChunker(BaseChunker):
             ns = f"{doc.id}#{k}"
             built.append(chunks)
             ids.append([chunk_id(ns, c.start_index, c.end_index, c.text) for c in chunks])
+        # a leaf with inherited paths is in the section its text starts in, not under the
+        # common path of every section it crosses (a leaf that starts "### Input" and runs
+        # into "### Strategy" is in Input): the leaves whose path that changes
+        leaf_paths: dict[int, list[str]] = {}
+        if inherited[last][0]:
+            start_path = _start_paths(inherited[last][0])
+            for j, c in enumerate(built[last]):
+                path = start_path(c.start_index, c.end_index)
+                if path is not None and c.metadata.get("header_path") != list(path):
+                    leaf_paths[j] = list(path)
         # parents: each child lies inside exactly one parent (regions were cut at them)
         parent_of: list[list[int]] = [[]]
         for k in range(1, last + 1):
@@ -512,6 +552,7 @@ class HierarchicalChunker(BaseChunker):
                     "parent_id": ids[k - 1][parent_of[k][j]] if k > 0 else None,
                     "child_ids": children[k][j],
                     "leaf": k == last,
+                    **({"header_path": leaf_paths[j]} if k == last and j in leaf_paths else {}),
                 },
             )
             # a new value that nothing else holds yet: its place and id are set as its
