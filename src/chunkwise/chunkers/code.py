@@ -1371,7 +1371,19 @@ class CodeChunker(BaseChunker):
         lifted_at: dict[int, int] = {}  # a top-level definition's start -> its start without its comments
         if lifted:
             defs = structure.definitions
-            lifted_at = {defs[i].start: _line_start(text, p) for i, p in lifted.items() if defs[i].parent < 0}
+            # (also one in a namespace, after its first member: the namespace's members are
+            # its top-level items; its first member stays with the namespace's header)
+            items = [s for s, _e, kind in structure.top if kind != "comment"]
+            for i, p in lifted.items():
+                d = defs[i]
+                if d.parent >= 0:
+                    c = defs[d.parent]
+                    if not c.container:
+                        continue
+                    k = bisect_right(items, c.start)
+                    if not (k < len(items) and items[k] < d.start):
+                        continue
+                lifted_at[d.start] = _line_start(text, p)
         if fits is not None:
             defs = structure.definitions
             for i, d in enumerate(defs):
