@@ -214,30 +214,12 @@ def _document_headings(document: Document) -> tuple[tuple[tuple[int, int], ...],
     (:func:`~chunkwise.parsers.semantic.heading_glue`, the same ranges) and the
     ``header_path`` labels. Both empty for a format that ``auto`` does not chunk by its
     headings, a text without a heading, or without markdown-it-py."""
-    from ..boundaries import PositionsLevel
-    from ..errors import MissingDependencyError
-    from ..parsers.semantic import _HEADING_LEVEL, _MAY_HEAD
-    from ..registry import STRUCTURED_FORMATS
+    from ..parsers.semantic import glue_at_headings, markdown_segments
 
-    text = document.text
-    if document.metadata.get("format") not in STRUCTURED_FORMATS or not text or _MAY_HEAD.search(text) is None:
+    segs = markdown_segments(document)
+    if segs is None:
         return (), ()
-    from .structure import MarkdownChunker
-
-    try:
-        segs = MarkdownChunker().parse(document)
-    except MissingDependencyError:
-        return (), ()
-    # (as heading_glue: the markdown strategy's glue that starts at a heading)
-    heads = sorted(
-        p for lv in segs.levels
-        if isinstance(lv, PositionsLevel) and _HEADING_LEVEL.fullmatch(lv.name) for p in lv.starts
-    )
-    glue = []
-    for s, e in sorted(segs.glue):
-        k = bisect_left(heads, s)
-        if k < len(heads) and heads[k] < e:
-            glue.append((s, e))
+    glue = glue_at_headings(segs)
     labels = tuple(lb for lb in segs.labels if lb.key == "header_path")
     # (a text without a heading: no path to give, and no empty one on every chunk)
     return tuple(glue), labels if any(lb.value for lb in labels) else ()

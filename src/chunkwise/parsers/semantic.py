@@ -197,6 +197,14 @@ def heading_glue(document: Document) -> tuple[tuple[int, int], ...]:
         Sorted ``(start, end)`` ranges (no cut strictly inside one), empty for a document
         of another format, a text with no heading, or when markdown-it-py is missing.
     """
+    segs = markdown_segments(document)
+    return glue_at_headings(segs) if segs is not None else ()
+
+
+def markdown_segments(document: Document) -> Any:
+    """The ``markdown`` strategy's parse of ``document`` (its :class:`~chunkwise.segments.Segments`),
+    or None for a document whose format ``auto`` does not chunk by its headings, a text
+    with no heading, or when markdown-it-py is missing."""
     from ..errors import MissingDependencyError
     from ..registry import STRUCTURED_FORMATS
 
@@ -204,21 +212,26 @@ def heading_glue(document: Document) -> tuple[tuple[int, int], ...]:
     fmt = metadata.get("format") if metadata is not None else None
     text = getattr(document, "text", "")
     if fmt not in STRUCTURED_FORMATS or not text or _MAY_HEAD.search(text) is None:
-        return ()
-    from ..boundaries import PositionsLevel
+        return None
     from ..chunkers.structure import MarkdownChunker
 
     try:
-        segs = MarkdownChunker().parse(document)
+        return MarkdownChunker().parse(document)
     except MissingDependencyError:
-        return ()
-    # where each heading starts (with the link targets above it): the levels h1..h6
+        return None
+
+
+def glue_at_headings(segs: Any) -> tuple[tuple[int, int], ...]:
+    """Of the ``markdown`` strategy's glue in ``segs``, the ranges that start at a heading
+    (with the link targets above it: the levels h1..h6); its other glue -- terms, rules,
+    link targets -- stays its own."""
+    from ..boundaries import PositionsLevel
+
     heads = sorted(
         p for lv in segs.levels
         if isinstance(lv, PositionsLevel) and _HEADING_LEVEL.fullmatch(lv.name) for p in lv.starts
     )
     out = []
-    # (the markdown strategy's other glue -- terms, rules, link targets -- stays its own)
     for s, e in sorted(segs.glue):
         k = bisect_left(heads, s)
         if k < len(heads) and heads[k] < e:
