@@ -10,7 +10,7 @@ from typing import Any, Literal
 from ..boundaries import HARD_LINE, LINE, PARAGRAPH, WORD, Level, PositionsLevel, RegexLevel, separator_level
 from ..errors import ConfigError
 from ..registry import register
-from ..segments import Region, Segments
+from ..segments import Label, Region, Segments
 from ..sentences import SentenceSegmenter
 from ..sizers import Measure
 from ..titles import ends_with_title
@@ -59,7 +59,10 @@ class RecursiveChunker(BaseChunker):
     it fits; records are packed whole, several a chunk, cuts between lines. A record
     larger than ``chunk_size`` is packed on its own (it starts a chunk, and the records
     after it start the next) and cut between its top-level members, then between nested
-    members, then sentences and words (see :func:`jsonl_segments`).
+    members, then sentences and words (see :func:`jsonl_segments`). Every piece of such a
+    record after its first has the record's first top-level member, as written (such as
+    ``"sku": "A-17"``), in ``context``, when that member is at most a quarter of
+    ``chunk_size`` (not counted in it); other chunks have no context.
 
     Method:
         LangChain's ``RecursiveCharacterTextSplitter``, with offsets produced while
@@ -118,7 +121,12 @@ def jsonl_segments(text: str, chunk_size: int, chunk_overlap: int, sizer: Any, m
     (``"member"``), then deeper ones (``"nested_member"``), then sentences and words. The
     records between them are regions too, so that no chunk holds a part of a record cut
     with other records. A line that is not JSON is a record all the same (its commas
-    outside quotes are its members)."""
+    outside quotes are its members).
+
+    A record cut in pieces (an object or array larger than ``chunk_size``) has a label
+    ``"context"`` (rule ``"continued"``): its first top-level member or item, as written,
+    is the ``context`` of every piece after its first, when it fits a quarter of
+    ``chunk_size``."""
     from .table import size_bound
 
     budget = chunk_size - chunk_overlap
@@ -130,6 +138,7 @@ def jsonl_segments(text: str, chunk_size: int, chunk_overlap: int, sizer: Any, m
     big: list[tuple[int, int, int]] = []  # start, end, reserve
     top: list[tuple[int, int]] = []
     inner: list[tuple[int, int]] = []
+    labels: list[Label] = []
     for m in _RECORD_TEXT.finditer(text):
         s, e = m.span()
         if bound(s, e) <= budget:
@@ -142,6 +151,9 @@ def jsonl_segments(text: str, chunk_size: int, chunk_overlap: int, sizer: Any, m
             big.append((s, e, -chunk_overlap if size <= chunk_size else 0))
             if size > chunk_size:
                 _member_cuts(text, s, e, top, inner)
+                first = _first_member(text, s, e)
+                if first is not None and sizer.count(first) <= chunk_size // 4:
+                    labels.append(Label(s, e, "context", first, "continued"))
     if not big:
         return Segments(levels=_RECORD_LEVELS)
     words = (SentenceSegmenter(), WORD)
@@ -164,7 +176,34 @@ def jsonl_segments(text: str, chunk_size: int, chunk_overlap: int, sizer: Any, m
     else:
         last = regions[-1]
         regions[-1] = Region(last.start, n, last.reserve, levels=last.levels, level=-1)
-    return Segments(levels=_RECORD_LEVELS, regions=tuple(regions))
+    return Segments(levels=_RECORD_LEVELS, regions=tuple(regions), labels=tuple(labels))
+
+
+def _first_member(text: str, start: int, end: int) -> str | None:
+    """The first top-level member (or item) of the object (or array) record
+    ``[start, end)``, as written, spaces trimmed: the text from after its opening bracket
+    to its first comma at depth 1; None for a record that is not an object or array, or
+    whose first member does not end with such a comma."""
+    if text[start] not in "{[":
+        return None
+    depth = 0
+    for m in _JSON_STEP.finditer(text, start, end):
+        c = m.group(1)
+        if c == ",":
+            if depth == 1:
+                member = text[start + 1 : m.start(1)].strip()
+                return member or None
+            if depth < 1:
+                return None
+        elif c == "[" or c == "{":
+            depth += 1
+        elif c == "]" or c == "}":
+            depth -= 1
+            if depth < 1:
+                return None
+        else:  # (a string left open, a line break, or the end)
+            return None
+    return None
 
 
 def _member_cuts(text: str, start: int, end: int, top: list[tuple[int, int]], inner: list[tuple[int, int]]) -> None:
