@@ -20,8 +20,10 @@ into one text whose structure the markdown strategy reads:
   heading set on several lines may hold twice that) -- a numbered heading of the
   document's scheme, ``2.3 Foo``, is never taken for one --, a long line that ends with a
   full stop or whose sentence goes on in the body text under it (a note after a large
-  icon), a caption, a line of a table of contents and a block of
-  heading lines holding an e-mail address (a title page's authors) are not headings;
+  icon), a caption, a line of a table of contents or an index (between its dot-leader
+  lines, with its page number beside it, or an index's group letter), a cover's last
+  lines under its title (its authors) and a block of heading lines holding an e-mail
+  address (a title page's authors) are not headings: they stay, as body text;
   the title is the first page's first line in its largest font;
 * **page furniture**: a line in the top or bottom tenth of a page whose text, digits
   aside, recurs in that band on at least three pages (and a quarter of them) is a running
@@ -423,24 +425,58 @@ def _is_heading_text(text: str) -> bool:
 
 
 def _page_levels(
-    lines: Sequence[PdfLine], level_of: Callable[[PdfLine], int], width: float, scheme: frozenset[float] = frozenset()
+    lines: Sequence[PdfLine],
+    level_of: Callable[[PdfLine], int],
+    width: float,
+    scheme: frozenset[float] = frozenset(),
+    height: float = 0.0,
+    cover: bool = False,
 ) -> list[int]:
     """The heading level of each line of a page (0: body), with three rules that keep the
     labels of a drawing, a caption and a table of contents out of the outline: a run of
     three heading lines or more with no body line between them, scattered over the page
     (not aligned on one left edge, or side by side), is body text (a numbered heading,
     ``2.3 Foo``, is never part of such a run); so is a
-    caption (``Figure 2-1: ...``), a line ending in a number on a page of contents
-    (three lines or more with dot leaders), and a block of heading lines (one size, each
+    caption (``Figure 2-1: ...``), a line of a page of contents or of an index (three
+    lines or more with dot leaders) that ends in a number, lies between two leader lines,
+    has its page number apart on its row (``Chapter 1 Introduction`` ... ``6``) or is one
+    letter (an index's ``A``; one over a leader line on any page too), the last lines of
+    a cover (``cover``: the file's first page) in its lower half, set smaller than a
+    line above them, on a page of five body lines or fewer (``Kurt Hornik`` / ``and the
+    R Core Team``), and a block of heading lines (one size, each
     right under the one before, as a heading on two lines is set) of which a line holds
     an e-mail address: a title page's authors (``Simon Josefsson`` /
     ``Nikos Mavrogiannopoulos (help-libtasn1@gnu.org)``), not a heading."""
     levels = [level_of(ln) for ln in lines]
-    contents = sum(1 for ln in lines if _LEADERS.search(ln.text)) >= 3
+    leaders = [k for k, ln in enumerate(lines) if _LEADERS.search(ln.text)]
+    contents = len(leaders) >= 3
     for k, ln in enumerate(lines):
         text = ln.text.strip()
         if levels[k] and (_CAPTION.match(text) or (contents and re.search(r"\d\s*$", text))):
             levels[k] = 0
+        elif levels[k] and (
+            (contents and (leaders[0] < k < leaders[-1] or len(text) == 1 or _numbered_row(ln, lines)))
+            or (len(text) == 1 and k + 1 < len(lines) and _LEADERS.search(lines[k + 1].text))
+        ):
+            # an entry of a table of contents or an index: between its dot-leader lines,
+            # an index's group letter (one on a page of its own too, over its entries),
+            # or a line with its page number beside it
+            levels[k] = 0
+    if cover:
+        # a cover's last lines in a heading's font, in its lower half, under its title
+        # (``Kurt Hornik`` / ``and the R Core Team``): its authors, not a heading
+        j = len(lines)
+        while j > 0 and levels[j - 1] and not _SECTION_NUMBER.match(lines[j - 1].text.strip()):
+            j -= 1
+        body_lines = sum(1 for lvl in levels[:j] if not lvl)
+        if (
+            0 < j < len(lines)
+            and body_lines <= 5
+            and any(levels[:j])
+            and all(ln.top >= height / 2 for ln in lines[j:])
+            and all(_size(ln.size) < max(_size(a.size) for a in lines[:j]) for ln in lines[j:])
+        ):
+            levels[j:] = [0] * (len(lines) - j)
     k = 0
     while k < len(levels):
         j = k + 1
@@ -499,6 +535,19 @@ def _page_levels(
         ):
             levels[k] = 0
     return levels
+
+
+def _numbered_row(line: PdfLine, lines: Sequence[PdfLine]) -> bool:
+    """Whether a page number stands alone on ``line``'s row, right of it (a table of
+    contents entry whose number the file sets apart: ``Chapter 1 Introduction`` ... ``6``)."""
+    height = max(line.bottom - line.top, 1.0)
+    return any(
+        other is not line
+        and other.x0 >= line.x1
+        and abs(other.top - line.top) < 0.3 * height
+        and re.fullmatch(r"\d{1,5}|[ivxlcdm]{1,8}", other.text.strip(), re.I) is not None
+        for other in lines
+    )
 
 
 def _prose_run(run: Sequence[PdfLine]) -> bool:
@@ -685,7 +734,7 @@ def layout_pages(pages: Sequence[PdfPage], context: Sequence[PdfPage] = ()) -> P
         out: list[str] = []
         prev: PdfLine | None = None
         prev_level = -1
-        for ln, lvl in zip(lines, _page_levels(lines, level_of, page.width, scheme)):
+        for ln, lvl in zip(lines, _page_levels(lines, level_of, page.width, scheme, page.height, page.number == 1)):
             if id(ln) in tables:
                 out.append(ln.text)
                 prev, prev_level = ln, -1
