@@ -9,22 +9,11 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import check_invariants
+from test_jsonl_s27_records import _records
 
 import chunkwise
 from chunkwise import RecursiveChunker
 from chunkwise.types import Document
-
-
-def _records(text: str) -> list[tuple[int, int]]:
-    """The ranges of the records of ``text`` (its lines with text, spaces trimmed)."""
-    out, pos = [], 0
-    for line in text.split("\n"):
-        body = line.strip()
-        if body:
-            s = pos + len(line) - len(line.lstrip())
-            out.append((s, s + len(body)))
-        pos += len(line) + 1
-    return out
 
 
 def _product(i: int, words: int) -> dict:
