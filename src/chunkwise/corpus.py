@@ -554,6 +554,10 @@ def _stop_workers(pool: Any) -> None:
     stops a run within about a second instead of after the documents being chunked (a
     large document under ``semantic`` takes seconds). Their results are not wanted."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    # (the pool's manager thread: shutdown(wait=False) forgets it, so it is joined here once
+    # the workers are gone; left running, it raced the interpreter's exit hook, which wakes
+    # it through a pipe it was closing: "Exception ignored ... Bad file descriptor")
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         try:
@@ -568,6 +572,11 @@ def _stop_workers(pool: Any) -> None:
                 process.kill()
                 process.join(1.0)
         except (OSError, ValueError, AttributeError, AssertionError):
+            pass
+    if manager is not None:
+        try:
+            manager.join(STOP_GRACE + 1.0)
+        except RuntimeError:  # (not started)
             pass
 
 
